@@ -1,0 +1,109 @@
+package dev.ironcore.maintenance.certs;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Command line: writes a webhook CA and serving certificate as PEM files.
+ *
+ * <pre>
+ * GenerateCerts --out DIR --service NAME --namespace NS [--validity-days N]
+ * </pre>
+ *
+ * Writes {@code DIR/ca.crt}, {@code DIR/ca.key} (kept if both already exist, so a caBundle stays
+ * valid across runs), and always a fresh {@code DIR/tls.crt}, {@code DIR/tls.key} with SANs NAME,
+ * NAME.NS, NAME.NS.svc, NAME.NS.svc.cluster.local, localhost and 127.0.0.1. Exit code 0 on
+ * success, 2 on bad arguments, 1 on other errors.
+ */
+public final class GenerateCerts {
+
+  private GenerateCerts() {}
+
+  public static void main(String[] args) {
+    try {
+      Options o = Options.parse(args);
+      run(o.out, o.service, o.namespace, Duration.ofDays(o.validityDays));
+      System.out.println(o.out.toAbsolutePath());
+    } catch (IllegalArgumentException e) {
+      System.err.println("GenerateCerts: " + e.getMessage());
+      System.err.println(
+          "usage: GenerateCerts --out DIR --service NAME --namespace NS [--validity-days N]");
+      System.exit(2);
+    } catch (RuntimeException e) {
+      System.err.println("GenerateCerts: " + e);
+      System.exit(1);
+    }
+  }
+
+  /**
+   * Does the work of {@link #main}; returns the CA used (existing or new).
+   *
+   * @param out directory, created if missing
+   * @param service service name, e.g. {@code ironcore-maintenance-webhook}
+   * @param namespace service namespace
+   * @param validity lifetime of a new CA and of the serving certificate
+   */
+  public static CertificateAuthority run(
+      Path out, String service, String namespace, Duration validity) {
+    Path caCrt = out.resolve("ca.crt");
+    Path caKey = out.resolve("ca.key");
+    CertificateAuthority ca;
+    if (Files.isRegularFile(caCrt) && Files.isRegularFile(caKey)) {
+      ca = CertificateAuthority.load(caCrt, caKey);
+    } else {
+      ca = CertificateAuthority.generate(service + "-ca", validity);
+      ca.writeTo(caCrt, caKey);
+    }
+    ca.issueServing(service, servingDnsNames(service, namespace), List.of("127.0.0.1"), validity)
+        .writeTo(out.resolve("tls.crt"), out.resolve("tls.key"));
+    return ca;
+  }
+
+  /** The DNS SANs of a service serving certificate, in the order written. */
+  public static List<String> servingDnsNames(String service, String namespace) {
+    return List.of(
+        service,
+        service + "." + namespace,
+        service + "." + namespace + ".svc",
+        service + "." + namespace + ".svc.cluster.local",
+        "localhost");
+  }
+
+  private static final class Options {
+    Path out;
+    String service;
+    String namespace;
+    long validityDays = 365;
+
+    static Options parse(String[] args) {
+      Options o = new Options();
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        String v;
+        int eq = a.indexOf('=');
+        if (eq > 0) {
+          v = a.substring(eq + 1);
+          a = a.substring(0, eq);
+        } else {
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException("missing value for " + a);
+          }
+          v = args[++i];
+        }
+        switch (a) {
+          case "--out" -> o.out = Path.of(v);
+          case "--service" -> o.service = v;
+          case "--namespace" -> o.namespace = v;
+          case "--validity-days" -> o.validityDays = Long.parseLong(v);
+          default -> throw new IllegalArgumentException("unknown flag " + a);
+        }
+      }
+      if (o.out == null || o.service == null || o.namespace == null) {
+        throw new IllegalArgumentException("--out, --service and --namespace are required");
+      }
+      return o;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.ironcore.maintenance.certs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.List;
+
+/**
+ * In-memory PKCS12 key stores built from PEM files, for Jetty's {@code SslContextFactory} or a
+ * plain {@link javax.net.ssl.SSLContext}. Nothing is written to disk.
+ */
+public final class PemKeyStores {
+
+  /** Alias of the key entry in stores built by {@link #load(Path, Path)}. */
+  public static final String KEY_ALIAS = "server";
+
+  /** Password of stores and key entries unless one is given: the empty password. */
+  public static final char[] DEFAULT_PASSWORD = new char[0];
+
+  private PemKeyStores() {}
+
+  /**
+   * A PKCS12 store with one key entry {@value #KEY_ALIAS}, protected by the empty password.
+   *
+   * @param certPem certificate chain, leaf first (further certificates are kept as the chain)
+   * @param keyPem the leaf's unencrypted private key
+   * @throws UncheckedIOException if a file cannot be read
+   * @throws IllegalArgumentException if the PEM is malformed or the key does not match the leaf
+   */
+  public static KeyStore load(Path certPem, Path keyPem) {
+    return load(certPem, keyPem, DEFAULT_PASSWORD);
+  }
+
+  /** As {@link #load(Path, Path)}, with the given store and key-entry password. */
+  public static KeyStore load(Path certPem, Path keyPem, char[] password) {
+    List<X509Certificate> chain = Pem.decodeCertificates(read(certPem));
+    PrivateKey key = Pem.decodePrivateKey(read(keyPem));
+    if (!KeyMatch.belongTogether(chain.get(0).getPublicKey(), key)) {
+      throw new IllegalArgumentException(keyPem + " is not the private key of " + certPem);
+    }
+    try {
+      KeyStore ks = emptyStore();
+      ks.setKeyEntry(KEY_ALIAS, key, password, chain.toArray(Certificate[]::new));
+      return ks;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot build key store", e);
+    }
+  }
+
+  /**
+   * A PKCS12 trust store holding every certificate of {@code caPem} as a trusted entry (aliases
+   * {@code ca-0}, {@code ca-1}, ...).
+   *
+   * @throws UncheckedIOException if the file cannot be read
+   * @throws IllegalArgumentException if it holds no certificate
+   */
+  public static KeyStore loadTrust(Path caPem) {
+    List<X509Certificate> cas = Pem.decodeCertificates(read(caPem));
+    try {
+      KeyStore ks = emptyStore();
+      for (int i = 0; i < cas.size(); i++) {
+        ks.setCertificateEntry("ca-" + i, cas.get(i));
+      }
+      return ks;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot build trust store", e);
+    }
+  }
+
+  private static KeyStore emptyStore() throws GeneralSecurityException {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try {
+      ks.load(null, null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ks;
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+}
