@@ -1,0 +1,63 @@
+package dev.ironcore.maintenance.testkit;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * Command line around {@link WebhookInstaller}:
+ *
+ * <pre>
+ * InstallManifests --kubeconfig FILE --overlay DIR --base-url URL --ca-bundle PEMFILE [--kubectl BIN]
+ * </pre>
+ *
+ * kubectl defaults to {@code $CONTROLPLANE_DIR/kubectl} or the one found by {@link
+ * Kubectl#locate}. Exit code 0 on success, 2 on bad arguments, 1 on failure.
+ */
+public final class InstallManifests {
+
+  private InstallManifests() {}
+
+  public static void main(String[] args) {
+    Flags f;
+    try {
+      f = Flags.parse(args, Set.of("kubeconfig", "overlay", "base-url", "ca-bundle", "kubectl"));
+      f.required("kubeconfig");
+      f.required("overlay");
+      f.required("base-url");
+      f.required("ca-bundle");
+    } catch (IllegalArgumentException e) {
+      System.err.println("InstallManifests: " + e.getMessage());
+      System.err.println("usage: InstallManifests --kubeconfig FILE --overlay DIR --base-url URL"
+          + " --ca-bundle PEMFILE [--kubectl BIN]");
+      System.exit(2);
+      return;
+    }
+    try {
+      Path kubeconfig = Path.of(f.required("kubeconfig"));
+      String envDir = System.getenv("CONTROLPLANE_DIR");
+      Path kubectlBin =
+          f.optional("kubectl", null) != null
+              ? Path.of(f.optional("kubectl", null))
+              : Kubectl.locate(envDir == null ? null : Path.of(envDir));
+      Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+        int n =
+            new WebhookInstaller(client, new Kubectl(kubectlBin, kubeconfig))
+                .install(
+                    Path.of(f.required("overlay")),
+                    f.required("base-url"),
+                    Files.readString(Path.of(f.required("ca-bundle"))))
+                .size();
+        System.out.println("installed " + n + " objects from " + f.required("overlay"));
+      }
+    } catch (IOException | RuntimeException e) {
+      System.err.println("InstallManifests: " + e);
+      System.exit(1);
+    }
+  }
+}

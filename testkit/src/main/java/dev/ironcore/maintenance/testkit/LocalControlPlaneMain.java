@@ -1,0 +1,76 @@
+package dev.ironcore.maintenance.testkit;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Command line: runs a {@link LocalControlPlane} until SIGTERM or Ctrl-C.
+ *
+ * <pre>
+ * LocalControlPlaneMain --bin-dir DIR --work-dir DIR
+ * </pre>
+ *
+ * Once ready it writes {@code WORK/kubeconfig}, then {@code WORK/ready} (holding the API server
+ * URL; deleted again on stop, so scripts can wait for it) and prints {@code export
+ * KUBECONFIG=...} on stdout. Exit code 2 on bad arguments, 1 if the start fails.
+ */
+public final class LocalControlPlaneMain {
+
+  private LocalControlPlaneMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    Path binDir;
+    Path workDir;
+    try {
+      Flags f = Flags.parse(args, Set.of("bin-dir", "work-dir"));
+      binDir = Path.of(f.required("bin-dir"));
+      workDir = Path.of(f.required("work-dir")).toAbsolutePath();
+    } catch (IllegalArgumentException e) {
+      System.err.println("LocalControlPlaneMain: " + e.getMessage());
+      System.err.println("usage: LocalControlPlaneMain --bin-dir DIR --work-dir DIR");
+      System.exit(2);
+      return;
+    }
+    Path ready = workDir.resolve("ready");
+    deleteQuietly(ready);
+    LocalControlPlane cp;
+    try {
+      cp = LocalControlPlane.start(binDir, workDir);
+    } catch (RuntimeException e) {
+      System.err.println("LocalControlPlaneMain: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  deleteQuietly(ready);
+                  cp.close();
+                  stopped.countDown();
+                },
+                "local-control-plane-main-stop"));
+    try {
+      Files.writeString(ready, cp.apiServerUrl() + "\n");
+    } catch (IOException e) {
+      System.err.println("LocalControlPlaneMain: cannot write " + ready + ": " + e);
+    }
+    System.out.println("# control plane at " + cp.apiServerUrl() + " (started in "
+        + cp.startupTime().toMillis() + " ms; logs in " + workDir + ")");
+    System.out.println("export KUBECONFIG=" + cp.kubeconfig());
+    System.out.flush();
+    stopped.await();
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort
+    }
+  }
+}
