@@ -1,0 +1,27 @@
+# ironcore-maintenance: webhooks and MachinePool drain controller.
+#   make run     local control plane + webhook server (+ controller), Ctrl-C stops everything
+#   make test    builds the control-plane binaries if missing, then runs all tests
+SHELL := /bin/bash
+MVN ?= mvn
+# make run DEMO=false / make run CONTROLLER_ARGS='--machine-pool-lifecycle-grace-period=20s'
+DEMO ?= true
+CONTROLLER_ARGS ?=
+export DEMO CONTROLLER_ARGS
+
+.PHONY: controlplane build test run clean
+
+controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
+	hack/build-controlplane.sh
+
+build: ## compile and install all modules, no tests
+	$(MVN) -q -B -DskipTests install
+
+test: ## all unit and integration tests against a real local kube-apiserver
+	bin_dir="$$(hack/build-controlplane.sh)" && $(MVN) -B verify -Dcontrolplane.dir="$$bin_dir"
+
+run: ## local control plane, webhooks installed, webhook server on https://127.0.0.1:9443
+	hack/run-local.sh
+
+clean:
+	$(MVN) -q -B clean
+	rm -rf .local
