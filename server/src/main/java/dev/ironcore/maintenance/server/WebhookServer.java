@@ -1,0 +1,117 @@
+package dev.ironcore.maintenance.server;
+
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.http.AdmissionEndpoint;
+import dev.ironcore.maintenance.server.http.HealthEndpoints;
+import dev.ironcore.maintenance.server.tls.HttpsConnectors;
+import dev.ironcore.maintenance.server.tls.ServingCertificate;
+import io.javalin.Javalin;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTPS admission webhook server: Javalin on Jetty with one TLS connector (TLS 1.2+, ALPN
+ * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code /healthz}
+ * and {@code /readyz}. The certificate is re-read from its PEM files periodically. One instance
+ * serves once: {@link #start(int)}, then {@link #stop()}.
+ */
+public final class WebhookServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+
+    private final WebhookServerConfig config;
+    private Javalin app;
+    private ServingCertificate certificate;
+    private ScheduledExecutorService reloader;
+    private int port = -1;
+
+    /** @param config settings; the certificate is read on {@link #start(int)} */
+    public WebhookServer(WebhookServerConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /**
+     * Loads the certificate and starts listening.
+     *
+     * @param port TCP port; 0 picks a free one
+     * @return the port actually bound
+     * @throws IllegalStateException        when already started, or Jetty cannot bind
+     * @throws java.io.UncheckedIOException when a PEM file cannot be read
+     * @throws IllegalArgumentException     when the PEM files are malformed or do not belong together
+     */
+    public synchronized int start(int port) {
+        if (app != null) {
+            throw new IllegalStateException("already started");
+        }
+        certificate = ServingCertificate.load(config.certFile(), config.keyFile());
+        Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
+        HealthEndpoints health = new HealthEndpoints(certificate);
+        Javalin javalin = Javalin.create(cfg -> {
+            cfg.startup.showJavalinBanner = false;
+            cfg.jetty.addConnector((server, http) -> HttpsConnectors.create(server, http,
+                    certificate.sslContextFactory(), config.bindAddress(), port));
+            routes.forEach((path, handler) -> cfg.routes.post(path, new AdmissionEndpoint(handler)));
+            cfg.routes.get("/healthz", health::healthz);
+            cfg.routes.get("/readyz", health::readyz);
+        });
+        try {
+            javalin.start();
+        } catch (RuntimeException e) {
+            javalin.stop();
+            throw new IllegalStateException("cannot start webhook server on " + config.bindAddress() + ":" + port
+                    + ": " + e.getMessage(), e);
+        }
+        app = javalin;
+        this.port = javalin.port();
+        startReloading();
+        LOG.info("webhook server listening on https://{}:{} (paths {}; CAPI Machine selector \"{}\")",
+                config.bindAddress(), this.port, routes.keySet(), config.capiMachineSelector());
+        return this.port;
+    }
+
+    /** @return the bound port; -1 before {@link #start(int)} */
+    public synchronized int port() {
+        return port;
+    }
+
+    /** @return the served certificate and its health; null before {@link #start(int)} */
+    public synchronized ServingCertificate certificate() {
+        return certificate;
+    }
+
+    /** Stops listening and the certificate reloader. Safe to call twice or before start. */
+    public synchronized void stop() {
+        if (reloader != null) {
+            reloader.shutdownNow();
+            reloader = null;
+        }
+        if (app != null) {
+            app.stop();
+            app = null;
+            LOG.info("webhook server on port {} stopped", port);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void startReloading() {
+        long millis = config.certificateReloadInterval().toMillis();
+        if (millis <= 0) {
+            return;
+        }
+        reloader = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "certificate-reloader");
+            t.setDaemon(true);
+            return t;
+        });
+        ServingCertificate watched = certificate;
+        reloader.scheduleWithFixedDelay(watched::reloadIfChanged, millis, millis, TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,171 @@
+package dev.ironcore.maintenance.server.admission;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.patch.JsonPatch;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * A handler's decision: allowed (optionally with a JSON Patch and warnings) or not (with a
+ * {@code metav1.Status}). Immutable; build with the static constructors.
+ */
+public final class AdmissionResponse {
+    private final boolean allowed;
+    private final JsonPatch patch;
+    private final List<String> warnings;
+    /** {@code metav1.Status} without {@code metadata}; null when allowed. */
+    private final ObjectNode status;
+
+    private AdmissionResponse(boolean allowed, JsonPatch patch, List<String> warnings, ObjectNode status) {
+        this.allowed = allowed;
+        this.patch = patch;
+        this.warnings = List.copyOf(warnings);
+        this.status = status;
+    }
+
+    /** @return allowed, no patch */
+    public static AdmissionResponse allowed() {
+        return new AdmissionResponse(true, JsonPatch.empty(), List.of(), null);
+    }
+
+    /**
+     * @param patch the change to apply; the empty patch means plain {@link #allowed()}
+     * @return allowed with that patch (mutating webhooks only, domain reference §6)
+     */
+    public static AdmissionResponse patched(JsonPatch patch) {
+        return new AdmissionResponse(true, Objects.requireNonNull(patch, "patch"), List.of(), null);
+    }
+
+    /**
+     * @param message shown by kubectl after {@code admission webhook "<name>" denied the request: }
+     * @param causes  field errors; when present the status is 422 {@code Invalid} with
+     *                {@code details.causes}, otherwise 403 {@code Forbidden}
+     * @return denied
+     */
+    public static AdmissionResponse denied(String message, FieldError... causes) {
+        ObjectNode status = status(causes.length > 0 ? 422 : 403, causes.length > 0 ? "Invalid" : "Forbidden", message);
+        if (causes.length > 0) {
+            status.putObject("details").set("causes", causesJson(List.of(causes)));
+        }
+        return new AdmissionResponse(false, JsonPatch.empty(), List.of(), status);
+    }
+
+    /**
+     * Denies like Kubernetes' {@code apierrors.NewInvalid}: 422, reason {@code Invalid}, message
+     * {@code Kind.group "name" is invalid: <errors>}, details {@code {group, kind, name, causes}},
+     * which kubectl prints as {@code The Kind "name" is invalid: <field>: <message>}.
+     *
+     * @param kind   the kind of the object
+     * @param name   the object's name (may be empty)
+     * @param errors at least one error
+     * @return denied
+     * @throws IllegalArgumentException when {@code errors} is empty
+     */
+    public static AdmissionResponse invalid(GroupVersionKind kind, String name, List<FieldError> errors) {
+        if (errors.isEmpty()) {
+            throw new IllegalArgumentException("invalid() needs at least one error");
+        }
+        String aggregate = errors.size() == 1 ? errors.get(0).toString()
+                : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
+        ObjectNode status = status(422, "Invalid", kind + " \"" + name + "\" is invalid: " + aggregate);
+        ObjectNode details = status.putObject("details");
+        details.put("name", name).put("group", kind.group()).put("kind", kind.kind());
+        details.set("causes", causesJson(errors));
+        return new AdmissionResponse(false, JsonPatch.empty(), List.of(), status);
+    }
+
+    /**
+     * @param code    an HTTP-like code for the status, e.g. 400 for a malformed request, 500 for a bug
+     * @param message what went wrong
+     * @return not allowed; the API server fails the user's request with this message
+     */
+    public static AdmissionResponse errored(int code, String message) {
+        return new AdmissionResponse(false, JsonPatch.empty(), List.of(), status(code, null, message));
+    }
+
+    /** @return a copy with {@code more} appended to the warnings (short strings kubectl shows) */
+    public AdmissionResponse withWarnings(String... more) {
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(List.of(more));
+        return new AdmissionResponse(allowed, patch, all, status);
+    }
+
+    /** @return whether the request is allowed */
+    public boolean isAllowed() {
+        return allowed;
+    }
+
+    /** @return the patch, empty when none */
+    public JsonPatch patch() {
+        return patch;
+    }
+
+    /** @return the warnings, unmodifiable */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** @return the {@code status.code}, or 200 when allowed */
+    public int code() {
+        return status == null ? 200 : status.path("code").asInt();
+    }
+
+    /** @return the {@code status.message}, or {@code ""} when allowed */
+    public String message() {
+        return status == null ? "" : status.path("message").asText();
+    }
+
+    /**
+     * @param uid the request's uid, echoed
+     * @return the {@code AdmissionReview.response} object: {@code uid}, {@code allowed}, and when
+     *         present {@code status}, {@code warnings}, and {@code patchType: JSONPatch} with
+     *         {@code patch} as base64 of the patch document (only for a non-empty patch)
+     */
+    public ObjectNode toJson(String uid) {
+        ObjectNode response = JsonNodeFactory.instance.objectNode();
+        response.put("uid", uid);
+        response.put("allowed", allowed);
+        if (status != null) {
+            response.set("status", status.deepCopy());
+        }
+        if (!patch.isEmpty()) {
+            response.put("patchType", "JSONPatch");
+            byte[] document = patch.toJson().toString().getBytes(StandardCharsets.UTF_8);
+            response.put("patch", Base64.getEncoder().encodeToString(document));
+        }
+        if (!warnings.isEmpty()) {
+            ArrayNode array = response.putArray("warnings");
+            warnings.forEach(array::add);
+        }
+        return response;
+    }
+
+    @Override
+    public String toString() {
+        return toJson("").toString();
+    }
+
+    private static ObjectNode status(int code, String reason, String message) {
+        ObjectNode status = JsonNodeFactory.instance.objectNode();
+        status.putObject("metadata");
+        status.put("status", "Failure");
+        status.put("message", message);
+        if (reason != null) {
+            status.put("reason", reason);
+        }
+        status.put("code", code);
+        return status;
+    }
+
+    private static ArrayNode causesJson(List<FieldError> errors) {
+        ArrayNode causes = JsonNodeFactory.instance.arrayNode();
+        errors.forEach(e -> causes.add(e.toCause()));
+        return causes;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.ironcore.maintenance.server.admission;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns an admission.k8s.io/v1 AdmissionReview into the reply AdmissionReview (domain reference
+ * §6): the reply has the request's {@code apiVersion} and kind {@code AdmissionReview}, and
+ * {@code response.uid} always equals {@code request.uid}. Handler exceptions become an errored
+ * response (status code 500) with the uid; a malformed review becomes an errored response (400)
+ * with whatever uid could be read. It never throws, so the HTTP layer can always answer 200.
+ * Logs one line per decision.
+ */
+public final class AdmissionReviews {
+    /** The apiVersion used when the request's cannot be read. */
+    public static final String API_VERSION = "admission.k8s.io/v1";
+    /** The kind of request and reply. */
+    public static final String KIND = "AdmissionReview";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdmissionReviews.class);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private AdmissionReviews() {}
+
+    /**
+     * @param body    the raw HTTP request body (any bytes)
+     * @param handler the decision to apply
+     * @return the reply review, as for {@link #reply(JsonNode, AdmissionHandler)}; for a body that
+     *         is not JSON, an errored reply carrying the uid if it could be read before the error
+     */
+    public static ObjectNode reply(byte[] body, AdmissionHandler handler) {
+        JsonNode review;
+        try {
+            review = MAPPER.readTree(body);
+        } catch (IOException e) {
+            ReviewSalvage salvage = ReviewSalvage.of(body);
+            String message = "request body is not valid JSON: " + oneLine(e);
+            return malformed(salvage.apiVersion(), salvage.uid(), message);
+        }
+        return reply(review, handler);
+    }
+
+    /**
+     * @param review  a parsed AdmissionReview (may be malformed or null)
+     * @param handler the decision to apply
+     * @return {@code {apiVersion, kind: AdmissionReview, response: {uid, allowed, ...}}}
+     */
+    public static ObjectNode reply(JsonNode review, AdmissionHandler handler) {
+        String apiVersion = KubeObjects.text(review, "apiVersion");
+        String uid = KubeObjects.textAt(review, "/request/uid");
+        if (review == null || !review.isObject()) {
+            return malformed(apiVersion, uid, "request body is not an AdmissionReview object");
+        }
+        String kind = KubeObjects.text(review, "kind");
+        if (!kind.isEmpty() && !kind.equals(KIND)) {
+            return malformed(apiVersion, uid, "expected kind " + KIND + ", got " + kind);
+        }
+        AdmissionRequest request;
+        try {
+            request = AdmissionRequest.fromReview(review);
+        } catch (MalformedReviewException e) {
+            return malformed(apiVersion, uid, "malformed AdmissionReview: " + e.getMessage());
+        }
+        AdmissionResponse response;
+        try {
+            response = handler.handle(request);
+            if (response == null) {
+                throw new IllegalStateException("handler returned no response");
+            }
+        } catch (RuntimeException e) {
+            LOG.error("admission handler failed for uid={} kind={} op={} name={}", request.uid(), request.kind(),
+                    request.operation(), qualifiedName(request), e);
+            response = AdmissionResponse.errored(500, "internal error in admission webhook: " + oneLine(e));
+        }
+        log(request, response);
+        return review(apiVersion, response.toJson(request.uid()));
+    }
+
+    private static ObjectNode malformed(String apiVersion, String uid, String message) {
+        LOG.warn("admission uid={} rejected malformed review: {}", uid.isEmpty() ? "<unreadable>" : uid, message);
+        return review(apiVersion, AdmissionResponse.errored(400, message).toJson(uid));
+    }
+
+    private static ObjectNode review(String apiVersion, ObjectNode response) {
+        ObjectNode reply = MAPPER.createObjectNode();
+        reply.put("apiVersion", apiVersion.startsWith("admission.k8s.io/") ? apiVersion : API_VERSION);
+        reply.put("kind", KIND);
+        reply.set("response", response);
+        return reply;
+    }
+
+    private static void log(AdmissionRequest request, AdmissionResponse response) {
+        if (response.isAllowed()) {
+            LOG.info("admission uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}", request.uid(),
+                    request.kind(), request.operation(), qualifiedName(request), request.dryRun(),
+                    response.patch().size(), response.warnings().isEmpty() ? "" : " warnings=" + response.warnings());
+        } else {
+            LOG.info("admission uid={} kind={} op={} name={} dryRun={} allowed=false code={} message={}",
+                    request.uid(), request.kind(), request.operation(), qualifiedName(request), request.dryRun(),
+                    response.code(), response.message());
+        }
+    }
+
+    private static String qualifiedName(AdmissionRequest request) {
+        return request.namespace().isEmpty() ? request.displayName()
+                : request.namespace() + "/" + request.displayName();
+    }
+
+    private static String oneLine(Exception e) {
+        String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        message = message == null ? e.getClass().getSimpleName() : message;
+        return message.replaceAll("\\s+", " ").trim();
+    }
+
+    /** @return the reply as compact JSON bytes (UTF-8) */
+    public static byte[] toBytes(ObjectNode reply) {
+        try {
+            return MAPPER.writeValueAsBytes(reply);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise a JSON tree", e);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.ironcore.maintenance.server.mutation;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.patch.MetadataPatches;
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import dev.ironcore.maintenance.server.admission.KubeObjects;
+
+/**
+ * Mutating rule for IronCore {@code compute.ironcore.dev} Machines (domain reference §4,
+ * "Mutation"): a Machine bound to a pool ({@code spec.machinePoolRef.name} non-empty) gets the
+ * machinepoollet finalizer {@link Names#POOLLET_FINALIZER} if missing, so the poollet can shut the
+ * VM down before the Machine disappears.
+ *
+ * <ul>
+ *   <li>CREATE of a bound Machine: add it.</li>
+ *   <li>UPDATE of a bound Machine while neither object nor oldObject is deleting: add it. This
+ *       covers the UPDATE that binds a Machine later. Chosen consequence: if someone removes the
+ *       finalizer from a bound, live Machine, the same request gets it back; only a deleting
+ *       Machine may lose it for good (then the poollet or an operator is releasing it).</li>
+ *   <li>Never on an unbound Machine (nothing would ever remove the finalizer) and never while
+ *       deleting (it would block the deletion). DELETE, CONNECT, subresources: no patch.</li>
+ * </ul>
+ */
+public final class MachineMutator implements AdmissionHandler {
+
+    @Override
+    public AdmissionResponse handle(AdmissionRequest request) {
+        if (!request.subResource().isEmpty() || request.object() == null) {
+            return AdmissionResponse.allowed();
+        }
+        boolean applies = switch (request.operation()) {
+            case CREATE -> true;
+            case UPDATE -> !KubeObjects.isDeleting(request.object()) && !KubeObjects.isDeleting(request.oldObject());
+            case DELETE, CONNECT -> false;
+        };
+        if (!applies || !isBound(request)) {
+            return AdmissionResponse.allowed();
+        }
+        return AdmissionResponse.patched(MetadataPatches.ensureFinalizer(request.object(), Names.POOLLET_FINALIZER));
+    }
+
+    private static boolean isBound(AdmissionRequest request) {
+        return !KubeObjects.textAt(request.object(), "/spec/machinePoolRef/name").isEmpty();
+    }
+}

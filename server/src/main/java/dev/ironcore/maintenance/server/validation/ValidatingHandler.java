@@ -1,0 +1,41 @@
+package dev.ironcore.maintenance.server.validation;
+
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import dev.ironcore.maintenance.server.admission.FieldError;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a list of {@link Validator}s on CREATE and UPDATE and denies with all their errors at once
+ * as a Kubernetes-style 422 Invalid (domain reference §4), so kubectl prints e.g.
+ * {@code The Machine "m" is invalid: spec.machinePoolRef.name: Forbidden: ...}.
+ *
+ * <p>Always allowed without running the validators: DELETE and CONNECT, subresource requests, and
+ * an UPDATE that only removes finalizers from a deleting object ({@link
+ * FinalizerRemovalWhileDeleting}).
+ */
+public final class ValidatingHandler implements AdmissionHandler {
+    private final List<Validator> validators;
+
+    /** @param validators the rules, run in order; an empty list allows everything */
+    public ValidatingHandler(List<Validator> validators) {
+        this.validators = List.copyOf(validators);
+    }
+
+    @Override
+    public AdmissionResponse handle(AdmissionRequest request) {
+        boolean validated = switch (request.operation()) {
+            case CREATE, UPDATE -> request.subResource().isEmpty() && request.object() != null;
+            case DELETE, CONNECT -> false;
+        };
+        if (!validated || FinalizerRemovalWhileDeleting.test(request)) {
+            return AdmissionResponse.allowed();
+        }
+        List<FieldError> errors = new ArrayList<>();
+        validators.forEach(v -> errors.addAll(v.validate(request)));
+        return errors.isEmpty() ? AdmissionResponse.allowed()
+                : AdmissionResponse.invalid(request.kind(), request.displayName(), errors);
+    }
+}
