@@ -1,0 +1,103 @@
+package dev.ironcore.maintenance.controller;
+
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The controller's read side: fabric8 informers on CAPI Machines (filtered by the
+ * {@code --capi-machine-selector} label selector), IronCore Machines and MachinePools, with indexes
+ * Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node
+ * ({@code status.nodeRef.name}). Objects returned are the cache's own: never modify them.
+ */
+public final class ClusterCache implements AutoCloseable {
+    private static final String BY_POOL = "byPool";
+    private static final String BY_NODE = "byNode";
+
+    private final SharedIndexInformer<CapiMachine> capiMachines;
+    private final SharedIndexInformer<Machine> machines;
+    private final SharedIndexInformer<MachinePool> pools;
+
+    /**
+     * Creates the (not yet started) informers.
+     *
+     * @param capiSelector label selector in kubectl syntax; empty or null selects every CAPI Machine
+     * @param resync how often every cached object is replayed to the handlers (catches missed events)
+     */
+    public ClusterCache(KubernetesClient client, String capiSelector, Duration resync) {
+        long resyncMillis = resync.toMillis();
+        this.capiMachines = capiSelector == null || capiSelector.isBlank()
+                ? client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis)
+                : client.resources(CapiMachine.class).inAnyNamespace().withLabelSelector(capiSelector)
+                        .runnableInformer(resyncMillis);
+        this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
+        this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
+        this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
+        this.pools = client.resources(MachinePool.class).runnableInformer(resyncMillis);
+    }
+
+    private static List<String> listOf(String s) {
+        return s == null ? List.of() : List.of(s);
+    }
+
+    public void onCapiMachine(ResourceEventHandler<CapiMachine> h) {
+        capiMachines.addEventHandler(h);
+    }
+
+    public void onMachine(ResourceEventHandler<Machine> h) {
+        machines.addEventHandler(h);
+    }
+
+    public void onPool(ResourceEventHandler<MachinePool> h) {
+        pools.addEventHandler(h);
+    }
+
+    /** Starts all informers and waits until each has listed once. */
+    public void start(Duration timeout) throws Exception {
+        CompletableFuture.allOf(
+                        capiMachines.start().toCompletableFuture(),
+                        machines.start().toCompletableFuture(),
+                        pools.start().toCompletableFuture())
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The CAPI Machine with key {@code namespace/name}, or null (absent or not selected). */
+    public CapiMachine capiMachine(String key) {
+        return capiMachines.getStore().getByKey(key);
+    }
+
+    /** The IronCore Machine with key {@code namespace/name}, or null. */
+    public Machine machine(String key) {
+        return machines.getStore().getByKey(key);
+    }
+
+    /** The MachinePool named {@code name}, or null. */
+    public MachinePool pool(String name) {
+        return name == null ? null : pools.getStore().getByKey(name);
+    }
+
+    /** IronCore Machines bound to pool {@code name}, deleting ones included. */
+    public List<Machine> machinesBoundTo(String name) {
+        return machines.getIndexer().byIndex(BY_POOL, name);
+    }
+
+    /** Selected CAPI Machines whose {@code status.nodeRef.name} is {@code node}. */
+    public List<CapiMachine> capiMachinesOnNode(String node) {
+        return capiMachines.getIndexer().byIndex(BY_NODE, node);
+    }
+
+    @Override
+    public void close() {
+        capiMachines.close();
+        machines.close();
+        pools.close();
+    }
+}

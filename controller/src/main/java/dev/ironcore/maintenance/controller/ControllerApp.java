@@ -1,0 +1,96 @@
+package dev.ironcore.maintenance.controller;
+
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.drain.DrainReconciler;
+import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
+import dev.ironcore.maintenance.controller.runtime.Handlers;
+import dev.ironcore.maintenance.controller.runtime.Keys;
+import dev.ironcore.maintenance.controller.runtime.Loop;
+import dev.ironcore.maintenance.controller.sim.CapiStandIn;
+import dev.ironcore.maintenance.controller.sim.PoolletSimulator;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires the loops: one shared {@link ClusterCache}, an eviction loop keyed by Machine and a drain
+ * loop keyed by CAPI Machine, with events fanned out (a pool change re-queues its bound Machines
+ * and the CAPI Machines on its node; a Machine change re-queues the CAPI Machines on its pool's
+ * node). Optionally starts the local-only simulators.
+ */
+public final class ControllerApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
+
+    private final KubernetesClient client;
+    private final ControllerOptions options;
+    private final List<AutoCloseable> running = new ArrayList<>();
+
+    public ControllerApp(KubernetesClient client, ControllerOptions options) {
+        this.client = client;
+        this.options = options;
+    }
+
+    /** Starts informers, waits for them to sync (60 s at most), then starts the loops and simulators. */
+    public ControllerApp start() throws Exception {
+        ClusterCache cache = new ClusterCache(client, options.capiMachineSelector(), options.resyncPeriod());
+        KubeWriter writer = new KubeWriter(client);
+        Loop eviction = new Loop("eviction", new EvictionReconciler(client, cache, new EventRecorder(client, Clock.systemUTC())));
+        Loop drain = new Loop("drain", new DrainReconciler(writer, cache));
+        running.add(cache);
+        running.add(eviction);
+        running.add(drain);
+
+        cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
+        cache.onMachine(Handlers.onAnyChange((old, m) -> {
+            eviction.queue().add(Keys.of(m));
+            Stream.of(old == null ? null : old.boundPoolName(), m.boundPoolName())
+                    .filter(Objects::nonNull).distinct()
+                    .flatMap(pool -> cache.capiMachinesOnNode(pool).stream())
+                    .forEach(c -> drain.queue().add(Keys.of(c)));
+        }));
+        cache.onPool(Handlers.onAnyChange((old, p) -> {
+            String name = p.getMetadata().getName();
+            cache.machinesBoundTo(name).forEach(m -> eviction.queue().add(Keys.of(m)));
+            cache.capiMachinesOnNode(name).forEach(c -> drain.queue().add(Keys.of(c)));
+        }));
+        cache.start(Duration.ofSeconds(60));
+        eviction.start(options.workers());
+        drain.start(options.workers());
+        LOG.info("controller started: loops eviction, drain; CAPI machine selector \"{}\"; resync {}",
+                options.capiMachineSelector(), options.resyncPeriod());
+
+        if (options.simulatePoollet()) {
+            PoolletSimulator poollet = new PoolletSimulator(writer, options.poolletShutdownDelay());
+            poollet.start();
+            running.add(poollet);
+            LOG.warn("LOCAL ONLY: poollet simulator on (VM shutdown {} ms)", options.poolletShutdownDelay().toMillis());
+        }
+        if (options.simulateCapi()) {
+            CapiStandIn capi = new CapiStandIn(writer);
+            capi.start();
+            running.add(capi);
+            LOG.warn("LOCAL ONLY: CAPI stand-in on");
+        }
+        return this;
+    }
+
+    @Override
+    public void close() {
+        for (int i = running.size() - 1; i >= 0; i--) {
+            try {
+                running.get(i).close();
+            } catch (Exception e) {
+                LOG.debug("close", e);
+            }
+        }
+        running.clear();
+    }
+}

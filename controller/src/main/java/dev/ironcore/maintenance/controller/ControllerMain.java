@@ -1,0 +1,69 @@
+package dev.ironcore.maintenance.controller;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Command line entry of the controller. The cluster is found as kubectl finds it
+ * ({@code KUBECONFIG}, {@code ~/.kube/config}, or the in-cluster service account).
+ */
+@Command(name = "ironcore-maintenance-controller", mixinStandardHelpOptions = true,
+        description = "Evicts Machines by NoExecute taints and drains IronCore MachinePools before Cluster API deletes their node.")
+public final class ControllerMain implements Callable<Integer> {
+
+    @Option(names = "--capi-machine-selector", defaultValue = "",
+            description = "Label selector of the CAPI Machines to manage (kubectl -l syntax); empty selects all.")
+    String capiMachineSelector;
+
+    @Option(names = "--resync-period", defaultValue = "5m", converter = DurationConverter.class,
+            description = "How often every cached object is re-checked, to catch missed watch events (e.g. 30s, 5m).")
+    java.time.Duration resyncPeriod;
+
+    @Option(names = "--workers", defaultValue = "2", description = "Worker threads per loop.")
+    int workers;
+
+    @Option(names = "--simulate-poollet", defaultValue = "false",
+            description = "LOCAL USE ONLY: act as the machinepoollet and release deleting Machines after the shutdown delay.")
+    boolean simulatePoollet;
+
+    @Option(names = "--poollet-shutdown-delay", defaultValue = "2s", converter = DurationConverter.class,
+            description = "LOCAL USE ONLY: simulated VM shutdown time of the poollet simulator.")
+    java.time.Duration poolletShutdownDelay;
+
+    @Option(names = "--simulate-capi", defaultValue = "false",
+            description = "LOCAL USE ONLY: act as CAPI and remove machine.cluster.x-k8s.io once no pre-drain hook remains.")
+    boolean simulateCapi;
+
+    @Override
+    public Integer call() throws Exception {
+        ControllerOptions options = new ControllerOptions(capiMachineSelector, resyncPeriod, workers,
+                simulatePoollet, poolletShutdownDelay, simulateCapi);
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        ControllerApp app = new ControllerApp(client, options).start();
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close();
+            client.close();
+            stop.countDown();
+        }));
+        stop.await();
+        return 0;
+    }
+
+    /** Picocli converter for Go-style durations ({@link GoDuration}). */
+    static final class DurationConverter implements CommandLine.ITypeConverter<java.time.Duration> {
+        @Override
+        public java.time.Duration convert(String value) {
+            return GoDuration.parse(value);
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ControllerMain()).execute(args));
+    }
+}

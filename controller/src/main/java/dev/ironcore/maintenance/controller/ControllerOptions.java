@@ -1,0 +1,34 @@
+package dev.ironcore.maintenance.controller;
+
+import java.time.Duration;
+
+/**
+ * The controller's settings.
+ *
+ * @param capiMachineSelector label selector for CAPI Machines ({@code --capi-machine-selector}); empty = all
+ * @param resyncPeriod how often cached objects are replayed to the loops, to catch missed events
+ * @param workers worker threads per loop
+ * @param simulatePoollet LOCAL ONLY: run the {@link dev.ironcore.maintenance.controller.sim.PoolletSimulator}
+ * @param poolletShutdownDelay the simulated VM shutdown time
+ * @param simulateCapi LOCAL ONLY: run the {@link dev.ironcore.maintenance.controller.sim.CapiStandIn}
+ */
+public record ControllerOptions(String capiMachineSelector, Duration resyncPeriod, int workers,
+        boolean simulatePoollet, Duration poolletShutdownDelay, boolean simulateCapi) {
+
+    /** Defaults: all CAPI Machines, 5 min resync, 2 workers, no simulators. */
+    public static ControllerOptions defaults() {
+        return new ControllerOptions("", Duration.ofMinutes(5), 2, false, Duration.ofSeconds(2), false);
+    }
+
+    public ControllerOptions withCapiMachineSelector(String selector) {
+        return new ControllerOptions(selector, resyncPeriod, workers, simulatePoollet, poolletShutdownDelay, simulateCapi);
+    }
+
+    public ControllerOptions withResyncPeriod(Duration d) {
+        return new ControllerOptions(capiMachineSelector, d, workers, simulatePoollet, poolletShutdownDelay, simulateCapi);
+    }
+
+    public ControllerOptions withSimulators(boolean poollet, Duration shutdownDelay, boolean capi) {
+        return new ControllerOptions(capiMachineSelector, resyncPeriod, workers, poollet, shutdownDelay, capi);
+    }
+}

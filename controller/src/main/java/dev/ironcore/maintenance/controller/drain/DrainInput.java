@@ -1,0 +1,17 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import java.util.List;
+
+/**
+ * What one drain pass observed.
+ *
+ * @param capiMachine the CAPI Machine (never null)
+ * @param pool the MachinePool named by {@code status.nodeRef.name}, or null when it does not exist
+ *     (or the Machine has no nodeRef)
+ * @param boundMachines IronCore Machines whose {@code spec.machinePoolRef.name} is that pool,
+ *     including Machines that are being deleted (empty when there is no pool)
+ */
+public record DrainInput(CapiMachine capiMachine, MachinePool pool, List<Machine> boundMachines) {}

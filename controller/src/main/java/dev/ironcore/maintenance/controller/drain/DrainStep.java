@@ -1,0 +1,40 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import dev.ironcore.maintenance.api.compute.Taint;
+import java.util.List;
+
+/**
+ * The one step {@link DrainDecision} picks for a CAPI Machine in one pass (pool-lifecycle order:
+ * finalizer and hook, then — once deleting — taints, hold, release hook, wait for CAPI, delete the
+ * pool, drop our finalizer last). Every step is derived from observed state only, so repeating a
+ * pass after a crash at any point picks the same or the next step.
+ */
+public sealed interface DrainStep {
+
+    /** Alive Machine lacking our finalizer and/or pre-drain hook: add what is missing. */
+    record EnsureFinalizerAndHook(boolean addFinalizer, boolean addHook) implements DrainStep {}
+
+    /** Deleting Machine with no {@code status.nodeRef}: no pool to drain; remove hook and finalizer. */
+    record ReleaseWithoutNode() implements DrainStep {}
+
+    /** Add the maintenance taints the pool lacks (matched by key and effect). */
+    record AddTaints(String pool, List<Taint> missing) implements DrainStep {}
+
+    /** Keep the hook: these bound Machines ({@code namespace/name}) do not tolerate the NoExecute taint yet. */
+    record Hold(String pool, List<String> blockingMachines) implements DrainStep {}
+
+    /** The pool is drained (or gone): remove the pre-drain hook so CAPI drains and deletes the node. */
+    record RemoveHook(String pool, boolean poolMissing) implements DrainStep {}
+
+    /** Hook gone; CAPI's own finalizer is still there: wait for CAPI to finish with the node. */
+    record WaitForCapi(String pool) implements DrainStep {}
+
+    /** CAPI is done with the node: delete the (empty) pool. */
+    record DeletePool(String pool) implements DrainStep {}
+
+    /** The pool is gone or being deleted: remove our finalizer, which releases the CAPI Machine. */
+    record RemoveFinalizer(String pool) implements DrainStep {}
+
+    /** Nothing to do: alive and marked, or deleting without our finalizer. */
+    record Nothing() implements DrainStep {}
+}

@@ -1,0 +1,123 @@
+package dev.ironcore.maintenance.controller.runtime;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A work queue of object keys with the guarantees of client-go's: a key is queued at most once,
+ * never processed by two workers at once (a key added while being processed is processed again
+ * afterwards), delayed adds, and per-key exponential back-off for failures.
+ */
+public final class WorkQueue implements AutoCloseable {
+    private final Set<String> queue = new LinkedHashSet<>();
+    private final Set<String> processing = new HashSet<>();
+    private final Set<String> dirty = new HashSet<>();
+    private final Map<String, Integer> failures = new HashMap<>();
+    private final ScheduledExecutorService timers;
+    private final Duration baseDelay;
+    private final Duration maxDelay;
+    private boolean shutDown;
+
+    /**
+     * @param baseDelay first retry delay after a failure, doubled per consecutive failure
+     * @param maxDelay upper bound of the retry delay
+     */
+    public WorkQueue(String name, Duration baseDelay, Duration maxDelay) {
+        this.baseDelay = baseDelay;
+        this.maxDelay = maxDelay;
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name + "-timer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Queues {@code key} unless it is already queued; a key being processed is queued again after. */
+    public synchronized void add(String key) {
+        if (shutDown) {
+            return;
+        }
+        if (processing.contains(key)) {
+            dirty.add(key);
+            return;
+        }
+        if (queue.add(key)) {
+            notifyAll();
+        }
+    }
+
+    /** Queues {@code key} after {@code delay}. */
+    public void addAfter(String key, Duration delay) {
+        if (delay.isZero() || delay.isNegative()) {
+            add(key);
+            return;
+        }
+        synchronized (this) {
+            if (shutDown) {
+                return;
+            }
+        }
+        timers.schedule(() -> add(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Queues {@code key} after its back-off delay, which doubles with each call until {@link #forget}. */
+    public void addRateLimited(String key) {
+        int n;
+        synchronized (this) {
+            n = failures.merge(key, 1, Integer::sum);
+        }
+        long millis = baseDelay.toMillis() << Math.min(n - 1, 20);
+        addAfter(key, Duration.ofMillis(Math.min(millis, maxDelay.toMillis())));
+    }
+
+    /** Resets the back-off of {@code key} (after a successful pass). */
+    public synchronized void forget(String key) {
+        failures.remove(key);
+    }
+
+    /** Number of consecutive failures recorded for {@code key}. */
+    public synchronized int failures(String key) {
+        return failures.getOrDefault(key, 0);
+    }
+
+    /** Blocks until a key is available and marks it as processing; null once shut down. */
+    public synchronized String take() throws InterruptedException {
+        while (queue.isEmpty() && !shutDown) {
+            wait();
+        }
+        if (shutDown) {
+            return null;
+        }
+        String key = queue.iterator().next();
+        queue.remove(key);
+        processing.add(key);
+        return key;
+    }
+
+    /** Marks {@code key} as no longer processing; queues it again if it was added meanwhile. */
+    public synchronized void done(String key) {
+        processing.remove(key);
+        if (dirty.remove(key) && queue.add(key)) {
+            notifyAll();
+        }
+    }
+
+    /** Number of keys waiting (not counting delayed ones). */
+    public synchronized int length() {
+        return queue.size();
+    }
+
+    @Override
+    public synchronized void close() {
+        shutDown = true;
+        timers.shutdownNow();
+        notifyAll();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import static dev.ironcore.maintenance.controller.Fixtures.capiMachine;
+import static dev.ironcore.maintenance.controller.Fixtures.machine;
+import static dev.ironcore.maintenance.controller.Fixtures.marked;
+import static dev.ironcore.maintenance.controller.Fixtures.pool;
+import static dev.ironcore.maintenance.controller.Fixtures.toleratesMaintenance;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.api.compute.Taint;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DrainDecisionTest {
+    private static final MachinePool TAINTED = pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
+
+    @Test
+    void aliveMachineGetsWhatIsMissingOfFinalizerAndHook() {
+        assertThat(DrainDecision.next(new DrainInput(capiMachine("pool-a", false, List.of(), Map.of()), null, List.of())))
+                .isEqualTo(new DrainStep.EnsureFinalizerAndHook(true, true));
+        assertThat(DrainDecision.next(new DrainInput(capiMachine("pool-a", false, List.of(Names.CLEANUP_FINALIZER), Map.of()), null, List.of())))
+                .isEqualTo(new DrainStep.EnsureFinalizerAndHook(false, true));
+        assertThat(DrainDecision.next(new DrainInput(marked("pool-a", false), null, List.of()))).isEqualTo(new DrainStep.Nothing());
+    }
+
+    @Test
+    void deletingMachineWithoutOurFinalizerIsLeftAlone() {
+        var m = capiMachine("pool-a", true, List.of(Names.CAPI_MACHINE_FINALIZER), Map.of());
+        assertThat(DrainDecision.next(new DrainInput(m, TAINTED, List.of()))).isEqualTo(new DrainStep.Nothing());
+    }
+
+    @Test
+    void deletingMachineWithoutNodeRefIsReleasedAtOnce() {
+        assertThat(DrainDecision.next(new DrainInput(marked(null, true), null, List.of())))
+                .isEqualTo(new DrainStep.ReleaseWithoutNode());
+    }
+
+    @Test
+    void missingPoolCountsAsDrained() {
+        assertThat(DrainDecision.next(new DrainInput(marked("pool-a", true), null, List.of())))
+                .isEqualTo(new DrainStep.RemoveHook("pool-a", true));
+    }
+
+    @Test
+    void addsOnlyTheMaintenanceTaintsThePoolLacksKeepingOthers() {
+        Taint other = new Taint("gpu", "a100", "NoSchedule");
+        Taint noSchedule = new Taint(Names.MAINTENANCE_TAINT_KEY, "", "NoSchedule");
+        var step = DrainDecision.next(new DrainInput(marked("pool-a", true), pool("pool-a", other, noSchedule), List.of()));
+        assertThat(step).isInstanceOf(DrainStep.AddTaints.class);
+        var missing = ((DrainStep.AddTaints) step).missing();
+        assertThat(missing).hasSize(1);
+        assertThat(missing.get(0).getEffect()).isEqualTo("NoExecute");
+    }
+
+    @Test
+    void holdsWhileANonToleratingMachineIsBoundEvenIfShuttingDown() {
+        var step = DrainDecision.next(new DrainInput(marked("pool-a", true), TAINTED,
+                List.of(machine("vm-2", "pool-a", true), machine("vm-1", "pool-a", false), machine("vm-3", "pool-a", false, toleratesMaintenance()))));
+        assertThat(step).isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-1", "ns/vm-2")));
+    }
+
+    @Test
+    void releasesTheHookWhenOnlyToleratingMachinesRemain() {
+        var step = DrainDecision.next(new DrainInput(marked("pool-a", true), TAINTED,
+                List.of(machine("vm-3", "pool-a", false, toleratesMaintenance()))));
+        assertThat(step).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
+    }
+
+    @Test
+    void afterTheHookWaitsForCapiThenDeletesPoolThenDropsFinalizer() {
+        var hookGone = capiMachine("pool-a", true, List.of(Names.CAPI_MACHINE_FINALIZER, Names.CLEANUP_FINALIZER), Map.of());
+        assertThat(DrainDecision.next(new DrainInput(hookGone, TAINTED, List.of()))).isEqualTo(new DrainStep.WaitForCapi("pool-a"));
+
+        var capiDone = capiMachine("pool-a", true, List.of("someone.else/keep", Names.CLEANUP_FINALIZER), Map.of());
+        assertThat(DrainDecision.next(new DrainInput(capiDone, TAINTED, List.of()))).isEqualTo(new DrainStep.DeletePool("pool-a"));
+
+        MachinePool deleting = pool("pool-a");
+        deleting.getMetadata().setDeletionTimestamp("2026-11-29T08:01:00Z");
+        assertThat(DrainDecision.next(new DrainInput(capiDone, deleting, List.of()))).isEqualTo(new DrainStep.RemoveFinalizer("pool-a"));
+        assertThat(DrainDecision.next(new DrainInput(capiDone, null, List.of()))).isEqualTo(new DrainStep.RemoveFinalizer("pool-a"));
+    }
+
+    @Test
+    void neverDeletesThePoolWhileTheHookIsHeld() {
+        var held = capiMachine("pool-a", true, List.of(Names.CLEANUP_FINALIZER), Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
+        var step = DrainDecision.next(new DrainInput(held, TAINTED, List.of(machine("vm-1", "pool-a", false))));
+        assertThat(step).isNotInstanceOf(DrainStep.DeletePool.class).isInstanceOf(DrainStep.Hold.class);
+    }
+}

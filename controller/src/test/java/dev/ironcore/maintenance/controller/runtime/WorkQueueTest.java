@@ -1,0 +1,47 @@
+package dev.ironcore.maintenance.controller.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class WorkQueueTest {
+
+    @Test
+    void aKeyIsQueuedOnce() throws Exception {
+        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+            q.add("a");
+            q.add("a");
+            q.add("b");
+            assertThat(q.length()).isEqualTo(2);
+            assertThat(q.take()).isEqualTo("a");
+            assertThat(q.take()).isEqualTo("b");
+        }
+    }
+
+    @Test
+    void aKeyAddedWhileProcessingIsProcessedAgainAfterwardsNotConcurrently() throws Exception {
+        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+            q.add("a");
+            assertThat(q.take()).isEqualTo("a");
+            q.add("a");
+            assertThat(q.length()).isZero();
+            q.done("a");
+            assertThat(q.length()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void delayedAndRateLimitedAddsArrive() throws Exception {
+        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+            q.addAfter("a", Duration.ofMillis(50));
+            q.addRateLimited("b");
+            q.addRateLimited("b");
+            assertThat(q.failures("b")).isEqualTo(2);
+            await().atMost(Duration.ofSeconds(5)).until(() -> q.length() == 2);
+            q.forget("b");
+            assertThat(q.failures("b")).isZero();
+        }
+    }
+}
