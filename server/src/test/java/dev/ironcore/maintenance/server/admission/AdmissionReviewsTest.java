@@ -1,0 +1,86 @@
+package dev.ironcore.maintenance.server.admission;
+
+import static dev.ironcore.maintenance.server.admission.TestReviews.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.patch.JsonPatch;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class AdmissionReviewsTest {
+    private static final AdmissionHandler ALLOW = r -> AdmissionResponse.allowed();
+
+    private static ObjectNode sample(String uid) {
+        return TestReviews.review(uid, "compute.ironcore.dev", "v1alpha1", "Machine", "machines", Operation.CREATE,
+                json("{'metadata':{'name':'m','namespace':'ns'}}"), null);
+    }
+
+    @Test
+    void echoesUidApiVersionAndKind() {
+        ObjectNode reply = AdmissionReviews.reply(sample("u-1"), ALLOW);
+        assertThat(reply).isEqualTo(json("{'apiVersion':'admission.k8s.io/v1','kind':'AdmissionReview',"
+                + "'response':{'uid':'u-1','allowed':true}}"));
+        ObjectNode beta = sample("u-2").put("apiVersion", "admission.k8s.io/v1beta1");
+        assertThat(AdmissionReviews.reply(beta, ALLOW).get("apiVersion").asText()).isEqualTo("admission.k8s.io/v1beta1");
+    }
+
+    @Test
+    void patchTypeOnlyWithNonEmptyPatch() {
+        JsonNode empty = AdmissionReviews.reply(sample("u"), r -> AdmissionResponse.patched(JsonPatch.empty()));
+        assertThat(empty.get("response").has("patchType")).isFalse();
+        assertThat(empty.get("response").has("patch")).isFalse();
+        JsonNode some = AdmissionReviews.reply(sample("u"),
+                r -> AdmissionResponse.patched(JsonPatch.builder().add("/a", "b").build()));
+        assertThat(some.at("/response/patchType").asText()).isEqualTo("JSONPatch");
+    }
+
+    @Test
+    void handlerExceptionBecomesErroredResponseWithUid() {
+        JsonNode reply = AdmissionReviews.reply(sample("u-3"), r -> {
+            throw new IllegalStateException("kaputt");
+        });
+        assertThat(reply.at("/response/uid").asText()).isEqualTo("u-3");
+        assertThat(reply.at("/response/allowed").asBoolean()).isFalse();
+        assertThat(reply.at("/response/status/code").asInt()).isEqualTo(500);
+        assertThat(reply.at("/response/status/message").asText()).contains("kaputt");
+        assertThat(AdmissionReviews.reply(sample("u-4"), r -> null).at("/response/status/code").asInt()).isEqualTo(500);
+    }
+
+    @Test
+    void malformedReviewsGetAValidErroredReview() {
+        assertMalformed(AdmissionReviews.reply(json("{'apiVersion':'admission.k8s.io/v1','kind':'AdmissionReview'}"),
+                ALLOW), "", "no request");
+        assertMalformed(AdmissionReviews.reply(json("{'request':{'operation':'CREATE'}}"), ALLOW), "", "request.uid");
+        assertMalformed(AdmissionReviews.reply(json("{'request':{'uid':'u-5'}}"), ALLOW), "u-5", "request.operation");
+        assertMalformed(AdmissionReviews.reply(json("{'kind':'ConversionReview','request':{'uid':'u-6'}}"), ALLOW),
+                "u-6", "expected kind AdmissionReview");
+        assertMalformed(AdmissionReviews.reply(json("[1,2]"), ALLOW), "", "not an AdmissionReview");
+        assertMalformed(AdmissionReviews.reply((JsonNode) null, ALLOW), "", "not an AdmissionReview");
+    }
+
+    @Test
+    void bodyThatIsNotJsonStillYieldsTheUidWhenReadable() {
+        String cut = "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":"
+                + "{\"kind\":{\"group\":\"g\",\"uid\":\"wrong-level\"},\"uid\":\"u-7\",\"object\":{\"metadata\":";
+        assertMalformed(AdmissionReviews.reply(cut.getBytes(StandardCharsets.UTF_8), ALLOW), "u-7", "not valid JSON");
+        assertMalformed(AdmissionReviews.reply("garbage".getBytes(StandardCharsets.UTF_8), ALLOW), "", "not valid JSON");
+        assertMalformed(AdmissionReviews.reply(new byte[0], ALLOW), "", "");
+    }
+
+    @Test
+    void wellFormedBytesAreDecoded() {
+        byte[] body = sample("u-8").toString().getBytes(StandardCharsets.UTF_8);
+        assertThat(AdmissionReviews.reply(body, ALLOW).at("/response/allowed").asBoolean()).isTrue();
+    }
+
+    private static void assertMalformed(JsonNode reply, String uid, String messagePart) {
+        assertThat(reply.get("apiVersion").asText()).isEqualTo("admission.k8s.io/v1");
+        assertThat(reply.get("kind").asText()).isEqualTo("AdmissionReview");
+        assertThat(reply.at("/response/uid").asText()).isEqualTo(uid);
+        assertThat(reply.at("/response/allowed").asBoolean()).isFalse();
+        assertThat(reply.at("/response/status/code").asInt()).isEqualTo(400);
+        assertThat(reply.at("/response/status/message").asText()).contains(messagePart);
+    }
+}
