@@ -1,0 +1,49 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import dev.ironcore.maintenance.controller.ControllerMain;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The controller as a separate OS process ({@link ControllerMain}), so a test can kill it with
+ * SIGKILL at any point, as a crash or an OOM kill would, and start a fresh one.
+ */
+final class ControllerProcess implements AutoCloseable {
+    private final Process process;
+
+    private ControllerProcess(Process process) {
+        this.process = process;
+    }
+
+    static ControllerProcess start(Path kubeconfig, Path log, String... flags) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"),
+                ControllerMain.class.getName()));
+        cmd.addAll(List.of(flags));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().put("KUBECONFIG", kubeconfig.toString());
+        return new ControllerProcess(pb.start());
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** SIGKILL: no shutdown hook runs, nothing is flushed or released. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+
+}
