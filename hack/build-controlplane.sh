@@ -51,7 +51,9 @@ GO
   local ldflags="-s -w -X k8s.io/component-base/version.gitVersion=v$K8S_VERSION -X k8s.io/component-base/version.gitMajor=$major -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/client-go/pkg/version.gitVersion=v$K8S_VERSION"
   for cmd in kube-apiserver kubectl; do
     if [ ! -x "$BIN_DIR/$cmd" ]; then
-      log "building $cmd v$K8S_VERSION (kube-apiserver takes ~5 min on 2 cores)"
+      local hint=""
+      [ "$cmd" = kube-apiserver ] && hint=" (takes ~5-10 min on 2 cores)"
+      log "building $cmd v$K8S_VERSION$hint"
       local t0=$SECONDS
       (cd "$mod" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$BIN_DIR/$cmd.tmp" "k8s.io/kubernetes/cmd/$cmd")
       mv "$BIN_DIR/$cmd.tmp" "$BIN_DIR/$cmd"

@@ -10,7 +10,9 @@ import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.openssl.PEMKeyPair;
@@ -41,6 +43,33 @@ public final class Pem {
   /** Encodes a private key (RSA or EC) as a PKCS#8 {@code PRIVATE KEY} PEM block. */
   public static String encode(PrivateKey key) {
     return write("PRIVATE KEY", key.getEncoded());
+  }
+
+  /**
+   * Encodes an EC private key as SEC1 ({@code -----BEGIN EC PRIVATE KEY-----}) with the named curve
+   * inside the structure, as OpenSSL and Go's {@code x509.ParseECPrivateKey} write it. Use it where
+   * a consumer cannot read PKCS#8 EC keys, e.g. fabric8's kubeconfig loader ({@code
+   * client-key-data}); kubectl reads both forms.
+   *
+   * @throws IllegalArgumentException if the key is not an EC key
+   */
+  public static String encodeSec1(PrivateKey key) {
+    if (!(key instanceof java.security.interfaces.ECPrivateKey ec)) {
+      throw new IllegalArgumentException("not an EC private key: " + key.getAlgorithm());
+    }
+    PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
+    try {
+      ECPrivateKey inner = ECPrivateKey.getInstance(info.parsePrivateKey());
+      ASN1Encodable curve = info.getPrivateKeyAlgorithm().getParameters();
+      int orderBits = ec.getParams().getOrder().bitLength();
+      ECPrivateKey sec1 =
+          inner.getPublicKey() == null
+              ? new ECPrivateKey(orderBits, inner.getKey(), curve)
+              : new ECPrivateKey(orderBits, inner.getKey(), inner.getPublicKey(), curve);
+      return write("EC PRIVATE KEY", sec1.getEncoded());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot re-encode EC key", e);
+    }
   }
 
   /** Encodes a public key as an X.509 SubjectPublicKeyInfo {@code PUBLIC KEY} PEM block. */
@@ -91,7 +120,7 @@ public final class Pem {
           return converter.getPrivateKey(info);
         }
         if (o instanceof PEMKeyPair pair) {
-          return converter.getKeyPair(pair).getPrivate();
+          return converter.getPrivateKey(pair.getPrivateKeyInfo());
         }
       }
     } catch (IOException e) {

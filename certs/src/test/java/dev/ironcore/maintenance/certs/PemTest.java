@@ -21,6 +21,21 @@ class PemTest {
   }
 
   @Test
+  void ecKeyAsSec1CarriesTheCurveAndRoundTrips() throws Exception {
+    KeyPair kp = KeyPairs.ecP256();
+    String sec1 = Pem.encodeSec1(kp.getPrivate());
+    assertThat(sec1).startsWith("-----BEGIN EC PRIVATE KEY-----\n");
+    assertThat(((java.security.interfaces.ECPrivateKey) Pem.decodePrivateKey(sec1)).getS())
+        .isEqualTo(((java.security.interfaces.ECPrivateKey) kp.getPrivate()).getS());
+    String body = sec1.replaceAll("-----[A-Z ]+-----|\\s", "");
+    org.bouncycastle.asn1.sec.ECPrivateKey parsed =
+        org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(java.util.Base64.getDecoder().decode(body));
+    assertThat(parsed.getParametersObject().toString()).isEqualTo("1.2.840.10045.3.1.7"); // P-256
+    assertThatThrownBy(() -> Pem.encodeSec1(KeyPairs.rsa2048().getPrivate()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void decodesCertificateChainInOrder() {
     CertificateAuthority a = CertificateAuthority.generate("a", Duration.ofDays(1));
     CertificateAuthority b = CertificateAuthority.generate("b", Duration.ofDays(1));

@@ -1,19 +1,9 @@
 package dev.ironcore.maintenance.testkit;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
+import dev.ironcore.maintenance.certs.Pem;
 import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
 import java.util.Base64;
-import org.bouncycastle.asn1.ASN1Encodable;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.asn1.sec.ECPrivateKey;
-import org.bouncycastle.asn1.x9.X9ObjectIdentifiers;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.util.io.pem.PemObject;
-import org.bouncycastle.util.io.pem.PemWriter;
 
 /** Renders a single-context kubeconfig with embedded certificate data. */
 final class AdminKubeconfig {
@@ -24,8 +14,10 @@ final class AdminKubeconfig {
    * @param server e.g. {@code https://127.0.0.1:6443}
    * @param caPem cluster CA certificate PEM
    * @param clientCertPem client certificate PEM
-   * @param clientKeyPem client key PEM
-   * @return kubeconfig YAML with cluster, user and context named {@code local}
+   * @param clientKeyPem client key PEM (any form {@link Pem#decodePrivateKey} reads)
+   * @return kubeconfig YAML with cluster, user and context named {@code local}; an EC client key is
+   *     embedded as SEC1 because fabric8's kubeconfig loader reads PKCS#8 only for RSA keys
+   *     ("Invalid DER: object is not integer"), while kubectl reads both
    */
   static String render(String server, String caPem, String clientCertPem, String clientKeyPem) {
     return """
@@ -50,37 +42,12 @@ final class AdminKubeconfig {
         current-context: local
         preferences: {}
         """
-        .formatted(server, b64(caPem), b64(clientCertPem), b64(traditionalEcKey(clientKeyPem)));
+        .formatted(server, b64(caPem), b64(clientCertPem), b64(kubeconfigKey(clientKeyPem)));
   }
 
-  /**
-   * Rewrites a PKCS#8 EC key as SEC1 ({@code BEGIN EC PRIVATE KEY}): fabric8's kubeconfig loader
-   * takes a PKCS#8 key for RSA and fails with "Invalid DER: object is not integer", while kubectl
-   * reads both. Other keys are returned unchanged.
-   */
-  static String traditionalEcKey(String keyPem) {
-    try (PEMParser parser = new PEMParser(new StringReader(keyPem))) {
-      Object o = parser.readObject();
-      PrivateKeyInfo info = o instanceof PrivateKeyInfo pki ? pki
-          : o instanceof PEMKeyPair pair ? pair.getPrivateKeyInfo() : null;
-      if (info == null || !X9ObjectIdentifiers.id_ecPublicKey.equals(info.getPrivateKeyAlgorithm().getAlgorithm())) {
-        return keyPem;
-      }
-      StringWriter out = new StringWriter();
-      try (PemWriter writer = new PemWriter(out)) {
-        // SEC1 with the curve named inside (Go's x509.ParseECPrivateKey needs it; PKCS#8 keeps it outside)
-        ECPrivateKey inner = ECPrivateKey.getInstance(info.parsePrivateKey());
-        ASN1Encodable curve = info.getPrivateKeyAlgorithm().getParameters();
-        int bits = inner.getKey().bitLength() <= 256 ? 256 : inner.getKey().bitLength();
-        ECPrivateKey sec1 = inner.getPublicKey() == null
-            ? new ECPrivateKey(bits, inner.getKey(), curve)
-            : new ECPrivateKey(bits, inner.getKey(), inner.getPublicKey(), curve);
-        writer.writeObject(new PemObject("EC PRIVATE KEY", sec1.getEncoded()));
-      }
-      return out.toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the client key", e);
-    }
+  private static String kubeconfigKey(String keyPem) {
+    PrivateKey key = Pem.decodePrivateKey(keyPem);
+    return "EC".equals(key.getAlgorithm()) ? Pem.encodeSec1(key) : Pem.encode(key);
   }
 
   private static String b64(String s) {

@@ -61,7 +61,7 @@ public final class LocalControlPlane implements AutoCloseable {
     this.workDir = workDir;
     this.pki = pki;
     this.kubectl = new Kubectl(Kubectl.locate(binDir), workDir.resolve("kubeconfig"));
-    this.shutdownHook = new Thread(this::stopProcesses, "local-control-plane-stop");
+    this.shutdownHook = new Thread(this::stopOnJvmExit, "local-control-plane-stop");
   }
 
   /** Same as {@link #start(Path, Path, List)} without extra API server flags. */
@@ -135,13 +135,13 @@ public final class LocalControlPlane implements AutoCloseable {
             "etcd",
             List.of(
                 binDir.resolve("etcd").toString(),
-                "--name=default",
+                "--name=local",
                 "--data-dir=" + data,
                 "--listen-client-urls=" + clientUrl,
                 "--advertise-client-urls=" + clientUrl,
                 "--listen-peer-urls=" + peerUrl,
                 "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=default=" + peerUrl,
+                "--initial-cluster=local=" + peerUrl,
                 "--initial-cluster-state=new",
                 "--unsafe-no-fsync=true",
                 "--quota-backend-bytes=" + (512L << 20),
@@ -321,6 +321,11 @@ public final class LocalControlPlane implements AutoCloseable {
     } catch (IllegalStateException alreadyShuttingDown) {
       // the hook is running or has run
     }
+    deleteRecursively(workDir.resolve("etcd"));
+  }
+
+  private void stopOnJvmExit() {
+    stopProcesses();
     deleteRecursively(workDir.resolve("etcd"));
   }
 
