@@ -1,0 +1,153 @@
+package dev.ironcore.maintenance.controller.demo;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * LOCAL DEMO for {@code make run}: creates MachinePool {@code pool-a} with three Machines (one
+ * tolerating {@code maintenance.ironcore.dev}) and a CAPI Machine on node {@code pool-a}, deletes
+ * the CAPI Machine and prints each step of the drain as it is observed, with the time since the
+ * deletion. Expects the webhook server and the controller with both simulators to be running.
+ * Exit code 0 when the pool is gone and the CAPI Machine released, 1 otherwise (timeout 120 s).
+ */
+public final class DrainDemo {
+    static final String NAMESPACE = "demo";
+    static final String POOL = "pool-a";
+    static final String CAPI_MACHINE = "node-a";
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+    private final KubernetesClient client;
+    private final PrintStream out;
+    private final Set<String> seen = new LinkedHashSet<>();
+    private long start;
+
+    DrainDemo(KubernetesClient client, PrintStream out) {
+        this.client = client;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+            System.exit(new DrainDemo(client, System.out).run() ? 0 : 1);
+        }
+    }
+
+    boolean run() throws Exception {
+        DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE);
+        say("created MachinePool %s; Machines %s/vm-1, vm-2 (no tolerations), vm-tolerant (tolerates %s); CAPI Machine %s/%s with status.nodeRef.name=%s",
+                POOL, NAMESPACE, Names.MAINTENANCE_TAINT_KEY, NAMESPACE, CAPI_MACHINE, POOL);
+        if (!waitFor(Duration.ofSeconds(20), () -> {
+            CapiMachine m = capi();
+            return m != null && m.getMetadata().getFinalizers().contains(Names.CLEANUP_FINALIZER)
+                    && m.getMetadata().getAnnotations() != null && m.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
+        })) {
+            say("FAILED: %s/%s never got %s and the pre-drain hook — are the webhook server and controller running?", NAMESPACE, CAPI_MACHINE, Names.CLEANUP_FINALIZER);
+            return false;
+        }
+        say("CAPI Machine carries finalizer %s and pre-drain hook %s", Names.CLEANUP_FINALIZER, Names.PRE_DRAIN_HOOK_ANNOTATION);
+        for (String vm : List.of("vm-1", "vm-2", "vm-tolerant")) {
+            Machine m = machine(vm);
+            say("Machine %s finalizers: %s", vm, m.getMetadata().getFinalizers());
+        }
+
+        client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).delete();
+        start = System.nanoTime();
+        say("deleted CAPI Machine %s/%s (as Cluster API would on scale-down); watching the drain:", NAMESPACE, CAPI_MACHINE);
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            observe();
+            if (seen.contains("capi-gone")) {
+                Machine tolerant = machine("vm-tolerant");
+                say("done: %.1f s from CAPI Machine deletion to pool deletion; vm-tolerant %s",
+                        poolDeletedAt / 1e9, tolerant != null && tolerant.getMetadata().getDeletionTimestamp() == null ? "untouched" : "TOUCHED (unexpected)");
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        say("FAILED: drain did not finish within %d s; see .local/controller.log", TIMEOUT.toSeconds());
+        return false;
+    }
+
+    private long poolDeletedAt;
+
+    private void observe() {
+        MachinePool pool = client.resources(MachinePool.class).withName(POOL).get();
+        if (pool != null) {
+            List<String> maint = pool.getSpec().taintsOrEmpty().stream()
+                    .filter(t -> Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())).map(Object::toString).collect(Collectors.toList());
+            if (maint.size() == 2) {
+                once("taints", "pool %s tainted: %s", POOL, String.join(", ", maint));
+            }
+        }
+        for (String vm : List.of("vm-1", "vm-2")) {
+            Machine m = machine(vm);
+            if (m != null && m.getMetadata().getDeletionTimestamp() != null) {
+                once("evicted-" + vm, "Machine %s evicted (deleting; the poollet shuts its VM down)", vm);
+            }
+            if (m == null) {
+                once("evicted-" + vm, "Machine %s evicted", vm);
+                once("gone-" + vm, "Machine %s released by the poollet and gone", vm);
+            }
+        }
+        CapiMachine capi = capi();
+        if (capi != null && (capi.getMetadata().getAnnotations() == null
+                || !capi.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION))) {
+            once("hook", "pre-drain hook removed: pool drained, CAPI may drain and delete the node");
+        }
+        if (capi != null && !capi.getMetadata().getFinalizers().contains(Names.CAPI_MACHINE_FINALIZER)) {
+            once("capi-finalizer", "CAPI finalizer %s gone (CAPI stand-in finished the node)", Names.CAPI_MACHINE_FINALIZER);
+        }
+        if (pool == null || pool.getMetadata().getDeletionTimestamp() != null) {
+            if (!seen.contains("pool")) {
+                poolDeletedAt = System.nanoTime() - start;
+            }
+            once("pool", "MachinePool %s deleted", POOL);
+        }
+        if (capi == null) {
+            once("hook", "pre-drain hook removed");
+            once("capi-finalizer", "CAPI finalizer %s gone", Names.CAPI_MACHINE_FINALIZER);
+            once("capi-gone", "our finalizer released: CAPI Machine %s/%s gone", NAMESPACE, CAPI_MACHINE);
+        }
+    }
+
+    private void once(String key, String format, Object... args) {
+        if (seen.add(key)) {
+            say(format, args);
+        }
+    }
+
+    private void say(String format, Object... args) {
+        String elapsed = start == 0 ? "      " : String.format("%5.1fs", (System.nanoTime() - start) / 1e9);
+        out.printf("[demo %s] %s%n", elapsed, String.format(format, args));
+        out.flush();
+    }
+
+    private CapiMachine capi() {
+        return client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).get();
+    }
+
+    private Machine machine(String name) {
+        return client.resources(Machine.class).inNamespace(NAMESPACE).withName(name).get();
+    }
+
+    private static boolean waitFor(Duration timeout, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+}
