@@ -15,19 +15,23 @@ WEBHOOK_PORT="${WEBHOOK_PORT:-9443}"
 MVN="${MVN:-mvn}"
 
 log() { echo "[run] $*" >&2; }
+# Maven, quiet: output only when it fails (mvn -q still prints terminal escape codes).
+mvnq() {
+  local out
+  if ! out="$("$MVN" -q -B "$@" 2>&1)"; then echo "$out" >&2; return 1; fi
+}
 mkdir -p "$LOCAL"
 
 BIN_DIR="$(hack/build-controlplane.sh)"
 export CONTROLPLANE_DIR="$BIN_DIR"
 
 log "building (mvn install, no tests)"
-"$MVN" -q -B -DskipTests install
+mvnq -DskipTests install
 
 # Runtime classpath of a module: its classes plus its runtime dependencies.
 classpath() {
   local module="$1" out="$ROOT/$1/target/runtime-classpath.txt"
-  "$MVN" -q -B -pl "$module" dependency:build-classpath \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$out" >/dev/null
+  mvnq -pl "$module" dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$out"
   echo "$ROOT/$module/target/classes:$(cat "$out")"
 }
 has_main() { [ -f "$ROOT/$1/target/classes/$(echo "$2" | tr . /).class" ]; }
@@ -74,7 +78,7 @@ java -cp "$TESTKIT_CP" dev.ironcore.maintenance.testkit.InstallManifests \
 SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
 if has_main server "$SERVER_MAIN"; then
   log "starting webhook server on https://127.0.0.1:$WEBHOOK_PORT (log: $LOCAL/webhook-server.log)"
-  java -cp "$(classpath server)" "$SERVER_MAIN" --port "$WEBHOOK_PORT" \
+  java -cp "$(classpath server)" "$SERVER_MAIN" --port "$WEBHOOK_PORT" --bind-address 127.0.0.1 \
     --tls-cert-file "$LOCAL/certs/tls.crt" --tls-private-key-file "$LOCAL/certs/tls.key" \
     >"$LOCAL/webhook-server.log" 2>&1 &
   PIDS+=($!)
