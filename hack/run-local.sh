@@ -91,24 +91,25 @@ else
   log "WARNING: $SERVER_MAIN not built yet; webhooks are installed but nothing answers them"
 fi
 
-# 4. controller  ---------------------------------------------------------------------------------
-# >>> CONTROLLER START: dev.ironcore.maintenance.controller.ControllerMain with $CONTROLLER_ARGS,
-#     started here once it exists (it reads KUBECONFIG). <<<
+# 4. controller, with the local-only simulators (poollet and CAPI stand-ins) ---------------------
+# CONTROLLER_ARGS come last, so they can override the defaults here (e.g. --poollet-shutdown-delay=5s).
 CONTROLLER_MAIN=dev.ironcore.maintenance.controller.ControllerMain
-if has_main controller "$CONTROLLER_MAIN"; then
-  log "starting controller $CONTROLLER_ARGS (log: $LOCAL/controller.log)"
-  # shellcheck disable=SC2086 # CONTROLLER_ARGS is a list of flags
-  java -cp "$(classpath controller)" "$CONTROLLER_MAIN" $CONTROLLER_ARGS >"$LOCAL/controller.log" 2>&1 &
-  PIDS+=($!)
-else
-  log "controller not built yet ($CONTROLLER_MAIN); skipping"
-fi
+CONTROLLER_CP="$(classpath controller)"
+log "starting controller --simulate-poollet --simulate-capi $CONTROLLER_ARGS (log: $LOCAL/controller.log)"
+# shellcheck disable=SC2086 # CONTROLLER_ARGS is a list of flags
+java -cp "$CONTROLLER_CP" "$CONTROLLER_MAIN" --simulate-poollet --simulate-capi $CONTROLLER_ARGS \
+  >"$LOCAL/controller.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 300); do
+  grep -q "controller started" "$LOCAL/controller.log" 2>/dev/null && break
+  kill -0 "${PIDS[-1]}" 2>/dev/null || { log "controller exited:"; tail -40 "$LOCAL/controller.log" >&2; exit 1; }
+  sleep 0.2
+done
 
-# 5. demo  ---------------------------------------------------------------------------------------
-# >>> DEMO: when DEMO=true a later change creates sample MachinePools, Machines and CAPI Machines
-#     here (hack/demo.sh). <<<
-if [ "$DEMO" = "true" ] && [ -x hack/demo.sh ]; then
-  hack/demo.sh
+# 5. demo: pool-a with three Machines and a CAPI Machine, then a watched drain --------------------
+if [ "$DEMO" = "true" ]; then
+  log "demo (make run DEMO=false skips it)"
+  java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
 fi
 
 echo
