@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.server.tls;
 
 import dev.ironcore.maintenance.certs.PemKeyStores;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -9,6 +10,7 @@ import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.Date;
 import java.util.Objects;
 import java.util.Optional;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -45,7 +47,7 @@ public final class ServingCertificate {
      * @param certFile PEM certificate chain, leaf first
      * @param keyFile  PEM private key of the leaf (unencrypted)
      * @return the identity, loaded
-     * @throws java.io.UncheckedIOException when a file cannot be read
+     * @throws UncheckedIOException when a file cannot be read
      * @throws IllegalArgumentException     when the PEM is malformed or key and certificate differ
      */
     public static ServingCertificate load(Path certFile, Path keyFile) {
@@ -112,7 +114,7 @@ public final class ServingCertificate {
         if (reloadProblem != null) {
             return Optional.of(reloadProblem);
         }
-        java.util.Date now = java.util.Date.from(clock.instant());
+        Date now = Date.from(clock.instant());
         if (now.after(current.getNotAfter())) {
             return Optional.of("serving certificate expired at " + current.getNotAfter().toInstant());
         }
@@ -126,7 +128,7 @@ public final class ServingCertificate {
         try {
             return new byte[][] {Files.readAllBytes(certFile), Files.readAllBytes(keyFile)};
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot read " + certFile + " or " + keyFile, e);
+            throw new UncheckedIOException("cannot read " + certFile + " or " + keyFile, e);
         }
     }
 
