@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Command line entry point: starts a {@link WebhookServer} and serves until the JVM is stopped.
- * Exit code 0 after a clean shutdown, 2 for bad flags, 1 when the server cannot start.
+ * Command line entry point: starts a {@link WebhookServer} and serves until the JVM is stopped;
+ * on SIGTERM/SIGINT a shutdown hook stops the server first (the JVM then exits with the usual
+ * 143/130). Exit code 2 for bad flags, 1 when the server cannot start (e.g. unreadable PEM files).
  */
 @Command(name = "webhook-server", mixinStandardHelpOptions = true,
         description = "Serves the IronCore maintenance admission webhooks over HTTPS.")
