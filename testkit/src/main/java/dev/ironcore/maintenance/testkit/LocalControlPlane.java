@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #close()} stops both processes (SIGTERM, then SIGKILL after 10 s); a JVM shutdown
  * hook does the same if close is never called.
  */
-public final class LocalControlPlane implements AutoCloseable {
+public final class LocalControlPlane implements TestCluster, AutoCloseable {
+  private int webhookPort;
 
   /** How long {@link #start} waits for etcd, then for the API server. */
   public static final Duration START_TIMEOUT = Duration.ofSeconds(120);
@@ -237,6 +238,7 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   /** The admin kubeconfig file ({@code workDir/kubeconfig}). */
+  @Override
   public Path kubeconfig() {
     return workDir.resolve("kubeconfig");
   }
@@ -266,6 +268,26 @@ public final class LocalControlPlane implements AutoCloseable {
     return startupTime;
   }
 
+  @Override
+  public String description() {
+    return "local kube-apiserver " + apiServerUrl();
+  }
+
+  /** The API server runs on this machine: webhooks are reached on loopback. */
+  @Override
+  public String webhookHost() {
+    return "127.0.0.1";
+  }
+
+  /** A free loopback port, picked on first call and then the same. */
+  @Override
+  public synchronized int webhookPort() {
+    if (webhookPort == 0) {
+      webhookPort = FreePorts.pick(1).get(0);
+    }
+    return webhookPort;
+  }
+
   /** A fabric8 client configuration for the admin user. */
   public Config clientConfig() {
     try {
@@ -279,6 +301,7 @@ public final class LocalControlPlane implements AutoCloseable {
    * The admin client, created on first use and closed by {@link #close()}. Do not close it
    * yourself; use {@link #newClient()} for a client you own.
    */
+  @Override
   public synchronized KubernetesClient client() {
     if (closed) {
       throw new IllegalStateException("control plane is closed");
@@ -290,16 +313,19 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   /** A new admin client; the caller closes it. */
+  @Override
   public KubernetesClient newClient() {
     return new KubernetesClientBuilder().withConfig(clientConfig()).build();
   }
 
   /** kubectl bound to {@link #kubeconfig()} ({@code binDir/kubectl}, else /usr/bin/kubectl). */
+  @Override
   public Kubectl kubectlTool() {
     return kubectl;
   }
 
   /** Runs {@code kubectl --kubeconfig <kubeconfig> args...}; never throws on a non-zero exit. */
+  @Override
   public KubectlResult kubectl(String... args) {
     return kubectl.run(args);
   }

@@ -46,7 +46,7 @@ public final class WebhookInstaller {
 
   /** Shortcut for {@code new WebhookInstaller(cp.client(), cp.kubectlTool()).install(...)}. */
   public static List<GenericKubernetesResource> install(
-      LocalControlPlane cp, Path overlayDir, String baseUrl, String caBundlePem) {
+      TestCluster cp, Path overlayDir, String baseUrl, String caBundlePem) {
     return new WebhookInstaller(cp.client(), cp.kubectlTool()).install(overlayDir, baseUrl, caBundlePem);
   }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
-import dev.ironcore.maintenance.testkit.LocalControlPlane;
+import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
-import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import dev.ironcore.maintenance.testkit.TestClusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +22,7 @@ class DrainDemoTest {
 
     @Test
     void theDemoDrainsPoolAInOrderAndPrintsEveryStep() throws Exception {
-        LocalControlPlane cp = SharedControlPlane.get();
+        TestCluster cp = TestClusters.shared();
         for (String overlay : List.of("crds", "capi-local")) {
             cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString()).orThrow();
         }

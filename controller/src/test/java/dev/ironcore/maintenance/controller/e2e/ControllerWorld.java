@@ -15,9 +15,9 @@ import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.Toleration;
 import dev.ironcore.maintenance.api.patch.MetadataPatches;
 import dev.ironcore.maintenance.controller.KubeWriter;
-import dev.ironcore.maintenance.testkit.LocalControlPlane;
+import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
-import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -37,14 +37,14 @@ import org.awaitility.core.ConditionFactory;
 final class ControllerWorld {
     private static boolean crdsInstalled;
 
-    final LocalControlPlane cp;
+    final TestCluster cp;
     final KubernetesClient client;
     final KubeWriter writer;
     final String ns;
     final String suffix;
 
     ControllerWorld() {
-        cp = SharedControlPlane.get();
+        cp = TestClusters.shared();
         installCrds(cp);
         client = cp.client();
         writer = new KubeWriter(client);
@@ -53,7 +53,7 @@ final class ControllerWorld {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
     }
 
-    private static synchronized void installCrds(LocalControlPlane cp) {
+    private static synchronized void installCrds(TestCluster cp) {
         if (crdsInstalled) {
             return;
         }

@@ -30,7 +30,9 @@ class DrainE2ETest {
 
     @AfterEach
     void stop() {
-        controller.close();
+        if (controller != null) {
+            controller.close();
+        }
     }
 
     @Test

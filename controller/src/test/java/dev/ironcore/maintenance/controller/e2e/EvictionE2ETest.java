@@ -26,7 +26,9 @@ class EvictionE2ETest {
 
     @AfterEach
     void stop() {
-        controller.close();
+        if (controller != null) {
+            controller.close();
+        }
     }
 
     private void kubectlAddTaint(String pool, String effect) {

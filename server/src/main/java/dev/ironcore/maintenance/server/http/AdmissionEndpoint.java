@@ -24,6 +24,9 @@ public final class AdmissionEndpoint implements Handler {
     /** Largest accepted body: 7 MiB, as controller-runtime (the API server's own limit is 3 MiB objects). */
     public static final long MAX_BODY_BYTES = 7L * 1024 * 1024;
 
+    /** How much of an oversized body is still read and dropped before answering 413: 16 MiB. */
+    static final long DISCARD_AFTER_LIMIT_BYTES = 16L * 1024 * 1024;
+
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionEndpoint.class);
 
     private final AdmissionHandler handler;
@@ -52,6 +55,8 @@ public final class AdmissionEndpoint implements Handler {
         try {
             body = BoundedBody.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
         } catch (BoundedBody.TooLargeException e) {
+            // Drain (bounded) what the client is still sending, or it may see a reset, not the 413.
+            BoundedBody.discard(ctx.req().getInputStream(), DISCARD_AFTER_LIMIT_BYTES);
             LOG.warn("{} {}: rejected body larger than {} bytes", ctx.method(), ctx.path(), maxBodyBytes);
             plain(ctx, 413, "request body is larger than the limit of " + maxBodyBytes + " bytes ("
                     + (maxBodyBytes / (1024 * 1024)) + " MiB)");

@@ -40,4 +40,23 @@ final class BoundedBody {
         }
         return out.toByteArray();
     }
+
+    /**
+     * Reads and drops up to {@code maxBytes} more bytes of {@code in}, so a client still uploading
+     * an oversized body gets to read our 413 instead of a connection reset. Never throws.
+     *
+     * @return the number of bytes dropped
+     */
+    static long discard(InputStream in, long maxBytes) {
+        byte[] buffer = new byte[8192];
+        long total = 0;
+        try {
+            for (int n = in.read(buffer); n >= 0 && total < maxBytes; n = in.read(buffer)) {
+                total += n;
+            }
+        } catch (IOException e) {
+            // the client gave up; nothing more to do
+        }
+        return total;
+    }
 }

@@ -9,9 +9,9 @@ import dev.ironcore.maintenance.server.WebhookServer;
 import dev.ironcore.maintenance.server.WebhookServerConfig;
 import dev.ironcore.maintenance.server.tls.TestCertificates;
 import dev.ironcore.maintenance.testkit.KubectlResult;
-import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
-import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import dev.ironcore.maintenance.testkit.TestCluster;
+import dev.ironcore.maintenance.testkit.TestClusters;
 import dev.ironcore.maintenance.testkit.WebhookInstaller;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,18 +21,19 @@ import java.time.Duration;
 import java.util.UUID;
 
 /**
- * One webhook server per test JVM (fresh CA, free port, 127.0.0.1) installed into the shared
- * local control plane with {@code manifests/local}. Started on first {@link #get()}, after which
+ * One webhook server per test JVM (fresh CA, the cluster's reserved port, 127.0.0.1) installed
+ * into the shared {@link TestCluster} (local control plane, or k3s with {@code -Dtest.cluster=k3s})
+ * with {@code manifests/local}. Started on first {@link #get()}, after which
  * the API server provably calls our webhooks.
  */
 final class WebhookEnvironment {
     static final ObjectMapper MAPPER = new ObjectMapper();
     private static WebhookEnvironment instance;
 
-    final LocalControlPlane cp;
+    final TestCluster cp;
     final WebhookServer server;
 
-    private WebhookEnvironment(LocalControlPlane cp, WebhookServer server) {
+    private WebhookEnvironment(TestCluster cp, WebhookServer server) {
         this.cp = cp;
         this.server = server;
     }
@@ -45,7 +46,7 @@ final class WebhookEnvironment {
     }
 
     private static WebhookEnvironment start() {
-        LocalControlPlane cp = SharedControlPlane.get();
+        TestCluster cp = TestClusters.shared();
         Path dir;
         try {
             dir = Files.createTempDirectory("webhook-e2e-certs");
@@ -55,9 +56,9 @@ final class WebhookEnvironment {
         TestCertificates certs = TestCertificates.create(dir);
         WebhookServer server = new WebhookServer(WebhookServerConfig.of(certs.certFile(), certs.keyFile())
                 .withBindAddress("127.0.0.1"));
-        int port = server.start(0);
+        int port = server.start(cp.webhookPort());
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "webhook-e2e-stop"));
-        WebhookInstaller.install(cp, ManifestPaths.overlay("local"), "https://127.0.0.1:" + port,
+        WebhookInstaller.install(cp, ManifestPaths.overlay("local"), "https://" + cp.webhookHost() + ":" + port,
                 certs.ca().certificatePem());
         WebhookEnvironment env = new WebhookEnvironment(cp, server);
         env.awaitWebhooksActive();

@@ -28,8 +28,12 @@ public record TestCertificates(CertificateAuthority ca, Path certFile, Path keyF
         return certs;
     }
 
-    /** Issues another serving certificate for {@code localhost} and {@code 127.0.0.1} from the same CA. */
+    /**
+     * Issues another serving certificate from the same CA for {@code localhost}, {@code 127.0.0.1}
+     * and {@code host.testcontainers.internal} (how k3s in a container reaches this machine).
+     */
     public IssuedCertificate issueServing(String commonName) {
-        return ca.issueServing(commonName, List.of("localhost"), List.of("127.0.0.1"), Duration.ofHours(1));
+        return ca.issueServing(commonName, List.of("localhost", "host.testcontainers.internal"), List.of("127.0.0.1"),
+                Duration.ofHours(1));
     }
 }
