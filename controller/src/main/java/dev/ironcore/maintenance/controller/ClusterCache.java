@@ -1,8 +1,10 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -16,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * The controller's read side: fabric8 informers on CAPI Machines (filtered by the
  * {@code --capi-machine-selector} label selector), IronCore Machines and MachinePools, with indexes
  * Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node
- * ({@code status.nodeRef.name}). Objects returned are the cache's own: never modify them.
+ * ({@code status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}.
+ * Objects returned are the cache's own: never modify them.
  */
 public final class ClusterCache implements AutoCloseable {
     private static final String BY_POOL = "byPool";
@@ -25,6 +28,7 @@ public final class ClusterCache implements AutoCloseable {
     private final SharedIndexInformer<CapiMachine> capiMachines;
     private final SharedIndexInformer<Machine> machines;
     private final SharedIndexInformer<MachinePool> pools;
+    private final SharedIndexInformer<Lease> leases;
 
     /**
      * Creates the (not yet started) informers.
@@ -42,6 +46,7 @@ public final class ClusterCache implements AutoCloseable {
         this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
         this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
         this.pools = client.resources(MachinePool.class).runnableInformer(resyncMillis);
+        this.leases = client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
     }
 
     private static List<String> listOf(String s) {
@@ -60,12 +65,17 @@ public final class ClusterCache implements AutoCloseable {
         pools.addEventHandler(h);
     }
 
+    public void onLease(ResourceEventHandler<Lease> h) {
+        leases.addEventHandler(h);
+    }
+
     /** Starts all informers and waits until each has listed once. */
     public void start(Duration timeout) throws Exception {
         CompletableFuture.allOf(
                         capiMachines.start().toCompletableFuture(),
                         machines.start().toCompletableFuture(),
-                        pools.start().toCompletableFuture())
+                        pools.start().toCompletableFuture(),
+                        leases.start().toCompletableFuture())
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -84,6 +94,11 @@ public final class ClusterCache implements AutoCloseable {
         return name == null ? null : pools.getStore().getByKey(name);
     }
 
+    /** The Lease of pool {@code name} (same name, namespace {@code ironcore-machinepool-lease}), or null. */
+    public Lease lease(String name) {
+        return leases.getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
+    }
+
     /** IronCore Machines bound to pool {@code name}, deleting ones included. */
     public List<Machine> machinesBoundTo(String name) {
         return machines.getIndexer().byIndex(BY_POOL, name);
@@ -99,5 +114,6 @@ public final class ClusterCache implements AutoCloseable {
         capiMachines.close();
         machines.close();
         pools.close();
+        leases.close();
     }
 }

@@ -5,6 +5,7 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
+import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Loop;
@@ -21,9 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the loops: one shared {@link ClusterCache}, an eviction loop keyed by Machine and a drain
- * loop keyed by CAPI Machine, with events fanned out (a pool change re-queues its bound Machines
- * and the CAPI Machines on its node; a Machine change re-queues the CAPI Machines on its pool's
+ * Wires the loops: one shared {@link ClusterCache}, an eviction loop keyed by Machine, a drain
+ * loop keyed by CAPI Machine and a health loop keyed by pool, with events fanned out (a pool
+ * change re-queues its bound Machines, the CAPI Machines on its node and its health; a Lease
+ * change re-queues its pool's health; a Machine change re-queues the CAPI Machines on its pool's
  * node). Optionally starts the local-only simulators.
  */
 public final class ControllerApp implements AutoCloseable {
@@ -44,9 +46,11 @@ public final class ControllerApp implements AutoCloseable {
         KubeWriter writer = new KubeWriter(client);
         Loop eviction = new Loop("eviction", new EvictionReconciler(client, cache, new EventRecorder(client, Clock.systemUTC())));
         Loop drain = new Loop("drain", new DrainReconciler(writer, cache));
+        Loop health = new Loop("health", new PoolHealthReconciler(client, cache, Clock.systemUTC(), options.gracePeriod()));
         running.add(cache);
         running.add(eviction);
         running.add(drain);
+        running.add(health);
 
         cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
         cache.onMachine(Handlers.onAnyChange((old, m) -> {
@@ -60,12 +64,15 @@ public final class ControllerApp implements AutoCloseable {
             String name = p.getMetadata().getName();
             cache.machinesBoundTo(name).forEach(m -> eviction.queue().add(Keys.of(m)));
             cache.capiMachinesOnNode(name).forEach(c -> drain.queue().add(Keys.of(c)));
+            health.queue().add(name);
         }));
+        cache.onLease(Handlers.onAnyChange((old, lease) -> health.queue().add(lease.getMetadata().getName())));
         cache.start(Duration.ofSeconds(60));
         eviction.start(options.workers());
         drain.start(options.workers());
-        LOG.info("controller started: loops eviction, drain; CAPI machine selector \"{}\"; resync {}",
-                options.capiMachineSelector(), options.resyncPeriod());
+        health.start(1);
+        LOG.info("controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
+                options.capiMachineSelector(), options.resyncPeriod(), options.gracePeriod());
 
         if (options.simulatePoollet()) {
             PoolletSimulator poollet = new PoolletSimulator(writer, options.poolletShutdownDelay());

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
  * ({@code KUBECONFIG}, {@code ~/.kube/config}, or the in-cluster service account).
  */
 @Command(name = "ironcore-maintenance-controller", mixinStandardHelpOptions = true,
-        description = "Evicts Machines by NoExecute taints and drains IronCore MachinePools before Cluster API deletes their node.")
+        description = "Evicts Machines by NoExecute taints, drains IronCore MachinePools before Cluster API deletes their node,"
+                + " deletes emptied pools and marks pools whose agent went silent Ready=Unknown.")
 public final class ControllerMain implements Callable<Integer> {
 
     @Option(names = "--capi-machine-selector", defaultValue = "",
@@ -23,6 +24,10 @@ public final class ControllerMain implements Callable<Integer> {
     @Option(names = "--resync-period", defaultValue = "5m", converter = DurationConverter.class,
             description = "How often every cached object is re-checked, to catch missed watch events (e.g. 30s, 5m).")
     java.time.Duration resyncPeriod;
+
+    @Option(names = "--machine-pool-lifecycle-grace-period", defaultValue = "50s", converter = DurationConverter.class,
+            description = "Mark a MachinePool Ready=Unknown when neither its Lease renewTime nor its Ready condition changed for this long.")
+    java.time.Duration gracePeriod;
 
     @Option(names = "--workers", defaultValue = "2", description = "Worker threads per loop.")
     int workers;
@@ -42,7 +47,7 @@ public final class ControllerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ControllerOptions options = new ControllerOptions(capiMachineSelector, resyncPeriod, workers,
-                simulatePoollet, poolletShutdownDelay, simulateCapi);
+                simulatePoollet, poolletShutdownDelay, simulateCapi, gracePeriod);
         KubernetesClient client = new KubernetesClientBuilder().build();
         ControllerApp app = new ControllerApp(client, options).start();
         CountDownLatch stop = new CountDownLatch(1);

@@ -105,6 +105,12 @@ public final class JsonPatch {
             return add(path, TextNode.valueOf(value));
         }
 
+        /** Appends {@code replace path value} (the target must exist). */
+        public Builder replace(String path, JsonNode value) {
+            operations.add(new PatchOperation(PatchOperation.Op.REPLACE, path, value));
+            return this;
+        }
+
         /** Appends {@code remove path}. */
         public Builder remove(String path) {
             operations.add(new PatchOperation(PatchOperation.Op.REMOVE, path, null));

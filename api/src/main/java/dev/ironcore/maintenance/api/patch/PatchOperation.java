@@ -7,17 +7,17 @@ import java.util.Objects;
 
 /**
  * One RFC 6902 operation. Only the operations this project emits are modelled: {@code add},
- * {@code remove} and {@code test}.
+ * {@code remove}, {@code replace} and {@code test}.
  *
  * @param op    the operation name
  * @param path  an already escaped JSON Pointer (see {@link JsonPointer})
- * @param value the value for {@code add}/{@code test}; {@code null} for {@code remove}
+ * @param value the value for {@code add}/{@code replace}/{@code test}; {@code null} for {@code remove}
  */
 public record PatchOperation(Op op, String path, JsonNode value) {
 
     /** The RFC 6902 operation names used here. */
     public enum Op {
-        ADD("add"), REMOVE("remove"), TEST("test");
+        ADD("add"), REMOVE("remove"), REPLACE("replace"), TEST("test");
 
         private final String wireName;
 
@@ -33,7 +33,7 @@ public record PatchOperation(Op op, String path, JsonNode value) {
 
     /**
      * @throws NullPointerException     if {@code op} or {@code path} is null
-     * @throws IllegalArgumentException if {@code add}/{@code test} has no value or {@code remove} has one
+     * @throws IllegalArgumentException if {@code add}/{@code replace}/{@code test} has no value or {@code remove} has one
      */
     public PatchOperation {
         Objects.requireNonNull(op, "op");
