@@ -8,32 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Taint;
-import dev.ironcore.maintenance.controller.ControllerApp;
-import dev.ironcore.maintenance.controller.ControllerOptions;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The drain and pool-deletion loops against a real kube-apiserver; the test acts as poollet and CAPI. */
-class DrainE2ETest {
-    private ControllerWorld world;
-    private ControllerApp controller;
-
-    @BeforeEach
-    void start() throws Exception {
-        world = new ControllerWorld();
-        controller = new ControllerApp(world.cp.newClient(), ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5))).start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (controller != null) {
-            controller.close();
-        }
-    }
+class DrainE2ETest extends InProcessControllerTest {
 
     @Test
     void deletingTheCapiMachineDrainsThePoolInOrderThenDeletesIt() {

@@ -4,32 +4,12 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.toleratesMaintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ironcore.maintenance.controller.ControllerApp;
-import dev.ironcore.maintenance.controller.ControllerOptions;
 import io.fabric8.kubernetes.api.model.Event;
-import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The eviction loop alone: taints added by {@code kubectl patch}, as a user would. */
-class EvictionE2ETest {
-    private ControllerWorld world;
-    private ControllerApp controller;
-
-    @BeforeEach
-    void start() throws Exception {
-        world = new ControllerWorld();
-        controller = new ControllerApp(world.cp.newClient(), ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5))).start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (controller != null) {
-            controller.close();
-        }
-    }
+class EvictionE2ETest extends InProcessControllerTest {
 
     private void kubectlAddTaint(String pool, String effect) {
         world.cp.kubectl("patch", "machinepools.compute.ironcore.dev", pool, "--type=json",

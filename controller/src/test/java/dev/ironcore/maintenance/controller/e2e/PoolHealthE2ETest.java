@@ -8,7 +8,6 @@ import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.MachinePoolStatus;
-import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -22,32 +21,29 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The health loop with the grace period shrunk to 1 s; the test plays the machinepoollet renewing its Lease. */
-class PoolHealthE2ETest {
+class PoolHealthE2ETest extends InProcessControllerTest {
     private static final Duration GRACE = Duration.ofSeconds(1);
-    private ControllerWorld world;
-    private ControllerApp controller;
     private final ScheduledExecutorService poollet = Executors.newSingleThreadScheduledExecutor();
 
-    @BeforeEach
-    void start() throws Exception {
-        world = new ControllerWorld();
+    @Override
+    protected ControllerOptions options() {
+        return ControllerOptions.defaults().withGracePeriod(GRACE);
+    }
+
+    @Override
+    protected void prepare() {
         if (world.client.namespaces().withName(Names.LEASE_NAMESPACE).get() == null) {
             world.client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(Names.LEASE_NAMESPACE).endMetadata().build())
                     .serverSideApply();
         }
-        controller = new ControllerApp(world.cp.newClient(), ControllerOptions.defaults().withGracePeriod(GRACE)).start();
     }
 
     @AfterEach
-    void stop() {
+    void stopPoollet() {
         poollet.shutdownNow();
-        if (controller != null) {
-            controller.close();
-        }
     }
 
     private void markReady(String pool) {

@@ -62,6 +62,22 @@ public record AdmissionRequest(
     }
 
     /**
+     * True for a CREATE, or an UPDATE where neither the new nor the old object is being deleted, of
+     * the object itself (not a subresource): the only requests a mutating webhook may add
+     * finalizers or annotations to (domain reference §4, "never while it is being deleted").
+     */
+    public boolean createsOrUpdatesLiveObject() {
+        if (!subResource().isEmpty() || object() == null) {
+            return false;
+        }
+        return switch (operation()) {
+            case CREATE -> true;
+            case UPDATE -> !KubeObjects.isDeleting(object()) && !KubeObjects.isDeleting(oldObject());
+            case DELETE, CONNECT -> false;
+        };
+    }
+
+    /**
      * @return {@link #name()}, or on a CREATE without name {@code metadata.generateName} followed
      *         by {@code *}; for log lines and messages
      */

@@ -43,15 +43,7 @@ public final class CapiMachineMutator implements AdmissionHandler {
 
     @Override
     public AdmissionResponse handle(AdmissionRequest request) {
-        if (!request.subResource().isEmpty() || request.object() == null) {
-            return AdmissionResponse.allowed();
-        }
-        boolean applies = switch (request.operation()) {
-            case CREATE -> true;
-            case UPDATE -> !KubeObjects.isDeleting(request.object()) && !KubeObjects.isDeleting(request.oldObject());
-            case DELETE, CONNECT -> false;
-        };
-        if (!applies || !selector.test(KubeObjects.labels(request.object()))) {
+        if (!request.createsOrUpdatesLiveObject() || !selector.test(KubeObjects.labels(request.object()))) {
             return AdmissionResponse.allowed();
         }
         JsonPatch patch = MetadataPatches.on(request.object())

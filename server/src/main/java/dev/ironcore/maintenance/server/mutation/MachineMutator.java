@@ -27,15 +27,7 @@ public final class MachineMutator implements AdmissionHandler {
 
     @Override
     public AdmissionResponse handle(AdmissionRequest request) {
-        if (!request.subResource().isEmpty() || request.object() == null) {
-            return AdmissionResponse.allowed();
-        }
-        boolean applies = switch (request.operation()) {
-            case CREATE -> true;
-            case UPDATE -> !KubeObjects.isDeleting(request.object()) && !KubeObjects.isDeleting(request.oldObject());
-            case DELETE, CONNECT -> false;
-        };
-        if (!applies || !isBound(request)) {
+        if (!request.createsOrUpdatesLiveObject() || !isBound(request)) {
             return AdmissionResponse.allowed();
         }
         return AdmissionResponse.patched(MetadataPatches.ensureFinalizer(request.object(), Names.POOLLET_FINALIZER));

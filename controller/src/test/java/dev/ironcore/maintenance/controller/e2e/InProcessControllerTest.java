@@ -1,0 +1,35 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import dev.ironcore.maintenance.controller.ControllerApp;
+import dev.ironcore.maintenance.controller.ControllerOptions;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/** Base of the end-to-end tests that run the controller in this JVM: a fresh world and controller per test. */
+abstract class InProcessControllerTest {
+    protected ControllerWorld world;
+    protected ControllerApp controller;
+
+    /** The controller's options; by default a 5 s resync. */
+    protected ControllerOptions options() {
+        return ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5));
+    }
+
+    /** Runs after the world exists and before the controller starts. */
+    protected void prepare() {}
+
+    @BeforeEach
+    final void startController() throws Exception {
+        world = new ControllerWorld();
+        prepare();
+        controller = new ControllerApp(world.cp.newClient(), options()).start();
+    }
+
+    @AfterEach
+    final void stopController() {
+        if (controller != null) {
+            controller.close();
+        }
+    }
+}
