@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.controller;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,20 +45,53 @@ public final class ControllerMain implements Callable<Integer> {
             description = "LOCAL USE ONLY: act as CAPI and remove machine.cluster.x-k8s.io once no pre-drain hook remains.")
     boolean simulateCapi;
 
+    @Option(names = "--leader-elect", defaultValue = "false",
+            description = "Run the loops only while holding the leader-election Lease (for more than one replica).")
+    boolean leaderElect;
+
+    @Option(names = "--leader-election-namespace", defaultValue = "${env:POD_NAMESPACE:-ironcore-maintenance-system}",
+            description = "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else ironcore-maintenance-system).")
+    String leaderElectionNamespace;
+
+    @Option(names = "--leader-election-id", defaultValue = "${env:POD_NAME:-}",
+            description = "This candidate's identity in the Lease (default: $POD_NAME, else host name and pid).")
+    String leaderElectionId;
+
     @Override
     public Integer call() throws Exception {
         ControllerOptions options = new ControllerOptions(capiMachineSelector, resyncPeriod, workers,
                 simulatePoollet, poolletShutdownDelay, simulateCapi, gracePeriod);
         KubernetesClient client = new KubernetesClientBuilder().build();
-        ControllerApp app = new ControllerApp(client, options).start();
+        ControllerApp app = new ControllerApp(client, options);
         CountDownLatch stop = new CountDownLatch(1);
+        CompletableFuture<?> elector = null;
+        if (leaderElect) {
+            String id = leaderElectionId == null || leaderElectionId.isBlank()
+                    ? java.net.InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid() : leaderElectionId;
+            elector = LeaderElection.start(client, leaderElectionNamespace, id, () -> startOrExit(app));
+        } else {
+            app.start();
+        }
+        CompletableFuture<?> running = elector;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.close();
+            if (running != null) {
+                running.cancel(true);
+            }
             client.close();
             stop.countDown();
         }));
         stop.await();
         return 0;
+    }
+
+    private static void startOrExit(ControllerApp app) {
+        try {
+            app.start();
+        } catch (Exception e) {
+            org.slf4j.LoggerFactory.getLogger(ControllerMain.class).error("controller failed to start", e);
+            Runtime.getRuntime().halt(1);
+        }
     }
 
     /** Picocli converter for Go-style durations ({@link GoDuration}). */
