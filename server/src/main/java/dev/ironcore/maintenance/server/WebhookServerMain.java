@@ -1,6 +1,6 @@
 package dev.ironcore.maintenance.server;
 
-import dev.ironcore.maintenance.server.selector.LabelSelector;
+import dev.ironcore.maintenance.api.selector.LabelSelector;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

@@ -35,7 +35,7 @@ public final class CapiMachineMutator implements AdmissionHandler {
 
     /**
      * @param selector which Machines (by {@code metadata.labels}) to mutate, e.g. a
-     *                 {@link dev.ironcore.maintenance.server.selector.LabelSelector}
+     *                 {@link dev.ironcore.maintenance.api.selector.LabelSelector}
      */
     public CapiMachineMutator(Predicate<Map<String, String>> selector) {
         this.selector = Objects.requireNonNull(selector, "selector");

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.Operation;
-import dev.ironcore.maintenance.server.selector.LabelSelector;
 import org.junit.jupiter.api.Test;
 
 class CapiMachineMutatorTest {

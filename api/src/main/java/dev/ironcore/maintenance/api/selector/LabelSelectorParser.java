@@ -1,6 +1,6 @@
-package dev.ironcore.maintenance.server.selector;
+package dev.ironcore.maintenance.api.selector;
 
-import dev.ironcore.maintenance.server.selector.Requirement.Operator;
+import dev.ironcore.maintenance.api.selector.Requirement.Operator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

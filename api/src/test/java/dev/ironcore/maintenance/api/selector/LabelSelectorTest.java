@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.server.selector;
+package dev.ironcore.maintenance.api.selector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.server.selector;
+package dev.ironcore.maintenance.api.selector;
 
 import java.util.List;
 import java.util.Map;
