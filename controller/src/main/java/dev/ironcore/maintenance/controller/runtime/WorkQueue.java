@@ -13,13 +13,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * A work queue of object keys with the guarantees of client-go's: a key is queued at most once,
  * never processed by two workers at once (a key added while being processed is processed again
- * afterwards), delayed adds, and per-key exponential back-off for failures.
+ * afterwards), delayed adds with at most one pending delay per key (the earliest wins), and
+ * per-key exponential back-off for failures.
  */
 public final class WorkQueue implements AutoCloseable {
     private final Set<String> queue = new LinkedHashSet<>();
     private final Set<String> processing = new HashSet<>();
     private final Set<String> dirty = new HashSet<>();
     private final Map<String, Integer> failures = new HashMap<>();
+    /** Pending delayed adds: key to its deadline ({@link System#nanoTime()}). */
+    private final Map<String, Long> waiting = new HashMap<>();
     private final ScheduledExecutorService timers;
     private final Duration baseDelay;
     private final Duration maxDelay;
@@ -53,18 +56,41 @@ public final class WorkQueue implements AutoCloseable {
         }
     }
 
-    /** Queues {@code key} after {@code delay}. */
+    /**
+     * Queues {@code key} after {@code delay}. A key keeps at most one pending delay: an earlier
+     * deadline replaces a later one, a later one is dropped (the key is processed at the earlier
+     * deadline and can ask for more then), so repeated requeues never multiply.
+     */
     public void addAfter(String key, Duration delay) {
         if (delay.isZero() || delay.isNegative()) {
             add(key);
             return;
         }
+        long deadline = System.nanoTime() + delay.toNanos();
         synchronized (this) {
-            if (shutDown) {
+            Long pending = waiting.get(key);
+            if (shutDown || (pending != null && pending - deadline <= 0)) {
                 return;
             }
+            waiting.put(key, deadline);
         }
-        timers.schedule(() -> add(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+        timers.schedule(() -> fire(key, deadline), delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void fire(String key, long deadline) {
+        synchronized (this) {
+            Long pending = waiting.get(key);
+            if (pending == null || pending != deadline) {
+                return; // superseded by an earlier deadline, which has fired or will
+            }
+            waiting.remove(key);
+        }
+        add(key);
+    }
+
+    /** Number of keys with a pending delayed add. */
+    public synchronized int waitingCount() {
+        return waiting.size();
     }
 
     /** Queues {@code key} after its back-off delay, which doubles with each call until {@link #forget}. */

@@ -44,4 +44,20 @@ class WorkQueueTest {
             assertThat(q.failures("b")).isZero();
         }
     }
+
+    @Test
+    void repeatedDelayedAddsOfOneKeyKeepOnlyTheEarliestDeadline() throws Exception {
+        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+            for (int i = 0; i < 20; i++) {
+                q.addAfter("held", Duration.ofSeconds(10));
+            }
+            q.addAfter("held", Duration.ofMillis(50));
+            q.addAfter("held", Duration.ofSeconds(5));
+            assertThat(q.waitingCount()).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> q.length() == 1);
+            assertThat(q.take()).isEqualTo("held");
+            q.done("held");
+            assertThat(q.waitingCount()).as("the 10 s and 5 s requests were absorbed").isZero();
+        }
+    }
 }
