@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import dev.ironcore.maintenance.api.selector.LabelSelector;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
                 + " deletes emptied pools and marks pools whose agent went silent Ready=Unknown.")
 public final class ControllerMain implements Callable<Integer> {
 
-    @Option(names = "--capi-machine-selector", defaultValue = "",
+    @Option(names = "--capi-machine-selector", defaultValue = "", converter = SelectorConverter.class,
             description = "Label selector of the CAPI Machines to manage (kubectl -l syntax); empty selects all.")
     String capiMachineSelector;
 
@@ -57,8 +58,14 @@ public final class ControllerMain implements Callable<Integer> {
             description = "This candidate's identity in the Lease (default: $POD_NAME, else host name and pid).")
     String leaderElectionId;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        if (workers < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be at least 1, got " + workers);
+        }
         ControllerOptions options = new ControllerOptions(capiMachineSelector, resyncPeriod, workers,
                 simulatePoollet, poolletShutdownDelay, simulateCapi, gracePeriod);
         KubernetesClient client = new KubernetesClientBuilder().build();
@@ -94,11 +101,28 @@ public final class ControllerMain implements Callable<Integer> {
         }
     }
 
+    /** Checks a label selector in kubectl syntax and keeps its text (the API server evaluates it). */
+    static final class SelectorConverter implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            try {
+                LabelSelector.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+            return value;
+        }
+    }
+
     /** Picocli converter for Go-style durations ({@link GoDuration}). */
     static final class DurationConverter implements CommandLine.ITypeConverter<java.time.Duration> {
         @Override
         public java.time.Duration convert(String value) {
-            return GoDuration.parse(value);
+            try {
+                return GoDuration.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 

@@ -81,7 +81,7 @@ public final class DrainReconciler implements Reconciler {
             log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
         } else if (step instanceof DrainStep.RemoveFinalizer s) {
             boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));
-            log(sent, key, "pool " + s.pool() + " gone: removed finalizer");
+            log(sent, key, "pool " + s.pool() + " is gone or being deleted: removed finalizer " + Names.CLEANUP_FINALIZER);
         }
         return Result.done();
     }
