@@ -1,12 +1,14 @@
 # ironcore-maintenance: webhooks and MachinePool drain controller.
-#   make run     local control plane + webhook server (+ controller), Ctrl-C stops everything
+#   make run     local control plane + webhook server + controller + drain demo, Ctrl-C stops everything
 #   make test    builds the control-plane binaries if missing, then runs all tests
 SHELL := /bin/bash
 MVN ?= mvn
 # make run DEMO=false / make run CONTROLLER_ARGS='--machine-pool-lifecycle-grace-period=20s'
+# make run CAPI_MACHINE_SELECTOR='role=ironcore' (webhook server and controller alike)
 DEMO ?= true
 CONTROLLER_ARGS ?=
-export DEMO CONTROLLER_ARGS
+CAPI_MACHINE_SELECTOR ?=
+export DEMO CONTROLLER_ARGS CAPI_MACHINE_SELECTOR
 
 .PHONY: controlplane build test run clean
 

@@ -2,7 +2,9 @@
 # make run: a local control plane with our CRDs and webhooks, the webhook server on
 # https://127.0.0.1:$WEBHOOK_PORT and (once it exists) the controller. Ctrl-C stops everything.
 #
-# Environment: DEMO (default true), CONTROLLER_ARGS (extra controller flags), WEBHOOK_PORT (9443).
+# Environment: DEMO (default true), CONTROLLER_ARGS (extra controller flags), WEBHOOK_PORT (9443),
+# CAPI_MACHINE_SELECTOR (label selector given to BOTH the webhook server and the controller;
+# default empty = all CAPI Machines).
 # Everything lives in .local/ (git-ignored): kubeconfig, control-plane pki and logs, certs/,
 # *.log of each process.
 set -euo pipefail
@@ -12,6 +14,7 @@ LOCAL="$ROOT/.local"
 DEMO="${DEMO:-true}"
 CONTROLLER_ARGS="${CONTROLLER_ARGS:-}"
 WEBHOOK_PORT="${WEBHOOK_PORT:-9443}"
+CAPI_MACHINE_SELECTOR="${CAPI_MACHINE_SELECTOR:-}"
 MVN="${MVN:-mvn}"
 
 log() { echo "[run] $*" >&2; }
@@ -21,6 +24,17 @@ mvnq() {
   if ! out="$("$MVN" -q -B "$@" 2>&1)"; then echo "$out" >&2; return 1; fi
 }
 mkdir -p "$LOCAL"
+
+if (exec 3<>"/dev/tcp/127.0.0.1/$WEBHOOK_PORT") 2>/dev/null; then
+  log "port $WEBHOOK_PORT is already in use (another make run?); stop that or use WEBHOOK_PORT=<free port>"
+  exit 1
+fi
+case " $CONTROLLER_ARGS " in
+  *--capi-machine-selector*)
+    log "use CAPI_MACHINE_SELECTOR='...' instead of --capi-machine-selector in CONTROLLER_ARGS:" \
+      "the webhook server must mark exactly the CAPI Machines the controller drains"
+    exit 1 ;;
+esac
 
 BIN_DIR="$(hack/build-controlplane.sh)"
 export CONTROLPLANE_DIR="$BIN_DIR"
@@ -80,13 +94,16 @@ if has_main server "$SERVER_MAIN"; then
   log "starting webhook server on https://127.0.0.1:$WEBHOOK_PORT (log: $LOCAL/webhook-server.log)"
   java -cp "$(classpath server)" "$SERVER_MAIN" --port "$WEBHOOK_PORT" --bind-address 127.0.0.1 \
     --tls-cert-file "$LOCAL/certs/tls.crt" --tls-private-key-file "$LOCAL/certs/tls.key" \
-    >"$LOCAL/webhook-server.log" 2>&1 &
+    --capi-machine-selector "$CAPI_MACHINE_SELECTOR" >"$LOCAL/webhook-server.log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 1 150); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$WEBHOOK_PORT") 2>/dev/null && break
+  for _ in $(seq 1 300); do
     kill -0 "${PIDS[-1]}" 2>/dev/null || { log "webhook server exited:"; tail -40 "$LOCAL/webhook-server.log" >&2; exit 1; }
+    grep -q "webhook server listening" "$LOCAL/webhook-server.log" 2>/dev/null \
+      && curl -sf --cacert "$LOCAL/certs/ca.crt" "https://127.0.0.1:$WEBHOOK_PORT/healthz" >/dev/null && break
     sleep 0.2
   done
+  grep -q "webhook server listening" "$LOCAL/webhook-server.log" \
+    || { log "webhook server not ready after 60 s:"; tail -40 "$LOCAL/webhook-server.log" >&2; exit 1; }
 else
   log "WARNING: $SERVER_MAIN not built yet; webhooks are installed but nothing answers them"
 fi
@@ -95,9 +112,10 @@ fi
 # CONTROLLER_ARGS come last, so they can override the defaults here (e.g. --poollet-shutdown-delay=5s).
 CONTROLLER_MAIN=dev.ironcore.maintenance.controller.ControllerMain
 CONTROLLER_CP="$(classpath controller)"
-log "starting controller --simulate-poollet --simulate-capi $CONTROLLER_ARGS (log: $LOCAL/controller.log)"
+log "starting controller --simulate-poollet --simulate-capi --capi-machine-selector='$CAPI_MACHINE_SELECTOR' $CONTROLLER_ARGS (log: $LOCAL/controller.log)"
 # shellcheck disable=SC2086 # CONTROLLER_ARGS is a list of flags
-java -cp "$CONTROLLER_CP" "$CONTROLLER_MAIN" --simulate-poollet --simulate-capi $CONTROLLER_ARGS \
+java -cp "$CONTROLLER_CP" "$CONTROLLER_MAIN" --simulate-poollet --simulate-capi \
+  --capi-machine-selector="$CAPI_MACHINE_SELECTOR" $CONTROLLER_ARGS \
   >"$LOCAL/controller.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 300); do
@@ -109,7 +127,8 @@ done
 # 5. demo: pool-a with three Machines and a CAPI Machine, then a watched drain --------------------
 if [ "$DEMO" = "true" ]; then
   log "demo (make run DEMO=false skips it)"
-  java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
+  CAPI_MACHINE_SELECTOR="$CAPI_MACHINE_SELECTOR" \
+    java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
 fi
 
 echo

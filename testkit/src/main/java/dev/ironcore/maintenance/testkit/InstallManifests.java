@@ -46,14 +46,11 @@ public final class InstallManifests {
               : Kubectl.locate(envDir == null ? null : Path.of(envDir));
       Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
       try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-        int n =
-            new WebhookInstaller(client, new Kubectl(kubectlBin, kubeconfig))
+        new WebhookInstaller(client, new Kubectl(kubectlBin, kubeconfig))
                 .install(
                     Path.of(f.required("overlay")),
                     f.required("base-url"),
-                    Files.readString(Path.of(f.required("ca-bundle"))))
-                .size();
-        System.out.println("installed " + n + " objects from " + f.required("overlay"));
+                    Files.readString(Path.of(f.required("ca-bundle"))));
       }
     } catch (IOException | RuntimeException e) {
       System.err.println("InstallManifests: " + e);

@@ -170,6 +170,9 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
         "--service-account-key-file=" + pki.serviceAccountPublicKey(),
         "--service-account-signing-key-file=" + pki.serviceAccountKey(),
         "--service-cluster-ip-range=10.0.0.0/24",
+        // no kubernetes Service endpoints: the loopback advertise address cannot back them,
+        // and the reconciler would log "may not be in the loopback range" every 10 s
+        "--endpoint-reconciler-type=none",
         "--disable-admission-plugins=ServiceAccount",
         "--allow-privileged=true",
         "--profiling=false",

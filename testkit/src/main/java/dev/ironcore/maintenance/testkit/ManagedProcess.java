@@ -36,7 +36,8 @@ final class ManagedProcess {
           "$ " + String.join(" ", command) + "\n",
           StandardCharsets.UTF_8,
           java.nio.file.StandardOpenOption.CREATE,
-          java.nio.file.StandardOpenOption.APPEND);
+          java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
+          java.nio.file.StandardOpenOption.WRITE);
       ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
       pb.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
       pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

@@ -12,7 +12,8 @@ import java.nio.charset.StandardCharsets;
 final class DemoObjects {
     private DemoObjects() {}
 
-    static void create(KubernetesClient client, String ns, String pool, String capiMachine) {
+    /** @param capiLabels labels of the CAPI Machine (to match {@code --capi-machine-selector}) */
+    static void create(KubernetesClient client, String ns, String pool, String capiMachine, java.util.Map<String, String> capiLabels) {
         String yaml = """
             apiVersion: v1
             kind: Namespace
@@ -44,9 +45,10 @@ final class DemoObjects {
             ---
             apiVersion: cluster.x-k8s.io/v1beta2
             kind: Machine
-            metadata: {name: %3$s, namespace: %1$s, finalizers: [%5$s]}
+            metadata: {name: %3$s, namespace: %1$s, finalizers: [%5$s], labels: %6$s}
             spec: {clusterName: demo}
-            """.formatted(ns, pool, capiMachine, Names.MAINTENANCE_TAINT_KEY, Names.CAPI_MACHINE_FINALIZER);
+            """.formatted(ns, pool, capiMachine, Names.MAINTENANCE_TAINT_KEY, Names.CAPI_MACHINE_FINALIZER,
+                io.fabric8.kubernetes.client.utils.Serialization.asJson(capiLabels));
         client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).serverSideApply();
         var capi = client.genericKubernetesResources("cluster.x-k8s.io/v1beta2", "Machine").inNamespace(ns).withName(capiMachine);
         capi.subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -43,7 +44,12 @@ public final class DrainDemo {
     }
 
     boolean run() throws Exception {
-        DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE);
+        String selector = System.getenv().getOrDefault("CAPI_MACHINE_SELECTOR", "");
+        Map<String, String> labels = SelectedLabels.satisfying(selector);
+        if (!labels.isEmpty()) {
+            say("CAPI_MACHINE_SELECTOR=%s: labelling the CAPI Machine %s", selector, labels);
+        }
+        DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE, labels);
         say("created MachinePool %s; Machines %s/vm-1, vm-2 (no tolerations), vm-tolerant (tolerates %s); CAPI Machine %s/%s with status.nodeRef.name=%s",
                 POOL, NAMESPACE, Names.MAINTENANCE_TAINT_KEY, NAMESPACE, CAPI_MACHINE, POOL);
         if (!waitFor(Duration.ofSeconds(20), () -> {
@@ -69,7 +75,9 @@ public final class DrainDemo {
             if (seen.contains("capi-gone")) {
                 Machine tolerant = machine("vm-tolerant");
                 say("done: %.1f s from CAPI Machine deletion to pool deletion; vm-tolerant %s",
-                        poolDeletedAt / 1e9, tolerant != null && tolerant.getMetadata().getDeletionTimestamp() == null ? "untouched" : "TOUCHED (unexpected)");
+                        poolDeletedAt / 1e9, tolerant != null && tolerant.getMetadata().getDeletionTimestamp() == null
+                                ? "untouched (it tolerates the maintenance taint, so it stays, still bound to the deleted pool)"
+                                : "TOUCHED (unexpected)");
                 return true;
             }
             Thread.sleep(100);
