@@ -13,8 +13,13 @@ import java.util.List;
  * {@code The Machine "m" is invalid: spec.machinePoolRef.name: Forbidden: ...}.
  *
  * <p>Always allowed without running the validators: DELETE and CONNECT, subresource requests, and
- * an UPDATE that only removes finalizers from a deleting object ({@link
- * FinalizerRemovalWhileDeleting}).
+ * every UPDATE whose {@code object} or {@code oldObject} has a {@code deletionTimestamp} (see
+ * {@link AdmissionRequest#createsOrUpdatesLiveObject()}). Domain reference §4 says never to deny
+ * the update that removes a finalizer from an object being deleted; such an update may carry
+ * other changes too (a merge patch like {@code {"metadata":{"finalizers":null},"spec":{...}}}),
+ * so any update of a deleting object is allowed. The webhook manifests' {@code not-deleting}
+ * match condition keeps the API server from calling us for these at all; this is the same rule
+ * on our side.
  */
 public final class ValidatingHandler implements AdmissionHandler {
     private final List<Validator> validators;
@@ -26,11 +31,7 @@ public final class ValidatingHandler implements AdmissionHandler {
 
     @Override
     public AdmissionResponse handle(AdmissionRequest request) {
-        boolean validated = switch (request.operation()) {
-            case CREATE, UPDATE -> request.subResource().isEmpty() && request.object() != null;
-            case DELETE, CONNECT -> false;
-        };
-        if (!validated || FinalizerRemovalWhileDeleting.test(request)) {
+        if (!request.createsOrUpdatesLiveObject()) {
             return AdmissionResponse.allowed();
         }
         List<FieldError> errors = new ArrayList<>();
