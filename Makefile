@@ -10,7 +10,7 @@ CONTROLLER_ARGS ?=
 CAPI_MACHINE_SELECTOR ?=
 export DEMO CONTROLLER_ARGS CAPI_MACHINE_SELECTOR
 
-.PHONY: controlplane build test run clean
+.PHONY: controlplane build test run bench clean
 
 controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
 	hack/build-controlplane.sh
@@ -26,6 +26,11 @@ test: ## all unit and integration tests against a real local kube-apiserver (+ k
 
 run: ## local control plane, webhooks installed, webhook server on https://127.0.0.1:9443
 	hack/run-local.sh
+
+bench: ## JMH benchmarks (bench/ module, -Pbench); results go to bench/target/jmh.txt
+	$(MVN) -q -B -Pbench -DskipTests install -pl bench -am
+	cp="$$($(MVN) -q -B -Pbench -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)" && \
+	  java -cp "bench/target/classes:$$cp" org.openjdk.jmh.Main $(JMH_ARGS) | tee bench/target/jmh.txt
 
 clean:
 	$(MVN) -q -B clean
