@@ -31,34 +31,16 @@ public record AdmissionRequest(
         String username) {
 
     /**
-     * Reads {@code review.request}.
+     * Reads {@code review.request} strictly (see {@link AdmissionRequestReader} for every rule).
      *
      * @param review a whole AdmissionReview document
-     * @return the request
-     * @throws MalformedReviewException when {@code request}, {@code request.uid} or a valid
-     *                                  {@code request.operation} is missing
+     * @return the request; {@code object} is non-null for CREATE and UPDATE, {@code oldObject}
+     *         for UPDATE, and both are JSON objects whose {@code metadata}, when present, is one
+     * @throws MalformedReviewException naming the field that is missing or has the wrong shape,
+     *                                  e.g. {@code request.uid must be a string, got a number}
      */
     public static AdmissionRequest fromReview(JsonNode review) {
-        JsonNode request = KubeObjects.member(review, "request");
-        if (request == null || !request.isObject()) {
-            throw new MalformedReviewException("AdmissionReview has no request object");
-        }
-        String uid = KubeObjects.text(request, "uid");
-        if (uid.isEmpty()) {
-            throw new MalformedReviewException("request.uid is missing");
-        }
-        return new AdmissionRequest(
-                uid,
-                GroupVersionKind.of(request.get("kind")),
-                GroupVersionResource.of(request.get("resource")),
-                KubeObjects.text(request, "subResource"),
-                Operation.parse(KubeObjects.text(request, "operation")),
-                KubeObjects.text(request, "name"),
-                KubeObjects.text(request, "namespace"),
-                KubeObjects.member(request, "object"),
-                KubeObjects.member(request, "oldObject"),
-                request.path("dryRun").asBoolean(false),
-                KubeObjects.textAt(request, "/userInfo/username"));
+        return AdmissionRequestReader.read(review);
     }
 
     /**

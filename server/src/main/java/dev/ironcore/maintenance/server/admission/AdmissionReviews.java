@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * {@code response.uid} always equals {@code request.uid}. Handler exceptions become an errored
  * response (status code 500) with the uid; a malformed review becomes an errored response (400)
  * with whatever uid could be read. It never throws, so the HTTP layer can always answer 200.
- * Logs one line per decision.
+ * Logs one line per decision, starting {@code admission webhook=<path>} so lines of the mutating
+ * and validating webhooks for the same object can be told apart.
  */
 public final class AdmissionReviews {
     /** The apiVersion used when the request's cannot be read. */
@@ -28,43 +29,48 @@ public final class AdmissionReviews {
     private AdmissionReviews() {}
 
     /**
+     * @param webhook which webhook answers, e.g. its path {@code /validate/machine}; only logged
      * @param body    the raw HTTP request body (any bytes)
      * @param handler the decision to apply
-     * @return the reply review, as for {@link #reply(JsonNode, AdmissionHandler)}; for a body that
-     *         is not JSON, an errored reply carrying the uid if it could be read before the error
+     * @return the reply review, as for {@link #reply(String, JsonNode, AdmissionHandler)}; for a
+     *         body that is not JSON, an errored reply carrying the uid if it could be read before
+     *         the error
      */
-    public static ObjectNode reply(byte[] body, AdmissionHandler handler) {
+    public static ObjectNode reply(String webhook, byte[] body, AdmissionHandler handler) {
         JsonNode review;
         try {
             review = MAPPER.readTree(body);
         } catch (IOException e) {
             ReviewSalvage salvage = ReviewSalvage.of(body);
             String message = "request body is not valid JSON: " + oneLine(e);
-            return malformed(salvage.apiVersion(), salvage.uid(), message);
+            return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
         }
-        return reply(review, handler);
+        return reply(webhook, review, handler);
     }
 
     /**
+     * @param webhook which webhook answers, e.g. its path {@code /validate/machine}; only logged
      * @param review  a parsed AdmissionReview (may be malformed or null)
      * @param handler the decision to apply
-     * @return {@code {apiVersion, kind: AdmissionReview, response: {uid, allowed, ...}}}
+     * @return {@code {apiVersion, kind: AdmissionReview, response: {uid, allowed, ...}}}; for a
+     *         malformed review (see {@link AdmissionRequest#fromReview}) an errored 400 response
+     *         whose uid is {@code request.uid} when that is a string, else {@code ""}
      */
-    public static ObjectNode reply(JsonNode review, AdmissionHandler handler) {
+    public static ObjectNode reply(String webhook, JsonNode review, AdmissionHandler handler) {
         String apiVersion = KubeObjects.text(review, "apiVersion");
         String uid = KubeObjects.textAt(review, "/request/uid");
         if (review == null || !review.isObject()) {
-            return malformed(apiVersion, uid, "request body is not an AdmissionReview object");
+            return malformed(webhook, apiVersion, uid, "request body is not an AdmissionReview object");
         }
         String kind = KubeObjects.text(review, "kind");
         if (!kind.isEmpty() && !kind.equals(KIND)) {
-            return malformed(apiVersion, uid, "expected kind " + KIND + ", got " + kind);
+            return malformed(webhook, apiVersion, uid, "expected kind " + KIND + ", got " + kind);
         }
         AdmissionRequest request;
         try {
             request = AdmissionRequest.fromReview(review);
         } catch (MalformedReviewException e) {
-            return malformed(apiVersion, uid, "malformed AdmissionReview: " + e.getMessage());
+            return malformed(webhook, apiVersion, uid, "malformed AdmissionReview: " + e.getMessage());
         }
         AdmissionResponse response;
         try {
@@ -73,16 +79,17 @@ public final class AdmissionReviews {
                 throw new IllegalStateException("handler returned no response");
             }
         } catch (RuntimeException e) {
-            LOG.error("admission handler failed for uid={} kind={} op={} name={}", request.uid(), request.kind(),
-                    request.operation(), qualifiedName(request), e);
+            LOG.error("admission webhook={} handler failed for uid={} kind={} op={} name={}", webhook, request.uid(),
+                    request.kind(), request.operation(), qualifiedName(request), e);
             response = AdmissionResponse.errored(500, "internal error in admission webhook: " + oneLine(e));
         }
-        log(request, response);
+        log(webhook, request, response);
         return review(apiVersion, response.toJson(request.uid()));
     }
 
-    private static ObjectNode malformed(String apiVersion, String uid, String message) {
-        LOG.warn("admission uid={} rejected malformed review: {}", uid.isEmpty() ? "<unreadable>" : uid, message);
+    private static ObjectNode malformed(String webhook, String apiVersion, String uid, String message) {
+        LOG.warn("admission webhook={} uid={} rejected malformed review: {}", webhook,
+                uid.isEmpty() ? "<unreadable>" : uid, message);
         return review(apiVersion, AdmissionResponse.errored(400, message).toJson(uid));
     }
 
@@ -94,15 +101,15 @@ public final class AdmissionReviews {
         return reply;
     }
 
-    private static void log(AdmissionRequest request, AdmissionResponse response) {
+    private static void log(String webhook, AdmissionRequest request, AdmissionResponse response) {
         if (response.isAllowed()) {
-            LOG.info("admission uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}", request.uid(),
-                    request.kind(), request.operation(), qualifiedName(request), request.dryRun(),
+            LOG.info("admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}", webhook,
+                    request.uid(), request.kind(), request.operation(), qualifiedName(request), request.dryRun(),
                     response.patch().size(), response.warnings().isEmpty() ? "" : " warnings=" + response.warnings());
         } else {
-            LOG.info("admission uid={} kind={} op={} name={} dryRun={} allowed=false code={} message={}",
-                    request.uid(), request.kind(), request.operation(), qualifiedName(request), request.dryRun(),
-                    response.code(), response.message());
+            LOG.info("admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=false code={} message={}",
+                    webhook, request.uid(), request.kind(), request.operation(), qualifiedName(request),
+                    request.dryRun(), response.code(), response.message());
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.ironcore.maintenance.server.admission;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 /**
  * The {@code request.kind} of an AdmissionReview ({@code group} is empty for the core group).
  *
@@ -10,12 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param kind    kind, e.g. {@code "Machine"}
  */
 public record GroupVersionKind(String group, String version, String kind) {
-
-    /** @return the parsed {@code {group, version, kind}}; missing members become {@code ""} */
-    static GroupVersionKind of(JsonNode node) {
-        return new GroupVersionKind(KubeObjects.text(node, "group"), KubeObjects.text(node, "version"),
-                KubeObjects.text(node, "kind"));
-    }
 
     /** @return true when group and kind equal the arguments (any version) */
     public boolean is(String group, String kind) {

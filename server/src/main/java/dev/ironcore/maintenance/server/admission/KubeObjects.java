@@ -38,11 +38,22 @@ public final class KubeObjects {
     }
 
     /**
+     * Whether the object is being deleted. "Set" means present and not JSON null, whatever its
+     * type or value: the API server only ever sends an RFC 3339 string, and for anything else we
+     * err on the side the domain rule protects (domain reference §4: never add a finalizer to, nor
+     * deny the finalizer removal of, an object that may be deleting). This is also what CEL's
+     * {@code has(object.metadata.deletionTimestamp)} in the webhook manifests' match condition
+     * answers.
+     *
      * @param object a Kubernetes object, or null
-     * @return true when {@code metadata.deletionTimestamp} is set (the object is being deleted)
+     * @return true when {@code metadata.deletionTimestamp} is set
      */
     public static boolean isDeleting(JsonNode object) {
-        return !textAt(object, "/metadata/deletionTimestamp").isEmpty();
+        if (object == null) {
+            return false;
+        }
+        JsonNode timestamp = object.at("/metadata/deletionTimestamp");
+        return !timestamp.isMissingNode() && !timestamp.isNull();
     }
 
     /**

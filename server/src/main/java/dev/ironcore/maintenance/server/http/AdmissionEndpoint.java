@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of one admission webhook path: reads the body (capped), checks the media type,
- * and hands the bytes to {@link AdmissionReviews#reply(byte[], AdmissionHandler)}. Answers
+ * and hands the bytes to {@link AdmissionReviews#reply(String, byte[], AdmissionHandler)}, naming
+ * the webhook by the request path for the log. Answers
  * <ul>
  *   <li>200 {@code application/json} AdmissionReview for every body that was read, even malformed
  *       ones (the reply then carries an errored response);</li>
@@ -62,7 +63,7 @@ public final class AdmissionEndpoint implements Handler {
                     + (maxBodyBytes / (1024 * 1024)) + " MiB)");
             return;
         }
-        byte[] reply = AdmissionReviews.toBytes(AdmissionReviews.reply(body, handler));
+        byte[] reply = AdmissionReviews.toBytes(AdmissionReviews.reply(ctx.path(), body, handler));
         ctx.status(200).contentType("application/json").result(reply);
     }
 

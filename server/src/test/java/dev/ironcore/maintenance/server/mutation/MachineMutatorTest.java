@@ -60,4 +60,10 @@ class MachineMutatorTest {
         assertThat(MUTATOR.handle(machine(Operation.UPDATE, ironcoreMachine("", "pool-a"), old)).patch().isEmpty()).isTrue();
         assertThat(MUTATOR.handle(machine(Operation.DELETE, null, old)).patch().isEmpty()).isTrue();
     }
+
+    @Test
+    void aNonStringDeletionTimestampCountsAsDeleting() {
+        JsonNode deleting = ironcoreMachine("'deletionTimestamp':1767225600,", "pool-a");
+        assertThat(MUTATOR.handle(machine(Operation.UPDATE, deleting, deleting)).patch().isEmpty()).isTrue();
+    }
 }

@@ -112,4 +112,12 @@ class ValidatingHandlerTest {
         assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG)).handle(AdmissionRequest.fromReview(review))
                 .isAllowed()).isTrue();
     }
+
+    @Test
+    void aNonStringDeletionTimestampCountsAsDeleting() {
+        ObjectNode old = bound("a").deepCopy();
+        ((ObjectNode) old.get("metadata")).put("deletionTimestamp", 1767225600);
+        assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG)).handle(machine(Operation.UPDATE, bound("b"), old))
+                .isAllowed()).isTrue();
+    }
 }
