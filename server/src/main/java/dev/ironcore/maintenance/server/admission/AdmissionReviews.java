@@ -29,6 +29,14 @@ public final class AdmissionReviews {
     private AdmissionReviews() {}
 
     /**
+     * As {@link #reply(String, byte[], AdmissionHandler)} with the handler's simple class name as
+     * the webhook in the log line (for callers without a path, e.g. benchmarks).
+     */
+    public static ObjectNode reply(byte[] body, AdmissionHandler handler) {
+        return reply(handler.getClass().getSimpleName(), body, handler);
+    }
+
+    /**
      * @param webhook which webhook answers, e.g. its path {@code /validate/machine}; only logged
      * @param body    the raw HTTP request body (any bytes)
      * @param handler the decision to apply

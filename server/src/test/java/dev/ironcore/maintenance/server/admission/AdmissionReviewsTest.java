@@ -76,6 +76,7 @@ class AdmissionReviewsTest {
     void wellFormedBytesAreDecoded() {
         byte[] body = sample("u-8").toString().getBytes(StandardCharsets.UTF_8);
         assertThat(AdmissionReviews.reply(HOOK, body, ALLOW).at("/response/allowed").asBoolean()).isTrue();
+        assertThat(AdmissionReviews.reply(body, ALLOW).at("/response/allowed").asBoolean()).isTrue();
     }
 
     private static void assertMalformed(JsonNode reply, String uid, String messagePart) {
