@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Loop;
@@ -34,19 +35,34 @@ public final class ControllerApp implements AutoCloseable {
     private final KubernetesClient client;
     private final ControllerOptions options;
     private final List<AutoCloseable> running = new ArrayList<>();
+    private final ControllerMetrics metrics;
+    private volatile boolean started;
 
     public ControllerApp(KubernetesClient client, ControllerOptions options) {
+        this(client, options, ControllerMetrics.inMemory());
+    }
+
+    /** @param metrics where the loops record their meters (e.g. a Prometheus registry) */
+    public ControllerApp(KubernetesClient client, ControllerOptions options, ControllerMetrics metrics) {
         this.client = client;
         this.options = options;
+        this.metrics = metrics;
+    }
+
+    /** True once the caches synced and the loops run (readiness). */
+    public boolean isStarted() {
+        return started;
     }
 
     /** Starts informers, waits for them to sync (60 s at most), then starts the loops and simulators. */
     public ControllerApp start() throws Exception {
         ClusterCache cache = new ClusterCache(client, options.capiMachineSelector(), options.resyncPeriod());
         KubeWriter writer = new KubeWriter(client);
-        Loop eviction = new Loop("eviction", new EvictionReconciler(client, cache, new EventRecorder(client, Clock.systemUTC())));
-        Loop drain = new Loop("drain", new DrainReconciler(writer, cache));
-        Loop health = new Loop("health", new PoolHealthReconciler(client, cache, Clock.systemUTC(), options.gracePeriod()));
+        Loop eviction = new Loop("eviction",
+                new EvictionReconciler(client, cache, new EventRecorder(client, Clock.systemUTC()), metrics), metrics);
+        Loop drain = new Loop("drain", new DrainReconciler(writer, cache, metrics), metrics);
+        Loop health = new Loop("health",
+                new PoolHealthReconciler(client, cache, Clock.systemUTC(), options.gracePeriod(), metrics), metrics);
         running.add(cache);
         running.add(eviction);
         running.add(drain);
@@ -71,6 +87,7 @@ public final class ControllerApp implements AutoCloseable {
         eviction.start(options.workers());
         drain.start(options.workers());
         health.start(1);
+        started = true;
         LOG.info("controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
                 options.capiMachineSelector(), options.resyncPeriod(), options.gracePeriod());
 

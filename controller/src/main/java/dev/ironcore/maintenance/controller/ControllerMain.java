@@ -3,6 +3,13 @@ package dev.ironcore.maintenance.controller;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
+import dev.ironcore.maintenance.controller.metrics.HealthServer;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -58,6 +65,10 @@ public final class ControllerMain implements Callable<Integer> {
             description = "This candidate's identity in the Lease (default: $POD_NAME, else host name and pid).")
     String leaderElectionId;
 
+    @Option(names = "--health-bind-address", defaultValue = ":8081",
+            description = "Address of /healthz, /readyz and /metrics (plain HTTP), e.g. :8081 or 127.0.0.1:0; 0 turns it off.")
+    String healthBindAddress;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -69,7 +80,16 @@ public final class ControllerMain implements Callable<Integer> {
         ControllerOptions options = new ControllerOptions(capiMachineSelector, resyncPeriod, workers,
                 simulatePoollet, poolletShutdownDelay, simulateCapi, gracePeriod);
         KubernetesClient client = new KubernetesClientBuilder().build();
-        ControllerApp app = new ControllerApp(client, options);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        ControllerApp app = new ControllerApp(client, options, new ControllerMetrics(registry));
+        HealthServer health = "0".equals(healthBindAddress) ? null : HealthServer.start(healthBindAddress, app::isStarted, registry);
+        if (health != null) {
+            org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+                    .info("/healthz, /readyz and /metrics on {} (port {})", healthBindAddress, health.port());
+        }
         CountDownLatch stop = new CountDownLatch(1);
         CompletableFuture<?> elector = null;
         if (leaderElect) {
@@ -82,6 +102,9 @@ public final class ControllerMain implements Callable<Integer> {
         CompletableFuture<?> running = elector;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.close();
+            if (health != null) {
+                health.close();
+            }
             if (running != null) {
                 running.cancel(true);
             }

@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.ClusterCache;
 import dev.ironcore.maintenance.controller.KubeWriter;
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
@@ -29,10 +30,12 @@ public final class DrainReconciler implements Reconciler {
 
     private final KubeWriter writer;
     private final ClusterCache cache;
+    private final ControllerMetrics metrics;
 
-    public DrainReconciler(KubeWriter writer, ClusterCache cache) {
+    public DrainReconciler(KubeWriter writer, ClusterCache cache, ControllerMetrics metrics) {
         this.writer = writer;
         this.cache = cache;
+        this.metrics = metrics;
     }
 
     @Override
@@ -45,6 +48,9 @@ public final class DrainReconciler implements Reconciler {
         MachinePool pool = cache.pool(node);
         List<Machine> bound = pool == null ? List.of() : cache.machinesBoundTo(node);
         DrainStep step = DrainDecision.next(new DrainInput(cached, pool, bound));
+        if (!(step instanceof DrainStep.Nothing)) {
+            metrics.drainStep(step.getClass().getSimpleName());
+        }
         Resource<CapiMachine> capi = writer.client().resources(CapiMachine.class)
                 .inNamespace(Keys.namespace(key)).withName(Keys.name(key));
         if (step instanceof DrainStep.EnsureFinalizerAndHook) {

@@ -5,6 +5,7 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.ClusterCache;
 import dev.ironcore.maintenance.controller.EventRecorder;
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
@@ -24,11 +25,13 @@ public final class EvictionReconciler implements Reconciler {
     private final KubernetesClient client;
     private final ClusterCache cache;
     private final EventRecorder events;
+    private final ControllerMetrics metrics;
 
-    public EvictionReconciler(KubernetesClient client, ClusterCache cache, EventRecorder events) {
+    public EvictionReconciler(KubernetesClient client, ClusterCache cache, EventRecorder events, ControllerMetrics metrics) {
         this.client = client;
         this.cache = cache;
         this.events = events;
+        this.metrics = metrics;
     }
 
     @Override
@@ -47,6 +50,7 @@ public final class EvictionReconciler implements Reconciler {
         if (deleted.isEmpty()) {
             return Result.done();
         }
+        metrics.evicted();
         LOG.info("evicted machine {} from pool {}: taint {} not tolerated", key, pool.getMetadata().getName(), taints);
         events.record(machine, "Normal", Names.EVICTED_REASON,
                 "Evicted from MachinePool " + pool.getMetadata().getName() + ": taint " + taints + " is not tolerated");

@@ -9,6 +9,7 @@ import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.controller.ClusterCache;
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -38,12 +39,14 @@ public final class PoolHealthReconciler implements Reconciler {
     private final Clock clock;
     private final Duration gracePeriod;
     private final Map<String, PoolHealthDecision.Seen> seen = new ConcurrentHashMap<>();
+    private final ControllerMetrics metrics;
 
-    public PoolHealthReconciler(KubernetesClient client, ClusterCache cache, Clock clock, Duration gracePeriod) {
+    public PoolHealthReconciler(KubernetesClient client, ClusterCache cache, Clock clock, Duration gracePeriod, ControllerMetrics metrics) {
         this.client = client;
         this.cache = cache;
         this.clock = clock;
         this.gracePeriod = gracePeriod;
+        this.metrics = metrics;
     }
 
     @Override
@@ -101,6 +104,7 @@ public final class PoolHealthReconciler implements Reconciler {
         }
         client.resources(MachinePool.class).withName(poolName).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
+        metrics.poolMarkedUnknown();
         LOG.info("pool {}: no Lease renewal or Ready change for {} s: set Ready=Unknown ({})",
                 poolName, gracePeriod.toSeconds(), Names.POOL_STATUS_UNKNOWN_REASON);
     }

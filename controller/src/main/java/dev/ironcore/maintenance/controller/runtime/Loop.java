@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller.runtime;
 
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +18,19 @@ public final class Loop implements AutoCloseable {
     private final Reconciler reconciler;
     private final WorkQueue queue;
     private final List<Thread> workers = new ArrayList<>();
+    private final ControllerMetrics metrics;
 
     public Loop(String name, Reconciler reconciler) {
+        this(name, reconciler, ControllerMetrics.inMemory());
+    }
+
+    /** @param metrics where pass durations and the queue depth are recorded */
+    public Loop(String name, Reconciler reconciler, ControllerMetrics metrics) {
         this.name = name;
         this.reconciler = reconciler;
         this.queue = new WorkQueue(name, Duration.ofMillis(100), Duration.ofSeconds(30));
+        this.metrics = metrics;
+        metrics.queueDepth(name, queue::length);
     }
 
     public String name() {
@@ -54,13 +63,16 @@ public final class Loop implements AutoCloseable {
             if (key == null) {
                 return;
             }
+            long start = System.nanoTime();
             try {
                 Result result = reconciler.reconcile(key);
                 queue.forget(key);
                 if (result.requeueAfter() != null) {
                     queue.addAfter(key, result.requeueAfter());
                 }
+                metrics.reconciled(name, result.requeueAfter() == null ? "done" : "requeue", Duration.ofNanos(System.nanoTime() - start));
             } catch (Exception e) {
+                metrics.reconciled(name, "error", Duration.ofNanos(System.nanoTime() - start));
                 int n = queue.failures(key) + 1;
                 if (n <= 3) {
                     LOG.info("{} {}: will retry ({}): {}", name, key, n, e.toString());

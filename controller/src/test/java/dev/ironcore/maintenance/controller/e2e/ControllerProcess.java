@@ -14,9 +14,16 @@ import java.util.concurrent.TimeUnit;
  */
 final class ControllerProcess implements AutoCloseable {
     private final Process process;
+    private final int healthPort;
 
-    private ControllerProcess(Process process) {
+    private ControllerProcess(Process process, int healthPort) {
         this.process = process;
+        this.healthPort = healthPort;
+    }
+
+    /** Port of the process's /healthz, /readyz and /metrics on 127.0.0.1. */
+    int healthPort() {
+        return healthPort;
     }
 
     static ControllerProcess start(Path kubeconfig, Path log, String... flags) throws IOException {
@@ -24,11 +31,13 @@ final class ControllerProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 ControllerMain.class.getName()));
+        int healthPort = dev.ironcore.maintenance.testkit.FreePorts.pick(1).get(0);
+        cmd.add("--health-bind-address=127.0.0.1:" + healthPort);
         cmd.addAll(List.of(flags));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("KUBECONFIG", kubeconfig.toString());
-        return new ControllerProcess(pb.start());
+        return new ControllerProcess(pb.start(), healthPort);
     }
 
     boolean alive() {
