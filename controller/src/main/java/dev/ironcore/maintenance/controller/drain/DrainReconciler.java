@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Drain and pool-deletion loop for one CAPI Machine (domain reference §5): takes the single step
  * {@link DrainDecision} picks from the cache, performs it with a fresh read, and returns. Before
  * releasing the pre-drain hook it confirms against the API server (not the cache) that no bound
- * Machine still blocks. Key: the CAPI Machine's {@code namespace/name}.
+ * Machine still blocks (or, for "pool missing", that the pool really does not exist). Key: the
+ * CAPI Machine's {@code namespace/name}.
  */
 public final class DrainReconciler implements Reconciler {
     private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
@@ -70,6 +71,10 @@ public final class DrainReconciler implements Reconciler {
                     key, s.blockingMachines().size(), s.pool(), String.join(", ", s.blockingMachines()));
             return Result.requeueAfter(HOLD_RECHECK, "holding");
         } else if (step instanceof DrainStep.RemoveHook s) {
+            if (s.poolMissing() && writer.client().resources(MachinePool.class).withName(s.pool()).get() != null) {
+                LOG.info("drain {}: cache was behind, pool {} exists", key, s.pool());
+                return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
+            }
             if (!s.poolMissing()) {
                 List<String> stillBlocking = liveBlockingMachines(s.pool());
                 if (!stillBlocking.isEmpty()) {
