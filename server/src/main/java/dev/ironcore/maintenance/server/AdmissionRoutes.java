@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.server;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.mutation.CapiMachineMutator;
 import dev.ironcore.maintenance.server.mutation.MachineMutator;
+import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
 import java.util.LinkedHashMap;
@@ -16,9 +17,9 @@ public final class AdmissionRoutes {
     public static final String MUTATE_CAPI_MACHINE = "/mutate/capi-machine";
     /** Mutating webhook for {@code compute.ironcore.dev} Machines. */
     public static final String MUTATE_MACHINE = "/mutate/machine";
-    /** Validating webhook for {@code compute.ironcore.dev} Machines. */
+    /** Validating webhook for {@code compute.ironcore.dev} Machines: machinePoolRef immutability, tolerations. */
     public static final String VALIDATE_MACHINE = "/validate/machine";
-    /** Validating webhook for {@code compute.ironcore.dev} MachinePools. */
+    /** Validating webhook for {@code compute.ironcore.dev} MachinePools: taints. */
     public static final String VALIDATE_MACHINEPOOL = "/validate/machinepool";
     /** Reserved for the CRD conversion webhook (not served yet). */
     public static final String CONVERT = "/convert";
@@ -33,10 +34,9 @@ public final class AdmissionRoutes {
         Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
         routes.put(MUTATE_CAPI_MACHINE, new CapiMachineMutator(capiMachineSelector));
         routes.put(MUTATE_MACHINE, new MachineMutator());
-        routes.put(VALIDATE_MACHINE, new ValidatingHandler(List.of(new MachinePoolRefImmutable())));
-        // Taint and toleration validation are a later issue; until then MachinePools only get the
-        // always-allow rules of ValidatingHandler.
-        routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of()));
+        routes.put(VALIDATE_MACHINE, new ValidatingHandler(List.of(new MachinePoolRefImmutable(),
+                ListFieldValidator.tolerations())));
+        routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of(ListFieldValidator.taints())));
         return routes;
     }
 }

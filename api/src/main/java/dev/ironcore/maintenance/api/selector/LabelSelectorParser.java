@@ -1,9 +1,9 @@
 package dev.ironcore.maintenance.api.selector;
 
 import dev.ironcore.maintenance.api.selector.Requirement.Operator;
+import dev.ironcore.maintenance.api.validation.LabelSyntax;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Parses kubectl's {@code -l} selector syntax (Kubernetes {@code labels.Parse}): comma-separated
@@ -12,10 +12,6 @@ import java.util.regex.Pattern;
  * allowed between tokens. Keys must be qualified names and values valid label values.
  */
 final class LabelSelectorParser {
-    private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-    private static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
     private enum Kind { IDENT, NOT, EQ, NEQ, GT, LT, COMMA, OPEN, CLOSE, END }
 
     private record Token(Kind kind, String text, int position) {}
@@ -97,12 +93,7 @@ final class LabelSelectorParser {
     private String key() {
         Token token = expect(Kind.IDENT, "a label key");
         String key = token.text();
-        int slash = key.indexOf('/');
-        String prefix = slash < 0 ? "" : key.substring(0, slash);
-        String name = slash < 0 ? key : key.substring(slash + 1);
-        boolean prefixOk = slash < 0 || !prefix.isEmpty() && prefix.length() <= 253
-                && DNS_SUBDOMAIN.matcher(prefix).matches();
-        if (!prefixOk || name.isEmpty() || name.length() > 63 || !NAME.matcher(name).matches()) {
+        if (!LabelSyntax.isQualifiedName(key)) {
             throw error(token, "invalid label key \"" + key + "\": must be a qualified name ([prefix/]name, name"
                     + " of at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric)");
         }
@@ -120,7 +111,7 @@ final class LabelSelectorParser {
         }
         next++;
         String value = token.text();
-        if (value.length() > 63 || !NAME.matcher(value).matches()) {
+        if (!LabelSyntax.isLabelValue(value)) {
             throw error(token, "invalid label value \"" + value + "\": at most 63 alphanumerics, '-', '_' or '.',"
                     + " starting and ending alphanumeric");
         }

@@ -1,9 +1,9 @@
 package dev.ironcore.maintenance.server.validation;
 
+import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
-import dev.ironcore.maintenance.server.admission.FieldError;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.ironcore.maintenance.server.validation;
 
+import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
-import dev.ironcore.maintenance.server.admission.FieldError;
 import java.util.List;
 
 /**

@@ -53,6 +53,12 @@ public final class TestReviews {
                 operation, object, oldObject));
     }
 
+    /** A request for a (cluster-scoped) IronCore MachinePool. */
+    public static AdmissionRequest machinePool(Operation operation, JsonNode object, JsonNode oldObject) {
+        return AdmissionRequest.fromReview(review("uid-1", "compute.ironcore.dev", "v1alpha1", "MachinePool",
+                "machinepools", operation, object, oldObject));
+    }
+
     /** Applies a response's patch to {@code object}, decoding it from the wire form as the API server would. */
     public static JsonNode applyWirePatch(AdmissionResponse response, JsonNode object) {
         ObjectNode wire = response.toJson("u");

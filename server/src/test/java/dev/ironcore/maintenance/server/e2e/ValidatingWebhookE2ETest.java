@@ -3,6 +3,9 @@ package dev.ironcore.maintenance.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.testkit.KubectlResult;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -75,5 +78,134 @@ class ValidatingWebhookE2ETest {
                 """.formatted(pool, pool)).orThrow();
         env.kubectl("label", "machinepools.compute.ironcore.dev", pool, "x=y");
         env.kubectl("delete", "machinepools.compute.ironcore.dev", pool);
+    }
+
+    private static final String POOLS = "machinepools.compute.ironcore.dev";
+    private static final Pattern SHAPE =
+            Pattern.compile("\\* \\S+: (Required value|Invalid value|Unsupported value|Duplicate value|Forbidden)");
+    private static final String BAD_TAINTS = """
+            - key: "Bad Key!"
+              effect: NoSchedule
+            - key: k
+              value: "-x"
+              effect: Later
+            - key: dup
+              effect: NoExecute
+            - key: dup
+              value: other
+              effect: NoExecute
+            - key: noeffect
+              effect: ""
+            """;
+
+    private static String pool(String name, String taints) {
+        return """
+                apiVersion: compute.ironcore.dev/v1alpha1
+                kind: MachinePool
+                metadata:
+                  name: %s
+                spec:
+                  providerID: local://%s
+                  taints:
+                %s""".formatted(name, name, taints.indent(4));
+    }
+
+    /** The {@code * <field>: <error type>} part of each error line kubectl prints. */
+    private static List<String> errorShapes(String stderr) {
+        return stderr.lines().map(SHAPE::matcher).filter(Matcher::lookingAt).map(m -> m.group()).toList();
+    }
+
+    @Test
+    void invalidTaintsAreAllReportedAtOnceLikeBuiltInValidation() {
+        String name = ns + "-bad";
+        KubectlResult r = env.apply(pool(name, BAD_TAINTS));
+        assertThat(r.ok()).isFalse();
+        assertThat(r.stderr()).contains("The MachinePool \"" + name + "\" is invalid: \n",
+                "\n* spec.taints[0].key: Invalid value: \"Bad Key!\": name part must consist of alphanumeric characters",
+                "\n* spec.taints[1].value: Invalid value: \"-x\": a label value must be empty or consist of",
+                "\n* spec.taints[1].effect: Unsupported value: \"Later\": supported values: \"NoSchedule\", \"NoExecute\"\n",
+                "\n* spec.taints[3]: Duplicate value: {\"key\":\"dup\",\"effect\":\"NoExecute\"}: taints must be unique",
+                "\n* spec.taints[4].effect: Required value\n");
+        assertThat(errorShapes(r.stderr())).hasSize(5);
+        assertThat(env.isGone(POOLS, "", name)).isTrue();
+
+        // the same taints on a core Node: Kubernetes' own validation prints the same kinds at the same
+        // fields (it names them metadata.taints[i], a long-standing quirk of its node validation)
+        KubectlResult node = env.apply("""
+                apiVersion: v1
+                kind: Node
+                metadata:
+                  name: %s-node
+                spec:
+                  taints:
+                %s""".formatted(ns, BAD_TAINTS.indent(4)));
+        assertThat(node.ok()).isFalse();
+        String nodeErrors = node.stderr().replace("* metadata.taints[", "* spec.taints[");
+        assertThat(errorShapes(r.stderr())).isEqualTo(errorShapes(nodeErrors));
+    }
+
+    @Test
+    void invalidTolerationsAreAllReportedAtOnceLikeBuiltInValidation() {
+        KubectlResult r = env.apply(machine("bad", "pool-a") + """
+                  tolerations:
+                    - key: "Bad Key!"
+                      operator: Exists
+                    - operator: Equal
+                      value: v
+                    - key: k
+                      operator: Exists
+                      value: v
+                    - key: k
+                      operator: In
+                    - key: k
+                      effect: Later
+                    - key: k
+                      effect: NoSchedule
+                      tolerationSeconds: 30
+                """);
+        assertThat(r.ok()).isFalse();
+        assertThat(r.stderr()).contains("The Machine \"bad\" is invalid: \n",
+                "\n* spec.tolerations[0].key: Invalid value: \"Bad Key!\": name part must consist",
+                "\n* spec.tolerations[1].operator: Invalid value: \"Equal\": must be Exists when key is empty",
+                "\n* spec.tolerations[2].value: Invalid value: \"v\": must be empty when operator is Exists\n",
+                "\n* spec.tolerations[3].operator: Unsupported value: \"In\": supported values: \"Equal\", \"Exists\"\n",
+                "\n* spec.tolerations[4].effect: Unsupported value: \"Later\": supported values: \"NoSchedule\", \"NoExecute\"\n",
+                "\n* spec.tolerations[5].effect: Invalid value: \"NoSchedule\": must be NoExecute when tolerationSeconds is set");
+        assertThat(errorShapes(r.stderr())).hasSize(6);
+        assertThat(env.isGone(IRONCORE, ns, "bad")).isTrue();
+    }
+
+    @Test
+    void validTaintsAndTolerationsAreAcceptedAndAnUpdateIsValidatedToo() {
+        String name = ns + "-good";
+        env.apply(pool(name, """
+                - key: maintenance.ironcore.dev
+                  effect: NoSchedule
+                - key: maintenance.ironcore.dev
+                  effect: NoExecute
+                - key: example.com/zone
+                  value: a_1.b
+                  effect: NoSchedule
+                """)).orThrow();
+        env.apply(machine("good", name) + """
+                  tolerations:
+                    - key: maintenance.ironcore.dev
+                      operator: Exists
+                      effect: NoExecute
+                      tolerationSeconds: 30
+                    - key: example.com/zone
+                      value: a_1.b
+                    - operator: Exists
+                """).orThrow();
+        try {
+            KubectlResult update = env.cp.kubectl("patch", POOLS, name, "--type", "json", "-p",
+                    "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"k\",\"effect\":\"Sometimes\"}}]");
+            assertThat(update.ok()).isFalse();
+            assertThat(update.stderr()).contains("The MachinePool \"" + name + "\" is invalid: spec.taints[3].effect:"
+                    + " Unsupported value: \"Sometimes\"");
+            assertThat(env.get(POOLS, "", name).at("/spec/taints")).hasSize(3);
+        } finally {
+            env.kubectl("delete", POOLS, name);
+        }
     }
 }

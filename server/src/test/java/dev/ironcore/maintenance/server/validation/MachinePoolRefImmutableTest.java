@@ -5,7 +5,7 @@ import static dev.ironcore.maintenance.server.admission.TestReviews.machine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ironcore.maintenance.server.admission.FieldError;
+import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.admission.Operation;
 import org.junit.jupiter.api.Test;
 

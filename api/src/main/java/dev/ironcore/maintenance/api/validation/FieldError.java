@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.server.admission;
+package dev.ironcore.maintenance.api.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 /**
  * One validation error in the shape of Kubernetes' {@code field.Error}, so that kubectl prints it
  * like built-in validation, e.g. {@code spec.taints[1].effect: Unsupported value: "Later":
- * supported values: "NoSchedule", "NoExecute"}.
+ * supported values: "NoSchedule", "NoExecute"}. Returned by the pure validators of this package
+ * and by the webhook server's rules, which deny with them as {@code details.causes}.
  *
  * @param field    field path, e.g. {@code spec.taints[1].effect}
  * @param type     kind of error
@@ -73,7 +74,12 @@ public record FieldError(String field, Type type, Object badValue, String detail
 
     /** @return a Duplicate value error */
     public static FieldError duplicate(String field, Object badValue) {
-        return new FieldError(field, Type.DUPLICATE, badValue, "");
+        return duplicate(field, badValue, "");
+    }
+
+    /** @return a Duplicate value error with an explanation, e.g. what must be unique */
+    public static FieldError duplicate(String field, Object badValue, String detail) {
+        return new FieldError(field, Type.DUPLICATE, badValue, detail);
     }
 
     /** @return a Forbidden error: the change or value is not allowed */

@@ -1,6 +1,6 @@
-package dev.ironcore.maintenance.server.admission;
+package dev.ironcore.maintenance.api.validation;
 
-import static dev.ironcore.maintenance.server.admission.TestReviews.json;
+import static dev.ironcore.maintenance.api.validation.TestJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -19,6 +19,8 @@ class FieldErrorTest {
                         + " \"NoSchedule\", \"NoExecute\"");
         assertThat(FieldError.duplicate("spec.taints[2]", json("{'key':'k','effect':'NoSchedule'}")).toString())
                 .isEqualTo("spec.taints[2]: Duplicate value: {\"key\":\"k\",\"effect\":\"NoSchedule\"}");
+        assertThat(FieldError.duplicate("spec.taints[2]", "k", "must be unique").toString())
+                .isEqualTo("spec.taints[2]: Duplicate value: \"k\": must be unique");
         assertThat(FieldError.forbidden("spec.machinePoolRef.name", "immutable").toString())
                 .isEqualTo("spec.machinePoolRef.name: Forbidden: immutable");
         assertThat(FieldError.invalid("spec.tolerations[0].tolerationSeconds", 5L, "only with NoExecute").message())

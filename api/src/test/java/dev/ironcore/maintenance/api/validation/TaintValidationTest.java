@@ -1,0 +1,66 @@
+package dev.ironcore.maintenance.api.validation;
+
+import static dev.ironcore.maintenance.api.validation.ErrorAssertions.assertErrors;
+import static dev.ironcore.maintenance.api.validation.TestJson.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TaintValidationTest {
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', emptyValue = "", value = {
+        // valid
+        "[{'key':'maintenance.ironcore.dev','effect':'NoSchedule'}]                  |",
+        "[{'key':'k','value':'','effect':'NoExecute'}]                               |",
+        "[{'key':'example.com/k','value':'v-1','effect':'NoExecute','timeAdded':'x'}] |",
+        "[{'key':'k','effect':'NoSchedule'},{'key':'k','effect':'NoExecute'}]         |",
+        "[{'key':'k','value':'a','effect':'NoSchedule'},{'key':'k2','value':'a','effect':'NoSchedule'}] |",
+        "[]                                                                          |",
+        // key
+        "[{'effect':'NoSchedule'}]                   | spec.taints[0].key: Required value",
+        "[{'key':'','effect':'NoSchedule'}]          | spec.taints[0].key: Required value",
+        "[{'key':'Bad Key!','effect':'NoSchedule'}]  | spec.taints[0].key: Invalid value: \"Bad Key!\": name part must consist",
+        "[{'key':'a/b/c','effect':'NoSchedule'}]     | spec.taints[0].key: Invalid value: \"a/b/c\": a qualified name",
+        "[{'key':'/k','effect':'NoSchedule'}]        | spec.taints[0].key: Invalid value: \"/k\": prefix part must not be empty",
+        "[{'key':'EX.com/k-','effect':'NoSchedule'}] | spec.taints[0].key: Invalid value: \"EX.com/k-\": prefix part ;; spec.taints[0].key: Invalid value: \"EX.com/k-\": name part",
+        "[{'key':7,'effect':'NoSchedule'}]           | spec.taints[0].key: Invalid value: 7: must be a string",
+        // value
+        "[{'key':'k','value':'a b','effect':'NoSchedule'}]  | spec.taints[0].value: Invalid value: \"a b\": a label value must be empty or",
+        "[{'key':'k','value':true,'effect':'NoSchedule'}]   | spec.taints[0].value: Invalid value: true: must be a string",
+        // effect
+        "[{'key':'k'}]                                      | spec.taints[0].effect: Required value",
+        "[{'key':'k','effect':''}]                          | spec.taints[0].effect: Required value",
+        "[{'key':'k','effect':'PreferNoSchedule'}]          | spec.taints[0].effect: Unsupported value: \"PreferNoSchedule\": supported values: \"NoSchedule\", \"NoExecute\"",
+        "[{'key':'k','effect':'noexecute'}]                 | spec.taints[0].effect: Unsupported value: \"noexecute\"",
+        // duplicates: same key and effect, whatever the value
+        "[{'key':'k','effect':'NoSchedule'},{'key':'k','value':'v','effect':'NoSchedule'}] | spec.taints[1]: Duplicate value: {\"key\":\"k\",\"effect\":\"NoSchedule\"}: taints must be unique by key and effect",
+        "[{'key':'k','effect':'NoExecute'},{'key':'j','effect':'NoExecute'},{'key':'k','effect':'NoExecute'},{'key':'k','effect':'NoExecute'}] | spec.taints[2]: Duplicate value ;; spec.taints[3]: Duplicate value",
+        // shape
+        "[{'key':'k','effect':'NoSchedule'},'k:NoSchedule'] | spec.taints[1]: Invalid value: \"k:NoSchedule\": must be an object",
+        "{'key':'k'}                                        | spec.taints: Invalid value: {\"key\":\"k\"}: must be a list of taints",
+    })
+    void rules(String taints, String expected) {
+        assertErrors(TaintValidation.validate(json(taints), "spec.taints"), expected == null ? "" : expected);
+    }
+
+    @Test
+    void reportsEveryErrorAtOnceInListOrder() {
+        assertErrors(TaintValidation.validate(json("[{'key':'Bad Key!','value':'-x','effect':'Later'},"
+                + "{'key':'ok','effect':'NoSchedule'},{'key':'ok','effect':'NoSchedule'},{}]"), "spec.taints"),
+                "spec.taints[0].key: Invalid value ;; spec.taints[0].value: Invalid value ;; "
+                        + "spec.taints[0].effect: Unsupported value ;; spec.taints[2]: Duplicate value ;; "
+                        + "spec.taints[3].key: Required value ;; spec.taints[3].effect: Required value");
+    }
+
+    @Test
+    void absentTaintsAreValid() {
+        assertThat(TaintValidation.validate(null, "spec.taints")).isEmpty();
+        assertThat(TaintValidation.validate(NullNode.getInstance(), "spec.taints")).isEmpty();
+        assertThat(TaintValidation.validate(MissingNode.getInstance(), "spec.taints")).isEmpty();
+    }
+}

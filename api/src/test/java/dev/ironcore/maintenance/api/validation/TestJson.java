@@ -1,0 +1,20 @@
+package dev.ironcore.maintenance.api.validation;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** JSON for tests, written with ' for ". */
+final class TestJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private TestJson() {}
+
+    static JsonNode json(String text) {
+        try {
+            return MAPPER.readTree(text.replace('\'', '"'));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(text, e);
+        }
+    }
+}
