@@ -32,14 +32,21 @@ public final class DrainDemo {
     private final Set<String> seen = new LinkedHashSet<>();
     private long start;
 
-    DrainDemo(KubernetesClient client, PrintStream out) {
+    private final boolean addPoolletFinalizers;
+
+    /**
+     * @param addPoolletFinalizers write the poollet finalizer into the Machines ourselves (for a
+     *     cluster without our webhooks); {@code make run} leaves it to the mutating webhook
+     */
+    DrainDemo(KubernetesClient client, PrintStream out, boolean addPoolletFinalizers) {
         this.client = client;
         this.out = out;
+        this.addPoolletFinalizers = addPoolletFinalizers;
     }
 
     public static void main(String[] args) throws Exception {
         try (KubernetesClient client = new KubernetesClientBuilder().build()) {
-            System.exit(new DrainDemo(client, System.out).run() ? 0 : 1);
+            System.exit(new DrainDemo(client, System.out, false).run() ? 0 : 1);
         }
     }
 
@@ -49,7 +56,7 @@ public final class DrainDemo {
         if (!labels.isEmpty()) {
             say("CAPI_MACHINE_SELECTOR=%s: labelling the CAPI Machine %s", selector, labels);
         }
-        DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE, labels);
+        DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE, labels, addPoolletFinalizers);
         say("created MachinePool %s; Machines %s/vm-1, vm-2 (no tolerations), vm-tolerant (tolerates %s); CAPI Machine %s/%s with status.nodeRef.name=%s",
                 POOL, NAMESPACE, Names.MAINTENANCE_TAINT_KEY, NAMESPACE, CAPI_MACHINE, POOL);
         if (!waitFor(Duration.ofSeconds(20), () -> {
@@ -88,7 +95,10 @@ public final class DrainDemo {
 
     private long poolDeletedAt;
 
+    /** One poll; prints newly seen steps in the drain's own order, even if several happened since the last poll. */
     private void observe() {
+        // CAPI Machine first: once it is gone the pool is gone too
+        CapiMachine capi = capi();
         MachinePool pool = client.resources(MachinePool.class).withName(POOL).get();
         if (pool != null) {
             List<String> maint = pool.getSpec().taintsOrEmpty().stream()
@@ -107,12 +117,12 @@ public final class DrainDemo {
                 once("gone-" + vm, "Machine %s released by the poollet and gone", vm);
             }
         }
-        CapiMachine capi = capi();
-        if (capi != null && (capi.getMetadata().getAnnotations() == null
-                || !capi.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION))) {
+        boolean hookGone = capi == null || capi.getMetadata().getAnnotations() == null
+                || !capi.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
+        if (hookGone) {
             once("hook", "pre-drain hook removed: pool drained, CAPI may drain and delete the node");
         }
-        if (capi != null && !capi.getMetadata().getFinalizers().contains(Names.CAPI_MACHINE_FINALIZER)) {
+        if (capi == null || !capi.getMetadata().getFinalizers().contains(Names.CAPI_MACHINE_FINALIZER)) {
             once("capi-finalizer", "CAPI finalizer %s gone (CAPI stand-in finished the node)", Names.CAPI_MACHINE_FINALIZER);
         }
         if (pool == null || pool.getMetadata().getDeletionTimestamp() != null) {
@@ -122,8 +132,6 @@ public final class DrainDemo {
             once("pool", "MachinePool %s deleted", POOL);
         }
         if (capi == null) {
-            once("hook", "pre-drain hook removed");
-            once("capi-finalizer", "CAPI finalizer %s gone", Names.CAPI_MACHINE_FINALIZER);
             once("capi-gone", "our finalizer released: CAPI Machine %s/%s gone", NAMESPACE, CAPI_MACHINE);
         }
     }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code make run} demo against a real API server with the controller and both local
- * simulators in-process (no webhook server here: the controller adds finalizer and hook itself).
+ * simulators in-process (no webhook server here: the controller adds finalizer and hook itself,
+ * and the demo writes the poollet finalizer the webhook would add).
  */
 class DrainDemoTest {
 
@@ -31,7 +32,7 @@ class DrainDemoTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ControllerApp controller = new ControllerApp(cp.newClient(), ControllerOptions.defaults()
                 .withSimulators(true, Duration.ofMillis(500), true)).start()) {
-            boolean ok = new DrainDemo(cp.client(), new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
+            boolean ok = new DrainDemo(cp.client(), new PrintStream(bytes, true, StandardCharsets.UTF_8), true).run();
             String out = bytes.toString(StandardCharsets.UTF_8);
             assertThat(ok).as(out).isTrue();
             assertThat(out).containsSubsequence(
@@ -42,6 +43,7 @@ class DrainDemoTest {
                     "CAPI Machine demo/node-a gone",
                     "vm-tolerant untouched");
             assertThat(out).contains("Machine vm-1 released by the poollet and gone", "Machine vm-2 released by the poollet and gone");
+            assertThat(out).contains("Machine vm-1 evicted (deleting; the poollet shuts its VM down)");
             assertThat(out.indexOf("Machine vm-2 released")).isLessThan(out.indexOf("pre-drain hook removed"));
             assertThat(out.indexOf("Machine vm-1 released")).isLessThan(out.indexOf("pre-drain hook removed"));
         }
