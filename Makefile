@@ -29,8 +29,9 @@ run: ## local control plane, webhooks installed, webhook server on https://127.0
 
 bench: ## JMH benchmarks (bench/ module, -Pbench); results go to bench/target/jmh.txt
 	$(MVN) -q -B -Pbench -DskipTests install -pl bench -am
-	cp="$$($(MVN) -q -B -Pbench -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)" && \
-	  java -cp "bench/target/classes:$$cp" org.openjdk.jmh.Main $(JMH_ARGS) | tee bench/target/jmh.txt
+	$(MVN) -q -B -Pbench -pl bench dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java -cp "bench/target/classes:$$(cat bench/target/bench-classpath.txt)" org.openjdk.jmh.Main $(JMH_ARGS) \
+	  | tee bench/target/jmh.txt
 
 clean:
 	$(MVN) -q -B clean
