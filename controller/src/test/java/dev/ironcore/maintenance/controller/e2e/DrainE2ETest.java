@@ -13,7 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The drain and pool-deletion loops against a real kube-apiserver; the test acts as poollet and CAPI. */
-class DrainE2ETest extends InProcessControllerTest {
+class DrainE2ETest extends InProcessController {
 
     @Test
     void deletingTheCapiMachineDrainsThePoolInOrderThenDeletesIt() {

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The eviction loop alone: taints added by {@code kubectl patch}, as a user would. */
-class EvictionE2ETest extends InProcessControllerTest {
+class EvictionE2ETest extends InProcessController {
 
     private void kubectlAddTaint(String pool, String effect) {
         world.cp.kubectl("patch", "machinepools.compute.ironcore.dev", pool, "--type=json",

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The health loop with the grace period shrunk to 1 s; the test plays the machinepoollet renewing its Lease. */
-class PoolHealthE2ETest extends InProcessControllerTest {
+class PoolHealthE2ETest extends InProcessController {
     private static final Duration GRACE = Duration.ofSeconds(1);
     private final ScheduledExecutorService poollet = Executors.newSingleThreadScheduledExecutor();
 

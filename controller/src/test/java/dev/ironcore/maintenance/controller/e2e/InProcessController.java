@@ -7,7 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /** Base of the end-to-end tests that run the controller in this JVM: a fresh world and controller per test. */
-abstract class InProcessControllerTest {
+abstract class InProcessController {
     protected ControllerWorld world;
     protected ControllerApp controller;
 
