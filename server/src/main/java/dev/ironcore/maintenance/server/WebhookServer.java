@@ -1,11 +1,15 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
-import dev.ironcore.maintenance.server.http.AdmissionEndpoint;
 import dev.ironcore.maintenance.server.http.HealthEndpoints;
+import dev.ironcore.maintenance.server.http.MeteredEndpoint;
+import dev.ironcore.maintenance.server.http.MetricsEndpoint;
+import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import dev.ironcore.maintenance.server.tls.HttpsConnectors;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
 import io.javalin.Javalin;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -16,9 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTPS admission webhook server: Javalin on Jetty with one TLS connector (TLS 1.2+, ALPN
- * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code /healthz}
- * and {@code /readyz}. The certificate is re-read from its PEM files periodically. One instance
- * serves once: {@link #start(int)}, then {@link #stop()}.
+ * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code /healthz},
+ * {@code /readyz} and {@code /metrics} (Prometheus text format, meters listed in
+ * {@link WebhookMetrics}, each server with its own registry). The certificate is re-read from its
+ * PEM files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}.
  */
 public final class WebhookServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
@@ -26,6 +31,7 @@ public final class WebhookServer implements AutoCloseable {
     private final WebhookServerConfig config;
     private Javalin app;
     private ServingCertificate certificate;
+    private PrometheusMeterRegistry registry;
     private ScheduledExecutorService reloader;
     private int port = -1;
 
@@ -47,28 +53,37 @@ public final class WebhookServer implements AutoCloseable {
         if (app != null) {
             throw new IllegalStateException("already started");
         }
-        certificate = ServingCertificate.load(config.certFile(), config.keyFile());
+        ServingCertificate served = ServingCertificate.load(config.certFile(), config.keyFile());
+        certificate = served;
         Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
-        HealthEndpoints health = new HealthEndpoints(certificate);
+        HealthEndpoints health = new HealthEndpoints(served);
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        WebhookMetrics metrics = new WebhookMetrics(prometheus);
+        metrics.bindJvmMeters();
+        metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
         Javalin javalin = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             cfg.jetty.addConnector((server, http) -> HttpsConnectors.create(server, http,
-                    certificate.sslContextFactory(), config.bindAddress(), port));
-            routes.forEach((path, handler) -> cfg.routes.post(path, new AdmissionEndpoint(handler)));
+                    served.sslContextFactory(), config.bindAddress(), port));
+            routes.forEach((path, handler) -> cfg.routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
             cfg.routes.get("/healthz", health::healthz);
             cfg.routes.get("/readyz", health::readyz);
+            cfg.routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
         });
         try {
             javalin.start();
         } catch (RuntimeException e) {
             javalin.stop();
+            prometheus.close();
             throw new IllegalStateException("cannot start webhook server on " + config.bindAddress() + ":" + port
                     + ": " + e.getMessage(), e);
         }
         app = javalin;
+        registry = prometheus;
         this.port = javalin.port();
         startReloading();
-        LOG.info("webhook server listening on https://{}:{} (paths {}; CAPI Machine selector \"{}\")",
+        LOG.info("webhook server listening on https://{}:{} (paths {}, /healthz, /readyz, /metrics; "
+                + "CAPI Machine selector \"{}\")",
                 config.bindAddress(), this.port, routes.keySet(), config.capiMachineSelector());
         return this.port;
     }
@@ -83,7 +98,7 @@ public final class WebhookServer implements AutoCloseable {
         return certificate;
     }
 
-    /** Stops listening and the certificate reloader. Safe to call twice or before start. */
+    /** Stops listening, the certificate reloader and the meters. Safe to call twice or before start. */
     public synchronized void stop() {
         if (reloader != null) {
             reloader.shutdownNow();
@@ -93,6 +108,10 @@ public final class WebhookServer implements AutoCloseable {
             app.stop();
             app = null;
             LOG.info("webhook server on port {} stopped", port);
+        }
+        if (registry != null) {
+            registry.close();
+            registry = null;
         }
     }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
@@ -17,14 +18,33 @@ import java.util.stream.Collectors;
  * {@code metav1.Status}). Immutable; build with the static constructors.
  */
 public final class AdmissionResponse {
+    /** Which constructor made a response, in one word (e.g. for counting decisions). */
+    public enum Decision {
+        /** {@link AdmissionResponse#allowed()}, or {@link AdmissionResponse#patched} with the empty patch. */
+        ALLOWED,
+        /** {@link AdmissionResponse#patched} with a non-empty patch. */
+        PATCHED,
+        /** {@link AdmissionResponse#denied} or {@link AdmissionResponse#invalid}: a rule said no. */
+        DENIED,
+        /** {@link AdmissionResponse#errored}: the request could not be judged (malformed review, handler failure). */
+        ERRORED;
+
+        /** @return the name in lower case, e.g. {@code "patched"} */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final Decision decision;
     private final boolean allowed;
     private final JsonPatch patch;
     private final List<String> warnings;
     /** {@code metav1.Status} without {@code metadata}; null when allowed. */
     private final ObjectNode status;
 
-    private AdmissionResponse(boolean allowed, JsonPatch patch, List<String> warnings, ObjectNode status) {
-        this.allowed = allowed;
+    private AdmissionResponse(Decision decision, JsonPatch patch, List<String> warnings, ObjectNode status) {
+        this.decision = decision;
+        this.allowed = decision == Decision.ALLOWED || decision == Decision.PATCHED;
         this.patch = patch;
         this.warnings = List.copyOf(warnings);
         this.status = status;
@@ -32,7 +52,7 @@ public final class AdmissionResponse {
 
     /** @return allowed, no patch */
     public static AdmissionResponse allowed() {
-        return new AdmissionResponse(true, JsonPatch.empty(), List.of(), null);
+        return new AdmissionResponse(Decision.ALLOWED, JsonPatch.empty(), List.of(), null);
     }
 
     /**
@@ -40,7 +60,8 @@ public final class AdmissionResponse {
      * @return allowed with that patch (mutating webhooks only, domain reference §6)
      */
     public static AdmissionResponse patched(JsonPatch patch) {
-        return new AdmissionResponse(true, Objects.requireNonNull(patch, "patch"), List.of(), null);
+        Objects.requireNonNull(patch, "patch");
+        return new AdmissionResponse(patch.isEmpty() ? Decision.ALLOWED : Decision.PATCHED, patch, List.of(), null);
     }
 
     /**
@@ -54,7 +75,7 @@ public final class AdmissionResponse {
         if (causes.length > 0) {
             status.putObject("details").set("causes", causesJson(List.of(causes)));
         }
-        return new AdmissionResponse(false, JsonPatch.empty(), List.of(), status);
+        return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
     }
 
     /**
@@ -78,7 +99,7 @@ public final class AdmissionResponse {
         ObjectNode details = status.putObject("details");
         details.put("name", name).put("group", kind.group()).put("kind", kind.kind());
         details.set("causes", causesJson(errors));
-        return new AdmissionResponse(false, JsonPatch.empty(), List.of(), status);
+        return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
     }
 
     /**
@@ -87,14 +108,19 @@ public final class AdmissionResponse {
      * @return not allowed; the API server fails the user's request with this message
      */
     public static AdmissionResponse errored(int code, String message) {
-        return new AdmissionResponse(false, JsonPatch.empty(), List.of(), status(code, null, message));
+        return new AdmissionResponse(Decision.ERRORED, JsonPatch.empty(), List.of(), status(code, null, message));
     }
 
     /** @return a copy with {@code more} appended to the warnings (short strings kubectl shows) */
     public AdmissionResponse withWarnings(String... more) {
         List<String> all = new ArrayList<>(warnings);
         all.addAll(List.of(more));
-        return new AdmissionResponse(allowed, patch, all, status);
+        return new AdmissionResponse(decision, patch, all, status);
+    }
+
+    /** @return allowed, patched, denied or errored */
+    public Decision decision() {
+        return decision;
     }
 
     /** @return whether the request is allowed */

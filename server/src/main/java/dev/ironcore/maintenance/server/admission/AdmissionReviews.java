@@ -29,6 +29,14 @@ public final class AdmissionReviews {
     private AdmissionReviews() {}
 
     /**
+     * A reply review together with the response it carries.
+     *
+     * @param review   the AdmissionReview to send back
+     * @param response the decision in {@code review.response}, also for malformed reviews (errored)
+     */
+    public record Answer(ObjectNode review, AdmissionResponse response) {}
+
+    /**
      * As {@link #reply(String, byte[], AdmissionHandler)} with the handler's simple class name as
      * the webhook in the log line (for callers without a path, e.g. benchmarks).
      */
@@ -45,15 +53,7 @@ public final class AdmissionReviews {
      *         the error
      */
     public static ObjectNode reply(String webhook, byte[] body, AdmissionHandler handler) {
-        JsonNode review;
-        try {
-            review = MAPPER.readTree(body);
-        } catch (IOException e) {
-            ReviewSalvage salvage = ReviewSalvage.of(body);
-            String message = "request body is not valid JSON: " + oneLine(e);
-            return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
-        }
-        return reply(webhook, review, handler);
+        return answer(webhook, body, handler).review();
     }
 
     /**
@@ -65,6 +65,34 @@ public final class AdmissionReviews {
      *         whose uid is {@code request.uid} when that is a string, else {@code ""}
      */
     public static ObjectNode reply(String webhook, JsonNode review, AdmissionHandler handler) {
+        return answer(webhook, review, handler).review();
+    }
+
+    /**
+     * As {@link #reply(String, byte[], AdmissionHandler)}, also returning the response that the
+     * reply carries.
+     *
+     * @return the reply review and its response; never throws
+     */
+    public static Answer answer(String webhook, byte[] body, AdmissionHandler handler) {
+        JsonNode review;
+        try {
+            review = MAPPER.readTree(body);
+        } catch (IOException e) {
+            ReviewSalvage salvage = ReviewSalvage.of(body);
+            String message = "request body is not valid JSON: " + oneLine(e);
+            return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
+        }
+        return answer(webhook, review, handler);
+    }
+
+    /**
+     * As {@link #reply(String, JsonNode, AdmissionHandler)}, also returning the response that the
+     * reply carries.
+     *
+     * @return the reply review and its response; never throws
+     */
+    public static Answer answer(String webhook, JsonNode review, AdmissionHandler handler) {
         String apiVersion = KubeObjects.text(review, "apiVersion");
         String uid = KubeObjects.textAt(review, "/request/uid");
         if (review == null || !review.isObject()) {
@@ -92,13 +120,14 @@ public final class AdmissionReviews {
             response = AdmissionResponse.errored(500, "internal error in admission webhook: " + oneLine(e));
         }
         log(webhook, request, response);
-        return review(apiVersion, response.toJson(request.uid()));
+        return new Answer(review(apiVersion, response.toJson(request.uid())), response);
     }
 
-    private static ObjectNode malformed(String webhook, String apiVersion, String uid, String message) {
+    private static Answer malformed(String webhook, String apiVersion, String uid, String message) {
         LOG.warn("admission webhook={} uid={} rejected malformed review: {}", webhook,
                 uid.isEmpty() ? "<unreadable>" : uid, message);
-        return review(apiVersion, AdmissionResponse.errored(400, message).toJson(uid));
+        AdmissionResponse response = AdmissionResponse.errored(400, message);
+        return new Answer(review(apiVersion, response.toJson(uid)), response);
     }
 
     private static ObjectNode review(String apiVersion, ObjectNode response) {

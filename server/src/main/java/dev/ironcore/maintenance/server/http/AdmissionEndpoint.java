@@ -1,18 +1,20 @@
 package dev.ironcore.maintenance.server.http;
 
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.AdmissionReviews;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of one admission webhook path: reads the body (capped), checks the media type,
- * and hands the bytes to {@link AdmissionReviews#reply(String, byte[], AdmissionHandler)}, naming
+ * and hands the bytes to {@link AdmissionReviews#answer(String, byte[], AdmissionHandler)}, naming
  * the webhook by the request path for the log. Answers
  * <ul>
  *   <li>200 {@code application/json} AdmissionReview for every body that was read, even malformed
@@ -20,6 +22,8 @@ import org.slf4j.LoggerFactory;
  *   <li>415 when {@code Content-Type} is not {@code application/json};</li>
  *   <li>413 when the body exceeds {@link #MAX_BODY_BYTES}.</li>
  * </ul>
+ * Each reply's {@link AdmissionResponse} is also handed to an optional listener (e.g. to count
+ * decisions), so the admission core stays free of metrics.
  */
 public final class AdmissionEndpoint implements Handler {
     /** Largest accepted body: 7 MiB, as controller-runtime (the API server's own limit is 3 MiB objects). */
@@ -32,6 +36,7 @@ public final class AdmissionEndpoint implements Handler {
 
     private final AdmissionHandler handler;
     private final long maxBodyBytes;
+    private final Consumer<AdmissionResponse> answered;
 
     /** @param handler the decision for this path */
     public AdmissionEndpoint(AdmissionHandler handler) {
@@ -40,8 +45,19 @@ public final class AdmissionEndpoint implements Handler {
 
     /** @param maxBodyBytes largest accepted body in bytes */
     public AdmissionEndpoint(AdmissionHandler handler, long maxBodyBytes) {
+        this(handler, maxBodyBytes, response -> {});
+    }
+
+    /**
+     * @param handler      the decision for this path
+     * @param maxBodyBytes largest accepted body in bytes
+     * @param answered     called with the response of every reply review (not for 413/415), before
+     *                     the reply is sent
+     */
+    public AdmissionEndpoint(AdmissionHandler handler, long maxBodyBytes, Consumer<AdmissionResponse> answered) {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.maxBodyBytes = maxBodyBytes;
+        this.answered = Objects.requireNonNull(answered, "answered");
     }
 
     @Override
@@ -63,8 +79,9 @@ public final class AdmissionEndpoint implements Handler {
                     + (maxBodyBytes / (1024 * 1024)) + " MiB)");
             return;
         }
-        byte[] reply = AdmissionReviews.toBytes(AdmissionReviews.reply(ctx.path(), body, handler));
-        ctx.status(200).contentType("application/json").result(reply);
+        AdmissionReviews.Answer answer = AdmissionReviews.answer(ctx.path(), body, handler);
+        answered.accept(answer.response());
+        ctx.status(200).contentType("application/json").result(AdmissionReviews.toBytes(answer.review()));
     }
 
     /** @return true for {@code application/json}, ignoring case and parameters such as charset */

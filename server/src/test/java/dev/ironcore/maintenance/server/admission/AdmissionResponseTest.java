@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.api.validation.FieldError;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse.Decision;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -62,5 +63,20 @@ class AdmissionResponseTest {
         ObjectNode wire = AdmissionResponse.errored(500, "boom").withWarnings("w1").withWarnings("w2").toJson("u");
         assertThat(wire).isEqualTo(json("{'uid':'u','allowed':false,'status':{'metadata':{},'status':'Failure',"
                 + "'message':'boom','code':500},'warnings':['w1','w2']}"));
+    }
+
+    @Test
+    void eachConstructorNamesItsDecisionAndWarningsKeepIt() {
+        GroupVersionKind kind = new GroupVersionKind("compute.ironcore.dev", "v1alpha1", "Machine");
+        assertThat(AdmissionResponse.allowed().decision()).isEqualTo(Decision.ALLOWED);
+        assertThat(AdmissionResponse.patched(JsonPatch.empty()).decision()).isEqualTo(Decision.ALLOWED);
+        assertThat(AdmissionResponse.patched(JsonPatch.builder().add("/a", "b").build()).decision())
+                .isEqualTo(Decision.PATCHED);
+        assertThat(AdmissionResponse.denied("no").decision()).isEqualTo(Decision.DENIED);
+        assertThat(AdmissionResponse.invalid(kind, "m", List.of(FieldError.required("spec.a", ""))).decision())
+                .isEqualTo(Decision.DENIED);
+        assertThat(AdmissionResponse.errored(400, "bad").withWarnings("w").decision())
+                .isEqualTo(Decision.ERRORED);
+        assertThat(Decision.PATCHED.label()).isEqualTo("patched");
     }
 }

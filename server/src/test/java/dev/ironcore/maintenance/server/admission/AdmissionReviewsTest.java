@@ -128,4 +128,23 @@ class AdmissionReviewsTest {
                 .contains("admission webhook=/validate/machine uid=u-11 ")
                 .contains("admission webhook=/validate/machinepool uid=u-12 rejected malformed review");
     }
+
+    @Test
+    void theAnswerCarriesTheResponseOfItsReview() {
+        AdmissionReviews.Answer allowed = AdmissionReviews.answer(HOOK, sample("u-13"), ALLOW);
+        assertThat(allowed.response().decision()).isEqualTo(AdmissionResponse.Decision.ALLOWED);
+        assertThat(allowed.review().at("/response/uid").asText()).isEqualTo("u-13");
+
+        AdmissionReviews.Answer failed = AdmissionReviews.answer(HOOK, sample("u-14"), r -> {
+            throw new IllegalStateException("kaputt");
+        });
+        assertThat(failed.response().decision()).isEqualTo(AdmissionResponse.Decision.ERRORED);
+        assertThat(failed.response().code()).isEqualTo(500);
+
+        byte[] notJson = "garbage".getBytes(StandardCharsets.UTF_8);
+        AdmissionReviews.Answer garbage = AdmissionReviews.answer(HOOK, notJson, ALLOW);
+        assertThat(garbage.response().decision()).isEqualTo(AdmissionResponse.Decision.ERRORED);
+        assertThat(garbage.response().code()).isEqualTo(400);
+        assertThat(garbage.review().at("/response/status/code").asInt()).isEqualTo(400);
+    }
 }
