@@ -48,7 +48,7 @@ public final class DrainDecision {
             if (!missing.isEmpty()) {
                 return new DrainStep.AddTaints(node, missing);
             }
-            List<String> blocking = blockingMachines(in.boundMachines());
+            List<String> blocking = blockingMachines(pool, in.boundMachines());
             if (!blocking.isEmpty()) {
                 return new DrainStep.Hold(node, blocking);
             }
@@ -76,15 +76,20 @@ public final class DrainDecision {
     }
 
     /**
-     * Bound Machines ({@code namespace/name}, sorted) that do not tolerate
-     * {@code {maintenance.ironcore.dev, NoExecute}}; Machines still shutting down count.
+     * Bound Machines ({@code namespace/name}, sorted) that do not tolerate the pool's
+     * {@code maintenance.ironcore.dev} NoExecute taint; Machines still shutting down count. The
+     * taint is the pool's own (matched by key and effect, so a value someone gave it counts, as it
+     * does for eviction), or {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none.
      */
-    public static List<String> blockingMachines(List<Machine> bound) {
-        Taint noExecute = MAINTENANCE_TAINTS.get(1);
+    public static List<String> blockingMachines(MachinePool pool, List<Machine> bound) {
+        List<Taint> present = pool == null || pool.getSpec() == null ? List.of() : pool.getSpec().taintsOrEmpty();
+        Taint wanted = MAINTENANCE_TAINTS.get(1);
+        List<Taint> maintenance = present.stream().filter(t -> t != null && t.sameKeyAndEffect(wanted)).toList();
+        List<Taint> probes = maintenance.isEmpty() ? List.of(wanted) : maintenance;
         List<String> blocking = new ArrayList<>();
         for (Machine m : bound) {
             var tolerations = m.getSpec() == null ? null : m.getSpec().getTolerations();
-            if (!Tolerations.tolerated(noExecute, tolerations)) {
+            if (probes.stream().anyMatch(t -> !Tolerations.tolerated(t, tolerations))) {
                 blocking.add(m.getMetadata().getNamespace() + "/" + m.getMetadata().getName());
             }
         }

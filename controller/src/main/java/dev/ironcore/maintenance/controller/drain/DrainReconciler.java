@@ -101,7 +101,7 @@ public final class DrainReconciler implements Reconciler {
         List<Machine> bound = writer.client().resources(Machine.class).inAnyNamespace().list().getItems().stream()
                 .filter(m -> pool.equals(m.boundPoolName()))
                 .collect(Collectors.toList());
-        return DrainDecision.blockingMachines(bound);
+        return DrainDecision.blockingMachines(writer.client().resources(MachinePool.class).withName(pool).get(), bound);
     }
 
     private static void log(boolean sent, String key, String what) {

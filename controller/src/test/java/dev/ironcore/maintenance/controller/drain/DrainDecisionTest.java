@@ -89,4 +89,17 @@ class DrainDecisionTest {
         var step = DrainDecision.next(new DrainInput(held, TAINTED, List.of(machine("vm-1", "pool-a", false))));
         assertThat(step).isNotInstanceOf(DrainStep.DeletePool.class).isInstanceOf(DrainStep.Hold.class);
     }
+
+    @Test
+    void aMaintenanceTaintWithAValueIsTheOneMachinesMustTolerate() {
+        Taint withValue = new Taint(Names.MAINTENANCE_TAINT_KEY, "foo", "NoExecute");
+        MachinePool pool = pool("pool-a", new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoSchedule"), withValue);
+        var toleratesFoo = new dev.ironcore.maintenance.api.compute.Toleration(Names.MAINTENANCE_TAINT_KEY, "Equal", "foo", "NoExecute");
+        var step = DrainDecision.next(new DrainInput(marked("pool-a", true), pool,
+                List.of(machine("vm-foo", "pool-a", false, toleratesFoo), machine("vm-plain", "pool-a", false))));
+        assertThat(step).as("vm-foo tolerates the pool's actual taint, only vm-plain blocks")
+                .isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-plain")));
+        var drained = DrainDecision.next(new DrainInput(marked("pool-a", true), pool, List.of(machine("vm-foo", "pool-a", false, toleratesFoo))));
+        assertThat(drained).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
+    }
 }
