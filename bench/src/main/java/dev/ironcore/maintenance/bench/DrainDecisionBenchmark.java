@@ -69,7 +69,7 @@ public class DrainDecisionBenchmark {
             m.setSpec(ms);
             bound.add(m);
         }
-        input = new DrainInput(capi, pool, bound);
+        input = new DrainInput(capi, true, pool, bound);
     }
 
     @Benchmark

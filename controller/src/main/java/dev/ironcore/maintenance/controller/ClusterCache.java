@@ -15,8 +15,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The controller's read side: fabric8 informers on CAPI Machines (filtered by the
- * {@code --capi-machine-selector} label selector), IronCore Machines and MachinePools, with indexes
+ * The controller's read side: fabric8 informers on CAPI Machines (all of them; the
+ * {@code --capi-machine-selector} is applied by the drain loop), IronCore Machines and MachinePools, with indexes
  * Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node
  * ({@code status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}.
  * Objects returned are the cache's own: never modify them.
@@ -33,15 +33,13 @@ public final class ClusterCache implements AutoCloseable {
     /**
      * Creates the (not yet started) informers.
      *
-     * @param capiSelector label selector in kubectl syntax; empty or null selects every CAPI Machine
      * @param resync how often every cached object is replayed to the handlers (catches missed events)
      */
-    public ClusterCache(KubernetesClient client, String capiSelector, Duration resync) {
+    public ClusterCache(KubernetesClient client, Duration resync) {
         long resyncMillis = resync.toMillis();
-        this.capiMachines = capiSelector == null || capiSelector.isBlank()
-                ? client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis)
-                : client.resources(CapiMachine.class).inAnyNamespace().withLabelSelector(capiSelector)
-                        .runnableInformer(resyncMillis);
+        // every CAPI Machine, not only selected ones: one that stops matching the selector must
+        // still be seen, so that our finalizer and hook are released from it
+        this.capiMachines = client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
         this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
         this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
         this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
@@ -56,11 +57,11 @@ public final class ControllerApp implements AutoCloseable {
 
     /** Starts informers, waits for them to sync (60 s at most), then starts the loops and simulators. */
     public ControllerApp start() throws Exception {
-        ClusterCache cache = new ClusterCache(client, options.capiMachineSelector(), options.resyncPeriod());
+        ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
         KubeWriter writer = new KubeWriter(client);
         Loop eviction = new Loop("eviction",
                 new EvictionReconciler(client, cache, new EventRecorder(client, Clock.systemUTC()), metrics), metrics);
-        Loop drain = new Loop("drain", new DrainReconciler(writer, cache, metrics), metrics);
+        Loop drain = new Loop("drain", new DrainReconciler(writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector())), metrics);
         Loop health = new Loop("health",
                 new PoolHealthReconciler(client, cache, Clock.systemUTC(), options.gracePeriod(), metrics), metrics);
         running.add(cache);

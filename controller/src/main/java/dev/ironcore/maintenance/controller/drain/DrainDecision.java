@@ -22,6 +22,11 @@ public final class DrainDecision {
             new Taint(Names.MAINTENANCE_TAINT_KEY, null, TaintEffect.NO_SCHEDULE),
             new Taint(Names.MAINTENANCE_TAINT_KEY, null, TaintEffect.NO_EXECUTE));
 
+    /** {@link DrainStep.Release} reason: the Machine has no {@code status.nodeRef}. */
+    public static final String NO_NODE = "no status.nodeRef, so no pool to drain";
+    /** {@link DrainStep.Release} reason: the selector no longer selects the Machine. */
+    public static final String NOT_SELECTED = "--capi-machine-selector no longer selects it";
+
     private DrainDecision() {}
 
     /** The next step for {@code in}; never null. */
@@ -29,6 +34,9 @@ public final class DrainDecision {
         CapiMachine capi = in.capiMachine();
         boolean hasFinalizer = hasFinalizer(capi, Names.CLEANUP_FINALIZER);
         boolean hasHook = Names.PRE_DRAIN_HOOK_VALUE.equals(annotation(capi, Names.PRE_DRAIN_HOOK_ANNOTATION));
+        if (!in.selected()) {
+            return hasFinalizer || hasHook ? new DrainStep.Release(NOT_SELECTED) : new DrainStep.Nothing();
+        }
         if (!isDeleting(capi)) {
             return hasFinalizer && hasHook ? new DrainStep.Nothing() : new DrainStep.EnsureFinalizerAndHook(!hasFinalizer, !hasHook);
         }
@@ -37,7 +45,7 @@ public final class DrainDecision {
         }
         String node = capi.nodeName();
         if (node == null) {
-            return new DrainStep.ReleaseWithoutNode();
+            return new DrainStep.Release(NO_NODE);
         }
         MachinePool pool = in.pool();
         if (hasHook) {

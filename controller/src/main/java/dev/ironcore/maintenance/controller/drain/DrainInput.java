@@ -9,9 +9,10 @@ import java.util.List;
  * What one drain pass observed.
  *
  * @param capiMachine the CAPI Machine (never null)
+ * @param selected whether {@code --capi-machine-selector} selects it (its labels now)
  * @param pool the MachinePool named by {@code status.nodeRef.name}, or null when it does not exist
  *     (or the Machine has no nodeRef)
  * @param boundMachines IronCore Machines whose {@code spec.machinePoolRef.name} is that pool,
  *     including Machines that are being deleted (empty when there is no pool)
  */
-public record DrainInput(CapiMachine capiMachine, MachinePool pool, List<Machine> boundMachines) {}
+public record DrainInput(CapiMachine capiMachine, boolean selected, MachinePool pool, List<Machine> boundMachines) {}

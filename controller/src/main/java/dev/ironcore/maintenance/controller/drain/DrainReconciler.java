@@ -13,6 +13,8 @@ import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,11 +34,14 @@ public final class DrainReconciler implements Reconciler {
     private final KubeWriter writer;
     private final ClusterCache cache;
     private final ControllerMetrics metrics;
+    private final Predicate<Map<String, String>> selector;
 
-    public DrainReconciler(KubeWriter writer, ClusterCache cache, ControllerMetrics metrics) {
+    /** @param selector {@code --capi-machine-selector}: which CAPI Machines (by their labels) to manage */
+    public DrainReconciler(KubeWriter writer, ClusterCache cache, ControllerMetrics metrics, Predicate<Map<String, String>> selector) {
         this.writer = writer;
         this.cache = cache;
         this.metrics = metrics;
+        this.selector = selector;
     }
 
     @Override
@@ -48,7 +53,9 @@ public final class DrainReconciler implements Reconciler {
         String node = cached.nodeName();
         MachinePool pool = cache.pool(node);
         List<Machine> bound = pool == null ? List.of() : cache.machinesBoundTo(node);
-        DrainStep step = DrainDecision.next(new DrainInput(cached, pool, bound));
+        Map<String, String> labels = cached.getMetadata().getLabels();
+        boolean selected = selector.test(labels == null ? Map.of() : labels);
+        DrainStep step = DrainDecision.next(new DrainInput(cached, selected, pool, bound));
         if (!(step instanceof DrainStep.Nothing)) {
             metrics.drainStep(step.getClass().getSimpleName());
         }
@@ -58,9 +65,9 @@ public final class DrainReconciler implements Reconciler {
             boolean sent = writer.patchMetadata(capi, live -> live.getMetadata().getDeletionTimestamp() == null,
                     e -> e.ensureFinalizer(Names.CLEANUP_FINALIZER).ensureAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
             log(sent, key, "added finalizer and pre-drain hook");
-        } else if (step instanceof DrainStep.ReleaseWithoutNode) {
+        } else if (step instanceof DrainStep.Release s) {
             boolean sent = writer.patchMetadata(capi, e -> e.removeAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION).removeFinalizer(Names.CLEANUP_FINALIZER));
-            log(sent, key, "no status.nodeRef: released pre-drain hook and finalizer");
+            log(sent, key, s.reason() + ": released pre-drain hook and finalizer");
         } else if (step instanceof DrainStep.AddTaints s) {
             var added = writer.addTaints(s.pool(), DrainDecision.MAINTENANCE_TAINTS);
             if (!added.isEmpty()) {

@@ -14,8 +14,12 @@ public sealed interface DrainStep {
     /** Alive Machine lacking our finalizer and/or pre-drain hook: add what is missing. */
     record EnsureFinalizerAndHook(boolean addFinalizer, boolean addHook) implements DrainStep {}
 
-    /** Deleting Machine with no {@code status.nodeRef}: no pool to drain; remove hook and finalizer. */
-    record ReleaseWithoutNode() implements DrainStep {}
+    /**
+     * Remove our hook and finalizer without draining: a deleting Machine with no
+     * {@code status.nodeRef} (no pool to drain), or a Machine {@code --capi-machine-selector} no
+     * longer selects (we stop managing it).
+     */
+    record Release(String reason) implements DrainStep {}
 
     /** Add the maintenance taints the pool lacks (matched by key and effect). */
     record AddTaints(String pool, List<Taint> missing) implements DrainStep {}
