@@ -15,6 +15,7 @@ DEMO="${DEMO:-true}"
 CONTROLLER_ARGS="${CONTROLLER_ARGS:-}"
 WEBHOOK_PORT="${WEBHOOK_PORT:-9443}"
 CAPI_MACHINE_SELECTOR="${CAPI_MACHINE_SELECTOR:-}"
+CONTROLLER_HEALTH_PORT="${CONTROLLER_HEALTH_PORT:-8081}"
 MVN="${MVN:-mvn}"
 
 log() { echo "[run] $*" >&2; }
@@ -25,10 +26,12 @@ mvnq() {
 }
 mkdir -p "$LOCAL"
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$WEBHOOK_PORT") 2>/dev/null; then
-  log "port $WEBHOOK_PORT is already in use (another make run?); stop that or use WEBHOOK_PORT=<free port>"
-  exit 1
-fi
+for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/${!port_var}") 2>/dev/null; then
+    log "port ${!port_var} is already in use (another make run?); stop that or use $port_var=<free port>"
+    exit 1
+  fi
+done
 case " $CONTROLLER_ARGS " in
   *--capi-machine-selector*)
     log "use CAPI_MACHINE_SELECTOR='...' instead of --capi-machine-selector in CONTROLLER_ARGS:" \
@@ -51,6 +54,27 @@ classpath() {
 has_main() { [ -f "$ROOT/$1/target/classes/$(echo "$2" | tr . /).class" ]; }
 
 TESTKIT_CP="$(classpath testkit)"
+CONTROLLER_CP="$(classpath controller)"
+
+# The controller's command line, also written to .local/controller.sh so that it can be started
+# again by hand (e.g. after killing it mid-drain to watch it resume). CONTROLLER_ARGS come last,
+# so they can override the defaults here (e.g. --poollet-shutdown-delay=5s).
+# shellcheck disable=SC2206 # CONTROLLER_ARGS is a list of flags
+CONTROLLER_CMD=(java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.ControllerMain
+  --simulate-poollet --simulate-capi --capi-machine-selector="$CAPI_MACHINE_SELECTOR"
+  --health-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT" $CONTROLLER_ARGS)
+if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
+  log "the controller refuses its flags (CONTROLLER_ARGS='$CONTROLLER_ARGS'):"
+  echo "$out" | head -3 >&2
+  exit 1
+fi
+{
+  echo '#!/usr/bin/env bash'
+  echo "# written by make run: starts the controller as make run did; extra flags are appended"
+  echo "export KUBECONFIG=$LOCAL/kubeconfig"
+  printf 'exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@"'
+} >"$LOCAL/controller.sh"
+chmod +x "$LOCAL/controller.sh"
 
 PIDS=()
 cleanup() {
@@ -109,18 +133,14 @@ else
 fi
 
 # 4. controller, with the local-only simulators (poollet and CAPI stand-ins) ---------------------
-# CONTROLLER_ARGS come last, so they can override the defaults here (e.g. --poollet-shutdown-delay=5s).
-CONTROLLER_MAIN=dev.ironcore.maintenance.controller.ControllerMain
-CONTROLLER_CP="$(classpath controller)"
-log "starting controller --simulate-poollet --simulate-capi --capi-machine-selector='$CAPI_MACHINE_SELECTOR' $CONTROLLER_ARGS (log: $LOCAL/controller.log)"
-# shellcheck disable=SC2086 # CONTROLLER_ARGS is a list of flags
-java -cp "$CONTROLLER_CP" "$CONTROLLER_MAIN" --simulate-poollet --simulate-capi \
-  --capi-machine-selector="$CAPI_MACHINE_SELECTOR" $CONTROLLER_ARGS \
-  >"$LOCAL/controller.log" 2>&1 &
-PIDS+=($!)
+log "starting controller (.local/controller.sh; log: $LOCAL/controller.log)"
+"$LOCAL/controller.sh" >"$LOCAL/controller.log" 2>&1 &
+CONTROLLER_PID=$!
+PIDS+=("$CONTROLLER_PID")
 for _ in $(seq 1 300); do
   grep -q "controller started" "$LOCAL/controller.log" 2>/dev/null && break
-  kill -0 "${PIDS[-1]}" 2>/dev/null || { log "controller exited:"; tail -40 "$LOCAL/controller.log" >&2; exit 1; }
+  kill -0 "$CONTROLLER_PID" 2>/dev/null || {
+    log "controller exited:"; head -5 "$LOCAL/controller.log" >&2; echo "..." >&2; tail -20 "$LOCAL/controller.log" >&2; exit 1; }
   sleep 0.2
 done
 
@@ -135,6 +155,20 @@ echo
 echo "export KUBECONFIG=$LOCAL/kubeconfig"
 echo
 log "running; Ctrl-C stops everything"
-# stay up until Ctrl-C or until one of the processes exits
-wait -n "${PIDS[@]}" || true
+# Stay up until Ctrl-C or until the control plane or the webhook server exits. When the controller
+# exits (or is killed to try a crash mid-drain), everything else stays up for a restart by hand.
+while true; do
+  exited=""
+  wait -n -p exited "${PIDS[@]}" || true
+  if [ -n "$exited" ] && [ "$exited" = "$CONTROLLER_PID" ]; then
+    log "controller exited (see $LOCAL/controller.log); the rest stays up. Start it again with:"
+    log "  $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
+    remaining=()
+    for pid in "${PIDS[@]}"; do [ "$pid" != "$CONTROLLER_PID" ] && remaining+=("$pid"); done
+    PIDS=("${remaining[@]}")
+    CONTROLLER_PID=""
+    continue
+  fi
+  break
+done
 log "a process exited; see logs in $LOCAL"

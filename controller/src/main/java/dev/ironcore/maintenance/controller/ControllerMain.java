@@ -69,6 +69,10 @@ public final class ControllerMain implements Callable<Integer> {
             description = "Address of /healthz, /readyz and /metrics (plain HTTP), e.g. :8081 or 127.0.0.1:0; 0 turns it off.")
     String healthBindAddress;
 
+    @Option(names = "--validate-flags", hidden = true,
+            description = "Check the flags and exit (used by make run before it starts anything).")
+    boolean validateFlagsOnly;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -76,6 +80,9 @@ public final class ControllerMain implements Callable<Integer> {
     public Integer call() throws Exception {
         if (workers < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be at least 1, got " + workers);
+        }
+        if (validateFlagsOnly) {
+            return 0;
         }
         ControllerOptions options = new ControllerOptions(capiMachineSelector, resyncPeriod, workers,
                 simulatePoollet, poolletShutdownDelay, simulateCapi, gracePeriod);
@@ -85,7 +92,13 @@ public final class ControllerMain implements Callable<Integer> {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         ControllerApp app = new ControllerApp(client, options, new ControllerMetrics(registry));
-        HealthServer health = "0".equals(healthBindAddress) ? null : HealthServer.start(healthBindAddress, app::isStarted, registry);
+        HealthServer health;
+        try {
+            health = "0".equals(healthBindAddress) ? null : HealthServer.start(healthBindAddress, app::isStarted, registry);
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "cannot listen on --health-bind-address " + healthBindAddress + ": " + e.getMessage());
+        }
         if (health != null) {
             org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
                     .info("/healthz, /readyz and /metrics on {} (port {})", healthBindAddress, health.port());
@@ -101,6 +114,7 @@ public final class ControllerMain implements Callable<Integer> {
         }
         CompletableFuture<?> running = elector;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            org.slf4j.LoggerFactory.getLogger(ControllerMain.class).info("controller stopping");
             app.close();
             if (health != null) {
                 health.close();
