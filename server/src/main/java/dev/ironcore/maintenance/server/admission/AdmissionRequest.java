@@ -47,9 +47,10 @@ public record AdmissionRequest(
      * True for a CREATE, or an UPDATE where neither the new nor the old object is being deleted, of
      * the object itself (not a subresource): the only requests a mutating webhook may add
      * finalizers or annotations to (domain reference §4, "never while it is being deleted") and
-     * the only ones validated (an object being deleted must always be able to drop finalizers).
-     * The webhook manifests' {@code not-deleting} match condition applies the same rule in the
-     * API server.
+     * the only ones fully validated (an object being deleted must always be able to drop
+     * finalizers; on an UPDATE of a deleting object only rules for immutable fields run, see
+     * {@code ValidatingHandler}). The mutating webhook manifests' {@code not-deleting} match
+     * condition applies the same rule in the API server.
      */
     public boolean createsOrUpdatesLiveObject() {
         if (!subResource().isEmpty() || object() == null) {

@@ -11,10 +11,21 @@ import java.util.List;
  * cleared (domain reference §2 and §4). Binding an unbound Machine is allowed; on UPDATE of a
  * bound Machine a different or empty {@code spec.machinePoolRef.name} is a Forbidden error at
  * {@code spec.machinePoolRef.name}.
+ *
+ * <p>Also checked while the Machine is being deleted ({@link #appliesWhileDeleting()}): the
+ * controller decides from the binding whether a pool is drained, so rebinding a deleting Machine
+ * that still runs on its pool would let the pool be deleted under it. A finalizer-only update
+ * leaves the binding as it is and is never denied by this rule.
  */
 public final class MachinePoolRefImmutable implements Validator {
     static final String FIELD = "spec.machinePoolRef.name";
     private static final String POINTER = "/spec/machinePoolRef/name";
+
+    /** @return true: the binding stays immutable while the Machine is being deleted */
+    @Override
+    public boolean appliesWhileDeleting() {
+        return true;
+    }
 
     @Override
     public List<FieldError> validate(AdmissionRequest request) {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * deletionTimestamp", with the webhook server down: copies of our installed webhook
  * configurations that point at a closed loopback port (failurePolicy Fail), limited to one
  * labelled namespace, really fail a CREATE there, yet removing the finalizers of deleting
- * Machines succeeds because their {@code not-deleting} match condition skips the call.
+ * Machines succeeds because their match conditions skip the call. Changing the binding of a
+ * deleting IronCore Machine still calls the validating webhook, so it fails closed.
  */
 class DeadWebhookE2ETest {
     private static final String CAPI = "machines.cluster.x-k8s.io";
@@ -26,6 +27,8 @@ class DeadWebhookE2ETest {
     private static final String MUTATING = "mutatingwebhookconfigurations.admissionregistration.k8s.io";
     private static final String VALIDATING = "validatingwebhookconfigurations.admissionregistration.k8s.io";
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String DEAD_MACHINE_VALIDATION =
+            "failed calling webhook \"dead.machine.validate.maintenance.ironcore.dev\"";
 
     private final WebhookEnvironment env = WebhookEnvironment.get();
     private final String ns = env.newNamespace();
@@ -36,8 +39,10 @@ class DeadWebhookE2ETest {
         env.kubectl("label", "namespace", ns, LABEL + "=" + ns);
         env.apply(capiMachine("node")).orThrow();
         env.apply(ironcoreMachine("vm")).orThrow();
+        env.apply(ironcoreMachine("unbound").replace("  machinePoolRef:\n    name: pool-a\n", "")).orThrow();
         env.kubectl("delete", CAPI, "-n", ns, "node", "--wait=false");
         env.kubectl("delete", IRONCORE, "-n", ns, "vm", "--wait=false");
+        env.kubectl("delete", IRONCORE, "-n", ns, "unbound", "--wait=false");
         assertThat(env.get(CAPI, ns, "node").at("/metadata/deletionTimestamp").isMissingNode()).isFalse();
         assertThat(env.get(IRONCORE, ns, "vm").at("/metadata/deletionTimestamp").isMissingNode()).isFalse();
 
@@ -47,11 +52,26 @@ class DeadWebhookE2ETest {
             installDeadCopy(VALIDATING, closedPort);
             awaitDeadWebhooksCalled();
 
-            env.kubectl("patch", CAPI, "-n", ns, "node", "--type", "merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
-            // the tester's patch: drops the finalizers and clears the (otherwise immutable) binding
-            env.kubectl("patch", IRONCORE, "-n", ns, "vm", "--type", "merge",
+            // a binding change of a deleting Machine still calls the validating webhook: fails closed.
+            // Our running server denies it as well, and either error may come back, so an unbound
+            // Machine shows the dead call: binding it is allowed by our server, not by a dead one.
+            KubectlResult rebound = env.cp.kubectl("patch", IRONCORE, "-n", ns, "vm", "--type", "merge",
                     "-p", "{\"metadata\":{\"finalizers\":null},\"spec\":{\"machinePoolRef\":null}}");
-            await().atMost(WAIT).until(() -> env.isGone(CAPI, ns, "node") && env.isGone(IRONCORE, ns, "vm"));
+            assertThat(rebound.ok()).isFalse();
+            assertThat(rebound.stderr()).containsAnyOf(DEAD_MACHINE_VALIDATION, "spec.machinePoolRef.name: Forbidden");
+            KubectlResult bound = env.cp.kubectl("patch", IRONCORE, "-n", ns, "unbound", "--type", "merge",
+                    "-p", "{\"spec\":{\"machinePoolRef\":{\"name\":\"pool-a\"}}}");
+            assertThat(bound.ok()).isFalse();
+            assertThat(bound.stderr()).contains(DEAD_MACHINE_VALIDATION);
+            assertThat(env.get(IRONCORE, ns, "vm").at("/spec/machinePoolRef/name").asText()).isEqualTo("pool-a");
+
+            // finalizer-only updates never reach a webhook
+            env.kubectl("patch", CAPI, "-n", ns, "node", "--type", "merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
+            env.kubectl("patch", IRONCORE, "-n", ns, "vm", "--type", "merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
+            env.kubectl("patch", IRONCORE, "-n", ns, "unbound", "--type", "json",
+                    "-p", "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]");
+            await().atMost(WAIT).until(() -> env.isGone(CAPI, ns, "node") && env.isGone(IRONCORE, ns, "vm")
+                    && env.isGone(IRONCORE, ns, "unbound"));
         } finally {
             env.cp.kubectl("delete", MUTATING, deadName, "--ignore-not-found");
             env.cp.kubectl("delete", VALIDATING, deadName, "--ignore-not-found");

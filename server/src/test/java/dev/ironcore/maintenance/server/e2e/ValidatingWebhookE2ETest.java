@@ -1,8 +1,11 @@
 package dev.ironcore.maintenance.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ironcore.maintenance.testkit.KubectlResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,6 +58,36 @@ class ValidatingWebhookE2ETest {
         assertThat(cleared.stderr()).contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
 
         assertThat(env.get(IRONCORE, ns, "m").at("/spec/machinePoolRef/name").asText()).isEqualTo("pool-a");
+    }
+
+    /**
+     * The tester's case: a bound Machine held by a user finalizer is deleted; rebinding it must be
+     * denied as for a live Machine (the controller would see its pool as drained), yet dropping the
+     * finalizers must work.
+     */
+    @Test
+    void aDeletingMachineKeepsItsBindingAndCanDropItsFinalizers() {
+        env.apply(machine("r-hold", "pool-r").replace("  namespace: " + ns + "\n",
+                "  namespace: " + ns + "\n  finalizers: [e2e.ironcore.dev/hold]\n")).orThrow();
+        env.kubectl("delete", IRONCORE, "-n", ns, "r-hold", "--wait=false");
+        assertThat(env.get(IRONCORE, ns, "r-hold").at("/metadata/deletionTimestamp").isMissingNode()).isFalse();
+
+        KubectlResult changed = env.cp.kubectl("patch", IRONCORE, "-n", ns, "r-hold", "--type=merge",
+                "-p", "{\"spec\":{\"machinePoolRef\":{\"name\":\"pool-y\"}}}");
+        assertThat(changed.ok()).isFalse();
+        assertThat(changed.stderr()).contains("The Machine \"r-hold\" is invalid", "spec.machinePoolRef.name: Forbidden",
+                "\"pool-r\"", "\"pool-y\"");
+        KubectlResult clearedWithFinalizers = env.cp.kubectl("patch", IRONCORE, "-n", ns, "r-hold", "--type=merge",
+                "-p", "{\"metadata\":{\"finalizers\":null},\"spec\":{\"machinePoolRef\":null}}");
+        assertThat(clearedWithFinalizers.ok()).isFalse();
+        assertThat(clearedWithFinalizers.stderr()).contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
+        JsonNode kept = env.get(IRONCORE, ns, "r-hold");
+        assertThat(kept.at("/spec/machinePoolRef/name").asText()).isEqualTo("pool-r");
+        assertThat(kept.at("/metadata/finalizers")).isNotEmpty();
+
+        env.kubectl("label", IRONCORE, "-n", ns, "r-hold", "touched=yes");
+        env.kubectl("patch", IRONCORE, "-n", ns, "r-hold", "--type=merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
+        await().atMost(Duration.ofSeconds(30)).until(() -> env.isGone(IRONCORE, ns, "r-hold"));
     }
 
     @Test

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.validation.FieldError;
+import dev.ironcore.maintenance.server.AdmissionRoutes;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.Operation;
@@ -69,24 +70,71 @@ class ValidatingHandlerTest {
         assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a")), old)).isAllowed()).isTrue();
     }
 
-    /** The tester's patch {"metadata":{"finalizers":null},"spec":{"machinePoolRef":null}} on a deleting Machine. */
+    /** The tester's patch {"spec":{"machinePoolRef":{"name":"pool-y"}}} on a Machine held by a user finalizer. */
     @Test
-    void anyUpdateOfADeletingObjectIsAllowed() {
+    void aBindingChangeOfADeletingMachineIsDenied() {
         ValidatingHandler handler = new ValidatingHandler(List.of(new MachinePoolRefImmutable()));
+        JsonNode old = deleting(bound("pool-r"), "hold");
+        AdmissionResponse changed = handler.handle(machine(Operation.UPDATE, deleting(bound("pool-y"), "hold"), old));
+        assertThat(changed.isAllowed()).isFalse();
+        assertThat(changed.code()).isEqualTo(422);
+        assertThat(changed.message()).contains("spec.machinePoolRef.name: Forbidden", "\"pool-r\"", "\"pool-y\"");
+        // also when the same update drops the finalizers: {"metadata":{"finalizers":null},"spec":{"machinePoolRef":null}}
+        AdmissionResponse cleared = handler.handle(machine(Operation.UPDATE, deleting(bound(null)), old));
+        assertThat(cleared.isAllowed()).isFalse();
+        assertThat(cleared.message()).contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
+    }
+
+    @Test
+    void onADeletingObjectOnlyTheRulesThatApplyWhileDeletingRun() {
+        ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
         JsonNode old = deleting(bound("a"), "x", "y");
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound(null)), old)).isAllowed()).isTrue();
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("b"), "y"), old)).isAllowed()).isTrue();
-        assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG))
-                .handle(machine(Operation.UPDATE, deleting(bound("a"), "x", "y", "z"), old)).isAllowed()).isTrue();
+        AdmissionResponse rebound = handler.handle(machine(Operation.UPDATE, deleting(bound("b"), "y"), old));
+        assertThat(rebound.toJson("u").at("/status/details/causes")).singleElement()
+                .satisfies(c -> assertThat(c.get("field").asText()).isEqualTo("spec.machinePoolRef.name"));
+        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a"), "y"), old)).isAllowed()).isTrue();
+        // binding a deleting unbound Machine is setting it once, which is allowed
+        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a")), deleting(bound(null), "x")))
+                .isAllowed()).isTrue();
+        // adding a finalizer is refused by the API server itself; we do not deny it
+        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a"), "x", "y", "z"), old)).isAllowed())
+                .isTrue();
+    }
+
+    /** Invalid tolerations on a deleting Machine: ignored, the finalizer can go; the binding is still checked. */
+    @Test
+    void theMachineRouteSkipsTolerationsButNotTheBindingWhileDeleting() {
+        ValidatingHandler machines = (ValidatingHandler) AdmissionRoutes.create(labels -> true)
+                .get(AdmissionRoutes.VALIDATE_MACHINE);
+        JsonNode badTolerations = json("{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':"
+                + "{'name':'a'},'tolerations':[{'operator':'In'}]}}");
+        JsonNode old = deleting(badTolerations, "hold");
+        assertThat(machines.handle(machine(Operation.UPDATE, deleting(badTolerations), old)).isAllowed()).isTrue();
+        ObjectNode rebound = deleting(badTolerations).deepCopy();
+        ((ObjectNode) rebound.at("/spec/machinePoolRef")).put("name", "b");
+        AdmissionResponse denied = machines.handle(machine(Operation.UPDATE, rebound, old));
+        assertThat(denied.toJson("u").at("/status/details/causes")).hasSize(1);
+        assertThat(denied.message()).contains("spec.machinePoolRef.name: Forbidden");
+    }
+
+    @Test
+    void rulesDoNotApplyWhileDeletingUnlessTheySaySo() {
+        assertThat(ALWAYS_WRONG.appliesWhileDeleting()).isFalse();
+        assertThat(ListFieldValidator.taints().appliesWhileDeleting()).isFalse();
+        assertThat(ListFieldValidator.tolerations().appliesWhileDeleting()).isFalse();
+        assertThat(new MachinePoolRefImmutable().appliesWhileDeleting()).isTrue();
     }
 
     /** A client may send a stale object without deletionTimestamp; oldObject alone decides too. */
     @Test
-    void anUpdateIsAllowedWhenOnlyTheOldObjectIsDeleting() {
+    void anUpdateIsTreatedAsDeletingWhenOnlyOneSideIsDeleting() {
         ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG));
-        assertThat(handler.handle(machine(Operation.UPDATE, bound("b"), deleting(bound("a"), "x"))).isAllowed())
+        assertThat(handler.handle(machine(Operation.UPDATE, bound("a"), deleting(bound("a"), "x"))).isAllowed())
                 .isTrue();
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("b")), bound("a"))).isAllowed()).isTrue();
+        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a")), bound("a"))).isAllowed()).isTrue();
+        ValidatingHandler binding = new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
+        assertThat(binding.handle(machine(Operation.UPDATE, bound("b"), deleting(bound("a"), "x"))).message())
+                .contains("spec.machinePoolRef.name: Forbidden").doesNotContain("spec.a");
     }
 
     @Test
