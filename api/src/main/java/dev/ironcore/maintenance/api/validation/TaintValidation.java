@@ -5,9 +5,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * Validates MachinePool taints (domain reference §4 "Validation (our superset)", with the
@@ -24,6 +25,10 @@ import java.util.Set;
  * </ul>
  * A member of the wrong JSON type is Invalid ("must be a string"); other members (such as
  * v1alpha2's {@code timeAdded}) are not checked.
+ *
+ * <p>For ratcheting on UPDATE, {@link #validate(JsonNode, String, IntPredicate)} checks only the
+ * taints a caller marks as new, and reports a Duplicate only when at least one of the two taints
+ * is new.
  */
 public final class TaintValidation {
     private TaintValidation() {}
@@ -34,23 +39,52 @@ public final class TaintValidation {
      * @return all errors, with paths like {@code spec.taints[1].effect}; empty when valid
      */
     public static List<FieldError> validate(JsonNode taints, String path) {
+        return validate(taints, path, i -> true);
+    }
+
+    /**
+     * Validates only some of the taints, for ratcheting: a taint that is not new (already stored
+     * as it is) gets none of its own errors reported, but still counts for duplicates.
+     *
+     * @param taints the {@code spec.taints} JSON array; null, JSON null or missing means none
+     * @param path   its field path, e.g. {@code spec.taints}
+     * @param isNew  index in {@code taints} → whether that taint is to be validated
+     * @return the errors of the new taints, plus a Duplicate at index {@code i} when an earlier taint
+     *         has the same key and effect and taint {@code i} or one of those earlier taints is new;
+     *         Invalid at {@code path} when {@code taints} is not an array; empty when valid
+     */
+    public static List<FieldError> validate(JsonNode taints, String path, IntPredicate isNew) {
         List<FieldError> errors = new ArrayList<>();
         if (!JsonFields.isCheckableList(taints, path, "taints", errors)) {
             return errors;
         }
-        Set<List<String>> seen = new HashSet<>();
+        // [key, effect] of earlier taints → whether one of them is new
+        Map<List<String>, Boolean> seen = new HashMap<>();
         for (int i = 0; i < taints.size(); i++) {
             String item = path + "[" + i + "]";
             JsonNode taint = taints.get(i);
-            if (JsonFields.isObject(taint, item, "{key, value, effect}", errors)) {
-                validateOne(taint, item, seen, errors);
+            boolean fresh = isNew.test(i);
+            if (fresh && !JsonFields.isObject(taint, item, "{key, value, effect}", errors)) {
+                continue;
             }
+            if (fresh) {
+                validateFields(taint, item, errors);
+            }
+            List<String> pair = keyAndEffect(taint);
+            if (pair == null) {
+                continue;
+            }
+            Boolean earlierNew = seen.get(pair);
+            if (earlierNew != null && (fresh || earlierNew)) {
+                ObjectNode bad = JsonNodeFactory.instance.objectNode().put("key", pair.get(0)).put("effect", pair.get(1));
+                errors.add(FieldError.duplicate(item, bad, "taints must be unique by key and effect"));
+            }
+            seen.put(pair, fresh || Boolean.TRUE.equals(earlierNew));
         }
         return errors;
     }
 
-    /** @param seen the {@code [key, effect]} pairs of earlier taints; this one's is added */
-    private static void validateOne(JsonNode taint, String item, Set<List<String>> seen, List<FieldError> errors) {
+    private static void validateFields(JsonNode taint, String item, List<FieldError> errors) {
         String key = JsonFields.string(taint, "key", item + ".key", errors);
         if ("".equals(key)) {
             errors.add(FieldError.required(item + ".key", "a taint needs a key (a qualified name)"));
@@ -68,9 +102,16 @@ public final class TaintValidation {
         } else if (effect != null && !TaintEffect.SUPPORTED.contains(effect)) {
             errors.add(FieldError.notSupported(item + ".effect", effect, TaintEffect.SUPPORTED));
         }
-        if (key != null && effect != null && !seen.add(List.of(key, effect))) {
-            ObjectNode pair = JsonNodeFactory.instance.objectNode().put("key", key).put("effect", effect);
-            errors.add(FieldError.duplicate(item, pair, "taints must be unique by key and effect"));
+    }
+
+    /** @return {@code [key, effect]} ("" when absent), or null when not an object or either is not a string */
+    private static List<String> keyAndEffect(JsonNode taint) {
+        if (!taint.isObject()) {
+            return null;
         }
+        List<FieldError> ignored = new ArrayList<>();
+        String key = JsonFields.string(taint, "key", "", ignored);
+        String effect = JsonFields.string(taint, "effect", "", ignored);
+        return key == null || effect == null ? null : List.of(key, effect);
     }
 }

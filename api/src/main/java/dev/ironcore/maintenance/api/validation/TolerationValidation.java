@@ -5,6 +5,7 @@ import dev.ironcore.maintenance.api.compute.TaintEffect;
 import dev.ironcore.maintenance.api.compute.Toleration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * Validates Machine tolerations (domain reference §4 "Validation (our superset)", with the
@@ -23,7 +24,11 @@ import java.util.List;
  *   <li>{@code tolerationSeconds} (our v1alpha2; checked whenever present): Invalid unless an
  *       integer; and then {@code effect} is Invalid unless {@code NoExecute}.</li>
  * </ul>
- * A member of the wrong JSON type is Invalid ("must be a string").
+ * A member of the wrong JSON type is Invalid ("must be a string"). Tolerations may repeat (as in
+ * Kubernetes), so there is no Duplicate error.
+ *
+ * <p>For ratcheting on UPDATE, {@link #validate(JsonNode, String, IntPredicate)} checks only the
+ * tolerations a caller marks as new.
  */
 public final class TolerationValidation {
     /** The operators, in the order error messages list them. */
@@ -37,11 +42,28 @@ public final class TolerationValidation {
      * @return all errors, with paths like {@code spec.tolerations[0].operator}; empty when valid
      */
     public static List<FieldError> validate(JsonNode tolerations, String path) {
+        return validate(tolerations, path, i -> true);
+    }
+
+    /**
+     * Validates only some of the tolerations, for ratcheting: one that is not new (already stored
+     * as it is) gets none of its errors reported.
+     *
+     * @param tolerations the {@code spec.tolerations} JSON array; null, JSON null or missing means none
+     * @param path        its field path, e.g. {@code spec.tolerations}
+     * @param isNew       index in {@code tolerations} → whether that toleration is to be validated
+     * @return the errors of the new tolerations, at their indexes; Invalid at {@code path} when
+     *         {@code tolerations} is not an array; empty when valid
+     */
+    public static List<FieldError> validate(JsonNode tolerations, String path, IntPredicate isNew) {
         List<FieldError> errors = new ArrayList<>();
         if (!JsonFields.isCheckableList(tolerations, path, "tolerations", errors)) {
             return errors;
         }
         for (int i = 0; i < tolerations.size(); i++) {
+            if (!isNew.test(i)) {
+                continue;
+            }
             String item = path + "[" + i + "]";
             JsonNode toleration = tolerations.get(i);
             if (JsonFields.isObject(toleration, item, "{key, operator, value, effect}", errors)) {

@@ -63,4 +63,31 @@ class TaintValidationTest {
         assertThat(TaintValidation.validate(NullNode.getInstance(), "spec.taints")).isEmpty();
         assertThat(TaintValidation.validate(MissingNode.getInstance(), "spec.taints")).isEmpty();
     }
+
+    @Test
+    void onlyNewTaintsAreValidated() {
+        String taints = "[{'key':'Bad Key!','effect':'NoSchedule'},{'key':'k','effect':'Later'},'k:NoSchedule',7]";
+        assertErrors(TaintValidation.validate(json(taints), "spec.taints", i -> false), "");
+        assertErrors(TaintValidation.validate(json(taints), "spec.taints", i -> i == 1),
+                "spec.taints[1].effect: Unsupported value");
+        assertErrors(TaintValidation.validate(json(taints), "spec.taints", i -> i >= 2),
+                "spec.taints[2]: Invalid value ;; spec.taints[3]: Invalid value");
+        assertErrors(TaintValidation.validate(json("{'key':'k'}"), "spec.taints", i -> false),
+                "spec.taints: Invalid value");
+    }
+
+    @Test
+    void aDuplicateIsReportedWhenOneOfTheTwoTaintsIsNew() {
+        String three = "[{'key':'d','effect':'NoExecute'},{'key':'d','value':'v','effect':'NoExecute'},"
+                + "{'key':'d','value':'w','effect':'NoExecute'}]";
+        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> false), "");
+        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> i == 2), "spec.taints[2]: Duplicate value");
+        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> i == 1),
+                "spec.taints[1]: Duplicate value ;; spec.taints[2]: Duplicate value");
+        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> i == 0),
+                "spec.taints[1]: Duplicate value ;; spec.taints[2]: Duplicate value");
+        // a taint whose key or effect is not a string takes no part in duplicates, new or not
+        assertErrors(TaintValidation.validate(json("[{'key':'d','effect':7},{'key':'d','effect':7}]"), "spec.taints",
+                i -> i == 1), "spec.taints[1].effect: Invalid value: 7");
+    }
 }

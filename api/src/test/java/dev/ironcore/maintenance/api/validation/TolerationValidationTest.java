@@ -68,4 +68,14 @@ class TolerationValidationTest {
         assertErrors(TolerationValidation.validate(json("'all'"), "spec.tolerations"),
                 "spec.tolerations: Invalid value: \"all\": must be a list of tolerations");
     }
+
+    @Test
+    void onlyNewTolerationsAreValidated() {
+        String tolerations = "[{'key':'Bad Key!','operator':'Exists'},{'key':'k','operator':'In'},'all']";
+        assertErrors(TolerationValidation.validate(json(tolerations), "spec.tolerations", i -> false), "");
+        assertErrors(TolerationValidation.validate(json(tolerations), "spec.tolerations", i -> i != 0),
+                "spec.tolerations[1].operator: Unsupported value ;; spec.tolerations[2]: Invalid value");
+        assertErrors(TolerationValidation.validate(json("'all'"), "spec.tolerations", i -> false),
+                "spec.tolerations: Invalid value");
+    }
 }

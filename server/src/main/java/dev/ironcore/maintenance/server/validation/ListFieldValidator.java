@@ -6,33 +6,50 @@ import dev.ironcore.maintenance.api.validation.TaintValidation;
 import dev.ironcore.maintenance.api.validation.TolerationValidation;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.Operation;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.function.BiFunction;
+import java.util.function.IntPredicate;
 
 /**
  * Runs one pure list validation of the api module on a field of the object: {@link #taints()}
  * for MachinePools, {@link #tolerations()} for Machines (domain reference §4 "Validation").
  *
- * <p>On UPDATE, an error that the same rule already reports for {@code oldObject} (same path,
- * kind, value and detail) is not reported again ("ratcheting", as the API server does for CRD
- * schema validation): IronCore validates none of this, so objects stored before this webhook was
- * installed may carry invalid entries, and denying every later update of them would, for
- * example, block the controller from adding the maintenance taints to such a pool. A change that
- * introduces a new error is still denied.
+ * <p>On UPDATE, entries the old object already had are not validated again ("ratcheting", as
+ * the API server does for CRD schema validation): IronCore validates none of this, so objects
+ * stored before this webhook was installed may carry invalid entries, and denying every later
+ * update of them would, for example, block the controller from adding the maintenance taints to
+ * such a pool. Entries are matched by value, not by index: an entry of the new list that is
+ * JSON-equal to an entry of the old list is old wherever it moved (removing or inserting an
+ * entry before it changes nothing), each old entry matching at most one new entry (an added exact
+ * copy is new). New and changed entries are fully validated, and a duplicate is reported when at
+ * least one of the two entries is new. A list that is unchanged as a whole (even one that is not
+ * an array) is not validated at all.
  */
 public final class ListFieldValidator implements Validator {
+    /** A pure list validation that can skip entries: {@link TaintValidation#validate(JsonNode, String, IntPredicate)}. */
+    @FunctionalInterface
+    public interface Rule {
+        /**
+         * @param list  the list node; missing or JSON null when absent
+         * @param path  its field path, e.g. {@code spec.taints}
+         * @param isNew index → whether that entry is new and so to be validated
+         * @return the errors, with paths like {@code spec.taints[1].effect}; empty when valid
+         */
+        List<FieldError> validate(JsonNode list, String path, IntPredicate isNew);
+    }
+
     private final String pointer;
     private final String path;
-    private final BiFunction<JsonNode, String, List<FieldError>> rule;
+    private final Rule rule;
 
     /**
      * @param pointer where the list is in the object, e.g. {@code /spec/taints}
      * @param path    the same as a field path for errors, e.g. {@code spec.taints}
-     * @param rule    (list node or missing node, path) → errors
+     * @param rule    the validation of the list
      */
-    public ListFieldValidator(String pointer, String path, BiFunction<JsonNode, String, List<FieldError>> rule) {
+    public ListFieldValidator(String pointer, String path, Rule rule) {
         this.pointer = Objects.requireNonNull(pointer, "pointer");
         this.path = Objects.requireNonNull(path, "path");
         this.rule = Objects.requireNonNull(rule, "rule");
@@ -48,12 +65,44 @@ public final class ListFieldValidator implements Validator {
         return new ListFieldValidator("/spec/tolerations", "spec.tolerations", TolerationValidation::validate);
     }
 
+    /**
+     * @param request a CREATE or UPDATE request
+     * @return on CREATE every error of the list; on UPDATE those of its new entries (see the class
+     *         comment)
+     */
     @Override
     public List<FieldError> validate(AdmissionRequest request) {
-        List<FieldError> errors = new ArrayList<>(rule.apply(request.object().at(pointer), path));
-        if (request.operation() == Operation.UPDATE && !errors.isEmpty() && request.oldObject() != null) {
-            errors.removeAll(rule.apply(request.oldObject().at(pointer), path));
+        JsonNode list = request.object().at(pointer);
+        if (request.operation() != Operation.UPDATE || request.oldObject() == null) {
+            return rule.validate(list, path, i -> true);
         }
-        return errors;
+        JsonNode old = request.oldObject().at(pointer);
+        if (list.equals(old)) {
+            return List.of();
+        }
+        return rule.validate(list, path, newEntries(list, old));
+    }
+
+    /**
+     * @return index in {@code list} → false when the entry is JSON-equal to an entry of {@code old}
+     *         that no earlier entry of {@code list} matched already; true for every other entry
+     */
+    static IntPredicate newEntries(JsonNode list, JsonNode old) {
+        if (!list.isArray()) {
+            return i -> true;
+        }
+        Map<JsonNode, Integer> unmatched = new HashMap<>();
+        if (old.isArray()) {
+            old.forEach(entry -> unmatched.merge(entry, 1, Integer::sum));
+        }
+        boolean[] fresh = new boolean[list.size()];
+        for (int i = 0; i < fresh.length; i++) {
+            Integer left = unmatched.get(list.get(i));
+            fresh[i] = left == null;
+            if (left != null) {
+                unmatched.compute(list.get(i), (k, n) -> n == 1 ? null : n - 1);
+            }
+        }
+        return i -> i < 0 || i >= fresh.length || fresh[i];
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.testkit.KubectlResult;
 import java.time.Duration;
 import java.util.List;
@@ -240,5 +241,81 @@ class ValidatingWebhookE2ETest {
         } finally {
             env.kubectl("delete", POOLS, name);
         }
+    }
+
+    private static final String VALIDATING = "validatingwebhookconfigurations.admissionregistration.k8s.io";
+
+    /**
+     * The tester's pool: stored with invalid taints while the validating webhooks were absent
+     * (IronCore validates none of this). Later updates are validated by entry value: entries the
+     * pool already had pass wherever they move, new and changed entries are checked.
+     */
+    @Test
+    void anUpdateOfAPoolWithLegacyInvalidTaintsIsCheckedByEntryNotByIndex() {
+        String name = ns + "-legacy";
+        String legacy = pool(name, """
+                - key: bad key
+                  effect: NoSchedule
+                - key: k
+                  effect: Weird
+                """);
+        createWithoutValidatingWebhooks(legacy);
+        try {
+            KubectlResult removed = patchTaints(name, "[{\"op\":\"remove\",\"path\":\"/spec/taints/0\"}]");
+            assertThat(removed.ok()).as(removed.stderr()).isTrue();
+            KubectlResult inserted = patchTaints(name,
+                    "[{\"op\":\"add\",\"path\":\"/spec/taints/0\",\"value\":{\"key\":\"ok\",\"effect\":\"NoSchedule\"}}]");
+            assertThat(inserted.ok()).as(inserted.stderr()).isTrue();
+            assertThat(env.get(POOLS, "", name).at("/spec/taints/1/effect").asText()).isEqualTo("Weird");
+
+            KubectlResult changed = patchTaints(name,
+                    "[{\"op\":\"replace\",\"path\":\"/spec/taints/1/effect\",\"value\":\"Weirder\"}]");
+            assertThat(changed.ok()).isFalse();
+            assertThat(changed.stderr()).contains("The MachinePool \"" + name + "\" is invalid: spec.taints[1].effect:"
+                    + " Unsupported value: \"Weirder\"");
+            KubectlResult added = patchTaints(name,
+                    "[{\"op\":\"add\",\"path\":\"/spec/taints/0\",\"value\":{\"key\":\"x/\",\"effect\":\"NoSchedule\"}}]");
+            assertThat(added.ok()).isFalse();
+            assertThat(added.stderr()).contains("is invalid: spec.taints[0].key: Invalid value: \"x/\"")
+                    .doesNotContain("Weird");
+            KubectlResult copied = patchTaints(name,
+                    "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"ok\",\"effect\":\"NoSchedule\"}}]");
+            assertThat(copied.ok()).isFalse();
+            assertThat(copied.stderr()).contains("is invalid: spec.taints[2]: Duplicate value");
+            env.kubectl("label", POOLS, name, "touched=yes");
+        } finally {
+            env.kubectl("delete", POOLS, name, "--wait=false");
+        }
+    }
+
+    private KubectlResult patchTaints(String pool, String jsonPatch) {
+        return env.cp.kubectl("patch", POOLS, pool, "--type=json", "-p", jsonPatch);
+    }
+
+    /**
+     * Creates {@code yaml} (which our webhooks would deny) with our validating webhook
+     * configuration deleted for the moment, and restores it before returning, waiting until the
+     * API server calls it again.
+     */
+    private void createWithoutValidatingWebhooks(String yaml) {
+        JsonNode installed = WebhookEnvironment.json(env.kubectl("get", VALIDATING, "ironcore-maintenance", "-o", "json")
+                .stdout());
+        ObjectNode copy = installed.deepCopy();
+        ObjectNode metadata = WebhookEnvironment.MAPPER.createObjectNode().put("name", "ironcore-maintenance");
+        copy.set("metadata", metadata);
+        try {
+            env.kubectl("delete", VALIDATING, "ironcore-maintenance");
+            await("validating webhooks gone").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> env.apply(yaml).ok());
+        } finally {
+            if (env.isGone(VALIDATING, "", "ironcore-maintenance")) {
+                env.cp.kubectlTool().runWithInput(copy.toString(), "create", "-f", "-").orThrow();
+            }
+        }
+        await("validating webhooks back").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    KubectlResult r = env.apply(yaml.replace("name: ", "name: probe-"), "--dry-run=server");
+                    return !r.ok() && r.stderr().contains("is invalid");
+                });
     }
 }

@@ -10,9 +10,13 @@ import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.AdmissionRoutes;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.Operation;
+import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ListFieldValidatorTest {
     private static final ListFieldValidator TAINTS = ListFieldValidator.taints();
@@ -55,9 +59,103 @@ class ListFieldValidatorTest {
                 .containsExactly("spec.taints[1].effect");
         assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, legacy, pool(null)))))
                 .containsExactly("spec.taints[0].key");
-        JsonNode duplicated = vm("[{'key':'k','operator':'Exists'},{'key':'k','value':'-'}]");
-        assertThat(fields(TOLERATIONS.validate(machine(Operation.UPDATE, duplicated, vm("[{'key':'k','value':'-'}]")))))
-                .as("the same error at another index is new").containsExactly("spec.tolerations[1].value");
+    }
+
+    /** The tester's pool, created while the validating webhook was absent. */
+    private static final String BAD_TAINTS = "{'key':'bad key'}|{'key':'k','effect':'Weird'}";
+    private static final String BAD_TOLERATIONS = "{'key':'Bad Key!','operator':'Exists'}|{'key':'k','operator':'In'}";
+
+    /**
+     * Ratcheting by entry value. Lists are written as {@code |}-separated entries; expected errors
+     * as {@code ;;}-separated beginnings of {@code field: message}, in order.
+     */
+    @ParameterizedTest(name = "{0}: {1} -> {2}")
+    @CsvSource(delimiter = '~', quoteCharacter = '"', emptyValue = "", value = {
+        // the tester's cases
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'k','effect':'Weird'} ~",
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'ok','effect':'NoSchedule'}|" + BAD_TAINTS + " ~",
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'k','effect':'Weird'}|{'key':'bad key'} ~",
+        "taints      ~ " + BAD_TAINTS + " ~ " + BAD_TAINTS + "|{'key':'maintenance.ironcore.dev','effect':'NoExecute'} ~",
+        // a changed entry is fully validated, also for errors it had before
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'bad key','effect':'NoSchedule'}|{'key':'k','effect':'Weird'}"
+                + " ~ spec.taints[0].key: Invalid value: \"bad key\"",
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'bad key','value':'v'}|{'key':'k','effect':'Weird'}"
+                + " ~ spec.taints[0].key: Invalid value ;; spec.taints[0].effect: Required value",
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'ok','effect':'NoSchedule'}|{'key':'bad key'}|{'key':'k','effect':'Weirder'}"
+                + " ~ spec.taints[2].effect: Unsupported value: \"Weirder\"",
+        // a new bad entry is reported at its new index
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'x','effect':'Later'}|" + BAD_TAINTS
+                + " ~ spec.taints[0].effect: Unsupported value: \"Later\"",
+        "taints      ~ " + BAD_TAINTS + " ~ {'key':'bad key'}|{'key':'x/'}|{'key':'k','effect':'Weird'}"
+                + " ~ spec.taints[1].key: Invalid value: \"x/\" ;; spec.taints[1].effect: Required value",
+        "taints      ~ ~ " + BAD_TAINTS + " ~ spec.taints[0].key ;; spec.taints[0].effect ;; spec.taints[1].effect",
+        // duplicates: reported only when one of the two entries is new
+        "taints      ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'v','effect':'NoExecute'}"
+                + " ~ {'key':'ok','effect':'NoSchedule'}|{'key':'d','value':'v','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'} ~",
+        "taints      ~ {'key':'d','effect':'NoExecute'}"
+                + " ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'v','effect':'NoExecute'}"
+                + " ~ spec.taints[1]: Duplicate value: {\"key\":\"d\",\"effect\":\"NoExecute\"}",
+        "taints      ~ {'key':'d','effect':'NoExecute'}"
+                + " ~ {'key':'d','value':'v','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'}"
+                + " ~ spec.taints[1]: Duplicate value",
+        "taints      ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'v','effect':'NoExecute'}"
+                + " ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'w','effect':'NoExecute'}"
+                + " ~ spec.taints[1]: Duplicate value",
+        // an exact copy: each old entry stands for one new entry, the copy is new
+        "taints      ~ {'key':'d','effect':'NoExecute'} ~ {'key':'d','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'}"
+                + " ~ spec.taints[1]: Duplicate value",
+        "taints      ~ " + BAD_TAINTS + " ~ " + BAD_TAINTS + "|{'key':'k','effect':'Weird'}"
+                + " ~ spec.taints[2].effect: Unsupported value ;; spec.taints[2]: Duplicate value",
+        // tolerations
+        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'k','operator':'In'} ~",
+        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'operator':'Exists'}|" + BAD_TOLERATIONS + " ~",
+        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'k','operator':'In'}|{'key':'Bad Key!','operator':'Exists'} ~",
+        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'Bad Key!','operator':'Equal'}|{'key':'k','operator':'In'}"
+                + " ~ spec.tolerations[0].key: Invalid value: \"Bad Key!\"",
+        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'Bad Key!','operator':'Exists'}|{'key':'k','operator':'Within'}"
+                + " ~ spec.tolerations[1].operator: Unsupported value: \"Within\"",
+        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'k','effect':'Later'}|" + BAD_TOLERATIONS
+                + " ~ spec.tolerations[0].effect: Unsupported value: \"Later\"",
+        "tolerations ~ ~ " + BAD_TOLERATIONS + " ~ spec.tolerations[0].key ;; spec.tolerations[1].operator",
+        // tolerations may repeat; an exact copy of a bad one is a new bad entry
+        "tolerations ~ {'key':'k','operator':'Exists'} ~ {'key':'k','operator':'Exists'}|{'key':'k','operator':'Exists'} ~",
+        "tolerations ~ " + BAD_TOLERATIONS + " ~ " + BAD_TOLERATIONS + "|{'key':'k','operator':'In'}"
+                + " ~ spec.tolerations[2].operator: Unsupported value",
+    })
+    void anUpdateRatchetsByEntryValue(String list, String old, String now, String expected) {
+        boolean taints = list.equals("taints");
+        ListFieldValidator validator = taints ? TAINTS : TOLERATIONS;
+        JsonNode oldObject = taints ? pool(array(old)) : vm(array(old));
+        JsonNode object = taints ? pool(array(now)) : vm(array(now));
+        AdmissionRequest request = taints ? machinePool(Operation.UPDATE, object, oldObject)
+                : machine(Operation.UPDATE, object, oldObject);
+        List<String> actual = validator.validate(request).stream().map(FieldError::toString).toList();
+        List<String> wanted = expected == null ? List.of()
+                : Arrays.stream(expected.split(";;")).map(String::strip).toList();
+        assertThat(actual).as("errors").hasSize(wanted.size());
+        for (int i = 0; i < wanted.size(); i++) {
+            assertThat(actual.get(i)).as("error %d of %s", i, actual).startsWith(wanted.get(i));
+        }
+    }
+
+    private static String array(String entries) {
+        return entries == null ? null : "[" + entries.replace('|', ',') + "]";
+    }
+
+    @Test
+    void aListThatIsNotAnArrayIsRatchetedOnlyWhileUnchanged() {
+        assertThat(TAINTS.validate(machinePool(Operation.UPDATE, pool("'k:NoSchedule'"), pool("'k:NoSchedule'"))))
+                .isEmpty();
+        assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, pool("'k:NoExecute'"), pool("'k:NoSchedule'")))))
+                .containsExactly("spec.taints");
+        assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, pool("[{'key':'k'}]"), pool("{'key':'k'}")))))
+                .containsExactly("spec.taints[0].effect");
+    }
+
+    @Test
+    void entriesMatchByJsonValueWhateverTheMemberOrder() {
+        assertThat(TAINTS.validate(machinePool(Operation.UPDATE, pool("[{'effect':'Weird','key':'k'}]"),
+                pool("[{'key':'k','effect':'Weird'}]")))).isEmpty();
     }
 
     @Test
