@@ -35,6 +35,8 @@ public final class DrainReconciler implements Reconciler {
     private final ClusterCache cache;
     private final ControllerMetrics metrics;
     private final Predicate<Map<String, String>> selector;
+    /** The blocking Machines last logged per held drain, so a hold is logged when it changes, not every pass. */
+    private final Map<String, List<String>> lastHold = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param selector {@code --capi-machine-selector}: which CAPI Machines (by their labels) to manage */
     public DrainReconciler(KubeWriter writer, ClusterCache cache, ControllerMetrics metrics, Predicate<Map<String, String>> selector) {
@@ -48,6 +50,7 @@ public final class DrainReconciler implements Reconciler {
     public Result reconcile(String key) {
         CapiMachine cached = cache.capiMachine(key);
         if (cached == null) {
+            lastHold.remove(key);
             return Result.done();
         }
         String node = cached.nodeName();
@@ -56,6 +59,9 @@ public final class DrainReconciler implements Reconciler {
         Map<String, String> labels = cached.getMetadata().getLabels();
         boolean selected = selector.test(labels == null ? Map.of() : labels);
         DrainStep step = DrainDecision.next(new DrainInput(cached, selected, pool, bound));
+        if (!(step instanceof DrainStep.Hold)) {
+            lastHold.remove(key);
+        }
         if (!(step instanceof DrainStep.Nothing)) {
             metrics.drainStep(step.getClass().getSimpleName());
         }
@@ -74,6 +80,9 @@ public final class DrainReconciler implements Reconciler {
                 LOG.info("drain {}: added taints {} to pool {}", key, added, s.pool());
             }
         } else if (step instanceof DrainStep.Hold s) {
+            if (s.blockingMachines().equals(lastHold.put(key, s.blockingMachines()))) {
+                return Result.requeueAfter(HOLD_RECHECK, "holding");
+            }
             LOG.info("drain {}: holding pre-drain hook, {} machine(s) on pool {} do not tolerate the maintenance taint yet: {}",
                     key, s.blockingMachines().size(), s.pool(), String.join(", ", s.blockingMachines()));
             return Result.requeueAfter(HOLD_RECHECK, "holding");
