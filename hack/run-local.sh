@@ -45,11 +45,12 @@ export CONTROLPLANE_DIR="$BIN_DIR"
 log "building (mvn install, no tests)"
 mvnq -DskipTests install
 
-# Runtime classpath of a module: its classes plus its runtime dependencies.
+# Runtime classpath of a module: its classes plus its runtime dependencies, with our own modules
+# taken from this checkout's target/classes (not from ~/.m2, which another checkout may overwrite).
 classpath() {
   local module="$1" out="$ROOT/$1/target/runtime-classpath.txt"
   mvnq -pl "$module" dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$out"
-  echo "$ROOT/$module/target/classes:$(cat "$out")"
+  echo "$ROOT/$module/target/classes:$(sed -E "s#[^:]*/dev/ironcore/maintenance/([a-z]+)/[^/:]+/[a-z]+-[^/:]+\.jar#$ROOT/\1/target/classes#g" "$out")"
 }
 has_main() { [ -f "$ROOT/$1/target/classes/$(echo "$2" | tr . /).class" ]; }
 
