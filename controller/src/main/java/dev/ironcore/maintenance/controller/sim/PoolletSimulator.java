@@ -56,6 +56,7 @@ public final class PoolletSimulator implements AutoCloseable {
             writer.patchMetadata(writer.client().resources(Machine.class).inNamespace(meta.getNamespace()).withName(meta.getName()),
                     live -> meta.getUid().equals(live.getMetadata().getUid()),
                     e -> e.removeFinalizer(Names.POOLLET_FINALIZER));
+            scheduled.remove(meta.getUid());
             LOG.info("poollet simulator: VM of machine {}/{} is off, released {}", meta.getNamespace(), meta.getName(), Names.POOLLET_FINALIZER);
         } catch (RuntimeException e) {
             LOG.warn("poollet simulator: could not release {}/{}, retrying: {}", meta.getNamespace(), meta.getName(), e.toString());
