@@ -1,5 +1,9 @@
 package dev.ironcore.maintenance.server.e2e;
 
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.VALIDATING;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.HOLD;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.CAPI;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.IRONCORE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -20,12 +24,8 @@ import org.junit.jupiter.api.Test;
  * deleting IronCore Machine still calls the validating webhook, so it fails closed.
  */
 class DeadWebhookE2ETest {
-    private static final String CAPI = "machines.cluster.x-k8s.io";
-    private static final String IRONCORE = "machines.compute.ironcore.dev";
-    private static final String HOLD = "e2e.ironcore.dev/hold";
     private static final String LABEL = "e2e.ironcore.dev/dead-webhook";
     private static final String MUTATING = "mutatingwebhookconfigurations.admissionregistration.k8s.io";
-    private static final String VALIDATING = "validatingwebhookconfigurations.admissionregistration.k8s.io";
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String DEAD_MACHINE_VALIDATION =
             "failed calling webhook \"dead.machine.validate.maintenance.ironcore.dev\"";

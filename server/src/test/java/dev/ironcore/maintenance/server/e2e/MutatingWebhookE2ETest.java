@@ -1,5 +1,8 @@
 package dev.ironcore.maintenance.server.e2e;
 
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.HOLD;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.CAPI;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.IRONCORE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,9 +17,6 @@ import org.junit.jupiter.api.Test;
 
 /** The mutating webhooks through a real kube-apiserver, driven with real kubectl. */
 class MutatingWebhookE2ETest {
-    private static final String CAPI = "machines.cluster.x-k8s.io";
-    private static final String IRONCORE = "machines.compute.ironcore.dev";
-    private static final String HOLD = "e2e.ironcore.dev/hold";
 
     private WebhookEnvironment env;
     private String ns;

@@ -1,5 +1,8 @@
 package dev.ironcore.maintenance.server.e2e;
 
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.VALIDATING;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.IRONCORE;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.POOLS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,7 +18,6 @@ import org.junit.jupiter.api.Test;
 
 /** The validating webhooks through a real kube-apiserver, driven with real kubectl. */
 class ValidatingWebhookE2ETest {
-    private static final String IRONCORE = "machines.compute.ironcore.dev";
 
     private WebhookEnvironment env;
     private String ns;
@@ -114,7 +116,6 @@ class ValidatingWebhookE2ETest {
         env.kubectl("delete", "machinepools.compute.ironcore.dev", pool);
     }
 
-    private static final String POOLS = "machinepools.compute.ironcore.dev";
     private static final Pattern SHAPE =
             Pattern.compile("\\* \\S+: (Required value|Invalid value|Unsupported value|Duplicate value|Forbidden)");
     private static final String BAD_TAINTS = """
@@ -243,7 +244,6 @@ class ValidatingWebhookE2ETest {
         }
     }
 
-    private static final String VALIDATING = "validatingwebhookconfigurations.admissionregistration.k8s.io";
 
     /**
      * The tester's pool: stored with invalid taints while the validating webhooks were absent

@@ -27,6 +27,14 @@ import java.util.UUID;
  * the API server provably calls our webhooks.
  */
 final class WebhookEnvironment {
+    /** kubectl resource names: kind Machine exists in two groups, so tests always name the group. */
+    static final String CAPI = "machines.cluster.x-k8s.io";
+    static final String IRONCORE = "machines.compute.ironcore.dev";
+    static final String POOLS = "machinepools.compute.ironcore.dev";
+    static final String VALIDATING = "validatingwebhookconfigurations.admissionregistration.k8s.io";
+    /** A user finalizer the tests hold objects with. */
+    static final String HOLD = "e2e.ironcore.dev/hold";
+
     static final ObjectMapper MAPPER = new ObjectMapper();
     private static WebhookEnvironment instance;
 
