@@ -11,21 +11,21 @@ import java.util.Map;
  * object read and written back loses nothing (IronCore has many more spec fields than we use).
  */
 public abstract class Extensible {
-    private final Map<String, Object> additionalProperties = new LinkedHashMap<>();
+  private final Map<String, Object> additionalProperties = new LinkedHashMap<>();
 
-    /** Fields not modelled by this class, in their JSON form (maps, lists, strings, numbers). */
-    @JsonAnyGetter
-    public Map<String, Object> getAdditionalProperties() {
-        return additionalProperties;
-    }
+  /** Fields not modelled by this class, in their JSON form (maps, lists, strings, numbers). */
+  @JsonAnyGetter
+  public Map<String, Object> getAdditionalProperties() {
+    return additionalProperties;
+  }
 
-    @JsonAnySetter
-    public void setAdditionalProperty(String name, Object value) {
-        additionalProperties.put(name, value);
-    }
+  @JsonAnySetter
+  public void setAdditionalProperty(String name, Object value) {
+    additionalProperties.put(name, value);
+  }
 
-    @JsonIgnore
-    public Object getAdditionalProperty(String name) {
-        return additionalProperties.get(name);
-    }
+  @JsonIgnore
+  public Object getAdditionalProperty(String name) {
+    return additionalProperties.get(name);
+  }
 }

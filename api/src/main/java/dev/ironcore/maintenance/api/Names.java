@@ -3,40 +3,54 @@ package dev.ironcore.maintenance.api;
 /**
  * Exact strings shared by the webhooks and the controller (domain reference §2).
  *
- * <p>Sources: IronCore IEP-21 (eviction), IEP-15 (pool health), {@code ironcore-dev/pool-lifecycle-controller}
- * (CAPI pre-drain hook), Cluster API Machine deletion hooks.
+ * <p>Sources: IronCore IEP-21 (eviction), IEP-15 (pool health), {@code
+ * ironcore-dev/pool-lifecycle-controller} (CAPI pre-drain hook), Cluster API Machine deletion
+ * hooks.
  */
 public final class Names {
-    private Names() {}
+  private Names() {}
 
-    /** Our finalizer on CAPI Machines; released last, after the MachinePool is deleted. */
-    public static final String CLEANUP_FINALIZER = "maintenance.ironcore.dev/machinepool-cleanup";
-    /** Annotation key of our CAPI pre-drain hook; while present, CAPI does not drain the node. */
-    public static final String PRE_DRAIN_HOOK_ANNOTATION =
-            "pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance";
-    /** Value of {@link #PRE_DRAIN_HOOK_ANNOTATION} (CAPI uses the value as the hook's owner). */
-    public static final String PRE_DRAIN_HOOK_VALUE = "ironcore-maintenance";
-    /** Cluster API's own Machine finalizer; gone once CAPI has finished with the node. */
-    public static final String CAPI_MACHINE_FINALIZER = "machine.cluster.x-k8s.io";
-    /** Key of the maintenance taints (no value), once with NoSchedule and once with NoExecute. */
-    public static final String MAINTENANCE_TAINT_KEY = "maintenance.ironcore.dev";
-    /** Finalizer the machinepoollet holds on an IronCore Machine until its VM is shut down. */
-    public static final String POOLLET_FINALIZER = "machinepoollet.ironcore.dev/machine";
-    /** Namespace of the per-pool {@code coordination.k8s.io/v1} Leases (each named like its pool). */
-    public static final String LEASE_NAMESPACE = "ironcore-machinepool-lease";
-    /** Pool condition type written by the health loop. */
-    public static final String READY_CONDITION = "Ready";
-    /** Reason of the Ready=Unknown condition (IronCore IEP-15). */
-    public static final String POOL_STATUS_UNKNOWN_REASON = "MachinePoolStatusUnknown";
-    /** Message of the Ready=Unknown condition (IronCore IEP-15). */
-    public static final String POOL_STATUS_UNKNOWN_MESSAGE = "machinepoollet stopped posting machine pool status.";
-    /** Reason of the Normal event on an evicted IronCore Machine. */
-    public static final String EVICTED_REASON = "Evicted";
+  /** Our finalizer on CAPI Machines; released last, after the MachinePool is deleted. */
+  public static final String CLEANUP_FINALIZER = "maintenance.ironcore.dev/machinepool-cleanup";
 
-    /** API group of IronCore compute resources. */
-    public static final String COMPUTE_GROUP = "compute.ironcore.dev";
-    /** API group of Cluster API. */
-    public static final String CAPI_GROUP = "cluster.x-k8s.io";
-    /** CAPI's storage version from CAPI 1.11 on; our CAPI webhooks are registered for it. */
-    public static final String CAPI_STORAGE_VERSION = "v1beta2";
+  /** Annotation key of our CAPI pre-drain hook; while present, CAPI does not drain the node. */
+  public static final String PRE_DRAIN_HOOK_ANNOTATION =
+      "pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance";
+
+  /** Value of {@link #PRE_DRAIN_HOOK_ANNOTATION} (CAPI uses the value as the hook's owner). */
+  public static final String PRE_DRAIN_HOOK_VALUE = "ironcore-maintenance";
+
+  /** Cluster API's own Machine finalizer; gone once CAPI has finished with the node. */
+  public static final String CAPI_MACHINE_FINALIZER = "machine.cluster.x-k8s.io";
+
+  /** Key of the maintenance taints (no value), once with NoSchedule and once with NoExecute. */
+  public static final String MAINTENANCE_TAINT_KEY = "maintenance.ironcore.dev";
+
+  /** Finalizer the machinepoollet holds on an IronCore Machine until its VM is shut down. */
+  public static final String POOLLET_FINALIZER = "machinepoollet.ironcore.dev/machine";
+
+  /** Namespace of the per-pool {@code coordination.k8s.io/v1} Leases (each named like its pool). */
+  public static final String LEASE_NAMESPACE = "ironcore-machinepool-lease";
+
+  /** Pool condition type written by the health loop. */
+  public static final String READY_CONDITION = "Ready";
+
+  /** Reason of the Ready=Unknown condition (IronCore IEP-15). */
+  public static final String POOL_STATUS_UNKNOWN_REASON = "MachinePoolStatusUnknown";
+
+  /** Message of the Ready=Unknown condition (IronCore IEP-15). */
+  public static final String POOL_STATUS_UNKNOWN_MESSAGE =
+      "machinepoollet stopped posting machine pool status.";
+
+  /** Reason of the Normal event on an evicted IronCore Machine. */
+  public static final String EVICTED_REASON = "Evicted";
+
+  /** API group of IronCore compute resources. */
+  public static final String COMPUTE_GROUP = "compute.ironcore.dev";
+
+  /** API group of Cluster API. */
+  public static final String CAPI_GROUP = "cluster.x-k8s.io";
+
+  /** CAPI's storage version from CAPI 1.11 on; our CAPI webhooks are registered for it. */
+  public static final String CAPI_STORAGE_VERSION = "v1beta2";
 }

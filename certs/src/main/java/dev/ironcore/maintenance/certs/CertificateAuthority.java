@@ -71,8 +71,12 @@ public final class CertificateAuthority {
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
       X509v3CertificateBuilder b =
           new JcaX509v3CertificateBuilder(
-              subject, serial(), Date.from(now.minus(BACKDATE)), Date.from(now.plus(validity)),
-              subject, keys.getPublic());
+              subject,
+              serial(),
+              Date.from(now.minus(BACKDATE)),
+              Date.from(now.plus(validity)),
+              subject,
+              keys.getPublic());
       b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
       b.addExtension(
           Extension.keyUsage,
@@ -87,8 +91,8 @@ public final class CertificateAuthority {
   }
 
   /**
-   * Loads a CA from PEM files written by {@link #certificatePem()} and {@link #privateKeyPem()}
-   * (or any unencrypted PKCS#8, PKCS#1 or SEC1 key).
+   * Loads a CA from PEM files written by {@link #certificatePem()} and {@link #privateKeyPem()} (or
+   * any unencrypted PKCS#8, PKCS#1 or SEC1 key).
    *
    * @throws UncheckedIOException if a file cannot be read
    * @throws IllegalArgumentException if the PEM is malformed, the certificate is no CA, or the key
@@ -172,8 +176,12 @@ public final class CertificateAuthority {
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
       X509v3CertificateBuilder b =
           new JcaX509v3CertificateBuilder(
-              certificate, serial(), Date.from(now.minus(BACKDATE)), Date.from(now.plus(validity)),
-              name(cn, organizations), keys.getPublic());
+              certificate,
+              serial(),
+              Date.from(now.minus(BACKDATE)),
+              Date.from(now.plus(validity)),
+              name(cn, organizations),
+              keys.getPublic());
       b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
       b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
       b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));

@@ -14,8 +14,8 @@ import java.util.List;
  *
  * Writes {@code DIR/ca.crt}, {@code DIR/ca.key} (kept if both already exist, so a caBundle stays
  * valid across runs), and always a fresh {@code DIR/tls.crt}, {@code DIR/tls.key} with SANs NAME,
- * NAME.NS, NAME.NS.svc, NAME.NS.svc.cluster.local, localhost and 127.0.0.1. Exit code 0 on
- * success, 2 on bad arguments, 1 on other errors.
+ * NAME.NS, NAME.NS.svc, NAME.NS.svc.cluster.local, localhost and 127.0.0.1. Exit code 0 on success,
+ * 2 on bad arguments, 1 on other errors.
  */
 public final class GenerateCerts {
 

@@ -13,11 +13,13 @@ public final class SslContexts {
   private SslContexts() {}
 
   /**
-   * A TLS context that presents {@code certPem}/{@code keyPem} (server or client identity) and, when
-   * {@code caPem} is not null, trusts only the certificates in it (otherwise the JVM defaults).
+   * A TLS context that presents {@code certPem}/{@code keyPem} (server or client identity) and,
+   * when {@code caPem} is not null, trusts only the certificates in it (otherwise the JVM
+   * defaults).
    */
   public static SSLContext of(Path certPem, Path keyPem, Path caPem) {
-    return build(PemKeyStores.load(certPem, keyPem), caPem == null ? null : PemKeyStores.loadTrust(caPem));
+    return build(
+        PemKeyStores.load(certPem, keyPem), caPem == null ? null : PemKeyStores.loadTrust(caPem));
   }
 
   /** A client TLS context that trusts only the certificates in {@code caPem} and presents none. */

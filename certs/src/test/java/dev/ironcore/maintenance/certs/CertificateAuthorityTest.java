@@ -28,7 +28,8 @@ class CertificateAuthorityTest {
     assertThat(c.getSubjectX500Principal().getName()).isEqualTo("CN=test-ca");
     c.verify(c.getPublicKey());
     assertThat(c.getKeyUsage()[5]).as("keyCertSign").isTrue();
-    assertThat(c.getNotAfter().toInstant()).isBefore(Instant.now().plus(Duration.ofDays(1).plusMinutes(1)));
+    assertThat(c.getNotAfter().toInstant())
+        .isBefore(Instant.now().plus(Duration.ofDays(1).plusMinutes(1)));
     assertThat(ca.privateKeyPem()).startsWith("-----BEGIN PRIVATE KEY-----");
   }
 
@@ -36,7 +37,9 @@ class CertificateAuthorityTest {
   void servingCertificateHasSansAndServerAuth() throws Exception {
     IssuedCertificate issued =
         ca.issueServing(
-            "web", List.of("web", "web.ns.svc", "localhost"), List.of("127.0.0.1", "::1"),
+            "web",
+            List.of("web", "web.ns.svc", "localhost"),
+            List.of("127.0.0.1", "::1"),
             Duration.ofHours(1));
     X509Certificate c = issued.certificate();
 
@@ -67,11 +70,13 @@ class CertificateAuthorityTest {
   @Test
   void pemRoundTripsThroughFilesAndLoad(@TempDir Path dir) throws Exception {
     ca.writeTo(dir.resolve("ca.crt"), dir.resolve("ca.key"));
-    CertificateAuthority loaded = CertificateAuthority.load(dir.resolve("ca.crt"), dir.resolve("ca.key"));
+    CertificateAuthority loaded =
+        CertificateAuthority.load(dir.resolve("ca.crt"), dir.resolve("ca.key"));
     assertThat(loaded.certificatePem()).isEqualTo(ca.certificatePem());
     assertThat(loaded.privateKeyPem()).isEqualTo(ca.privateKeyPem());
 
-    IssuedCertificate issued = loaded.issueServing("x", List.of("x"), List.of(), Duration.ofHours(1));
+    IssuedCertificate issued =
+        loaded.issueServing("x", List.of("x"), List.of(), Duration.ofHours(1));
     issued.certificate().verify(ca.certificate().getPublicKey());
     assertThat(Pem.encode(issued.certificate())).isEqualTo(issued.certificatePem());
     assertThat(Pem.encode(issued.privateKey())).isEqualTo(issued.privateKeyPem());
@@ -82,13 +87,15 @@ class CertificateAuthorityTest {
     CertificateAuthority other = CertificateAuthority.generate("other", Duration.ofDays(1));
     ca.writeTo(dir.resolve("ca.crt"), dir.resolve("ignored.key"));
     other.writeTo(dir.resolve("other.crt"), dir.resolve("other.key"));
-    assertThatThrownBy(() -> CertificateAuthority.load(dir.resolve("ca.crt"), dir.resolve("other.key")))
+    assertThatThrownBy(
+            () -> CertificateAuthority.load(dir.resolve("ca.crt"), dir.resolve("other.key")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not the private key");
 
     ca.issueServing("leaf", List.of(), List.of(), Duration.ofHours(1))
         .writeTo(dir.resolve("leaf.crt"), dir.resolve("leaf.key"));
-    assertThatThrownBy(() -> CertificateAuthority.load(dir.resolve("leaf.crt"), dir.resolve("leaf.key")))
+    assertThatThrownBy(
+            () -> CertificateAuthority.load(dir.resolve("leaf.crt"), dir.resolve("leaf.key")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not a CA");
   }

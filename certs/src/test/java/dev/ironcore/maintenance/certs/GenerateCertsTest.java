@@ -26,7 +26,12 @@ class GenerateCertsTest {
             .collect(Collectors.toList());
     assertThat(sans)
         .containsExactly(
-            "hook", "hook.sys", "hook.sys.svc", "hook.sys.svc.cluster.local", "localhost", "127.0.0.1");
+            "hook",
+            "hook.sys",
+            "hook.sys.svc",
+            "hook.sys.svc.cluster.local",
+            "localhost",
+            "127.0.0.1");
     leaf.verify(Pem.decodeCertificate(ca1).getPublicKey());
     assertThat(Files.readString(dir.resolve("tls.key"))).startsWith("-----BEGIN PRIVATE KEY-----");
 

@@ -14,7 +14,9 @@ class PemTest {
   void rsaAndEcKeysRoundTrip() {
     for (KeyPair kp : List.of(KeyPairs.rsa2048(), KeyPairs.ecP256())) {
       String pem = Pem.encode(kp.getPrivate());
-      assertThat(pem).startsWith("-----BEGIN PRIVATE KEY-----\n").endsWith("-----END PRIVATE KEY-----\n");
+      assertThat(pem)
+          .startsWith("-----BEGIN PRIVATE KEY-----\n")
+          .endsWith("-----END PRIVATE KEY-----\n");
       assertThat(Pem.decodePrivateKey(pem)).isEqualTo(kp.getPrivate());
       assertThat(Pem.encode(kp.getPublic())).startsWith("-----BEGIN PUBLIC KEY-----");
     }
@@ -29,7 +31,8 @@ class PemTest {
         .isEqualTo(((java.security.interfaces.ECPrivateKey) kp.getPrivate()).getS());
     String body = sec1.replaceAll("-----[A-Z ]+-----|\\s", "");
     org.bouncycastle.asn1.sec.ECPrivateKey parsed =
-        org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(java.util.Base64.getDecoder().decode(body));
+        org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(
+            java.util.Base64.getDecoder().decode(body));
     assertThat(parsed.getParametersObject().toString()).isEqualTo("1.2.840.10045.3.1.7"); // P-256
     assertThatThrownBy(() -> Pem.encodeSec1(KeyPairs.rsa2048().getPrivate()))
         .isInstanceOf(IllegalArgumentException.class);
@@ -45,7 +48,8 @@ class PemTest {
 
   @Test
   void rejectsTextWithoutBlocks() {
-    assertThatThrownBy(() -> Pem.decodeCertificate("hello")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Pem.decodeCertificate("hello"))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Pem.decodePrivateKey("")).isInstanceOf(IllegalArgumentException.class);
   }
 }

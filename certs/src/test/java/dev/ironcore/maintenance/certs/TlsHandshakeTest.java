@@ -32,7 +32,9 @@ class TlsHandshakeTest {
 
     try (SSLServerSocket ss =
         (SSLServerSocket)
-            server.getServerSocketFactory().createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            server
+                .getServerSocketFactory()
+                .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       CompletableFuture<Integer> served =
           CompletableFuture.supplyAsync(
               () -> {
@@ -46,7 +48,8 @@ class TlsHandshakeTest {
                   throw new IllegalStateException(e);
                 }
               });
-      try (SSLSocket c = (SSLSocket) client.getSocketFactory().createSocket("localhost", ss.getLocalPort())) {
+      try (SSLSocket c =
+          (SSLSocket) client.getSocketFactory().createSocket("localhost", ss.getLocalPort())) {
         SSLParameters p = c.getSSLParameters();
         p.setEndpointIdentificationAlgorithm("HTTPS");
         c.setSSLParameters(p);
@@ -65,10 +68,10 @@ class TlsHandshakeTest {
     GenerateCerts.run(dir.resolve("a"), "svc", "ns", Duration.ofDays(1));
     CertificateAuthority.generate("foreign", Duration.ofDays(1))
         .writeTo(dir.resolve("foreign.crt"), dir.resolve("foreign.key"));
-    SSLContext server =
-        SslContexts.of(dir.resolve("a/tls.crt"), dir.resolve("a/tls.key"), null);
+    SSLContext server = SslContexts.of(dir.resolve("a/tls.crt"), dir.resolve("a/tls.key"), null);
 
-    assertThat(handshake(server, SslContexts.trusting(dir.resolve("a/ca.crt")), "127.0.0.1")).isNull();
+    assertThat(handshake(server, SslContexts.trusting(dir.resolve("a/ca.crt")), "127.0.0.1"))
+        .isNull();
     assertThat(handshake(server, SslContexts.trusting(dir.resolve("foreign.crt")), "127.0.0.1"))
         .isInstanceOf(SSLHandshakeException.class);
   }
@@ -82,10 +85,13 @@ class TlsHandshakeTest {
   }
 
   /** Runs one handshake; returns null on success or the client's exception. */
-  private static Exception handshake(SSLContext server, SSLContext client, String host) throws Exception {
+  private static Exception handshake(SSLContext server, SSLContext client, String host)
+      throws Exception {
     try (SSLServerSocket ss =
         (SSLServerSocket)
-            server.getServerSocketFactory().createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            server
+                .getServerSocketFactory()
+                .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       CompletableFuture<Void> served =
           CompletableFuture.runAsync(
               () -> {
@@ -95,7 +101,8 @@ class TlsHandshakeTest {
                   // the client's side is what the test checks
                 }
               });
-      try (SSLSocket c = (SSLSocket) client.getSocketFactory().createSocket(host, ss.getLocalPort())) {
+      try (SSLSocket c =
+          (SSLSocket) client.getSocketFactory().createSocket(host, ss.getLocalPort())) {
         SSLParameters p = c.getSSLParameters();
         p.setEndpointIdentificationAlgorithm("HTTPS");
         c.setSSLParameters(p);

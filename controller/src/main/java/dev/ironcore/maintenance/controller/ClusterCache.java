@@ -15,103 +15,107 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The controller's read side: fabric8 informers on CAPI Machines (all of them; the
- * {@code --capi-machine-selector} is applied by the drain loop), IronCore Machines and MachinePools, with indexes
- * Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node
- * ({@code status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}.
- * Objects returned are the cache's own: never modify them.
+ * The controller's read side: fabric8 informers on CAPI Machines (all of them; the {@code
+ * --capi-machine-selector} is applied by the drain loop), IronCore Machines and MachinePools, with
+ * indexes Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node ({@code
+ * status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}. Objects
+ * returned are the cache's own: never modify them.
  */
 public final class ClusterCache implements AutoCloseable {
-    private static final String BY_POOL = "byPool";
-    private static final String BY_NODE = "byNode";
+  private static final String BY_POOL = "byPool";
+  private static final String BY_NODE = "byNode";
 
-    private final SharedIndexInformer<CapiMachine> capiMachines;
-    private final SharedIndexInformer<Machine> machines;
-    private final SharedIndexInformer<MachinePool> pools;
-    private final SharedIndexInformer<Lease> leases;
+  private final SharedIndexInformer<CapiMachine> capiMachines;
+  private final SharedIndexInformer<Machine> machines;
+  private final SharedIndexInformer<MachinePool> pools;
+  private final SharedIndexInformer<Lease> leases;
 
-    /**
-     * Creates the (not yet started) informers.
-     *
-     * @param resync how often every cached object is replayed to the handlers (catches missed events)
-     */
-    public ClusterCache(KubernetesClient client, Duration resync) {
-        long resyncMillis = resync.toMillis();
-        // every CAPI Machine, not only selected ones: one that stops matching the selector must
-        // still be seen, so that our finalizer and hook are released from it
-        this.capiMachines = client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
-        this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
-        this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
-        this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
-        this.pools = client.resources(MachinePool.class).runnableInformer(resyncMillis);
-        this.leases = client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
-    }
+  /**
+   * Creates the (not yet started) informers.
+   *
+   * @param resync how often every cached object is replayed to the handlers (catches missed events)
+   */
+  public ClusterCache(KubernetesClient client, Duration resync) {
+    long resyncMillis = resync.toMillis();
+    // every CAPI Machine, not only selected ones: one that stops matching the selector must
+    // still be seen, so that our finalizer and hook are released from it
+    this.capiMachines =
+        client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
+    this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
+    this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
+    this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
+    this.pools = client.resources(MachinePool.class).runnableInformer(resyncMillis);
+    this.leases = client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
+  }
 
-    private static List<String> listOf(String s) {
-        return s == null ? List.of() : List.of(s);
-    }
+  private static List<String> listOf(String s) {
+    return s == null ? List.of() : List.of(s);
+  }
 
-    public void onCapiMachine(ResourceEventHandler<CapiMachine> h) {
-        capiMachines.addEventHandler(h);
-    }
+  public void onCapiMachine(ResourceEventHandler<CapiMachine> h) {
+    capiMachines.addEventHandler(h);
+  }
 
-    public void onMachine(ResourceEventHandler<Machine> h) {
-        machines.addEventHandler(h);
-    }
+  public void onMachine(ResourceEventHandler<Machine> h) {
+    machines.addEventHandler(h);
+  }
 
-    public void onPool(ResourceEventHandler<MachinePool> h) {
-        pools.addEventHandler(h);
-    }
+  public void onPool(ResourceEventHandler<MachinePool> h) {
+    pools.addEventHandler(h);
+  }
 
-    public void onLease(ResourceEventHandler<Lease> h) {
-        leases.addEventHandler(h);
-    }
+  public void onLease(ResourceEventHandler<Lease> h) {
+    leases.addEventHandler(h);
+  }
 
-    /** Starts all informers and waits until each has listed once. */
-    public void start(Duration timeout) throws Exception {
-        CompletableFuture.allOf(
-                        capiMachines.start().toCompletableFuture(),
-                        machines.start().toCompletableFuture(),
-                        pools.start().toCompletableFuture(),
-                        leases.start().toCompletableFuture())
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
+  /** Starts all informers and waits until each has listed once. */
+  public void start(Duration timeout) throws Exception {
+    CompletableFuture.allOf(
+            capiMachines.start().toCompletableFuture(),
+            machines.start().toCompletableFuture(),
+            pools.start().toCompletableFuture(),
+            leases.start().toCompletableFuture())
+        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
 
-    /** The CAPI Machine with key {@code namespace/name}, or null (absent or not selected). */
-    public CapiMachine capiMachine(String key) {
-        return capiMachines.getStore().getByKey(key);
-    }
+  /** The CAPI Machine with key {@code namespace/name}, or null (absent or not selected). */
+  public CapiMachine capiMachine(String key) {
+    return capiMachines.getStore().getByKey(key);
+  }
 
-    /** The IronCore Machine with key {@code namespace/name}, or null. */
-    public Machine machine(String key) {
-        return machines.getStore().getByKey(key);
-    }
+  /** The IronCore Machine with key {@code namespace/name}, or null. */
+  public Machine machine(String key) {
+    return machines.getStore().getByKey(key);
+  }
 
-    /** The MachinePool named {@code name}, or null. */
-    public MachinePool pool(String name) {
-        return name == null ? null : pools.getStore().getByKey(name);
-    }
+  /** The MachinePool named {@code name}, or null. */
+  public MachinePool pool(String name) {
+    return name == null ? null : pools.getStore().getByKey(name);
+  }
 
-    /** The Lease of pool {@code name} (same name, namespace {@code ironcore-machinepool-lease}), or null. */
-    public Lease lease(String name) {
-        return leases.getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
-    }
+  /**
+   * The Lease of pool {@code name} (same name, namespace {@code ironcore-machinepool-lease}), or
+   * null.
+   */
+  public Lease lease(String name) {
+    return leases.getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
+  }
 
-    /** IronCore Machines bound to pool {@code name}, deleting ones included. */
-    public List<Machine> machinesBoundTo(String name) {
-        return machines.getIndexer().byIndex(BY_POOL, name);
-    }
+  /** IronCore Machines bound to pool {@code name}, deleting ones included. */
+  public List<Machine> machinesBoundTo(String name) {
+    return machines.getIndexer().byIndex(BY_POOL, name);
+  }
 
-    /** Selected CAPI Machines whose {@code status.nodeRef.name} is {@code node}. */
-    public List<CapiMachine> capiMachinesOnNode(String node) {
-        return capiMachines.getIndexer().byIndex(BY_NODE, node);
-    }
+  /** Selected CAPI Machines whose {@code status.nodeRef.name} is {@code node}. */
+  public List<CapiMachine> capiMachinesOnNode(String node) {
+    return capiMachines.getIndexer().byIndex(BY_NODE, node);
+  }
 
-    @Override
-    public void close() {
-        capiMachines.close();
-        machines.close();
-        pools.close();
-        leases.close();
-    }
+  @Override
+  public void close() {
+    capiMachines.close();
+    machines.close();
+    pools.close();
+    leases.close();
+  }
 }

@@ -1,9 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
-import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
-import dev.ironcore.maintenance.api.compute.Machine;
-import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
@@ -24,98 +21,127 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the loops: one shared {@link ClusterCache}, an eviction loop keyed by Machine, a drain
- * loop keyed by CAPI Machine and a health loop keyed by pool, with events fanned out (a pool
- * change re-queues its bound Machines, the CAPI Machines on its node and its health; a Lease
- * change re-queues its pool's health; a Machine change re-queues the CAPI Machines on its pool's
- * node). Optionally starts the local-only simulators.
+ * Wires the loops: one shared {@link ClusterCache}, an eviction loop keyed by Machine, a drain loop
+ * keyed by CAPI Machine and a health loop keyed by pool, with events fanned out (a pool change
+ * re-queues its bound Machines, the CAPI Machines on its node and its health; a Lease change
+ * re-queues its pool's health; a Machine change re-queues the CAPI Machines on its pool's node).
+ * Optionally starts the local-only simulators.
  */
 public final class ControllerApp implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
 
-    private final KubernetesClient client;
-    private final ControllerOptions options;
-    private final List<AutoCloseable> running = new ArrayList<>();
-    private final ControllerMetrics metrics;
-    private volatile boolean started;
+  private final KubernetesClient client;
+  private final ControllerOptions options;
+  private final List<AutoCloseable> running = new ArrayList<>();
+  private final ControllerMetrics metrics;
+  private volatile boolean started;
 
-    public ControllerApp(KubernetesClient client, ControllerOptions options) {
-        this(client, options, ControllerMetrics.inMemory());
+  public ControllerApp(KubernetesClient client, ControllerOptions options) {
+    this(client, options, ControllerMetrics.inMemory());
+  }
+
+  /**
+   * @param metrics where the loops record their meters (e.g. a Prometheus registry)
+   */
+  public ControllerApp(
+      KubernetesClient client, ControllerOptions options, ControllerMetrics metrics) {
+    this.client = client;
+    this.options = options;
+    this.metrics = metrics;
+  }
+
+  /** True once the caches synced and the loops run (readiness). */
+  public boolean isStarted() {
+    return started;
+  }
+
+  /**
+   * Starts informers, waits for them to sync (60 s at most), then starts the loops and simulators.
+   */
+  public ControllerApp start() throws Exception {
+    ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
+    KubeWriter writer = new KubeWriter(client);
+    Loop eviction =
+        new Loop(
+            "eviction",
+            new EvictionReconciler(
+                client, cache, new EventRecorder(client, Clock.systemUTC()), metrics),
+            metrics);
+    Loop drain =
+        new Loop(
+            "drain",
+            new DrainReconciler(
+                writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector())),
+            metrics);
+    Loop health =
+        new Loop(
+            "health",
+            new PoolHealthReconciler(
+                client, cache, Clock.systemUTC(), options.gracePeriod(), metrics),
+            metrics);
+    running.add(cache);
+    running.add(eviction);
+    running.add(drain);
+    running.add(health);
+
+    cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
+    cache.onMachine(
+        Handlers.onAnyChange(
+            (old, m) -> {
+              eviction.queue().add(Keys.of(m));
+              Stream.of(old == null ? null : old.boundPoolName(), m.boundPoolName())
+                  .filter(Objects::nonNull)
+                  .distinct()
+                  .flatMap(pool -> cache.capiMachinesOnNode(pool).stream())
+                  .forEach(c -> drain.queue().add(Keys.of(c)));
+            }));
+    cache.onPool(
+        Handlers.onAnyChange(
+            (old, p) -> {
+              String name = p.getMetadata().getName();
+              cache.machinesBoundTo(name).forEach(m -> eviction.queue().add(Keys.of(m)));
+              cache.capiMachinesOnNode(name).forEach(c -> drain.queue().add(Keys.of(c)));
+              health.queue().add(name);
+            }));
+    cache.onLease(
+        Handlers.onAnyChange((old, lease) -> health.queue().add(lease.getMetadata().getName())));
+    cache.start(Duration.ofSeconds(60));
+    eviction.start(options.workers());
+    drain.start(options.workers());
+    health.start(1);
+    started = true;
+    LOG.info(
+        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
+        options.capiMachineSelector(),
+        options.resyncPeriod(),
+        options.gracePeriod());
+
+    if (options.simulatePoollet()) {
+      PoolletSimulator poollet = new PoolletSimulator(writer, options.poolletShutdownDelay());
+      poollet.start();
+      running.add(poollet);
+      LOG.warn(
+          "LOCAL ONLY: poollet simulator on (VM shutdown {} ms)",
+          options.poolletShutdownDelay().toMillis());
     }
-
-    /** @param metrics where the loops record their meters (e.g. a Prometheus registry) */
-    public ControllerApp(KubernetesClient client, ControllerOptions options, ControllerMetrics metrics) {
-        this.client = client;
-        this.options = options;
-        this.metrics = metrics;
+    if (options.simulateCapi()) {
+      CapiStandIn capi = new CapiStandIn(writer);
+      capi.start();
+      running.add(capi);
+      LOG.warn("LOCAL ONLY: CAPI stand-in on");
     }
+    return this;
+  }
 
-    /** True once the caches synced and the loops run (readiness). */
-    public boolean isStarted() {
-        return started;
+  @Override
+  public void close() {
+    for (int i = running.size() - 1; i >= 0; i--) {
+      try {
+        running.get(i).close();
+      } catch (Exception e) {
+        LOG.debug("close", e);
+      }
     }
-
-    /** Starts informers, waits for them to sync (60 s at most), then starts the loops and simulators. */
-    public ControllerApp start() throws Exception {
-        ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
-        KubeWriter writer = new KubeWriter(client);
-        Loop eviction = new Loop("eviction",
-                new EvictionReconciler(client, cache, new EventRecorder(client, Clock.systemUTC()), metrics), metrics);
-        Loop drain = new Loop("drain", new DrainReconciler(writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector())), metrics);
-        Loop health = new Loop("health",
-                new PoolHealthReconciler(client, cache, Clock.systemUTC(), options.gracePeriod(), metrics), metrics);
-        running.add(cache);
-        running.add(eviction);
-        running.add(drain);
-        running.add(health);
-
-        cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
-        cache.onMachine(Handlers.onAnyChange((old, m) -> {
-            eviction.queue().add(Keys.of(m));
-            Stream.of(old == null ? null : old.boundPoolName(), m.boundPoolName())
-                    .filter(Objects::nonNull).distinct()
-                    .flatMap(pool -> cache.capiMachinesOnNode(pool).stream())
-                    .forEach(c -> drain.queue().add(Keys.of(c)));
-        }));
-        cache.onPool(Handlers.onAnyChange((old, p) -> {
-            String name = p.getMetadata().getName();
-            cache.machinesBoundTo(name).forEach(m -> eviction.queue().add(Keys.of(m)));
-            cache.capiMachinesOnNode(name).forEach(c -> drain.queue().add(Keys.of(c)));
-            health.queue().add(name);
-        }));
-        cache.onLease(Handlers.onAnyChange((old, lease) -> health.queue().add(lease.getMetadata().getName())));
-        cache.start(Duration.ofSeconds(60));
-        eviction.start(options.workers());
-        drain.start(options.workers());
-        health.start(1);
-        started = true;
-        LOG.info("controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
-                options.capiMachineSelector(), options.resyncPeriod(), options.gracePeriod());
-
-        if (options.simulatePoollet()) {
-            PoolletSimulator poollet = new PoolletSimulator(writer, options.poolletShutdownDelay());
-            poollet.start();
-            running.add(poollet);
-            LOG.warn("LOCAL ONLY: poollet simulator on (VM shutdown {} ms)", options.poolletShutdownDelay().toMillis());
-        }
-        if (options.simulateCapi()) {
-            CapiStandIn capi = new CapiStandIn(writer);
-            capi.start();
-            running.add(capi);
-            LOG.warn("LOCAL ONLY: CAPI stand-in on");
-        }
-        return this;
-    }
-
-    @Override
-    public void close() {
-        for (int i = running.size() - 1; i >= 0; i--) {
-            try {
-                running.get(i).close();
-            } catch (Exception e) {
-                LOG.debug("close", e);
-            }
-        }
-        running.clear();
-    }
+    running.clear();
+  }
 }

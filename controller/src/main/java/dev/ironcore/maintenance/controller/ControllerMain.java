@@ -1,10 +1,10 @@
 package dev.ironcore.maintenance.controller;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.metrics.HealthServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -18,152 +18,210 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Command line entry of the controller. The cluster is found as kubectl finds it
- * ({@code KUBECONFIG}, {@code ~/.kube/config}, or the in-cluster service account).
+ * Command line entry of the controller. The cluster is found as kubectl finds it ({@code
+ * KUBECONFIG}, {@code ~/.kube/config}, or the in-cluster service account).
  */
-@Command(name = "ironcore-maintenance-controller", mixinStandardHelpOptions = true,
-        description = "Evicts Machines by NoExecute taints, drains IronCore MachinePools before Cluster API deletes their node,"
-                + " deletes emptied pools and marks pools whose agent went silent Ready=Unknown.")
+@Command(
+    name = "ironcore-maintenance-controller",
+    mixinStandardHelpOptions = true,
+    description =
+        "Evicts Machines by NoExecute taints, drains IronCore MachinePools before Cluster API deletes their node,"
+            + " deletes emptied pools and marks pools whose agent went silent Ready=Unknown.")
 public final class ControllerMain implements Callable<Integer> {
 
-    @Option(names = "--capi-machine-selector", defaultValue = "", converter = SelectorConverter.class,
-            description = "Label selector of the CAPI Machines to manage (kubectl -l syntax); empty selects all.")
-    String capiMachineSelector;
+  @Option(
+      names = "--capi-machine-selector",
+      defaultValue = "",
+      converter = SelectorConverter.class,
+      description =
+          "Label selector of the CAPI Machines to manage (kubectl -l syntax); empty selects all.")
+  String capiMachineSelector;
 
-    @Option(names = "--resync-period", defaultValue = "5m", converter = DurationConverter.class,
-            description = "How often every cached object is re-checked, to catch missed watch events (e.g. 30s, 5m).")
-    java.time.Duration resyncPeriod;
+  @Option(
+      names = "--resync-period",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description =
+          "How often every cached object is re-checked, to catch missed watch events (e.g. 30s, 5m).")
+  java.time.Duration resyncPeriod;
 
-    @Option(names = "--machine-pool-lifecycle-grace-period", defaultValue = "50s", converter = DurationConverter.class,
-            description = "Mark a MachinePool Ready=Unknown when neither its Lease renewTime nor its Ready condition changed for this long.")
-    java.time.Duration gracePeriod;
+  @Option(
+      names = "--machine-pool-lifecycle-grace-period",
+      defaultValue = "50s",
+      converter = DurationConverter.class,
+      description =
+          "Mark a MachinePool Ready=Unknown when neither its Lease renewTime nor its Ready condition changed for this long.")
+  java.time.Duration gracePeriod;
 
-    @Option(names = "--workers", defaultValue = "2", description = "Worker threads per loop.")
-    int workers;
+  @Option(names = "--workers", defaultValue = "2", description = "Worker threads per loop.")
+  int workers;
 
-    @Option(names = "--simulate-poollet", defaultValue = "false",
-            description = "LOCAL USE ONLY: act as the machinepoollet and release deleting Machines after the shutdown delay.")
-    boolean simulatePoollet;
+  @Option(
+      names = "--simulate-poollet",
+      defaultValue = "false",
+      description =
+          "LOCAL USE ONLY: act as the machinepoollet and release deleting Machines after the shutdown delay.")
+  boolean simulatePoollet;
 
-    @Option(names = "--poollet-shutdown-delay", defaultValue = "2s", converter = DurationConverter.class,
-            description = "LOCAL USE ONLY: simulated VM shutdown time of the poollet simulator.")
-    java.time.Duration poolletShutdownDelay;
+  @Option(
+      names = "--poollet-shutdown-delay",
+      defaultValue = "2s",
+      converter = DurationConverter.class,
+      description = "LOCAL USE ONLY: simulated VM shutdown time of the poollet simulator.")
+  java.time.Duration poolletShutdownDelay;
 
-    @Option(names = "--simulate-capi", defaultValue = "false",
-            description = "LOCAL USE ONLY: act as CAPI and remove machine.cluster.x-k8s.io once no pre-drain hook remains.")
-    boolean simulateCapi;
+  @Option(
+      names = "--simulate-capi",
+      defaultValue = "false",
+      description =
+          "LOCAL USE ONLY: act as CAPI and remove machine.cluster.x-k8s.io once no pre-drain hook remains.")
+  boolean simulateCapi;
 
-    @Option(names = "--leader-elect", defaultValue = "false",
-            description = "Run the loops only while holding the leader-election Lease (for more than one replica).")
-    boolean leaderElect;
+  @Option(
+      names = "--leader-elect",
+      defaultValue = "false",
+      description =
+          "Run the loops only while holding the leader-election Lease (for more than one replica).")
+  boolean leaderElect;
 
-    @Option(names = "--leader-election-namespace", defaultValue = "${env:POD_NAMESPACE:-ironcore-maintenance-system}",
-            description = "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else ironcore-maintenance-system).")
-    String leaderElectionNamespace;
+  @Option(
+      names = "--leader-election-namespace",
+      defaultValue = "${env:POD_NAMESPACE:-ironcore-maintenance-system}",
+      description =
+          "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else ironcore-maintenance-system).")
+  String leaderElectionNamespace;
 
-    @Option(names = "--leader-election-id", defaultValue = "${env:POD_NAME:-}",
-            description = "This candidate's identity in the Lease (default: $POD_NAME, else host name and pid).")
-    String leaderElectionId;
+  @Option(
+      names = "--leader-election-id",
+      defaultValue = "${env:POD_NAME:-}",
+      description =
+          "This candidate's identity in the Lease (default: $POD_NAME, else host name and pid).")
+  String leaderElectionId;
 
-    @Option(names = "--health-bind-address", defaultValue = ":8081",
-            description = "Address of /healthz, /readyz and /metrics (plain HTTP), e.g. :8081 or 127.0.0.1:0; 0 turns it off.")
-    String healthBindAddress;
+  @Option(
+      names = "--health-bind-address",
+      defaultValue = ":8081",
+      description =
+          "Address of /healthz, /readyz and /metrics (plain HTTP), e.g. :8081 or 127.0.0.1:0; 0 turns it off.")
+  String healthBindAddress;
 
-    @Option(names = "--validate-flags", hidden = true,
-            description = "Check the flags and exit (used by make run before it starts anything).")
-    boolean validateFlagsOnly;
+  @Option(
+      names = "--validate-flags",
+      hidden = true,
+      description = "Check the flags and exit (used by make run before it starts anything).")
+  boolean validateFlagsOnly;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @Override
+  public Integer call() throws Exception {
+    if (workers < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--workers must be at least 1, got " + workers);
+    }
+    if (validateFlagsOnly) {
+      return 0;
+    }
+    ControllerOptions options =
+        new ControllerOptions(
+            capiMachineSelector,
+            resyncPeriod,
+            workers,
+            simulatePoollet,
+            poolletShutdownDelay,
+            simulateCapi,
+            gracePeriod);
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    ControllerApp app = new ControllerApp(client, options, new ControllerMetrics(registry));
+    HealthServer health;
+    try {
+      health =
+          "0".equals(healthBindAddress)
+              ? null
+              : HealthServer.start(healthBindAddress, app::isStarted, registry);
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "cannot listen on --health-bind-address " + healthBindAddress + ": " + e.getMessage());
+    }
+    if (health != null) {
+      org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+          .info("/healthz, /readyz and /metrics on {} (port {})", healthBindAddress, health.port());
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    CompletableFuture<?> elector = null;
+    if (leaderElect) {
+      String id =
+          leaderElectionId == null || leaderElectionId.isBlank()
+              ? java.net.InetAddress.getLocalHost().getHostName()
+                  + "-"
+                  + ProcessHandle.current().pid()
+              : leaderElectionId;
+      elector = LeaderElection.start(client, leaderElectionNamespace, id, () -> startOrExit(app));
+    } else {
+      app.start();
+    }
+    CompletableFuture<?> running = elector;
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+                      .info("controller stopping");
+                  app.close();
+                  if (health != null) {
+                    health.close();
+                  }
+                  if (running != null) {
+                    running.cancel(true);
+                  }
+                  client.close();
+                  stop.countDown();
+                }));
+    stop.await();
+    return 0;
+  }
+
+  private static void startOrExit(ControllerApp app) {
+    try {
+      app.start();
+    } catch (Exception e) {
+      org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+          .error("controller failed to start", e);
+      Runtime.getRuntime().halt(1);
+    }
+  }
+
+  /** Checks a label selector in kubectl syntax and keeps its text (the API server evaluates it). */
+  static final class SelectorConverter implements CommandLine.ITypeConverter<String> {
     @Override
-    public Integer call() throws Exception {
-        if (workers < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be at least 1, got " + workers);
-        }
-        if (validateFlagsOnly) {
-            return 0;
-        }
-        ControllerOptions options = new ControllerOptions(capiMachineSelector, resyncPeriod, workers,
-                simulatePoollet, poolletShutdownDelay, simulateCapi, gracePeriod);
-        KubernetesClient client = new KubernetesClientBuilder().build();
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        ControllerApp app = new ControllerApp(client, options, new ControllerMetrics(registry));
-        HealthServer health;
-        try {
-            health = "0".equals(healthBindAddress) ? null : HealthServer.start(healthBindAddress, app::isStarted, registry);
-        } catch (java.io.IOException | RuntimeException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "cannot listen on --health-bind-address " + healthBindAddress + ": " + e.getMessage());
-        }
-        if (health != null) {
-            org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
-                    .info("/healthz, /readyz and /metrics on {} (port {})", healthBindAddress, health.port());
-        }
-        CountDownLatch stop = new CountDownLatch(1);
-        CompletableFuture<?> elector = null;
-        if (leaderElect) {
-            String id = leaderElectionId == null || leaderElectionId.isBlank()
-                    ? java.net.InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid() : leaderElectionId;
-            elector = LeaderElection.start(client, leaderElectionNamespace, id, () -> startOrExit(app));
-        } else {
-            app.start();
-        }
-        CompletableFuture<?> running = elector;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            org.slf4j.LoggerFactory.getLogger(ControllerMain.class).info("controller stopping");
-            app.close();
-            if (health != null) {
-                health.close();
-            }
-            if (running != null) {
-                running.cancel(true);
-            }
-            client.close();
-            stop.countDown();
-        }));
-        stop.await();
-        return 0;
+    public String convert(String value) {
+      try {
+        LabelSelector.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+      return value;
     }
+  }
 
-    private static void startOrExit(ControllerApp app) {
-        try {
-            app.start();
-        } catch (Exception e) {
-            org.slf4j.LoggerFactory.getLogger(ControllerMain.class).error("controller failed to start", e);
-            Runtime.getRuntime().halt(1);
-        }
+  /** Picocli converter for Go-style durations ({@link GoDuration}). */
+  static final class DurationConverter implements CommandLine.ITypeConverter<java.time.Duration> {
+    @Override
+    public java.time.Duration convert(String value) {
+      try {
+        return GoDuration.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
     }
+  }
 
-    /** Checks a label selector in kubectl syntax and keeps its text (the API server evaluates it). */
-    static final class SelectorConverter implements CommandLine.ITypeConverter<String> {
-        @Override
-        public String convert(String value) {
-            try {
-                LabelSelector.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-            return value;
-        }
-    }
-
-    /** Picocli converter for Go-style durations ({@link GoDuration}). */
-    static final class DurationConverter implements CommandLine.ITypeConverter<java.time.Duration> {
-        @Override
-        public java.time.Duration convert(String value) {
-            try {
-                return GoDuration.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new ControllerMain()).execute(args));
-    }
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ControllerMain()).execute(args));
+  }
 }

@@ -14,42 +14,71 @@ import org.slf4j.LoggerFactory;
  * failure to record is logged, never thrown: events are informational.
  */
 public final class EventRecorder {
-    private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
-    /** The event source / reporting component. */
-    public static final String COMPONENT = "ironcore-maintenance-controller";
+  private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
 
-    private final KubernetesClient client;
-    private final Clock clock;
+  /** The event source / reporting component. */
+  public static final String COMPONENT = "ironcore-maintenance-controller";
 
-    public EventRecorder(KubernetesClient client, Clock clock) {
-        this.client = client;
-        this.clock = clock;
+  private final KubernetesClient client;
+  private final Clock clock;
+
+  public EventRecorder(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  /**
+   * Records an event on {@code object} (namespaced; events of cluster-scoped objects go to
+   * "default").
+   *
+   * @param type {@code Normal} or {@code Warning}
+   */
+  public void record(HasMetadata object, String type, String reason, String message) {
+    String ns =
+        object.getMetadata().getNamespace() == null
+            ? "default"
+            : object.getMetadata().getNamespace();
+    String now = Instant.now(clock).toString();
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(ns)
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withGenerateName(object.getMetadata().getName() + ".")
+                  .withNamespace(ns)
+                  .endMetadata()
+                  .withInvolvedObject(
+                      new ObjectReferenceBuilder()
+                          .withApiVersion(object.getApiVersion())
+                          .withKind(object.getKind())
+                          .withName(object.getMetadata().getName())
+                          .withNamespace(object.getMetadata().getNamespace())
+                          .withUid(object.getMetadata().getUid())
+                          .withResourceVersion(object.getMetadata().getResourceVersion())
+                          .build())
+                  .withType(type)
+                  .withReason(reason)
+                  .withMessage(message)
+                  .withNewSource()
+                  .withComponent(COMPONENT)
+                  .endSource()
+                  .withReportingComponent(COMPONENT)
+                  .withReportingInstance(COMPONENT)
+                  .withFirstTimestamp(now)
+                  .withLastTimestamp(now)
+                  .withCount(1)
+                  .build())
+          .create();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "could not record event {} on {}/{}: {}",
+          reason,
+          ns,
+          object.getMetadata().getName(),
+          e.toString());
     }
-
-    /**
-     * Records an event on {@code object} (namespaced; events of cluster-scoped objects go to "default").
-     *
-     * @param type {@code Normal} or {@code Warning}
-     */
-    public void record(HasMetadata object, String type, String reason, String message) {
-        String ns = object.getMetadata().getNamespace() == null ? "default" : object.getMetadata().getNamespace();
-        String now = Instant.now(clock).toString();
-        try {
-            client.v1().events().inNamespace(ns).resource(new EventBuilder()
-                            .withNewMetadata().withGenerateName(object.getMetadata().getName() + ".").withNamespace(ns).endMetadata()
-                            .withInvolvedObject(new ObjectReferenceBuilder()
-                                    .withApiVersion(object.getApiVersion()).withKind(object.getKind())
-                                    .withName(object.getMetadata().getName()).withNamespace(object.getMetadata().getNamespace())
-                                    .withUid(object.getMetadata().getUid()).withResourceVersion(object.getMetadata().getResourceVersion())
-                                    .build())
-                            .withType(type).withReason(reason).withMessage(message)
-                            .withNewSource().withComponent(COMPONENT).endSource()
-                            .withReportingComponent(COMPONENT).withReportingInstance(COMPONENT)
-                            .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                            .build())
-                    .create();
-        } catch (RuntimeException e) {
-            LOG.warn("could not record event {} on {}/{}: {}", reason, ns, object.getMetadata().getName(), e.toString());
-        }
-    }
+  }
 }

@@ -26,82 +26,88 @@ import java.util.function.Predicate;
  * fresh read. A write whose wanted state already holds sends nothing.
  */
 public final class KubeWriter {
-    private final KubernetesClient client;
+  private final KubernetesClient client;
 
-    public KubeWriter(KubernetesClient client) {
-        this.client = client;
-    }
+  public KubeWriter(KubernetesClient client) {
+    this.client = client;
+  }
 
-    public KubernetesClient client() {
-        return client;
-    }
+  public KubernetesClient client() {
+    return client;
+  }
 
-    /**
-     * Re-reads the object behind {@code resource}, builds a patch from its JSON with {@code edit}
-     * and applies it when not empty.
-     *
-     * @return true when a patch was sent; false when the object is gone or needed nothing
-     */
-    public <T extends HasMetadata> boolean patchMetadata(Resource<T> resource, Function<MetadataPatches.Editor, MetadataPatches.Editor> edit) {
-        return patchMetadata(resource, live -> true, edit);
-    }
+  /**
+   * Re-reads the object behind {@code resource}, builds a patch from its JSON with {@code edit} and
+   * applies it when not empty.
+   *
+   * @return true when a patch was sent; false when the object is gone or needed nothing
+   */
+  public <T extends HasMetadata> boolean patchMetadata(
+      Resource<T> resource, Function<MetadataPatches.Editor, MetadataPatches.Editor> edit) {
+    return patchMetadata(resource, live -> true, edit);
+  }
 
-    /**
-     * As {@link #patchMetadata(Resource, Function)}, but sends nothing unless the live object
-     * satisfies {@code when} (e.g. "not being deleted").
-     */
-    public <T extends HasMetadata> boolean patchMetadata(Resource<T> resource, Predicate<T> when,
-            Function<MetadataPatches.Editor, MetadataPatches.Editor> edit) {
-        T live = resource.get();
-        if (live == null || !when.test(live)) {
-            return false;
-        }
-        JsonNode json = Serialization.jsonMapper().valueToTree(live);
-        JsonPatch patch = edit.apply(MetadataPatches.on(json)).build();
-        return apply(resource, patch);
+  /**
+   * As {@link #patchMetadata(Resource, Function)}, but sends nothing unless the live object
+   * satisfies {@code when} (e.g. "not being deleted").
+   */
+  public <T extends HasMetadata> boolean patchMetadata(
+      Resource<T> resource,
+      Predicate<T> when,
+      Function<MetadataPatches.Editor, MetadataPatches.Editor> edit) {
+    T live = resource.get();
+    if (live == null || !when.test(live)) {
+      return false;
     }
+    JsonNode json = Serialization.jsonMapper().valueToTree(live);
+    JsonPatch patch = edit.apply(MetadataPatches.on(json)).build();
+    return apply(resource, patch);
+  }
 
-    /** Sends {@code patch} as {@code application/json-patch+json}; false when it is empty. */
-    public <T extends HasMetadata> boolean apply(Resource<T> resource, JsonPatch patch) {
-        if (patch.isEmpty()) {
-            return false;
-        }
-        resource.patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
-        return true;
+  /** Sends {@code patch} as {@code application/json-patch+json}; false when it is empty. */
+  public <T extends HasMetadata> boolean apply(Resource<T> resource, JsonPatch patch) {
+    if (patch.isEmpty()) {
+      return false;
     }
+    resource.patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
+    return true;
+  }
 
-    /**
-     * Adds {@code wanted} taints the live pool lacks (matched by key and effect), keeping all its
-     * other taints; guarded by the pool's resourceVersion.
-     *
-     * @return the taints actually added (empty when the pool is gone or already has them)
-     */
-    public List<Taint> addTaints(String poolName, List<Taint> wanted) {
-        Resource<MachinePool> resource = client.resources(MachinePool.class).withName(poolName);
-        MachinePool live = resource.get();
-        if (live == null) {
-            return List.of();
-        }
-        List<Taint> present = live.getSpec() == null ? List.of() : live.getSpec().taintsOrEmpty();
-        List<Taint> missing = wanted.stream()
-                .filter(w -> present.stream().noneMatch(p -> p != null && p.sameKeyAndEffect(w)))
-                .toList();
-        if (missing.isEmpty()) {
-            return List.of();
-        }
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        JsonPatch.Builder b = JsonPatch.builder().test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
-        ArrayNode taintsJson = Serialization.jsonMapper().valueToTree(missing);
-        if (live.getSpec() == null) {
-            ObjectNode spec = f.objectNode();
-            spec.set("taints", taintsJson);
-            b.add("/spec", spec);
-        } else if (live.getSpec().getTaints() == null) {
-            b.add("/spec/taints", taintsJson);
-        } else {
-            taintsJson.forEach(t -> b.add("/spec/taints/-", t));
-        }
-        apply(resource, b.build());
-        return missing;
+  /**
+   * Adds {@code wanted} taints the live pool lacks (matched by key and effect), keeping all its
+   * other taints; guarded by the pool's resourceVersion.
+   *
+   * @return the taints actually added (empty when the pool is gone or already has them)
+   */
+  public List<Taint> addTaints(String poolName, List<Taint> wanted) {
+    Resource<MachinePool> resource = client.resources(MachinePool.class).withName(poolName);
+    MachinePool live = resource.get();
+    if (live == null) {
+      return List.of();
     }
+    List<Taint> present = live.getSpec() == null ? List.of() : live.getSpec().taintsOrEmpty();
+    List<Taint> missing =
+        wanted.stream()
+            .filter(w -> present.stream().noneMatch(p -> p != null && p.sameKeyAndEffect(w)))
+            .toList();
+    if (missing.isEmpty()) {
+      return List.of();
+    }
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    JsonPatch.Builder b =
+        JsonPatch.builder()
+            .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
+    ArrayNode taintsJson = Serialization.jsonMapper().valueToTree(missing);
+    if (live.getSpec() == null) {
+      ObjectNode spec = f.objectNode();
+      spec.set("taints", taintsJson);
+      b.add("/spec", spec);
+    } else if (live.getSpec().getTaints() == null) {
+      b.add("/spec/taints", taintsJson);
+    } else {
+      taintsJson.forEach(t -> b.add("/spec/taints/-", t));
+    }
+    apply(resource, b.build());
+    return missing;
+  }
 }

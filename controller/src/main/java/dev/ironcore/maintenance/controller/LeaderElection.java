@@ -16,38 +16,46 @@ import org.slf4j.LoggerFactory;
  * process (exit code 1), so a restarted pod starts from a fresh cache, as controller-runtime does.
  */
 public final class LeaderElection {
-    private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
-    /** Name of the leader-election Lease. */
-    public static final String LEASE_NAME = "ironcore-maintenance-controller";
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
 
-    private LeaderElection() {}
+  /** Name of the leader-election Lease. */
+  public static final String LEASE_NAME = "ironcore-maintenance-controller";
 
-    /**
-     * Blocks this thread's caller only until the elector runs; {@code whileLeading} is called on
-     * the elector's thread once this process leads.
-     *
-     * @param identity this candidate's name in the Lease ({@code holderIdentity}), e.g. the pod name
-     * @return the running elector; cancel it to step down and release the Lease
-     */
-    public static CompletableFuture<?> start(KubernetesClient client, String namespace, String identity, Runnable whileLeading) {
-        return client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
-                        .withName(LEASE_NAME)
-                        .withLock(new LeaseLock(namespace, LEASE_NAME, identity))
-                        .withLeaseDuration(Duration.ofSeconds(15))
-                        .withRenewDeadline(Duration.ofSeconds(10))
-                        .withRetryPeriod(Duration.ofSeconds(2))
-                        .withReleaseOnCancel(true)
-                        .withLeaderCallbacks(new LeaderCallbacks(
-                                () -> {
-                                    LOG.info("leader election: {} leads ({}/{})", identity, namespace, LEASE_NAME);
-                                    whileLeading.run();
-                                },
-                                () -> {
-                                    LOG.error("leader election: {} lost the lease; exiting", identity);
-                                    Runtime.getRuntime().halt(1);
-                                },
-                                leader -> LOG.info("leader election: current leader is {}", leader)))
-                        .build())
-                .build().start();
-    }
+  private LeaderElection() {}
+
+  /**
+   * Blocks this thread's caller only until the elector runs; {@code whileLeading} is called on the
+   * elector's thread once this process leads.
+   *
+   * @param identity this candidate's name in the Lease ({@code holderIdentity}), e.g. the pod name
+   * @return the running elector; cancel it to step down and release the Lease
+   */
+  public static CompletableFuture<?> start(
+      KubernetesClient client, String namespace, String identity, Runnable whileLeading) {
+    return client
+        .leaderElector()
+        .withConfig(
+            new LeaderElectionConfigBuilder()
+                .withName(LEASE_NAME)
+                .withLock(new LeaseLock(namespace, LEASE_NAME, identity))
+                .withLeaseDuration(Duration.ofSeconds(15))
+                .withRenewDeadline(Duration.ofSeconds(10))
+                .withRetryPeriod(Duration.ofSeconds(2))
+                .withReleaseOnCancel(true)
+                .withLeaderCallbacks(
+                    new LeaderCallbacks(
+                        () -> {
+                          LOG.info(
+                              "leader election: {} leads ({}/{})", identity, namespace, LEASE_NAME);
+                          whileLeading.run();
+                        },
+                        () -> {
+                          LOG.error("leader election: {} lost the lease; exiting", identity);
+                          Runtime.getRuntime().halt(1);
+                        },
+                        leader -> LOG.info("leader election: current leader is {}", leader)))
+                .build())
+        .build()
+        .start();
+  }
 }

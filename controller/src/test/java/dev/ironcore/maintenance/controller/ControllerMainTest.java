@@ -15,48 +15,53 @@ import picocli.CommandLine;
 
 class ControllerMainTest {
 
-    private static ControllerMain parse(String... args) {
-        ControllerMain main = new ControllerMain();
-        new CommandLine(main).parseArgs(args);
-        return main;
-    }
+  private static ControllerMain parse(String... args) {
+    ControllerMain main = new ControllerMain();
+    new CommandLine(main).parseArgs(args);
+    return main;
+  }
 
-    @Test
-    void defaultsAreIronCoresAndOurs() {
-        ControllerMain main = parse();
-        assertThat(main.gracePeriod).isEqualTo(Duration.ofSeconds(50));
-        assertThat(main.capiMachineSelector).isEmpty();
-        assertThat(main.simulatePoollet).isFalse();
-        assertThat(main.simulateCapi).isFalse();
-        assertThat(main.leaderElect).isFalse();
-    }
+  @Test
+  void defaultsAreIronCoresAndOurs() {
+    ControllerMain main = parse();
+    assertThat(main.gracePeriod).isEqualTo(Duration.ofSeconds(50));
+    assertThat(main.capiMachineSelector).isEmpty();
+    assertThat(main.simulatePoollet).isFalse();
+    assertThat(main.simulateCapi).isFalse();
+    assertThat(main.leaderElect).isFalse();
+  }
 
-    @Test
-    void badSelectorsAndDurationsAreRejectedWithTheReason() {
-        assertThatThrownBy(() -> parse("--capi-machine-selector=a==b==c"))
-                .isInstanceOf(CommandLine.ParameterException.class)
-                .hasMessageContaining("invalid label selector \"a==b==c\" at position 5");
-        assertThatThrownBy(() -> parse("--machine-pool-lifecycle-grace-period=50"))
-                .hasMessageContaining("invalid duration \"50\"");
-    }
+  @Test
+  void badSelectorsAndDurationsAreRejectedWithTheReason() {
+    assertThatThrownBy(() -> parse("--capi-machine-selector=a==b==c"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("invalid label selector \"a==b==c\" at position 5");
+    assertThatThrownBy(() -> parse("--machine-pool-lifecycle-grace-period=50"))
+        .hasMessageContaining("invalid duration \"50\"");
+  }
 
-    @Test
-    void tooFewWorkersIsAUsageError() {
-        int code = new CommandLine(new ControllerMain()).setErr(new java.io.PrintWriter(java.io.Writer.nullWriter()))
-                .execute("--workers=0");
-        assertThat(code).isEqualTo(2);
-    }
+  @Test
+  void tooFewWorkersIsAUsageError() {
+    int code =
+        new CommandLine(new ControllerMain())
+            .setErr(new java.io.PrintWriter(java.io.Writer.nullWriter()))
+            .execute("--workers=0");
+    assertThat(code).isEqualTo(2);
+  }
 
-    @Test
-    void theShippedDeploymentsArgumentsParse() throws Exception {
-        Deployment deployment;
-        try (InputStream in = Files.newInputStream(ManifestPaths.overlay("deploy").resolve("controller_deployment.yaml"))) {
-            deployment = Serialization.unmarshal(in, Deployment.class);
-        }
-        List<String> args = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
-        assertThat(args).isNotEmpty();
-        ControllerMain main = parse(args.toArray(String[]::new));
-        assertThat(main.leaderElect).isTrue();
-        assertThat(main.gracePeriod).isEqualTo(Duration.ofSeconds(50));
+  @Test
+  void theShippedDeploymentsArgumentsParse() throws Exception {
+    Deployment deployment;
+    try (InputStream in =
+        Files.newInputStream(
+            ManifestPaths.overlay("deploy").resolve("controller_deployment.yaml"))) {
+      deployment = Serialization.unmarshal(in, Deployment.class);
     }
+    List<String> args =
+        deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+    assertThat(args).isNotEmpty();
+    ControllerMain main = parse(args.toArray(String[]::new));
+    assertThat(main.leaderElect).isTrue();
+    assertThat(main.gracePeriod).isEqualTo(Duration.ofSeconds(50));
+  }
 }

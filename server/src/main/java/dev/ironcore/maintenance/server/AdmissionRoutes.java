@@ -11,32 +11,44 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-/** Which admission handler answers which POST path. The paths are what the webhook manifests name. */
+/**
+ * Which admission handler answers which POST path. The paths are what the webhook manifests name.
+ */
 public final class AdmissionRoutes {
-    /** Mutating webhook for {@code cluster.x-k8s.io} Machines. */
-    public static final String MUTATE_CAPI_MACHINE = "/mutate/capi-machine";
-    /** Mutating webhook for {@code compute.ironcore.dev} Machines. */
-    public static final String MUTATE_MACHINE = "/mutate/machine";
-    /** Validating webhook for {@code compute.ironcore.dev} Machines: machinePoolRef immutability, tolerations. */
-    public static final String VALIDATE_MACHINE = "/validate/machine";
-    /** Validating webhook for {@code compute.ironcore.dev} MachinePools: taints. */
-    public static final String VALIDATE_MACHINEPOOL = "/validate/machinepool";
-    /** Reserved for the CRD conversion webhook (not served yet). */
-    public static final String CONVERT = "/convert";
+  /** Mutating webhook for {@code cluster.x-k8s.io} Machines. */
+  public static final String MUTATE_CAPI_MACHINE = "/mutate/capi-machine";
 
-    private AdmissionRoutes() {}
+  /** Mutating webhook for {@code compute.ironcore.dev} Machines. */
+  public static final String MUTATE_MACHINE = "/mutate/machine";
 
-    /**
-     * @param capiMachineSelector which CAPI Machines (by labels) to mutate
-     * @return path → handler, in a stable order
-     */
-    public static Map<String, AdmissionHandler> create(Predicate<Map<String, String>> capiMachineSelector) {
-        Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
-        routes.put(MUTATE_CAPI_MACHINE, new CapiMachineMutator(capiMachineSelector));
-        routes.put(MUTATE_MACHINE, new MachineMutator());
-        routes.put(VALIDATE_MACHINE, new ValidatingHandler(List.of(new MachinePoolRefImmutable(),
-                ListFieldValidator.tolerations())));
-        routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of(ListFieldValidator.taints())));
-        return routes;
-    }
+  /**
+   * Validating webhook for {@code compute.ironcore.dev} Machines: machinePoolRef immutability,
+   * tolerations.
+   */
+  public static final String VALIDATE_MACHINE = "/validate/machine";
+
+  /** Validating webhook for {@code compute.ironcore.dev} MachinePools: taints. */
+  public static final String VALIDATE_MACHINEPOOL = "/validate/machinepool";
+
+  /** Reserved for the CRD conversion webhook (not served yet). */
+  public static final String CONVERT = "/convert";
+
+  private AdmissionRoutes() {}
+
+  /**
+   * @param capiMachineSelector which CAPI Machines (by labels) to mutate
+   * @return path → handler, in a stable order
+   */
+  public static Map<String, AdmissionHandler> create(
+      Predicate<Map<String, String>> capiMachineSelector) {
+    Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
+    routes.put(MUTATE_CAPI_MACHINE, new CapiMachineMutator(capiMachineSelector));
+    routes.put(MUTATE_MACHINE, new MachineMutator());
+    routes.put(
+        VALIDATE_MACHINE,
+        new ValidatingHandler(
+            List.of(new MachinePoolRefImmutable(), ListFieldValidator.tolerations())));
+    routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of(ListFieldValidator.taints())));
+    return routes;
+  }
 }

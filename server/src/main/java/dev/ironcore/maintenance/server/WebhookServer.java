@@ -20,117 +20,144 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTPS admission webhook server: Javalin on Jetty with one TLS connector (TLS 1.2+, ALPN
- * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code /healthz},
- * {@code /readyz} and {@code /metrics} (Prometheus text format, meters listed in
- * {@link WebhookMetrics}, each server with its own registry). The certificate is re-read from its
- * PEM files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}.
+ * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code
+ * /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format, meters listed in {@link
+ * WebhookMetrics}, each server with its own registry). The certificate is re-read from its PEM
+ * files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}.
  */
 public final class WebhookServer implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
 
-    private final WebhookServerConfig config;
-    private Javalin app;
-    private ServingCertificate certificate;
-    private PrometheusMeterRegistry registry;
-    private ScheduledExecutorService reloader;
-    private int port = -1;
+  private final WebhookServerConfig config;
+  private Javalin app;
+  private ServingCertificate certificate;
+  private PrometheusMeterRegistry registry;
+  private ScheduledExecutorService reloader;
+  private int port = -1;
 
-    /** @param config settings; the certificate is read on {@link #start(int)} */
-    public WebhookServer(WebhookServerConfig config) {
-        this.config = Objects.requireNonNull(config, "config");
+  /**
+   * @param config settings; the certificate is read on {@link #start(int)}
+   */
+  public WebhookServer(WebhookServerConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * Loads the certificate and starts listening.
+   *
+   * @param port TCP port; 0 picks a free one
+   * @return the port actually bound
+   * @throws IllegalStateException when already started, or Jetty cannot bind
+   * @throws java.io.UncheckedIOException when a PEM file cannot be read
+   * @throws IllegalArgumentException when the PEM files are malformed or do not belong together
+   */
+  public synchronized int start(int port) {
+    if (app != null) {
+      throw new IllegalStateException("already started");
     }
-
-    /**
-     * Loads the certificate and starts listening.
-     *
-     * @param port TCP port; 0 picks a free one
-     * @return the port actually bound
-     * @throws IllegalStateException        when already started, or Jetty cannot bind
-     * @throws java.io.UncheckedIOException when a PEM file cannot be read
-     * @throws IllegalArgumentException     when the PEM files are malformed or do not belong together
-     */
-    public synchronized int start(int port) {
-        if (app != null) {
-            throw new IllegalStateException("already started");
-        }
-        ServingCertificate served = ServingCertificate.load(config.certFile(), config.keyFile());
-        certificate = served;
-        Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
-        HealthEndpoints health = new HealthEndpoints(served);
-        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        WebhookMetrics metrics = new WebhookMetrics(prometheus);
-        metrics.bindJvmMeters();
-        metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
-        Javalin javalin = Javalin.create(cfg -> {
-            cfg.startup.showJavalinBanner = false;
-            cfg.jetty.addConnector((server, http) -> HttpsConnectors.create(server, http,
-                    served.sslContextFactory(), config.bindAddress(), port));
-            routes.forEach((path, handler) -> cfg.routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
-            cfg.routes.get("/healthz", health::healthz);
-            cfg.routes.get("/readyz", health::readyz);
-            cfg.routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
-        });
-        try {
-            javalin.start();
-        } catch (RuntimeException e) {
-            javalin.stop();
-            prometheus.close();
-            throw new IllegalStateException("cannot start webhook server on " + config.bindAddress() + ":" + port
-                    + ": " + e.getMessage(), e);
-        }
-        app = javalin;
-        registry = prometheus;
-        this.port = javalin.port();
-        startReloading();
-        LOG.info("webhook server listening on https://{}:{} (paths {}, /healthz, /readyz, /metrics; "
-                + "CAPI Machine selector \"{}\")",
-                config.bindAddress(), this.port, routes.keySet(), config.capiMachineSelector());
-        return this.port;
+    ServingCertificate served = ServingCertificate.load(config.certFile(), config.keyFile());
+    certificate = served;
+    Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
+    HealthEndpoints health = new HealthEndpoints(served);
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    WebhookMetrics metrics = new WebhookMetrics(prometheus);
+    metrics.bindJvmMeters();
+    metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
+    Javalin javalin =
+        Javalin.create(
+            cfg -> {
+              cfg.startup.showJavalinBanner = false;
+              cfg.jetty.addConnector(
+                  (server, http) ->
+                      HttpsConnectors.create(
+                          server, http, served.sslContextFactory(), config.bindAddress(), port));
+              routes.forEach(
+                  (path, handler) ->
+                      cfg.routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
+              cfg.routes.get("/healthz", health::healthz);
+              cfg.routes.get("/readyz", health::readyz);
+              cfg.routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
+            });
+    try {
+      javalin.start();
+    } catch (RuntimeException e) {
+      javalin.stop();
+      prometheus.close();
+      throw new IllegalStateException(
+          "cannot start webhook server on "
+              + config.bindAddress()
+              + ":"
+              + port
+              + ": "
+              + e.getMessage(),
+          e);
     }
+    app = javalin;
+    registry = prometheus;
+    this.port = javalin.port();
+    startReloading();
+    LOG.info(
+        "webhook server listening on https://{}:{} (paths {}, /healthz, /readyz, /metrics; "
+            + "CAPI Machine selector \"{}\")",
+        config.bindAddress(),
+        this.port,
+        routes.keySet(),
+        config.capiMachineSelector());
+    return this.port;
+  }
 
-    /** @return the bound port; -1 before {@link #start(int)} */
-    public synchronized int port() {
-        return port;
-    }
+  /**
+   * @return the bound port; -1 before {@link #start(int)}
+   */
+  public synchronized int port() {
+    return port;
+  }
 
-    /** @return the served certificate and its health; null before {@link #start(int)} */
-    public synchronized ServingCertificate certificate() {
-        return certificate;
-    }
+  /**
+   * @return the served certificate and its health; null before {@link #start(int)}
+   */
+  public synchronized ServingCertificate certificate() {
+    return certificate;
+  }
 
-    /** Stops listening, the certificate reloader and the meters. Safe to call twice or before start. */
-    public synchronized void stop() {
-        if (reloader != null) {
-            reloader.shutdownNow();
-            reloader = null;
-        }
-        if (app != null) {
-            app.stop();
-            app = null;
-            LOG.info("webhook server on port {} stopped", port);
-        }
-        if (registry != null) {
-            registry.close();
-            registry = null;
-        }
+  /**
+   * Stops listening, the certificate reloader and the meters. Safe to call twice or before start.
+   */
+  public synchronized void stop() {
+    if (reloader != null) {
+      reloader.shutdownNow();
+      reloader = null;
     }
+    if (app != null) {
+      app.stop();
+      app = null;
+      LOG.info("webhook server on port {} stopped", port);
+    }
+    if (registry != null) {
+      registry.close();
+      registry = null;
+    }
+  }
 
-    @Override
-    public void close() {
-        stop();
-    }
+  @Override
+  public void close() {
+    stop();
+  }
 
-    private void startReloading() {
-        long millis = config.certificateReloadInterval().toMillis();
-        if (millis <= 0) {
-            return;
-        }
-        reloader = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "certificate-reloader");
-            t.setDaemon(true);
-            return t;
-        });
-        ServingCertificate watched = certificate;
-        reloader.scheduleWithFixedDelay(watched::reloadIfChanged, millis, millis, TimeUnit.MILLISECONDS);
+  private void startReloading() {
+    long millis = config.certificateReloadInterval().toMillis();
+    if (millis <= 0) {
+      return;
     }
+    reloader =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "certificate-reloader");
+              t.setDaemon(true);
+              return t;
+            });
+    ServingCertificate watched = certificate;
+    reloader.scheduleWithFixedDelay(
+        watched::reloadIfChanged, millis, millis, TimeUnit.MILLISECONDS);
+  }
 }

@@ -8,50 +8,63 @@ import java.util.Objects;
 /**
  * Settings of a {@link WebhookServer}.
  *
- * @param certFile                  PEM serving certificate chain, leaf first
- * @param keyFile                   PEM private key of the leaf
- * @param bindAddress               address to listen on, e.g. {@code "0.0.0.0"} or {@code "127.0.0.1"}
- * @param capiMachineSelector       which CAPI Machines to mutate; {@link LabelSelector#everything()} for all
+ * @param certFile PEM serving certificate chain, leaf first
+ * @param keyFile PEM private key of the leaf
+ * @param bindAddress address to listen on, e.g. {@code "0.0.0.0"} or {@code "127.0.0.1"}
+ * @param capiMachineSelector which CAPI Machines to mutate; {@link LabelSelector#everything()} for
+ *     all
  * @param certificateReloadInterval how often the PEM files are checked for changes; zero disables
  */
-public record WebhookServerConfig(Path certFile, Path keyFile, String bindAddress, LabelSelector capiMachineSelector,
-        Duration certificateReloadInterval) {
+public record WebhookServerConfig(
+    Path certFile,
+    Path keyFile,
+    String bindAddress,
+    LabelSelector capiMachineSelector,
+    Duration certificateReloadInterval) {
 
-    /** Default {@link #certificateReloadInterval()}: 10 seconds. */
-    public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
+  /** Default {@link #certificateReloadInterval()}: 10 seconds. */
+  public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
 
-    public WebhookServerConfig {
-        Objects.requireNonNull(certFile, "certFile");
-        Objects.requireNonNull(keyFile, "keyFile");
-        Objects.requireNonNull(bindAddress, "bindAddress");
-        Objects.requireNonNull(capiMachineSelector, "capiMachineSelector");
-        Objects.requireNonNull(certificateReloadInterval, "certificateReloadInterval");
-        if (certificateReloadInterval.isNegative()) {
-            throw new IllegalArgumentException("certificateReloadInterval must not be negative");
-        }
+  public WebhookServerConfig {
+    Objects.requireNonNull(certFile, "certFile");
+    Objects.requireNonNull(keyFile, "keyFile");
+    Objects.requireNonNull(bindAddress, "bindAddress");
+    Objects.requireNonNull(capiMachineSelector, "capiMachineSelector");
+    Objects.requireNonNull(certificateReloadInterval, "certificateReloadInterval");
+    if (certificateReloadInterval.isNegative()) {
+      throw new IllegalArgumentException("certificateReloadInterval must not be negative");
     }
+  }
 
-    /**
-     * @return settings listening on all addresses, mutating every CAPI Machine, checking the
-     *         files every {@link #DEFAULT_RELOAD_INTERVAL}
-     */
-    public static WebhookServerConfig of(Path certFile, Path keyFile) {
-        return new WebhookServerConfig(certFile, keyFile, "0.0.0.0", LabelSelector.everything(),
-                DEFAULT_RELOAD_INTERVAL);
-    }
+  /**
+   * @return settings listening on all addresses, mutating every CAPI Machine, checking the files
+   *     every {@link #DEFAULT_RELOAD_INTERVAL}
+   */
+  public static WebhookServerConfig of(Path certFile, Path keyFile) {
+    return new WebhookServerConfig(
+        certFile, keyFile, "0.0.0.0", LabelSelector.everything(), DEFAULT_RELOAD_INTERVAL);
+  }
 
-    /** @return a copy listening on {@code address} */
-    public WebhookServerConfig withBindAddress(String address) {
-        return new WebhookServerConfig(certFile, keyFile, address, capiMachineSelector, certificateReloadInterval);
-    }
+  /**
+   * @return a copy listening on {@code address}
+   */
+  public WebhookServerConfig withBindAddress(String address) {
+    return new WebhookServerConfig(
+        certFile, keyFile, address, capiMachineSelector, certificateReloadInterval);
+  }
 
-    /** @return a copy mutating only CAPI Machines matching {@code selector} */
-    public WebhookServerConfig withCapiMachineSelector(LabelSelector selector) {
-        return new WebhookServerConfig(certFile, keyFile, bindAddress, selector, certificateReloadInterval);
-    }
+  /**
+   * @return a copy mutating only CAPI Machines matching {@code selector}
+   */
+  public WebhookServerConfig withCapiMachineSelector(LabelSelector selector) {
+    return new WebhookServerConfig(
+        certFile, keyFile, bindAddress, selector, certificateReloadInterval);
+  }
 
-    /** @return a copy checking the PEM files every {@code interval} (zero disables) */
-    public WebhookServerConfig withCertificateReloadInterval(Duration interval) {
-        return new WebhookServerConfig(certFile, keyFile, bindAddress, capiMachineSelector, interval);
-    }
+  /**
+   * @return a copy checking the PEM files every {@code interval} (zero disables)
+   */
+  public WebhookServerConfig withCertificateReloadInterval(Duration interval) {
+    return new WebhookServerConfig(certFile, keyFile, bindAddress, capiMachineSelector, interval);
+  }
 }

@@ -13,33 +13,43 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** The webhook Deployment we ship starts the server with flags it accepts and probes it over HTTPS. */
+/**
+ * The webhook Deployment we ship starts the server with flags it accepts and probes it over HTTPS.
+ */
 class ShippedDeploymentTest {
 
-    private static Container container(String file) throws Exception {
-        Path path = ManifestPaths.overlay("deploy").resolve(file);
-        try (InputStream in = Files.newInputStream(path)) {
-            return Serialization.unmarshal(in, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
-        }
+  private static Container container(String file) throws Exception {
+    Path path = ManifestPaths.overlay("deploy").resolve(file);
+    try (InputStream in = Files.newInputStream(path)) {
+      return Serialization.unmarshal(in, Deployment.class)
+          .getSpec()
+          .getTemplate()
+          .getSpec()
+          .getContainers()
+          .get(0);
     }
+  }
 
-    private static String selectorArg(List<String> args) {
-        return args.stream().filter(a -> a.startsWith("--capi-machine-selector=")).findFirst().orElseThrow();
-    }
+  private static String selectorArg(List<String> args) {
+    return args.stream()
+        .filter(a -> a.startsWith("--capi-machine-selector="))
+        .findFirst()
+        .orElseThrow();
+  }
 
-    @Test
-    void theWebhookServersArgumentsParseAndItsProbesUseHttps() throws Exception {
-        Container webhook = container("webhook_deployment.yaml");
-        WebhookServerMain main = new WebhookServerMain();
-        new CommandLine(main).parseArgs(webhook.getArgs().toArray(String[]::new));
-        assertThat(webhook.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
-        assertThat(webhook.getReadinessProbe().getHttpGet().getScheme()).isEqualTo("HTTPS");
-        assertThat(webhook.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
-    }
+  @Test
+  void theWebhookServersArgumentsParseAndItsProbesUseHttps() throws Exception {
+    Container webhook = container("webhook_deployment.yaml");
+    WebhookServerMain main = new WebhookServerMain();
+    new CommandLine(main).parseArgs(webhook.getArgs().toArray(String[]::new));
+    assertThat(webhook.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(webhook.getReadinessProbe().getHttpGet().getScheme()).isEqualTo("HTTPS");
+    assertThat(webhook.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+  }
 
-    @Test
-    void webhookServerAndControllerSelectTheSameCapiMachines() throws Exception {
-        assertThat(selectorArg(container("webhook_deployment.yaml").getArgs()))
-                .isEqualTo(selectorArg(container("controller_deployment.yaml").getArgs()));
-    }
+  @Test
+  void webhookServerAndControllerSelectTheSameCapiMachines() throws Exception {
+    assertThat(selectorArg(container("webhook_deployment.yaml").getArgs()))
+        .isEqualTo(selectorArg(container("controller_deployment.yaml").getArgs()));
+  }
 }

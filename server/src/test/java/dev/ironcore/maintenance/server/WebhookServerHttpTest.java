@@ -28,163 +28,222 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The real HTTPS server on a free port, spoken to with the JDK client over h2 and http/1.1. */
 class WebhookServerHttpTest {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    @TempDir
-    static Path dir;
-    static TestCertificates certs;
-    static WebhookServer server;
-    static String base;
+  @TempDir static Path dir;
+  static TestCertificates certs;
+  static WebhookServer server;
+  static String base;
 
-    @BeforeAll
-    static void start() {
-        certs = TestCertificates.create(dir);
-        server = new WebhookServer(WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1").withCertificateReloadInterval(Duration.ZERO));
-        int port = server.start(0);
-        assertThat(port).isPositive();
-        base = "https://127.0.0.1:" + port;
+  @BeforeAll
+  static void start() {
+    certs = TestCertificates.create(dir);
+    server =
+        new WebhookServer(
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
+                .withBindAddress("127.0.0.1")
+                .withCertificateReloadInterval(Duration.ZERO));
+    int port = server.start(0);
+    assertThat(port).isPositive();
+    base = "https://127.0.0.1:" + port;
+  }
+
+  @AfterAll
+  static void stop() {
+    server.stop();
+    server.stop();
+  }
+
+  private static HttpClient client(HttpClient.Version version) {
+    return HttpClient.newBuilder()
+        .version(version)
+        .sslContext(SslContexts.trusting(certs.caFile()))
+        .connectTimeout(Duration.ofSeconds(10))
+        .build();
+  }
+
+  private static HttpResponse<String> post(
+      HttpClient.Version version, String path, String contentType, HttpRequest.BodyPublisher body)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20)).POST(body);
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
     }
+    return client(version).send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
 
-    @AfterAll
-    static void stop() {
-        server.stop();
-        server.stop();
+  private static String capiCreateReview(String uid) {
+    return TestReviews.review(
+            uid,
+            Names.CAPI_GROUP,
+            "v1beta2",
+            "Machine",
+            "machines",
+            Operation.CREATE,
+            TestReviews.json("{'metadata':{'name':'m','namespace':'ns'}}"),
+            null)
+        .toString();
+  }
+
+  @Test
+  void negotiatesH2AndHttp11AndMutates() throws Exception {
+    for (HttpClient.Version version : HttpClient.Version.values()) {
+      HttpResponse<String> response =
+          post(
+              version,
+              AdmissionRoutes.MUTATE_CAPI_MACHINE,
+              "application/json",
+              HttpRequest.BodyPublishers.ofString(capiCreateReview("uid-" + version)));
+      assertThat(response.version()).isEqualTo(version);
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+      JsonNode reply = MAPPER.readTree(response.body());
+      assertThat(reply.at("/response/uid").asText()).isEqualTo("uid-" + version);
+      assertThat(reply.at("/response/allowed").asBoolean()).isTrue();
+      String patch =
+          new String(
+              Base64.getDecoder().decode(reply.at("/response/patch").asText()),
+              StandardCharsets.UTF_8);
+      assertThat(patch).contains(Names.CLEANUP_FINALIZER);
     }
+  }
 
-    private static HttpClient client(HttpClient.Version version) {
-        return HttpClient.newBuilder().version(version).sslContext(SslContexts.trusting(certs.caFile()))
-                .connectTimeout(Duration.ofSeconds(10)).build();
+  @Test
+  void everyAdmissionPathAnswers() throws Exception {
+    for (String path : AdmissionRoutes.create(l -> true).keySet()) {
+      HttpResponse<String> response =
+          post(
+              HttpClient.Version.HTTP_2,
+              path,
+              "application/json",
+              HttpRequest.BodyPublishers.ofString(capiCreateReview("u")));
+      assertThat(response.statusCode()).as(path).isEqualTo(200);
+      assertThat(MAPPER.readTree(response.body()).at("/response/allowed").asBoolean())
+          .as(path)
+          .isTrue();
     }
+  }
 
-    private static HttpResponse<String> post(HttpClient.Version version, String path, String contentType,
-            HttpRequest.BodyPublisher body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
-                .POST(body);
-        if (contentType != null) {
-            request.header("Content-Type", contentType);
-        }
-        return client(version).send(request.build(), HttpResponse.BodyHandlers.ofString());
+  @Test
+  void malformedJsonGetsA200ReviewWithTheUid() throws Exception {
+    String cut = capiCreateReview("uid-cut");
+    cut = cut.substring(0, cut.indexOf("\"object\"") + 12);
+    HttpResponse<String> response =
+        post(
+            HttpClient.Version.HTTP_1_1,
+            AdmissionRoutes.MUTATE_MACHINE,
+            "application/json",
+            HttpRequest.BodyPublishers.ofString(cut));
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode reply = MAPPER.readTree(response.body());
+    assertThat(reply.get("kind").asText()).isEqualTo("AdmissionReview");
+    assertThat(reply.at("/response/uid").asText()).isEqualTo("uid-cut");
+    assertThat(reply.at("/response/allowed").asBoolean()).isFalse();
+    assertThat(reply.at("/response/status/message").asText()).contains("not valid JSON");
+  }
+
+  @Test
+  void wrongOrMissingContentTypeIs415() throws Exception {
+    HttpResponse<String> wrong =
+        post(
+            HttpClient.Version.HTTP_2,
+            AdmissionRoutes.VALIDATE_MACHINE,
+            "text/plain",
+            HttpRequest.BodyPublishers.ofString(capiCreateReview("u")));
+    assertThat(wrong.statusCode()).isEqualTo(415);
+    assertThat(wrong.body()).contains("application/json", "text/plain");
+    HttpResponse<String> missing =
+        post(
+            HttpClient.Version.HTTP_1_1,
+            AdmissionRoutes.VALIDATE_MACHINE,
+            null,
+            HttpRequest.BodyPublishers.ofString(capiCreateReview("u")));
+    assertThat(missing.statusCode()).isEqualTo(415);
+  }
+
+  /**
+   * Over HTTP/1.1 only: over h2 the server answers 413 just the same (checked with curl), but the
+   * JDK client keeps waiting for flow-control credit to finish uploading a body the server will
+   * never read, instead of completing the response (Go's client, used by the API server, stops
+   * uploading once the response has ended).
+   */
+  @Test
+  void oversizeBodyIs413WithOrWithoutContentLength() throws Exception {
+    byte[] big = new byte[(int) AdmissionEndpoint.MAX_BODY_BYTES + 1];
+    java.util.Arrays.fill(big, (byte) ' ');
+    HttpResponse<String> declared =
+        post(
+            HttpClient.Version.HTTP_1_1,
+            AdmissionRoutes.MUTATE_MACHINE,
+            "application/json",
+            HttpRequest.BodyPublishers.ofByteArray(big));
+    assertThat(declared.statusCode()).isEqualTo(413);
+    assertThat(declared.body()).contains("7 MiB");
+    // chunked: no Content-Length, so the limit is hit while reading
+    HttpResponse<String> streamed =
+        post(
+            HttpClient.Version.HTTP_1_1,
+            AdmissionRoutes.MUTATE_MACHINE,
+            "application/json",
+            HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big)));
+    assertThat(streamed.statusCode()).isEqualTo(413);
+    // exactly at the limit is still read and decoded (spaces are not JSON, so it is an errored
+    // review)
+    HttpResponse<String> atLimit =
+        post(
+            HttpClient.Version.HTTP_2,
+            AdmissionRoutes.MUTATE_MACHINE,
+            "application/json",
+            HttpRequest.BodyPublishers.ofByteArray(java.util.Arrays.copyOf(big, big.length - 1)));
+    assertThat(atLimit.statusCode()).isEqualTo(200);
+    assertThat(MAPPER.readTree(atLimit.body()).at("/response/allowed").asBoolean()).isFalse();
+  }
+
+  @Test
+  void healthAndReadiness() throws Exception {
+    for (String path : new String[] {"/healthz", "/readyz"}) {
+      HttpResponse<String> response =
+          client(HttpClient.Version.HTTP_2)
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(path).isEqualTo(200);
+      assertThat(response.body()).isEqualTo("ok\n");
     }
+  }
 
-    private static String capiCreateReview(String uid) {
-        return TestReviews.review(uid, Names.CAPI_GROUP, "v1beta2", "Machine", "machines", Operation.CREATE,
-                TestReviews.json("{'metadata':{'name':'m','namespace':'ns'}}"), null).toString();
+  @Test
+  void rotatedCertificateIsServedAndBrokenFilesFailHealthz() throws Exception {
+    String original = Files.readString(certs.certFile());
+    String originalKey = Files.readString(certs.keyFile());
+    try {
+      certs.issueServing("rotated").writeTo(certs.certFile(), certs.keyFile());
+      assertThat(server.certificate().reloadIfChanged()).isTrue();
+      HttpResponse<String> response =
+          client(HttpClient.Version.HTTP_1_1)
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + "/healthz")).GET().build(),
+                  HttpResponse.BodyHandlers.ofString());
+      X509Certificate peer =
+          (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
+      assertThat(peer.getSubjectX500Principal().getName()).contains("CN=rotated");
+
+      Files.writeString(certs.keyFile(), "garbage");
+      server.certificate().reloadIfChanged();
+      HttpResponse<String> unhealthy =
+          client(HttpClient.Version.HTTP_1_1)
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + "/healthz")).GET().build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(unhealthy.statusCode()).isEqualTo(500);
+      assertThat(unhealthy.body()).contains("certificate:", certs.keyFile().toString());
+    } finally {
+      Files.writeString(certs.certFile(), original);
+      Files.writeString(certs.keyFile(), originalKey);
+      assertThat(server.certificate().reloadIfChanged()).isTrue();
+      assertThat(server.certificate().problem()).isEmpty();
     }
-
-    @Test
-    void negotiatesH2AndHttp11AndMutates() throws Exception {
-        for (HttpClient.Version version : HttpClient.Version.values()) {
-            HttpResponse<String> response = post(version, AdmissionRoutes.MUTATE_CAPI_MACHINE, "application/json",
-                    HttpRequest.BodyPublishers.ofString(capiCreateReview("uid-" + version)));
-            assertThat(response.version()).isEqualTo(version);
-            assertThat(response.statusCode()).isEqualTo(200);
-            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                    v -> assertThat(v).startsWith("application/json"));
-            JsonNode reply = MAPPER.readTree(response.body());
-            assertThat(reply.at("/response/uid").asText()).isEqualTo("uid-" + version);
-            assertThat(reply.at("/response/allowed").asBoolean()).isTrue();
-            String patch = new String(Base64.getDecoder().decode(reply.at("/response/patch").asText()),
-                    StandardCharsets.UTF_8);
-            assertThat(patch).contains(Names.CLEANUP_FINALIZER);
-        }
-    }
-
-    @Test
-    void everyAdmissionPathAnswers() throws Exception {
-        for (String path : AdmissionRoutes.create(l -> true).keySet()) {
-            HttpResponse<String> response = post(HttpClient.Version.HTTP_2, path, "application/json",
-                    HttpRequest.BodyPublishers.ofString(capiCreateReview("u")));
-            assertThat(response.statusCode()).as(path).isEqualTo(200);
-            assertThat(MAPPER.readTree(response.body()).at("/response/allowed").asBoolean()).as(path).isTrue();
-        }
-    }
-
-    @Test
-    void malformedJsonGetsA200ReviewWithTheUid() throws Exception {
-        String cut = capiCreateReview("uid-cut");
-        cut = cut.substring(0, cut.indexOf("\"object\"") + 12);
-        HttpResponse<String> response = post(HttpClient.Version.HTTP_1_1, AdmissionRoutes.MUTATE_MACHINE,
-                "application/json", HttpRequest.BodyPublishers.ofString(cut));
-        assertThat(response.statusCode()).isEqualTo(200);
-        JsonNode reply = MAPPER.readTree(response.body());
-        assertThat(reply.get("kind").asText()).isEqualTo("AdmissionReview");
-        assertThat(reply.at("/response/uid").asText()).isEqualTo("uid-cut");
-        assertThat(reply.at("/response/allowed").asBoolean()).isFalse();
-        assertThat(reply.at("/response/status/message").asText()).contains("not valid JSON");
-    }
-
-    @Test
-    void wrongOrMissingContentTypeIs415() throws Exception {
-        HttpResponse<String> wrong = post(HttpClient.Version.HTTP_2, AdmissionRoutes.VALIDATE_MACHINE, "text/plain",
-                HttpRequest.BodyPublishers.ofString(capiCreateReview("u")));
-        assertThat(wrong.statusCode()).isEqualTo(415);
-        assertThat(wrong.body()).contains("application/json", "text/plain");
-        HttpResponse<String> missing = post(HttpClient.Version.HTTP_1_1, AdmissionRoutes.VALIDATE_MACHINE, null,
-                HttpRequest.BodyPublishers.ofString(capiCreateReview("u")));
-        assertThat(missing.statusCode()).isEqualTo(415);
-    }
-
-    /**
-     * Over HTTP/1.1 only: over h2 the server answers 413 just the same (checked with curl), but the
-     * JDK client keeps waiting for flow-control credit to finish uploading a body the server will
-     * never read, instead of completing the response (Go's client, used by the API server, stops
-     * uploading once the response has ended).
-     */
-    @Test
-    void oversizeBodyIs413WithOrWithoutContentLength() throws Exception {
-        byte[] big = new byte[(int) AdmissionEndpoint.MAX_BODY_BYTES + 1];
-        java.util.Arrays.fill(big, (byte) ' ');
-        HttpResponse<String> declared = post(HttpClient.Version.HTTP_1_1, AdmissionRoutes.MUTATE_MACHINE,
-                "application/json", HttpRequest.BodyPublishers.ofByteArray(big));
-        assertThat(declared.statusCode()).isEqualTo(413);
-        assertThat(declared.body()).contains("7 MiB");
-        // chunked: no Content-Length, so the limit is hit while reading
-        HttpResponse<String> streamed = post(HttpClient.Version.HTTP_1_1, AdmissionRoutes.MUTATE_MACHINE,
-                "application/json", HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big)));
-        assertThat(streamed.statusCode()).isEqualTo(413);
-        // exactly at the limit is still read and decoded (spaces are not JSON, so it is an errored review)
-        HttpResponse<String> atLimit = post(HttpClient.Version.HTTP_2, AdmissionRoutes.MUTATE_MACHINE,
-                "application/json", HttpRequest.BodyPublishers.ofByteArray(java.util.Arrays.copyOf(big, big.length - 1)));
-        assertThat(atLimit.statusCode()).isEqualTo(200);
-        assertThat(MAPPER.readTree(atLimit.body()).at("/response/allowed").asBoolean()).isFalse();
-    }
-
-    @Test
-    void healthAndReadiness() throws Exception {
-        for (String path : new String[] {"/healthz", "/readyz"}) {
-            HttpResponse<String> response = client(HttpClient.Version.HTTP_2).send(
-                    HttpRequest.newBuilder(URI.create(base + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(path).isEqualTo(200);
-            assertThat(response.body()).isEqualTo("ok\n");
-        }
-    }
-
-    @Test
-    void rotatedCertificateIsServedAndBrokenFilesFailHealthz() throws Exception {
-        String original = Files.readString(certs.certFile());
-        String originalKey = Files.readString(certs.keyFile());
-        try {
-            certs.issueServing("rotated").writeTo(certs.certFile(), certs.keyFile());
-            assertThat(server.certificate().reloadIfChanged()).isTrue();
-            HttpResponse<String> response = client(HttpClient.Version.HTTP_1_1).send(
-                    HttpRequest.newBuilder(URI.create(base + "/healthz")).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            X509Certificate peer = (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
-            assertThat(peer.getSubjectX500Principal().getName()).contains("CN=rotated");
-
-            Files.writeString(certs.keyFile(), "garbage");
-            server.certificate().reloadIfChanged();
-            HttpResponse<String> unhealthy = client(HttpClient.Version.HTTP_1_1).send(
-                    HttpRequest.newBuilder(URI.create(base + "/healthz")).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(unhealthy.statusCode()).isEqualTo(500);
-            assertThat(unhealthy.body()).contains("certificate:", certs.keyFile().toString());
-        } finally {
-            Files.writeString(certs.certFile(), original);
-            Files.writeString(certs.keyFile(), originalKey);
-            assertThat(server.certificate().reloadIfChanged()).isTrue();
-            assertThat(server.certificate().problem()).isEmpty();
-        }
-    }
+  }
 }

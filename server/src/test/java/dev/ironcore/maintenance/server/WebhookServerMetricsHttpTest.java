@@ -25,100 +25,167 @@ import org.junit.jupiter.api.io.TempDir;
  * counters with its labels. A server of its own, so the counts are exact.
  */
 class WebhookServerMetricsHttpTest {
-    private static final String REQUESTS = "ironcore_maintenance_webhook_requests_total";
-    private static final String DECISIONS = "ironcore_maintenance_admission_decisions_total";
+  private static final String REQUESTS = "ironcore_maintenance_webhook_requests_total";
+  private static final String DECISIONS = "ironcore_maintenance_admission_decisions_total";
 
-    @TempDir
-    static Path dir;
-    static TestCertificates certs;
-    static WebhookServer server;
-    static String base;
-    static HttpClient client;
+  @TempDir static Path dir;
+  static TestCertificates certs;
+  static WebhookServer server;
+  static String base;
+  static HttpClient client;
 
-    @BeforeAll
-    static void start() {
-        certs = TestCertificates.create(dir);
-        server = new WebhookServer(WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1").withCertificateReloadInterval(Duration.ZERO));
-        base = "https://127.0.0.1:" + server.start(0);
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .sslContext(SslContexts.trusting(certs.caFile())).connectTimeout(Duration.ofSeconds(10)).build();
-    }
+  @BeforeAll
+  static void start() {
+    certs = TestCertificates.create(dir);
+    server =
+        new WebhookServer(
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
+                .withBindAddress("127.0.0.1")
+                .withCertificateReloadInterval(Duration.ZERO));
+    base = "https://127.0.0.1:" + server.start(0);
+    client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .sslContext(SslContexts.trusting(certs.caFile()))
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+  }
 
-    @AfterAll
-    static void stop() {
-        server.stop();
-    }
+  @AfterAll
+  static void stop() {
+    server.stop();
+  }
 
-    private static int post(String path, String contentType, HttpRequest.BodyPublisher body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
-                .header("Content-Type", contentType).POST(body).build();
-        return client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
-    }
+  private static int post(String path, String contentType, HttpRequest.BodyPublisher body)
+      throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", contentType)
+            .POST(body)
+            .build();
+    return client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+  }
 
-    private static int post(String path, String contentType, String body) throws Exception {
-        return post(path, contentType, HttpRequest.BodyPublishers.ofString(body));
-    }
+  private static int post(String path, String contentType, String body) throws Exception {
+    return post(path, contentType, HttpRequest.BodyPublishers.ofString(body));
+  }
 
-    private static HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
+  private static HttpResponse<String> get(String path) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
 
-    @Test
-    void countsAnswersByCodeAndRepliesByDecision() throws Exception {
-        String capi = TestReviews.review("u-1", Names.CAPI_GROUP, "v1beta2", "Machine", "machines", Operation.CREATE,
-                TestReviews.json("{'metadata':{'name':'m','namespace':'ns'}}"), null).toString();
-        String badTaint = TestReviews.review("u-2", "compute.ironcore.dev", "v1alpha1", "MachinePool", "machinepools",
-                Operation.CREATE, TestReviews.json("{'metadata':{'name':'p'},'spec':{'taints':[{'key':'k'}]}}"),
-                null).toString();
-        byte[] tooLarge = new byte[(int) AdmissionEndpoint.MAX_BODY_BYTES + 1];
+  @Test
+  void countsAnswersByCodeAndRepliesByDecision() throws Exception {
+    String capi =
+        TestReviews.review(
+                "u-1",
+                Names.CAPI_GROUP,
+                "v1beta2",
+                "Machine",
+                "machines",
+                Operation.CREATE,
+                TestReviews.json("{'metadata':{'name':'m','namespace':'ns'}}"),
+                null)
+            .toString();
+    String badTaint =
+        TestReviews.review(
+                "u-2",
+                "compute.ironcore.dev",
+                "v1alpha1",
+                "MachinePool",
+                "machinepools",
+                Operation.CREATE,
+                TestReviews.json("{'metadata':{'name':'p'},'spec':{'taints':[{'key':'k'}]}}"),
+                null)
+            .toString();
+    byte[] tooLarge = new byte[(int) AdmissionEndpoint.MAX_BODY_BYTES + 1];
 
-        assertThat(post(AdmissionRoutes.MUTATE_CAPI_MACHINE, "application/json", capi)).isEqualTo(200);
-        assertThat(post(AdmissionRoutes.MUTATE_CAPI_MACHINE, "application/json", capi)).isEqualTo(200);
-        assertThat(post(AdmissionRoutes.VALIDATE_MACHINEPOOL, "application/json", badTaint)).isEqualTo(200);
-        assertThat(post(AdmissionRoutes.MUTATE_MACHINE, "application/json", "{\"request\":")).isEqualTo(200);
-        assertThat(post(AdmissionRoutes.VALIDATE_MACHINE, "text/plain", capi)).isEqualTo(415);
-        assertThat(post(AdmissionRoutes.VALIDATE_MACHINE, "application/json",
-                HttpRequest.BodyPublishers.ofByteArray(tooLarge))).isEqualTo(413);
-        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+    assertThat(post(AdmissionRoutes.MUTATE_CAPI_MACHINE, "application/json", capi)).isEqualTo(200);
+    assertThat(post(AdmissionRoutes.MUTATE_CAPI_MACHINE, "application/json", capi)).isEqualTo(200);
+    assertThat(post(AdmissionRoutes.VALIDATE_MACHINEPOOL, "application/json", badTaint))
+        .isEqualTo(200);
+    assertThat(post(AdmissionRoutes.MUTATE_MACHINE, "application/json", "{\"request\":"))
+        .isEqualTo(200);
+    assertThat(post(AdmissionRoutes.VALIDATE_MACHINE, "text/plain", capi)).isEqualTo(415);
+    assertThat(
+            post(
+                AdmissionRoutes.VALIDATE_MACHINE,
+                "application/json",
+                HttpRequest.BodyPublishers.ofByteArray(tooLarge)))
+        .isEqualTo(413);
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
 
-        HttpResponse<String> metrics = get("/metrics");
-        assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.headers().firstValue("Content-Type")).hasValueSatisfying(
-                v -> assertThat(v).startsWith("text/plain").contains("version=0.0.4"));
-        String text = metrics.body();
+    HttpResponse<String> metrics = get("/metrics");
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain").contains("version=0.0.4"));
+    String text = metrics.body();
 
-        assertThat(value(text, REQUESTS, "webhook", "/mutate/capi-machine", "code", "200")).contains(2.0);
-        assertThat(value(text, REQUESTS, "webhook", "/validate/machinepool", "code", "200")).contains(1.0);
-        assertThat(value(text, REQUESTS, "webhook", "/mutate/machine", "code", "200")).contains(1.0);
-        assertThat(value(text, REQUESTS, "webhook", "/validate/machine", "code", "415")).contains(1.0);
-        assertThat(value(text, REQUESTS, "webhook", "/validate/machine", "code", "413")).contains(1.0);
-        assertThat(value(text, REQUESTS, "webhook", "/validate/machine", "code", "200")).isEmpty();
-        assertThat(value(text, REQUESTS, "webhook", "/healthz")).as("probes are not webhooks").isEmpty();
+    assertThat(value(text, REQUESTS, "webhook", "/mutate/capi-machine", "code", "200"))
+        .contains(2.0);
+    assertThat(value(text, REQUESTS, "webhook", "/validate/machinepool", "code", "200"))
+        .contains(1.0);
+    assertThat(value(text, REQUESTS, "webhook", "/mutate/machine", "code", "200")).contains(1.0);
+    assertThat(value(text, REQUESTS, "webhook", "/validate/machine", "code", "415")).contains(1.0);
+    assertThat(value(text, REQUESTS, "webhook", "/validate/machine", "code", "413")).contains(1.0);
+    assertThat(value(text, REQUESTS, "webhook", "/validate/machine", "code", "200")).isEmpty();
+    assertThat(value(text, REQUESTS, "webhook", "/healthz"))
+        .as("probes are not webhooks")
+        .isEmpty();
 
-        assertThat(value(text, DECISIONS, "webhook", "/mutate/capi-machine", "decision", "patched")).contains(2.0);
-        assertThat(value(text, DECISIONS, "webhook", "/validate/machinepool", "decision", "denied")).contains(1.0);
-        assertThat(value(text, DECISIONS, "webhook", "/mutate/machine", "decision", "errored")).contains(1.0);
-        assertThat(value(text, DECISIONS, "webhook", "/validate/machine")).as("413/415 carry no decision").isEmpty();
+    assertThat(value(text, DECISIONS, "webhook", "/mutate/capi-machine", "decision", "patched"))
+        .contains(2.0);
+    assertThat(value(text, DECISIONS, "webhook", "/validate/machinepool", "decision", "denied"))
+        .contains(1.0);
+    assertThat(value(text, DECISIONS, "webhook", "/mutate/machine", "decision", "errored"))
+        .contains(1.0);
+    assertThat(value(text, DECISIONS, "webhook", "/validate/machine"))
+        .as("413/415 carry no decision")
+        .isEmpty();
 
-        assertThat(value(text, "ironcore_maintenance_webhook_request_seconds_count",
-                "webhook", "/mutate/capi-machine")).contains(2.0);
-        assertThat(value(text, "ironcore_maintenance_webhook_request_seconds_count",
-                "webhook", "/validate/machine")).contains(2.0);
-        assertThat(value(text, "ironcore_maintenance_webhook_request_seconds_bucket",
-                "webhook", "/mutate/capi-machine", "le", "+Inf")).contains(2.0);
-        assertThat(value(text, "ironcore_maintenance_webhook_requests_in_flight",
-                "webhook", "/mutate/capi-machine")).contains(0.0);
-    }
+    assertThat(
+            value(
+                text,
+                "ironcore_maintenance_webhook_request_seconds_count",
+                "webhook",
+                "/mutate/capi-machine"))
+        .contains(2.0);
+    assertThat(
+            value(
+                text,
+                "ironcore_maintenance_webhook_request_seconds_count",
+                "webhook",
+                "/validate/machine"))
+        .contains(2.0);
+    assertThat(
+            value(
+                text,
+                "ironcore_maintenance_webhook_request_seconds_bucket",
+                "webhook",
+                "/mutate/capi-machine",
+                "le",
+                "+Inf"))
+        .contains(2.0);
+    assertThat(
+            value(
+                text,
+                "ironcore_maintenance_webhook_requests_in_flight",
+                "webhook",
+                "/mutate/capi-machine"))
+        .contains(0.0);
+  }
 
-    @Test
-    void exposesJvmMetersAndTheCertificateExpiry() throws Exception {
-        String text = get("/metrics").body();
-        long notAfter = server.certificate().current().getNotAfter().toInstant().getEpochSecond();
-        assertThat(value(text, "ironcore_maintenance_serving_certificate_expiry_seconds")).contains((double) notAfter);
-        assertThat(value(text, "jvm_memory_used_bytes", "area", "heap")).isPresent();
-        assertThat(value(text, "jvm_threads_live_threads")).isPresent();
-        assertThat(value(text, "system_cpu_count")).isPresent();
-    }
+  @Test
+  void exposesJvmMetersAndTheCertificateExpiry() throws Exception {
+    String text = get("/metrics").body();
+    long notAfter = server.certificate().current().getNotAfter().toInstant().getEpochSecond();
+    assertThat(value(text, "ironcore_maintenance_serving_certificate_expiry_seconds"))
+        .contains((double) notAfter);
+    assertThat(value(text, "jvm_memory_used_bytes", "area", "heap")).isPresent();
+    assertThat(value(text, "jvm_threads_live_threads")).isPresent();
+    assertThat(value(text, "system_cpu_count")).isPresent();
+  }
 }

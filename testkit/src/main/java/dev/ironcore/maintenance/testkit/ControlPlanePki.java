@@ -27,7 +27,11 @@ record ControlPlanePki(Path dir) {
     ca.writeTo(pki.caCert(), dir.resolve("ca.key"));
     ca.issueServing(
             "kube-apiserver",
-            List.of("localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
+            List.of(
+                "localhost",
+                "kubernetes",
+                "kubernetes.default",
+                "kubernetes.default.svc",
                 "kubernetes.default.svc.cluster.local"),
             List.of("127.0.0.1", "10.0.0.1"),
             VALIDITY)

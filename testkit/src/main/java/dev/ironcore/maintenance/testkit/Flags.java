@@ -41,7 +41,9 @@ final class Flags {
     return f;
   }
 
-  /** @throws IllegalArgumentException if the flag was not given */
+  /**
+   * @throws IllegalArgumentException if the flag was not given
+   */
   String required(String name) {
     String v = values.get(name);
     if (v == null || v.isBlank()) {

@@ -15,8 +15,8 @@ import java.util.Set;
  * InstallManifests --kubeconfig FILE --overlay DIR --base-url URL --ca-bundle PEMFILE [--kubectl BIN]
  * </pre>
  *
- * kubectl defaults to {@code $CONTROLPLANE_DIR/kubectl} or the one found by {@link
- * Kubectl#locate}. Exit code 0 on success, 2 on bad arguments, 1 on failure.
+ * kubectl defaults to {@code $CONTROLPLANE_DIR/kubectl} or the one found by {@link Kubectl#locate}.
+ * Exit code 0 on success, 2 on bad arguments, 1 on failure.
  */
 public final class InstallManifests {
 
@@ -32,8 +32,9 @@ public final class InstallManifests {
       f.required("ca-bundle");
     } catch (IllegalArgumentException e) {
       System.err.println("InstallManifests: " + e.getMessage());
-      System.err.println("usage: InstallManifests --kubeconfig FILE --overlay DIR --base-url URL"
-          + " --ca-bundle PEMFILE [--kubectl BIN]");
+      System.err.println(
+          "usage: InstallManifests --kubeconfig FILE --overlay DIR --base-url URL"
+              + " --ca-bundle PEMFILE [--kubectl BIN]");
       System.exit(2);
       return;
     }
@@ -47,10 +48,10 @@ public final class InstallManifests {
       Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
       try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
         new WebhookInstaller(client, new Kubectl(kubectlBin, kubeconfig))
-                .install(
-                    Path.of(f.required("overlay")),
-                    f.required("base-url"),
-                    Files.readString(Path.of(f.required("ca-bundle"))));
+            .install(
+                Path.of(f.required("overlay")),
+                f.required("base-url"),
+                Files.readString(Path.of(f.required("ca-bundle"))));
       }
     } catch (IOException | RuntimeException e) {
       System.err.println("InstallManifests: " + e);

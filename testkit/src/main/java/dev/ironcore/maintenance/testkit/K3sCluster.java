@@ -13,15 +13,16 @@ import org.testcontainers.k3s.K3sContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * k3s in a container (Testcontainers), as a second real API server for the end-to-end suites.
- * The webhook port is picked and exposed to the container before it starts, so the API server
- * reaches a webhook on this machine's loopback at {@code https://host.testcontainers.internal:PORT}.
- * Image: system property {@value #IMAGE_PROPERTY}, default {@value #DEFAULT_IMAGE}.
+ * k3s in a container (Testcontainers), as a second real API server for the end-to-end suites. The
+ * webhook port is picked and exposed to the container before it starts, so the API server reaches a
+ * webhook on this machine's loopback at {@code https://host.testcontainers.internal:PORT}. Image:
+ * system property {@value #IMAGE_PROPERTY}, default {@value #DEFAULT_IMAGE}.
  */
 public final class K3sCluster implements TestCluster {
 
   /** System property naming the k3s image. */
   public static final String IMAGE_PROPERTY = "k3s.image";
+
   /** Default k3s image (Kubernetes 1.34 line, as the local control plane). */
   public static final String DEFAULT_IMAGE = "rancher/k3s:v1.34.1-k3s1";
 
@@ -46,7 +47,8 @@ public final class K3sCluster implements TestCluster {
   /** Null when a Docker engine answers, else why k3s cannot run here. */
   static String unavailableReason() {
     try {
-      return DockerClientFactory.instance().isDockerAvailable() ? null
+      return DockerClientFactory.instance().isDockerAvailable()
+          ? null
           : "no Docker engine answers (Testcontainers found no working Docker environment)";
     } catch (RuntimeException | LinkageError e) {
       return "no Docker engine: " + e;
@@ -57,7 +59,8 @@ public final class K3sCluster implements TestCluster {
   static K3sCluster start() {
     int port = FreePorts.pick(1).get(0);
     Testcontainers.exposeHostPorts(port);
-    K3sContainer container = new K3sContainer(DockerImageName.parse(System.getProperty(IMAGE_PROPERTY, DEFAULT_IMAGE)));
+    K3sContainer container =
+        new K3sContainer(DockerImageName.parse(System.getProperty(IMAGE_PROPERTY, DEFAULT_IMAGE)));
     container.start();
     try {
       Path dir = Files.createDirectories(Path.of("target", "k3s"));
@@ -92,7 +95,9 @@ public final class K3sCluster implements TestCluster {
 
   @Override
   public KubernetesClient newClient() {
-    return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(container.getKubeConfigYaml())).build();
+    return new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(container.getKubeConfigYaml()))
+        .build();
   }
 
   @Override

@@ -26,7 +26,8 @@ public final class Kubectl {
 
   /**
    * @param binary the kubectl executable
-   * @param kubeconfig passed as {@code --kubeconfig}; null to pass none (e.g. for {@code kustomize})
+   * @param kubeconfig passed as {@code --kubeconfig}; null to pass none (e.g. for {@code
+   *     kustomize})
    */
   public Kubectl(Path binary, Path kubeconfig) {
     this.binary = binary;
@@ -48,7 +49,9 @@ public final class Kubectl {
     candidates.add(Path.of("/usr/bin/kubectl"));
     String path = System.getenv("PATH");
     if (path != null) {
-      Arrays.stream(path.split(":")).filter(s -> !s.isEmpty()).forEach(d -> candidates.add(Path.of(d, "kubectl")));
+      Arrays.stream(path.split(":"))
+          .filter(s -> !s.isEmpty())
+          .forEach(d -> candidates.add(Path.of(d, "kubectl")));
     }
     return candidates.stream()
         .filter(Files::isExecutable)
@@ -97,7 +100,8 @@ public final class Kubectl {
     try {
       if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException("kubectl " + String.join(" ", args) + " timed out after " + TIMEOUT);
+        throw new IllegalStateException(
+            "kubectl " + String.join(" ", args) + " timed out after " + TIMEOUT);
       }
       return new KubectlResult(
           List.of(args),

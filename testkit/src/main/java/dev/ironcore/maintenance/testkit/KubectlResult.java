@@ -20,7 +20,8 @@ public record KubectlResult(List<String> args, int exitCode, String stdout, Stri
   /**
    * Returns this result when the exit code is 0.
    *
-   * @throws IllegalStateException otherwise, with the arguments, exit code and stderr in the message
+   * @throws IllegalStateException otherwise, with the arguments, exit code and stderr in the
+   *     message
    */
   public KubectlResult orThrow() {
     if (!ok()) {

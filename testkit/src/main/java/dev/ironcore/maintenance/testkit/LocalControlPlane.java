@@ -27,12 +27,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #start(Path, Path)} writes into {@code workDir}: {@code pki/} (CA, serving, admin and
  * service-account keys as PEM), {@code etcd/} (data; deleted again by {@link #close()}), {@code
- * etcd.log}, {@code kube-apiserver.log} and {@code kubeconfig} (admin, user {@code admin} in
- * group {@code system:masters}, certificate data embedded). It returns once {@code /readyz} answers
- * 200 and namespace {@code default} exists. RBAC is on; the ServiceAccount admission plugin is off.
+ * etcd.log}, {@code kube-apiserver.log} and {@code kubeconfig} (admin, user {@code admin} in group
+ * {@code system:masters}, certificate data embedded). It returns once {@code /readyz} answers 200
+ * and namespace {@code default} exists. RBAC is on; the ServiceAccount admission plugin is off.
  *
- * <p>{@link #close()} stops both processes (SIGTERM, then SIGKILL after 10 s); a JVM shutdown
- * hook does the same if close is never called.
+ * <p>{@link #close()} stops both processes (SIGTERM, then SIGKILL after 10 s); a JVM shutdown hook
+ * does the same if close is never called.
  */
 public final class LocalControlPlane implements TestCluster, AutoCloseable {
   private int webhookPort;
@@ -78,10 +78,11 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
    * @param workDir created if missing; reused files in it are overwritten
    * @param extraApiServerArgs appended to the API server's command line, e.g. {@code
    *     --feature-gates=...}
-   * @throws IllegalStateException if a binary is missing or a process does not become ready
-   *     within {@link #START_TIMEOUT}; the message contains the tail of its log
+   * @throws IllegalStateException if a binary is missing or a process does not become ready within
+   *     {@link #START_TIMEOUT}; the message contains the tail of its log
    */
-  public static LocalControlPlane start(Path binDir, Path workDir, List<String> extraApiServerArgs) {
+  public static LocalControlPlane start(
+      Path binDir, Path workDir, List<String> extraApiServerArgs) {
     for (String bin : List.of("etcd", "kube-apiserver")) {
       if (!Files.isExecutable(binDir.resolve(bin))) {
         throw new IllegalStateException(
@@ -95,7 +96,9 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + abs, e);
     }
-    LocalControlPlane cp = new LocalControlPlane(binDir.toAbsolutePath(), abs, ControlPlanePki.create(abs.resolve("pki")));
+    LocalControlPlane cp =
+        new LocalControlPlane(
+            binDir.toAbsolutePath(), abs, ControlPlanePki.create(abs.resolve("pki")));
     Runtime.getRuntime().addShutdownHook(cp.shutdownHook);
     try {
       cp.startProcesses(extraApiServerArgs);
@@ -104,8 +107,11 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
       throw e;
     }
     cp.startupTime = Duration.ofNanos(System.nanoTime() - t0);
-    LOG.info("local control plane at {} ready in {} ms (work dir {})",
-        cp.apiServerUrl, cp.startupTime.toMillis(), abs);
+    LOG.info(
+        "local control plane at {} ready in {} ms (work dir {})",
+        cp.apiServerUrl,
+        cp.startupTime.toMillis(),
+        abs);
     return cp;
   }
 
@@ -155,32 +161,36 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   }
 
   private void startApiServer(int etcdPort, int securePort, List<String> extra) {
-    List<String> cmd = new ArrayList<>(List.of(
-        binDir.resolve("kube-apiserver").toString(),
-        "--etcd-servers=http://127.0.0.1:" + etcdPort,
-        "--bind-address=127.0.0.1",
-        "--advertise-address=127.0.0.1",
-        "--secure-port=" + securePort,
-        "--cert-dir=" + workDir.resolve("apiserver-certs"),
-        "--tls-cert-file=" + pki.servingCert(),
-        "--tls-private-key-file=" + pki.servingKey(),
-        "--client-ca-file=" + pki.caCert(),
-        "--authorization-mode=RBAC",
-        "--service-account-issuer=https://kubernetes.default.svc",
-        "--service-account-key-file=" + pki.serviceAccountPublicKey(),
-        "--service-account-signing-key-file=" + pki.serviceAccountKey(),
-        "--service-cluster-ip-range=10.0.0.0/24",
-        // no kubernetes Service endpoints: the loopback advertise address cannot back them,
-        // and the reconciler would log "may not be in the loopback range" every 10 s
-        "--endpoint-reconciler-type=none",
-        "--disable-admission-plugins=ServiceAccount",
-        "--allow-privileged=true",
-        "--profiling=false",
-        "--enable-priority-and-fairness=false",
-        "--event-ttl=15m",
-        "--v=1"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                binDir.resolve("kube-apiserver").toString(),
+                "--etcd-servers=http://127.0.0.1:" + etcdPort,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                "--secure-port=" + securePort,
+                "--cert-dir=" + workDir.resolve("apiserver-certs"),
+                "--tls-cert-file=" + pki.servingCert(),
+                "--tls-private-key-file=" + pki.servingKey(),
+                "--client-ca-file=" + pki.caCert(),
+                "--authorization-mode=RBAC",
+                "--service-account-issuer=https://kubernetes.default.svc",
+                "--service-account-key-file=" + pki.serviceAccountPublicKey(),
+                "--service-account-signing-key-file=" + pki.serviceAccountKey(),
+                "--service-cluster-ip-range=10.0.0.0/24",
+                // no kubernetes Service endpoints: the loopback advertise address cannot back them,
+                // and the reconciler would log "may not be in the loopback range" every 10 s
+                "--endpoint-reconciler-type=none",
+                "--disable-admission-plugins=ServiceAccount",
+                "--allow-privileged=true",
+                "--profiling=false",
+                "--enable-priority-and-fairness=false",
+                "--event-ttl=15m",
+                "--v=1"));
     cmd.addAll(extra);
-    apiServer = ManagedProcess.start("kube-apiserver", cmd, workDir.resolve("kube-apiserver.log"), childEnv());
+    apiServer =
+        ManagedProcess.start(
+            "kube-apiserver", cmd, workDir.resolve("kube-apiserver.log"), childEnv());
     apiServerUrl = "https://127.0.0.1:" + securePort;
     SSLContext tls = SslContexts.of(pki.adminCert(), pki.adminKey(), pki.caCert());
     HttpClient http =
@@ -210,8 +220,16 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     while (System.nanoTime() < deadline) {
       if (!proc.isAlive()) {
         String tail = proc.tail(LOG_TAIL_LINES);
-        String msg = proc.name() + " exited with code " + proc.exitCode() + " before " + uri
-            + " answered; last lines of " + proc.logFile() + ":\n" + tail;
+        String msg =
+            proc.name()
+                + " exited with code "
+                + proc.exitCode()
+                + " before "
+                + uri
+                + " answered; last lines of "
+                + proc.logFile()
+                + ":\n"
+                + tail;
         if (tail.contains("address already in use")) {
           throw new PortInUseException(msg);
         }
@@ -235,8 +253,16 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
       sleep(250);
     }
     throw new IllegalStateException(
-        proc.name() + " did not answer 200 on " + uri + " within " + START_TIMEOUT.toSeconds()
-            + " s (last: " + last + "); last lines of " + proc.logFile() + ":\n"
+        proc.name()
+            + " did not answer 200 on "
+            + uri
+            + " within "
+            + START_TIMEOUT.toSeconds()
+            + " s (last: "
+            + last
+            + "); last lines of "
+            + proc.logFile()
+            + ":\n"
             + proc.tail(LOG_TAIL_LINES));
   }
 
@@ -368,7 +394,8 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   }
 
   private static Map<String, String> childEnv() {
-    String noProxy = System.getenv().getOrDefault("NO_PROXY", System.getenv().getOrDefault("no_proxy", ""));
+    String noProxy =
+        System.getenv().getOrDefault("NO_PROXY", System.getenv().getOrDefault("no_proxy", ""));
     String extended = (noProxy.isBlank() ? "" : noProxy + ",") + "127.0.0.1,localhost";
     return Map.of("NO_PROXY", extended, "no_proxy", extended);
   }

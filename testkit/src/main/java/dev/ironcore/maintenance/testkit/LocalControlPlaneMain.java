@@ -14,8 +14,8 @@ import java.util.concurrent.CountDownLatch;
  * </pre>
  *
  * Once ready it writes {@code WORK/kubeconfig}, then {@code WORK/ready} (holding the API server
- * URL; deleted again on stop, so scripts can wait for it) and prints {@code export
- * KUBECONFIG=...} on stdout. Exit code 2 on bad arguments, 1 if the start fails.
+ * URL; deleted again on stop, so scripts can wait for it) and prints {@code export KUBECONFIG=...}
+ * on stdout. Exit code 2 on bad arguments, 1 if the start fails.
  */
 public final class LocalControlPlaneMain {
 
@@ -59,8 +59,14 @@ public final class LocalControlPlaneMain {
     } catch (IOException e) {
       System.err.println("LocalControlPlaneMain: cannot write " + ready + ": " + e);
     }
-    System.out.println("# control plane at " + cp.apiServerUrl() + " (started in "
-        + cp.startupTime().toMillis() + " ms; logs in " + workDir + ")");
+    System.out.println(
+        "# control plane at "
+            + cp.apiServerUrl()
+            + " (started in "
+            + cp.startupTime().toMillis()
+            + " ms; logs in "
+            + workDir
+            + ")");
     System.out.println("export KUBECONFIG=" + cp.kubeconfig());
     System.out.flush();
     stopped.await();

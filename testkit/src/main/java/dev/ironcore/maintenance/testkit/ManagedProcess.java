@@ -28,7 +28,8 @@ final class ManagedProcess {
    *
    * @param env variables set on top of this JVM's environment
    */
-  static ManagedProcess start(String name, List<String> command, Path logFile, Map<String, String> env) {
+  static ManagedProcess start(
+      String name, List<String> command, Path logFile, Map<String, String> env) {
     try {
       Files.createDirectories(logFile.toAbsolutePath().getParent());
       Files.writeString(

@@ -15,7 +15,8 @@ public final class ManifestPaths {
    * @throws IllegalStateException if no ancestor has {@code manifests/<name>/kustomization.yaml}
    */
   public static Path overlay(String name) {
-    Path start = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
+    Path start =
+        Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
     for (Path d = start; d != null; d = d.getParent()) {
       Path candidate = d.resolve("manifests").resolve(name);
       if (Files.isRegularFile(candidate.resolve("kustomization.yaml"))) {

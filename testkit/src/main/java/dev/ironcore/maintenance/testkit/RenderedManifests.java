@@ -51,8 +51,8 @@ public final class RenderedManifests {
    * {@code service} is removed and {@code caBundle} becomes base64 of {@code caBundlePem}. Objects
    * are changed in place.
    *
-   * @param baseUrl scheme, host and port, e.g. {@code https://127.0.0.1:45123} (a trailing slash
-   *     is ignored)
+   * @param baseUrl scheme, host and port, e.g. {@code https://127.0.0.1:45123} (a trailing slash is
+   *     ignored)
    * @param caBundlePem PEM of the CA that signed the webhook server's certificate
    */
   public static void pointWebhooksAt(
@@ -71,10 +71,12 @@ public final class RenderedManifests {
             }
           }
         }
-        case "CustomResourceDefinition" -> rewrite(
-            child(child(child(props.get("spec"), "conversion"), "webhook"), "clientConfig"),
-            base, caBundle);
-        default -> { }
+        case "CustomResourceDefinition" ->
+            rewrite(
+                child(child(child(props.get("spec"), "conversion"), "webhook"), "clientConfig"),
+                base,
+                caBundle);
+        default -> {}
       }
     }
   }

@@ -24,8 +24,8 @@ public final class SharedControlPlane {
    * The shared control plane, started on first call (typically 10-30 s). A failed start is
    * remembered, so later callers fail fast with the same error.
    *
-   * @throws IllegalStateException if the property is unset, binaries are missing (the message
-   *     says to run {@code make controlplane}) or the start failed
+   * @throws IllegalStateException if the property is unset, binaries are missing (the message says
+   *     to run {@code make controlplane}) or the start failed
    */
   public static synchronized LocalControlPlane get() {
     if (instance != null) {
@@ -48,14 +48,20 @@ public final class SharedControlPlane {
     String dir = System.getProperty(BIN_DIR_PROPERTY);
     if (dir == null || dir.isBlank()) {
       throw new IllegalStateException(
-          "system property " + BIN_DIR_PROPERTY + " is not set; run tests through Maven (the parent"
-              + " pom sets it) or pass -D" + BIN_DIR_PROPERTY + "=DIR");
+          "system property "
+              + BIN_DIR_PROPERTY
+              + " is not set; run tests through Maven (the parent"
+              + " pom sets it) or pass -D"
+              + BIN_DIR_PROPERTY
+              + "=DIR");
     }
     Path bin = Path.of(dir);
     for (String name : new String[] {"etcd", "kube-apiserver"}) {
       if (!Files.isExecutable(bin.resolve(name))) {
         throw new IllegalStateException(
-            "control-plane binary " + bin.resolve(name) + " is missing; run `make controlplane`"
+            "control-plane binary "
+                + bin.resolve(name)
+                + " is missing; run `make controlplane`"
                 + " (hack/build-controlplane.sh, ~6 min the first time) and retry");
       }
     }

@@ -3,10 +3,10 @@ package dev.ironcore.maintenance.testkit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The {@link TestCluster} of this test JVM, chosen by system property {@value #PROPERTY}:
- * {@code local} (default: {@link SharedControlPlane}) or {@code k3s} ({@link K3sCluster} via
- * Testcontainers). When {@code k3s} is asked for but no Docker engine answers, every test that
- * asks is aborted (reported as skipped) with the reason, which is also printed once.
+ * The {@link TestCluster} of this test JVM, chosen by system property {@value #PROPERTY}: {@code
+ * local} (default: {@link SharedControlPlane}) or {@code k3s} ({@link K3sCluster} via
+ * Testcontainers). When {@code k3s} is asked for but no Docker engine answers, every test that asks
+ * is aborted (reported as skipped) with the reason, which is also printed once.
  */
 public final class TestClusters {
 
@@ -36,7 +36,8 @@ public final class TestClusters {
             k3s = K3sCluster.start();
           }
         }
-        Assumptions.assumeTrue(k3sUnavailable == null, () -> "k3s variant skipped: " + k3sUnavailable);
+        Assumptions.assumeTrue(
+            k3sUnavailable == null, () -> "k3s variant skipped: " + k3sUnavailable);
         return k3s;
       default:
         throw new IllegalStateException("-D" + PROPERTY + "=" + kind + ": expected local or k3s");

@@ -47,7 +47,8 @@ public final class WebhookInstaller {
   /** Shortcut for {@code new WebhookInstaller(cp.client(), cp.kubectlTool()).install(...)}. */
   public static List<GenericKubernetesResource> install(
       TestCluster cp, Path overlayDir, String baseUrl, String caBundlePem) {
-    return new WebhookInstaller(cp.client(), cp.kubectlTool()).install(overlayDir, baseUrl, caBundlePem);
+    return new WebhookInstaller(cp.client(), cp.kubectlTool())
+        .install(overlayDir, baseUrl, caBundlePem);
   }
 
   /**
@@ -60,7 +61,8 @@ public final class WebhookInstaller {
    * @throws IllegalStateException if rendering fails or a CRD is not Established in time
    * @throws io.fabric8.kubernetes.client.KubernetesClientException if the API server rejects one
    */
-  public List<GenericKubernetesResource> install(Path overlayDir, String baseUrl, String caBundlePem) {
+  public List<GenericKubernetesResource> install(
+      Path overlayDir, String baseUrl, String caBundlePem) {
     List<GenericKubernetesResource> objects = RenderedManifests.render(kubectl, overlayDir);
     RenderedManifests.pointWebhooksAt(objects, baseUrl, caBundlePem);
     List<GenericKubernetesResource> ordered = new ArrayList<>(objects);
@@ -77,7 +79,8 @@ public final class WebhookInstaller {
       }
     }
     crds.forEach(this::awaitEstablished);
-    LOG.info("installed {} objects from {} with webhooks at {}", ordered.size(), overlayDir, baseUrl);
+    LOG.info(
+        "installed {} objects from {} with webhooks at {}", ordered.size(), overlayDir, baseUrl);
     return ordered;
   }
 
@@ -98,7 +101,8 @@ public final class WebhookInstaller {
               WebhookInstaller::established, ESTABLISHED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (RuntimeException e) {
       throw new IllegalStateException(
-          "CRD " + crdName + " not Established within " + ESTABLISHED_TIMEOUT.toSeconds() + " s", e);
+          "CRD " + crdName + " not Established within " + ESTABLISHED_TIMEOUT.toSeconds() + " s",
+          e);
     }
   }
 

@@ -14,8 +14,14 @@ class LocalControlPlaneTest {
     LocalControlPlane cp = SharedControlPlane.get();
     assertThat(Files.readString(cp.kubeconfig())).contains(cp.apiServerUrl());
 
-    cp.client().namespaces().resource(
-        new NamespaceBuilder().withNewMetadata().withName("testkit-smoke").endMetadata().build())
+    cp.client()
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName("testkit-smoke")
+                .endMetadata()
+                .build())
         .serverSideApply();
     assertThat(cp.client().namespaces().list().getItems())
         .extracting(Namespace::getMetadata)

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
 class ManifestsTest {
 
   private static final List<String> CRDS =
-      List.of("machinepools.compute.ironcore.dev", "machines.compute.ironcore.dev",
+      List.of(
+          "machinepools.compute.ironcore.dev",
+          "machines.compute.ironcore.dev",
           "machines.cluster.x-k8s.io");
 
   private static Kubectl kustomizer() {
@@ -32,12 +34,21 @@ class ManifestsTest {
     List<GenericKubernetesResource> objs =
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("default"));
     Map<String, Long> kinds =
-        objs.stream().collect(Collectors.groupingBy(GenericKubernetesResource::getKind, Collectors.counting()));
+        objs.stream()
+            .collect(
+                Collectors.groupingBy(GenericKubernetesResource::getKind, Collectors.counting()));
     assertThat(kinds).doesNotContainKey("CustomResourceDefinition");
-    assertThat(kinds).containsEntry("Deployment", 2L).containsEntry("Service", 1L)
-        .containsEntry("Namespace", 2L).containsEntry("MutatingWebhookConfiguration", 1L)
+    assertThat(kinds)
+        .containsEntry("Deployment", 2L)
+        .containsEntry("Service", 1L)
+        .containsEntry("Namespace", 2L)
+        .containsEntry("MutatingWebhookConfiguration", 1L)
         .containsEntry("ValidatingWebhookConfiguration", 1L);
-    String yaml = kustomizer().run("kustomize", ManifestPaths.overlay("default").toString()).orThrow().stdout();
+    String yaml =
+        kustomizer()
+            .run("kustomize", ManifestPaths.overlay("default").toString())
+            .orThrow()
+            .stdout();
     assertThat(yaml).contains("name: ironcore-maintenance-webhook").doesNotContain("url:");
   }
 
@@ -48,49 +59,88 @@ class ManifestsTest {
     String caB64 = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8));
 
     List<GenericKubernetesResource> applied =
-        WebhookInstaller.install(cp, ManifestPaths.overlay("local"), "https://127.0.0.1:45123", caPem);
-    assertThat(applied).extracting(GenericKubernetesResource::getKind)
+        WebhookInstaller.install(
+            cp, ManifestPaths.overlay("local"), "https://127.0.0.1:45123", caPem);
+    assertThat(applied)
+        .extracting(GenericKubernetesResource::getKind)
         .contains("CustomResourceDefinition", "ClusterRole", "MutatingWebhookConfiguration")
         .doesNotContain("Deployment");
 
     KubernetesClient c = cp.client();
     for (String name : CRDS) {
-      CustomResourceDefinition crd = c.apiextensions().v1().customResourceDefinitions().withName(name).get();
+      CustomResourceDefinition crd =
+          c.apiextensions().v1().customResourceDefinitions().withName(name).get();
       assertThat(WebhookInstaller.established(crd)).as(name).isTrue();
     }
     List<MutatingWebhook> mutating =
-        c.admissionRegistration().v1().mutatingWebhookConfigurations()
-            .withName("ironcore-maintenance").get().getWebhooks();
-    assertThat(mutating).extracting(w -> w.getClientConfig().getUrl())
-        .containsExactly("https://127.0.0.1:45123/mutate/capi-machine", "https://127.0.0.1:45123/mutate/machine");
-    assertThat(mutating).allSatisfy(w -> {
-      assertThat(w.getClientConfig().getCaBundle()).isEqualTo(caB64);
-      assertThat(w.getClientConfig().getService()).isNull();
-      assertThat(w.getFailurePolicy()).isEqualTo("Fail");
-      assertThat(w.getSideEffects()).isEqualTo("None");
-    });
+        c.admissionRegistration()
+            .v1()
+            .mutatingWebhookConfigurations()
+            .withName("ironcore-maintenance")
+            .get()
+            .getWebhooks();
+    assertThat(mutating)
+        .extracting(w -> w.getClientConfig().getUrl())
+        .containsExactly(
+            "https://127.0.0.1:45123/mutate/capi-machine",
+            "https://127.0.0.1:45123/mutate/machine");
+    assertThat(mutating)
+        .allSatisfy(
+            w -> {
+              assertThat(w.getClientConfig().getCaBundle()).isEqualTo(caB64);
+              assertThat(w.getClientConfig().getService()).isNull();
+              assertThat(w.getFailurePolicy()).isEqualTo("Fail");
+              assertThat(w.getSideEffects()).isEqualTo("None");
+            });
     List<ValidatingWebhook> validating =
-        c.admissionRegistration().v1().validatingWebhookConfigurations()
-            .withName("ironcore-maintenance").get().getWebhooks();
-    assertThat(validating).extracting(w -> w.getClientConfig().getUrl())
-        .containsExactly("https://127.0.0.1:45123/validate/machine", "https://127.0.0.1:45123/validate/machinepool");
+        c.admissionRegistration()
+            .v1()
+            .validatingWebhookConfigurations()
+            .withName("ironcore-maintenance")
+            .get()
+            .getWebhooks();
+    assertThat(validating)
+        .extracting(w -> w.getClientConfig().getUrl())
+        .containsExactly(
+            "https://127.0.0.1:45123/validate/machine",
+            "https://127.0.0.1:45123/validate/machinepool");
 
     // installing again with another port just moves the webhooks
     WebhookInstaller.install(cp, ManifestPaths.overlay("local"), "https://127.0.0.1:45124", caPem);
-    assertThat(c.admissionRegistration().v1().validatingWebhookConfigurations()
-            .withName("ironcore-maintenance").get().getWebhooks().get(0).getClientConfig().getUrl())
+    assertThat(
+            c.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName("ironcore-maintenance")
+                .get()
+                .getWebhooks()
+                .get(0)
+                .getClientConfig()
+                .getUrl())
         .isEqualTo("https://127.0.0.1:45124/validate/machine");
 
     // served versions answer (CAPI v1beta1 and v1beta2); listing needs no webhook
-    assertThat(cp.kubectl("get", "machines.v1beta1.cluster.x-k8s.io", "-A").orThrow().exitCode()).isZero();
-    assertThat(cp.kubectl("get", "machinepools.compute.ironcore.dev").orThrow().exitCode()).isZero();
+    assertThat(cp.kubectl("get", "machines.v1beta1.cluster.x-k8s.io", "-A").orThrow().exitCode())
+        .isZero();
+    assertThat(cp.kubectl("get", "machinepools.compute.ironcore.dev").orThrow().exitCode())
+        .isZero();
 
     // leave no webhooks behind that point at nothing: other tests share this control plane
-    c.admissionRegistration().v1().mutatingWebhookConfigurations().withName("ironcore-maintenance").delete();
-    c.admissionRegistration().v1().validatingWebhookConfigurations().withName("ironcore-maintenance").delete();
+    c.admissionRegistration()
+        .v1()
+        .mutatingWebhookConfigurations()
+        .withName("ironcore-maintenance")
+        .delete();
+    c.admissionRegistration()
+        .v1()
+        .validatingWebhookConfigurations()
+        .withName("ironcore-maintenance")
+        .delete();
 
     // the CRD schema keeps unknown fields and leaves effect validation to the webhook
-    cp.kubectlTool().runWithInput("""
+    cp.kubectlTool()
+        .runWithInput(
+            """
         apiVersion: compute.ironcore.dev/v1alpha1
         kind: MachinePool
         metadata:
@@ -100,9 +150,15 @@ class ManifestsTest {
           taints:
           - {key: k, effect: SomethingElse, extra: kept}
           somethingIronCoreHas: {a: 1}
-        """, "apply", "-f", "-").orThrow();
-    String json = cp.kubectl("get", "machinepools.compute.ironcore.dev", "manifests-test-pool", "-o", "json")
-        .orThrow().stdout();
+        """,
+            "apply",
+            "-f",
+            "-")
+        .orThrow();
+    String json =
+        cp.kubectl("get", "machinepools.compute.ironcore.dev", "manifests-test-pool", "-o", "json")
+            .orThrow()
+            .stdout();
     assertThat(json).contains("\"somethingIronCoreHas\"", "\"extra\": \"kept\"", "SomethingElse");
     cp.kubectl("delete", "machinepools.compute.ironcore.dev", "manifests-test-pool").orThrow();
   }

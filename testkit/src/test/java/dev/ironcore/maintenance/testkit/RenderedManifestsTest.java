@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class RenderedManifestsTest {
 
-  private static final String YAML = """
+  private static final String YAML =
+      """
       apiVersion: v1
       kind: Namespace
       metadata:
@@ -51,7 +52,8 @@ class RenderedManifestsTest {
   @Test
   void parsesDocumentsAndSkipsEmptyOnes() {
     List<GenericKubernetesResource> objs = RenderedManifests.parse(YAML);
-    assertThat(objs).extracting(GenericKubernetesResource::getKind)
+    assertThat(objs)
+        .extracting(GenericKubernetesResource::getKind)
         .containsExactly("Namespace", "MutatingWebhookConfiguration", "CustomResourceDefinition");
   }
 
@@ -69,7 +71,8 @@ class RenderedManifestsTest {
     assertThat(hooks.get(1).get("clientConfig"))
         .isEqualTo(Map.of("url", "https://127.0.0.1:45123/mutate/two", "caBundle", b64));
 
-    Map<String, Object> spec = (Map<String, Object>) objs.get(2).getAdditionalProperties().get("spec");
+    Map<String, Object> spec =
+        (Map<String, Object>) objs.get(2).getAdditionalProperties().get("spec");
     Map<String, Object> webhook =
         (Map<String, Object>) ((Map<String, Object>) spec.get("conversion")).get("webhook");
     assertThat(webhook.get("clientConfig"))

@@ -17,15 +17,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("Machine")
 @Plural("machines")
 @Singular("machine")
-public class CapiMachine extends CustomResource<CapiMachineSpec, CapiMachineStatus> implements Namespaced {
+public class CapiMachine extends CustomResource<CapiMachineSpec, CapiMachineStatus>
+    implements Namespaced {
 
-    /** {@code status.nodeRef.name}, or null when CAPI has not recorded a node (yet). */
-    public String nodeName() {
-        CapiMachineStatus status = getStatus();
-        if (status == null || status.getNodeRef() == null) {
-            return null;
-        }
-        String name = status.getNodeRef().getName();
-        return name == null || name.isEmpty() ? null : name;
+  /** {@code status.nodeRef.name}, or null when CAPI has not recorded a node (yet). */
+  public String nodeName() {
+    CapiMachineStatus status = getStatus();
+    if (status == null || status.getNodeRef() == null) {
+      return null;
     }
+    String name = status.getNodeRef().getName();
+    return name == null || name.isEmpty() ? null : name;
+  }
 }

@@ -5,5 +5,4 @@ import dev.ironcore.maintenance.api.Extensible;
 
 /** CAPI Machine spec: not read by this product; every field is kept as it is. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class CapiMachineSpec extends Extensible {
-}
+public class CapiMachineSpec extends Extensible {}

@@ -6,8 +6,13 @@ import dev.ironcore.maintenance.api.Extensible;
 /** CAPI Machine status: only {@code nodeRef} is read; everything else is kept. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class CapiMachineStatus extends Extensible {
-    private NodeRef nodeRef;
+  private NodeRef nodeRef;
 
-    public NodeRef getNodeRef() { return nodeRef; }
-    public void setNodeRef(NodeRef nodeRef) { this.nodeRef = nodeRef; }
+  public NodeRef getNodeRef() {
+    return nodeRef;
+  }
+
+  public void setNodeRef(NodeRef nodeRef) {
+    this.nodeRef = nodeRef;
+  }
 }

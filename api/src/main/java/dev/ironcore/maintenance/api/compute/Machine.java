@@ -8,7 +8,9 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** IronCore {@code compute.ironcore.dev/v1alpha1} Machine (namespaced): a virtual machine on a pool. */
+/**
+ * IronCore {@code compute.ironcore.dev/v1alpha1} Machine (namespaced): a virtual machine on a pool.
+ */
 @Group("compute.ironcore.dev")
 @Version("v1alpha1")
 @Kind("Machine")
@@ -16,13 +18,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("machine")
 public class Machine extends CustomResource<MachineSpec, MachineStatus> implements Namespaced {
 
-    /** The pool this Machine is bound to ({@code spec.machinePoolRef.name}), or null when unbound. */
-    public String boundPoolName() {
-        MachineSpec spec = getSpec();
-        if (spec == null || spec.getMachinePoolRef() == null) {
-            return null;
-        }
-        String name = spec.getMachinePoolRef().getName();
-        return name == null || name.isEmpty() ? null : name;
+  /** The pool this Machine is bound to ({@code spec.machinePoolRef.name}), or null when unbound. */
+  public String boundPoolName() {
+    MachineSpec spec = getSpec();
+    if (spec == null || spec.getMachinePoolRef() == null) {
+      return null;
     }
+    String name = spec.getMachinePoolRef().getName();
+    return name == null || name.isEmpty() ? null : name;
+  }
 }

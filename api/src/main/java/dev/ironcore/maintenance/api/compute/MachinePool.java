@@ -13,5 +13,4 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("MachinePool")
 @Plural("machinepools")
 @Singular("machinepool")
-public class MachinePool extends CustomResource<MachinePoolSpec, MachinePoolStatus> {
-}
+public class MachinePool extends CustomResource<MachinePoolSpec, MachinePoolStatus> {}

@@ -6,8 +6,13 @@ import dev.ironcore.maintenance.api.Extensible;
 /** {@code Machine.status}: {@code state}; everything else kept as unknown fields. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MachineStatus extends Extensible {
-    private String state;
+  private String state;
 
-    public String getState() { return state; }
-    public void setState(String state) { this.state = state; }
+  public String getState() {
+    return state;
+  }
+
+  public void setState(String state) {
+    this.state = state;
+  }
 }

@@ -6,61 +6,72 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /**
- * One RFC 6902 operation. Only the operations this project emits are modelled: {@code add},
- * {@code remove}, {@code replace} and {@code test}.
+ * One RFC 6902 operation. Only the operations this project emits are modelled: {@code add}, {@code
+ * remove}, {@code replace} and {@code test}.
  *
- * @param op    the operation name
- * @param path  an already escaped JSON Pointer (see {@link JsonPointer})
- * @param value the value for {@code add}/{@code replace}/{@code test}; {@code null} for {@code remove}
+ * @param op the operation name
+ * @param path an already escaped JSON Pointer (see {@link JsonPointer})
+ * @param value the value for {@code add}/{@code replace}/{@code test}; {@code null} for {@code
+ *     remove}
  */
 public record PatchOperation(Op op, String path, JsonNode value) {
 
-    /** The RFC 6902 operation names used here. */
-    public enum Op {
-        ADD("add"), REMOVE("remove"), REPLACE("replace"), TEST("test");
+  /** The RFC 6902 operation names used here. */
+  public enum Op {
+    ADD("add"),
+    REMOVE("remove"),
+    REPLACE("replace"),
+    TEST("test");
 
-        private final String wireName;
+    private final String wireName;
 
-        Op(String wireName) {
-            this.wireName = wireName;
-        }
-
-        /** @return the name as it appears in the {@code op} member, e.g. {@code "add"} */
-        public String wireName() {
-            return wireName;
-        }
+    Op(String wireName) {
+      this.wireName = wireName;
     }
 
     /**
-     * @throws NullPointerException     if {@code op} or {@code path} is null
-     * @throws IllegalArgumentException if {@code add}/{@code replace}/{@code test} has no value or {@code remove} has one
+     * @return the name as it appears in the {@code op} member, e.g. {@code "add"}
      */
-    public PatchOperation {
-        Objects.requireNonNull(op, "op");
-        Objects.requireNonNull(path, "path");
-        if ((op == Op.REMOVE) != (value == null)) {
-            throw new IllegalArgumentException(op.wireName() + " " + path
-                    + (op == Op.REMOVE ? " takes no value" : " needs a value"));
-        }
-        if (value != null) {
-            value = value.deepCopy();
-        }
+    public String wireName() {
+      return wireName;
     }
+  }
 
-    /** @return the value (a copy, so callers cannot change this operation); null for {@code remove} */
-    @Override
-    public JsonNode value() {
-        return value == null ? null : value.deepCopy();
+  /**
+   * @throws NullPointerException if {@code op} or {@code path} is null
+   * @throws IllegalArgumentException if {@code add}/{@code replace}/{@code test} has no value or
+   *     {@code remove} has one
+   */
+  public PatchOperation {
+    Objects.requireNonNull(op, "op");
+    Objects.requireNonNull(path, "path");
+    if ((op == Op.REMOVE) != (value == null)) {
+      throw new IllegalArgumentException(
+          op.wireName() + " " + path + (op == Op.REMOVE ? " takes no value" : " needs a value"));
     }
+    if (value != null) {
+      value = value.deepCopy();
+    }
+  }
 
-    /** @return the operation as {@code {"op":..,"path":..[,"value":..]}} */
-    public ObjectNode toJson() {
-        ObjectNode node = JsonNodeFactory.instance.objectNode();
-        node.put("op", op.wireName());
-        node.put("path", path);
-        if (value != null) {
-            node.set("value", value.deepCopy());
-        }
-        return node;
+  /**
+   * @return the value (a copy, so callers cannot change this operation); null for {@code remove}
+   */
+  @Override
+  public JsonNode value() {
+    return value == null ? null : value.deepCopy();
+  }
+
+  /**
+   * @return the operation as {@code {"op":..,"path":..[,"value":..]}}
+   */
+  public ObjectNode toJson() {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("op", op.wireName());
+    node.put("path", path);
+    if (value != null) {
+      node.set("value", value.deepCopy());
     }
+    return node;
+  }
 }

@@ -5,100 +5,110 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The syntax of Kubernetes label keys and values (semantics of Kubernetes'
- * {@code IsQualifiedName}, {@code IsValidLabelValue} and {@code IsDNS1123Subdomain}), used for
- * taint and toleration keys and values (domain reference §4) and label selectors. Each method
- * returns every problem as a short message; empty means valid.
+ * The syntax of Kubernetes label keys and values (semantics of Kubernetes' {@code IsQualifiedName},
+ * {@code IsValidLabelValue} and {@code IsDNS1123Subdomain}), used for taint and toleration keys and
+ * values (domain reference §4) and label selectors. Each method returns every problem as a short
+ * message; empty means valid.
  */
 public final class LabelSyntax {
-    /** Longest name part of a qualified name, and longest label value. */
-    public static final int MAX_NAME_LENGTH = 63;
-    /** Longest DNS-1123 subdomain, e.g. the prefix of a qualified name. */
-    public static final int MAX_SUBDOMAIN_LENGTH = 253;
+  /** Longest name part of a qualified name, and longest label value. */
+  public static final int MAX_NAME_LENGTH = 63;
 
-    private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-    private static final Pattern DNS_1123_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final String NAME_CHARACTERS = "must consist of alphanumeric characters, '-', '_' or '.',"
-            + " and must start and end with an alphanumeric character";
+  /** Longest DNS-1123 subdomain, e.g. the prefix of a qualified name. */
+  public static final int MAX_SUBDOMAIN_LENGTH = 253;
 
-    private LabelSyntax() {}
+  private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+  private static final Pattern DNS_1123_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final String NAME_CHARACTERS =
+      "must consist of alphanumeric characters, '-', '_' or '.',"
+          + " and must start and end with an alphanumeric character";
 
-    /**
-     * @param value a label key, taint key or toleration key
-     * @return why {@code value} is not {@code [prefix/]name}: an optional DNS-1123 subdomain
-     *         prefix of at most 253 characters and {@code /}, then a name of 1 to 63 characters
-     *         matching {@code ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}; empty when it is
-     */
-    public static List<String> qualifiedNameErrors(String value) {
-        List<String> errors = new ArrayList<>();
-        String[] parts = value.split("/", -1);
-        if (parts.length > 2) {
-            errors.add("a qualified name is a name with an optional DNS subdomain prefix and one '/'"
-                    + " (e.g. 'example.com/MyName'), not more than one '/'");
-            return errors;
-        }
-        if (parts.length == 2) {
-            if (parts[0].isEmpty()) {
-                errors.add("prefix part must not be empty");
-            } else {
-                dns1123SubdomainErrors(parts[0]).forEach(e -> errors.add("prefix part " + e));
-            }
-        }
-        String name = parts[parts.length - 1];
-        if (name.isEmpty()) {
-            errors.add("name part must not be empty");
-            return errors;
-        }
-        if (name.length() > MAX_NAME_LENGTH) {
-            errors.add("name part must be no more than " + MAX_NAME_LENGTH + " characters");
-        }
-        if (!NAME.matcher(name).matches()) {
-            errors.add("name part " + NAME_CHARACTERS + " (e.g. 'MyName', 'my.name' or '123-abc')");
-        }
-        return errors;
+  private LabelSyntax() {}
+
+  /**
+   * @param value a label key, taint key or toleration key
+   * @return why {@code value} is not {@code [prefix/]name}: an optional DNS-1123 subdomain prefix
+   *     of at most 253 characters and {@code /}, then a name of 1 to 63 characters matching {@code
+   *     ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}; empty when it is
+   */
+  public static List<String> qualifiedNameErrors(String value) {
+    List<String> errors = new ArrayList<>();
+    String[] parts = value.split("/", -1);
+    if (parts.length > 2) {
+      errors.add(
+          "a qualified name is a name with an optional DNS subdomain prefix and one '/'"
+              + " (e.g. 'example.com/MyName'), not more than one '/'");
+      return errors;
     }
-
-    /**
-     * @param value a label value, taint value or toleration value
-     * @return why it is not a label value (empty, or at most 63 characters matching
-     *         {@code ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}); empty when it is
-     */
-    public static List<String> labelValueErrors(String value) {
-        List<String> errors = new ArrayList<>();
-        if (value.length() > MAX_NAME_LENGTH) {
-            errors.add("must be no more than " + MAX_NAME_LENGTH + " characters");
-        }
-        if (!value.isEmpty() && !NAME.matcher(value).matches()) {
-            errors.add("a label value must be empty or consist of alphanumeric characters, '-', '_' or '.',"
-                    + " and must start and end with an alphanumeric character (e.g. 'MyValue', 'my_value' or '12345')");
-        }
-        return errors;
+    if (parts.length == 2) {
+      if (parts[0].isEmpty()) {
+        errors.add("prefix part must not be empty");
+      } else {
+        dns1123SubdomainErrors(parts[0]).forEach(e -> errors.add("prefix part " + e));
+      }
     }
-
-    /**
-     * @param value e.g. {@code example.com}
-     * @return why it is not a lowercase RFC 1123 subdomain of at most 253 characters; empty when it is
-     */
-    public static List<String> dns1123SubdomainErrors(String value) {
-        List<String> errors = new ArrayList<>();
-        if (value.length() > MAX_SUBDOMAIN_LENGTH) {
-            errors.add("must be no more than " + MAX_SUBDOMAIN_LENGTH + " characters");
-        }
-        if (!DNS_1123_SUBDOMAIN.matcher(value).matches()) {
-            errors.add("must be a lowercase RFC 1123 subdomain: lowercase alphanumeric characters, '-' or '.',"
-                    + " starting and ending with an alphanumeric character (e.g. 'example.com')");
-        }
-        return errors;
+    String name = parts[parts.length - 1];
+    if (name.isEmpty()) {
+      errors.add("name part must not be empty");
+      return errors;
     }
-
-    /** @return whether {@code value} is a qualified name */
-    public static boolean isQualifiedName(String value) {
-        return qualifiedNameErrors(value).isEmpty();
+    if (name.length() > MAX_NAME_LENGTH) {
+      errors.add("name part must be no more than " + MAX_NAME_LENGTH + " characters");
     }
-
-    /** @return whether {@code value} is a label value */
-    public static boolean isLabelValue(String value) {
-        return labelValueErrors(value).isEmpty();
+    if (!NAME.matcher(name).matches()) {
+      errors.add("name part " + NAME_CHARACTERS + " (e.g. 'MyName', 'my.name' or '123-abc')");
     }
+    return errors;
+  }
+
+  /**
+   * @param value a label value, taint value or toleration value
+   * @return why it is not a label value (empty, or at most 63 characters matching {@code
+   *     ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}); empty when it is
+   */
+  public static List<String> labelValueErrors(String value) {
+    List<String> errors = new ArrayList<>();
+    if (value.length() > MAX_NAME_LENGTH) {
+      errors.add("must be no more than " + MAX_NAME_LENGTH + " characters");
+    }
+    if (!value.isEmpty() && !NAME.matcher(value).matches()) {
+      errors.add(
+          "a label value must be empty or consist of alphanumeric characters, '-', '_' or '.',"
+              + " and must start and end with an alphanumeric character (e.g. 'MyValue', 'my_value' or '12345')");
+    }
+    return errors;
+  }
+
+  /**
+   * @param value e.g. {@code example.com}
+   * @return why it is not a lowercase RFC 1123 subdomain of at most 253 characters; empty when it
+   *     is
+   */
+  public static List<String> dns1123SubdomainErrors(String value) {
+    List<String> errors = new ArrayList<>();
+    if (value.length() > MAX_SUBDOMAIN_LENGTH) {
+      errors.add("must be no more than " + MAX_SUBDOMAIN_LENGTH + " characters");
+    }
+    if (!DNS_1123_SUBDOMAIN.matcher(value).matches()) {
+      errors.add(
+          "must be a lowercase RFC 1123 subdomain: lowercase alphanumeric characters, '-' or '.',"
+              + " starting and ending with an alphanumeric character (e.g. 'example.com')");
+    }
+    return errors;
+  }
+
+  /**
+   * @return whether {@code value} is a qualified name
+   */
+  public static boolean isQualifiedName(String value) {
+    return qualifiedNameErrors(value).isEmpty();
+  }
+
+  /**
+   * @return whether {@code value} is a label value
+   */
+  public static boolean isLabelValue(String value) {
+    return labelValueErrors(value).isEmpty();
+  }
 }

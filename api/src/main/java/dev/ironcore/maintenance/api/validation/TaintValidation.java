@@ -11,107 +11,117 @@ import java.util.Map;
 import java.util.function.IntPredicate;
 
 /**
- * Validates MachinePool taints (domain reference §4 "Validation (our superset)", with the
- * semantics of Kubernetes' node taint validation; IronCore itself checks none of this). Every
- * error is reported, in list order:
+ * Validates MachinePool taints (domain reference §4 "Validation (our superset)", with the semantics
+ * of Kubernetes' node taint validation; IronCore itself checks none of this). Every error is
+ * reported, in list order:
+ *
  * <ul>
- *   <li>{@code key}: Required when empty; Invalid unless a qualified name
- *       ({@link LabelSyntax#qualifiedNameErrors}, one error per problem);</li>
- *   <li>{@code value}: Invalid unless a label value (may be empty);</li>
- *   <li>{@code effect}: Required when empty; Unsupported value unless one of
- *       {@link TaintEffect#SUPPORTED};</li>
+ *   <li>{@code key}: Required when empty; Invalid unless a qualified name ({@link
+ *       LabelSyntax#qualifiedNameErrors}, one error per problem);
+ *   <li>{@code value}: Invalid unless a label value (may be empty);
+ *   <li>{@code effect}: Required when empty; Unsupported value unless one of {@link
+ *       TaintEffect#SUPPORTED};
  *   <li>the item itself: Duplicate when an earlier taint has the same key and effect (badValue
- *       {@code {key, effect}}).</li>
+ *       {@code {key, effect}}).
  * </ul>
+ *
  * A member of the wrong JSON type is Invalid ("must be a string"); other members (such as
  * v1alpha2's {@code timeAdded}) are not checked.
  *
  * <p>For ratcheting on UPDATE, {@link #validate(JsonNode, String, IntPredicate)} checks only the
- * taints a caller marks as new, and reports a Duplicate only when at least one of the two taints
- * is new.
+ * taints a caller marks as new, and reports a Duplicate only when at least one of the two taints is
+ * new.
  */
 public final class TaintValidation {
-    private TaintValidation() {}
+  private TaintValidation() {}
 
-    /**
-     * @param taints the {@code spec.taints} JSON array; null, JSON null or missing means none
-     * @param path   its field path, e.g. {@code spec.taints}
-     * @return all errors, with paths like {@code spec.taints[1].effect}; empty when valid
-     */
-    public static List<FieldError> validate(JsonNode taints, String path) {
-        return validate(taints, path, i -> true);
-    }
+  /**
+   * @param taints the {@code spec.taints} JSON array; null, JSON null or missing means none
+   * @param path its field path, e.g. {@code spec.taints}
+   * @return all errors, with paths like {@code spec.taints[1].effect}; empty when valid
+   */
+  public static List<FieldError> validate(JsonNode taints, String path) {
+    return validate(taints, path, i -> true);
+  }
 
-    /**
-     * Validates only some of the taints, for ratcheting: a taint that is not new (already stored
-     * as it is) gets none of its own errors reported, but still counts for duplicates.
-     *
-     * @param taints the {@code spec.taints} JSON array; null, JSON null or missing means none
-     * @param path   its field path, e.g. {@code spec.taints}
-     * @param isNew  index in {@code taints} → whether that taint is to be validated
-     * @return the errors of the new taints, plus a Duplicate at index {@code i} when an earlier taint
-     *         has the same key and effect and taint {@code i} or one of those earlier taints is new;
-     *         Invalid at {@code path} when {@code taints} is not an array; empty when valid
-     */
-    public static List<FieldError> validate(JsonNode taints, String path, IntPredicate isNew) {
-        List<FieldError> errors = new ArrayList<>();
-        if (!JsonFields.isCheckableList(taints, path, "taints", errors)) {
-            return errors;
-        }
-        // [key, effect] of earlier taints → whether one of them is new
-        Map<List<String>, Boolean> seen = new HashMap<>();
-        for (int i = 0; i < taints.size(); i++) {
-            String item = path + "[" + i + "]";
-            JsonNode taint = taints.get(i);
-            boolean fresh = isNew.test(i);
-            if (fresh && !JsonFields.isObject(taint, item, "{key, value, effect}", errors)) {
-                continue;
-            }
-            if (fresh) {
-                validateFields(taint, item, errors);
-            }
-            List<String> pair = keyAndEffect(taint);
-            if (pair == null) {
-                continue;
-            }
-            Boolean earlierNew = seen.get(pair);
-            if (earlierNew != null && (fresh || earlierNew)) {
-                ObjectNode bad = JsonNodeFactory.instance.objectNode().put("key", pair.get(0)).put("effect", pair.get(1));
-                errors.add(FieldError.duplicate(item, bad, "taints must be unique by key and effect"));
-            }
-            seen.put(pair, fresh || Boolean.TRUE.equals(earlierNew));
-        }
-        return errors;
+  /**
+   * Validates only some of the taints, for ratcheting: a taint that is not new (already stored as
+   * it is) gets none of its own errors reported, but still counts for duplicates.
+   *
+   * @param taints the {@code spec.taints} JSON array; null, JSON null or missing means none
+   * @param path its field path, e.g. {@code spec.taints}
+   * @param isNew index in {@code taints} → whether that taint is to be validated
+   * @return the errors of the new taints, plus a Duplicate at index {@code i} when an earlier taint
+   *     has the same key and effect and taint {@code i} or one of those earlier taints is new;
+   *     Invalid at {@code path} when {@code taints} is not an array; empty when valid
+   */
+  public static List<FieldError> validate(JsonNode taints, String path, IntPredicate isNew) {
+    List<FieldError> errors = new ArrayList<>();
+    if (!JsonFields.isCheckableList(taints, path, "taints", errors)) {
+      return errors;
     }
+    // [key, effect] of earlier taints → whether one of them is new
+    Map<List<String>, Boolean> seen = new HashMap<>();
+    for (int i = 0; i < taints.size(); i++) {
+      String item = path + "[" + i + "]";
+      JsonNode taint = taints.get(i);
+      boolean fresh = isNew.test(i);
+      if (fresh && !JsonFields.isObject(taint, item, "{key, value, effect}", errors)) {
+        continue;
+      }
+      if (fresh) {
+        validateFields(taint, item, errors);
+      }
+      List<String> pair = keyAndEffect(taint);
+      if (pair == null) {
+        continue;
+      }
+      Boolean earlierNew = seen.get(pair);
+      if (earlierNew != null && (fresh || earlierNew)) {
+        ObjectNode bad =
+            JsonNodeFactory.instance
+                .objectNode()
+                .put("key", pair.get(0))
+                .put("effect", pair.get(1));
+        errors.add(FieldError.duplicate(item, bad, "taints must be unique by key and effect"));
+      }
+      seen.put(pair, fresh || Boolean.TRUE.equals(earlierNew));
+    }
+    return errors;
+  }
 
-    private static void validateFields(JsonNode taint, String item, List<FieldError> errors) {
-        String key = JsonFields.string(taint, "key", item + ".key", errors);
-        if ("".equals(key)) {
-            errors.add(FieldError.required(item + ".key", "a taint needs a key (a qualified name)"));
-        } else if (key != null) {
-            LabelSyntax.qualifiedNameErrors(key).forEach(e -> errors.add(FieldError.invalid(item + ".key", key, e)));
-        }
-        String value = JsonFields.string(taint, "value", item + ".value", errors);
-        if (value != null && !LabelSyntax.isLabelValue(value)) {
-            String detail = String.join("; ", LabelSyntax.labelValueErrors(value));
-            errors.add(FieldError.invalid(item + ".value", value, detail));
-        }
-        String effect = JsonFields.string(taint, "effect", item + ".effect", errors);
-        if ("".equals(effect)) {
-            errors.add(FieldError.required(item + ".effect", ""));
-        } else if (effect != null && !TaintEffect.SUPPORTED.contains(effect)) {
-            errors.add(FieldError.notSupported(item + ".effect", effect, TaintEffect.SUPPORTED));
-        }
+  private static void validateFields(JsonNode taint, String item, List<FieldError> errors) {
+    String key = JsonFields.string(taint, "key", item + ".key", errors);
+    if ("".equals(key)) {
+      errors.add(FieldError.required(item + ".key", "a taint needs a key (a qualified name)"));
+    } else if (key != null) {
+      LabelSyntax.qualifiedNameErrors(key)
+          .forEach(e -> errors.add(FieldError.invalid(item + ".key", key, e)));
     }
+    String value = JsonFields.string(taint, "value", item + ".value", errors);
+    if (value != null && !LabelSyntax.isLabelValue(value)) {
+      String detail = String.join("; ", LabelSyntax.labelValueErrors(value));
+      errors.add(FieldError.invalid(item + ".value", value, detail));
+    }
+    String effect = JsonFields.string(taint, "effect", item + ".effect", errors);
+    if ("".equals(effect)) {
+      errors.add(FieldError.required(item + ".effect", ""));
+    } else if (effect != null && !TaintEffect.SUPPORTED.contains(effect)) {
+      errors.add(FieldError.notSupported(item + ".effect", effect, TaintEffect.SUPPORTED));
+    }
+  }
 
-    /** @return {@code [key, effect]} ("" when absent), or null when not an object or either is not a string */
-    private static List<String> keyAndEffect(JsonNode taint) {
-        if (!taint.isObject()) {
-            return null;
-        }
-        List<FieldError> ignored = new ArrayList<>();
-        String key = JsonFields.string(taint, "key", "", ignored);
-        String effect = JsonFields.string(taint, "effect", "", ignored);
-        return key == null || effect == null ? null : List.of(key, effect);
+  /**
+   * @return {@code [key, effect]} ("" when absent), or null when not an object or either is not a
+   *     string
+   */
+  private static List<String> keyAndEffect(JsonNode taint) {
+    if (!taint.isObject()) {
+      return null;
     }
+    List<FieldError> ignored = new ArrayList<>();
+    String key = JsonFields.string(taint, "key", "", ignored);
+    String effect = JsonFields.string(taint, "effect", "", ignored);
+    return key == null || effect == null ? null : List.of(key, effect);
+  }
 }

@@ -6,58 +6,62 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TolerationTest {
-    private static final Taint MAINTENANCE = new Taint("maintenance.ironcore.dev", null, "NoExecute");
-    private static final Taint GPU = new Taint("gpu", "a100", "NoExecute");
+  private static final Taint MAINTENANCE = new Taint("maintenance.ironcore.dev", null, "NoExecute");
+  private static final Taint GPU = new Taint("gpu", "a100", "NoExecute");
 
-    @Test
-    void existsWithMatchingKeyToleratesAnyValue() {
-        assertThat(new Toleration("gpu", "Exists", null, null).tolerates(GPU)).isTrue();
-    }
+  @Test
+  void existsWithMatchingKeyToleratesAnyValue() {
+    assertThat(new Toleration("gpu", "Exists", null, null).tolerates(GPU)).isTrue();
+  }
 
-    @Test
-    void emptyKeyWithExistsToleratesEveryTaint() {
-        Toleration all = new Toleration(null, "Exists", null, null);
-        assertThat(all.tolerates(GPU)).isTrue();
-        assertThat(all.tolerates(MAINTENANCE)).isTrue();
-    }
+  @Test
+  void emptyKeyWithExistsToleratesEveryTaint() {
+    Toleration all = new Toleration(null, "Exists", null, null);
+    assertThat(all.tolerates(GPU)).isTrue();
+    assertThat(all.tolerates(MAINTENANCE)).isTrue();
+  }
 
-    @Test
-    void equalNeedsEqualValuesAndEmptyOperatorMeansEqual() {
-        assertThat(new Toleration("gpu", "Equal", "a100", null).tolerates(GPU)).isTrue();
-        assertThat(new Toleration("gpu", null, "a100", null).tolerates(GPU)).isTrue();
-        assertThat(new Toleration("gpu", "", "h100", null).tolerates(GPU)).isFalse();
-    }
+  @Test
+  void equalNeedsEqualValuesAndEmptyOperatorMeansEqual() {
+    assertThat(new Toleration("gpu", "Equal", "a100", null).tolerates(GPU)).isTrue();
+    assertThat(new Toleration("gpu", null, "a100", null).tolerates(GPU)).isTrue();
+    assertThat(new Toleration("gpu", "", "h100", null).tolerates(GPU)).isFalse();
+  }
 
-    @Test
-    void nullAndEmptyValuesAreEqual() {
-        assertThat(new Toleration("maintenance.ironcore.dev", "Equal", "", "NoExecute").tolerates(MAINTENANCE)).isTrue();
-    }
+  @Test
+  void nullAndEmptyValuesAreEqual() {
+    assertThat(
+            new Toleration("maintenance.ironcore.dev", "Equal", "", "NoExecute")
+                .tolerates(MAINTENANCE))
+        .isTrue();
+  }
 
-    @Test
-    void effectMustBeEmptyOrEqual() {
-        assertThat(new Toleration("gpu", "Exists", null, "NoExecute").tolerates(GPU)).isTrue();
-        assertThat(new Toleration("gpu", "Exists", null, "NoSchedule").tolerates(GPU)).isFalse();
-    }
+  @Test
+  void effectMustBeEmptyOrEqual() {
+    assertThat(new Toleration("gpu", "Exists", null, "NoExecute").tolerates(GPU)).isTrue();
+    assertThat(new Toleration("gpu", "Exists", null, "NoSchedule").tolerates(GPU)).isFalse();
+  }
 
-    @Test
-    void differentKeyDoesNotMatch() {
-        assertThat(new Toleration("other", "Exists", null, null).tolerates(GPU)).isFalse();
-    }
+  @Test
+  void differentKeyDoesNotMatch() {
+    assertThat(new Toleration("other", "Exists", null, null).tolerates(GPU)).isFalse();
+  }
 
-    @Test
-    void unknownOperatorNeverMatches() {
-        assertThat(new Toleration("gpu", "Gt", "a100", null).tolerates(GPU)).isFalse();
-        assertThat(new Toleration(null, "exists", null, null).tolerates(GPU)).isFalse();
-    }
+  @Test
+  void unknownOperatorNeverMatches() {
+    assertThat(new Toleration("gpu", "Gt", "a100", null).tolerates(GPU)).isFalse();
+    assertThat(new Toleration(null, "exists", null, null).tolerates(GPU)).isFalse();
+  }
 
-    @Test
-    void onlyUntoleratedNoExecuteTaintsAreReported() {
-        Taint noSchedule = new Taint("maintenance.ironcore.dev", null, "NoSchedule");
-        List<Taint> taints = List.of(noSchedule, MAINTENANCE, GPU);
-        List<Toleration> tolerations = List.of(new Toleration("maintenance.ironcore.dev", "Exists", null, null));
-        assertThat(Tolerations.untoleratedNoExecute(taints, tolerations)).containsExactly(GPU);
-        assertThat(Tolerations.untoleratedNoExecute(taints, null)).containsExactly(MAINTENANCE, GPU);
-        assertThat(Tolerations.untoleratedNoExecute(null, null)).isEmpty();
-        assertThat(Tolerations.untoleratedNoExecute(List.of(noSchedule), null)).isEmpty();
-    }
+  @Test
+  void onlyUntoleratedNoExecuteTaintsAreReported() {
+    Taint noSchedule = new Taint("maintenance.ironcore.dev", null, "NoSchedule");
+    List<Taint> taints = List.of(noSchedule, MAINTENANCE, GPU);
+    List<Toleration> tolerations =
+        List.of(new Toleration("maintenance.ironcore.dev", "Exists", null, null));
+    assertThat(Tolerations.untoleratedNoExecute(taints, tolerations)).containsExactly(GPU);
+    assertThat(Tolerations.untoleratedNoExecute(taints, null)).containsExactly(MAINTENANCE, GPU);
+    assertThat(Tolerations.untoleratedNoExecute(null, null)).isEmpty();
+    assertThat(Tolerations.untoleratedNoExecute(List.of(noSchedule), null)).isEmpty();
+  }
 }

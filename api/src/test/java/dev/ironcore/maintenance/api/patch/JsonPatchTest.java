@@ -9,45 +9,48 @@ import org.junit.jupiter.api.Test;
 
 class JsonPatchTest {
 
-    @Test
-    void emptyPatchIsAnEmptyArray() {
-        assertThat(JsonPatch.empty().isEmpty()).isTrue();
-        assertThat(JsonPatch.builder().build().toJson().toString()).isEqualTo("[]");
-    }
+  @Test
+  void emptyPatchIsAnEmptyArray() {
+    assertThat(JsonPatch.empty().isEmpty()).isTrue();
+    assertThat(JsonPatch.builder().build().toJson().toString()).isEqualTo("[]");
+  }
 
-    @Test
-    void serialisesOperationsInOrder() {
-        JsonPatch patch = JsonPatch.builder()
-                .test("/a/0", "x").remove("/a/0").add("/b", "y").build();
-        assertThat(patch.size()).isEqualTo(3);
-        assertThat(patch.toJson().toString()).isEqualTo(
-                "[{\"op\":\"test\",\"path\":\"/a/0\",\"value\":\"x\"},"
-                        + "{\"op\":\"remove\",\"path\":\"/a/0\"},"
-                        + "{\"op\":\"add\",\"path\":\"/b\",\"value\":\"y\"}]");
-    }
+  @Test
+  void serialisesOperationsInOrder() {
+    JsonPatch patch = JsonPatch.builder().test("/a/0", "x").remove("/a/0").add("/b", "y").build();
+    assertThat(patch.size()).isEqualTo(3);
+    assertThat(patch.toJson().toString())
+        .isEqualTo(
+            "[{\"op\":\"test\",\"path\":\"/a/0\",\"value\":\"x\"},"
+                + "{\"op\":\"remove\",\"path\":\"/a/0\"},"
+                + "{\"op\":\"add\",\"path\":\"/b\",\"value\":\"y\"}]");
+  }
 
-    @Test
-    void operationsDoNotShareMutableValues() {
-        ObjectNode value = JsonNodeFactory.instance.objectNode().put("k", "v");
-        JsonPatch patch = JsonPatch.builder().add("/m", value).build();
-        value.put("k", "changed");
-        ((ObjectNode) patch.operations().get(0).value()).put("k", "changed too");
-        assertThat(patch.toJson().get(0).get("value").get("k").asText()).isEqualTo("v");
-    }
+  @Test
+  void operationsDoNotShareMutableValues() {
+    ObjectNode value = JsonNodeFactory.instance.objectNode().put("k", "v");
+    JsonPatch patch = JsonPatch.builder().add("/m", value).build();
+    value.put("k", "changed");
+    ((ObjectNode) patch.operations().get(0).value()).put("k", "changed too");
+    assertThat(patch.toJson().get(0).get("value").get("k").asText()).isEqualTo("v");
+  }
 
-    @Test
-    void rejectsRemoveWithValueAndAddWithout() {
-        assertThatThrownBy(() -> new PatchOperation(PatchOperation.Op.ADD, "/x", null))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new PatchOperation(PatchOperation.Op.REMOVE, "/x",
-                JsonNodeFactory.instance.textNode("v"))).isInstanceOf(IllegalArgumentException.class);
-    }
+  @Test
+  void rejectsRemoveWithValueAndAddWithout() {
+    assertThatThrownBy(() -> new PatchOperation(PatchOperation.Op.ADD, "/x", null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                new PatchOperation(
+                    PatchOperation.Op.REMOVE, "/x", JsonNodeFactory.instance.textNode("v")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 
-    @Test
-    void concatKeepsOrder() {
-        JsonPatch a = JsonPatch.builder().add("/a", "1").build();
-        JsonPatch b = JsonPatch.builder().add("/b", "2").build();
-        assertThat(a.and(b).operations()).extracting(PatchOperation::path).containsExactly("/a", "/b");
-        assertThat(JsonPatch.concat(JsonPatch.empty(), JsonPatch.empty())).isEqualTo(JsonPatch.empty());
-    }
+  @Test
+  void concatKeepsOrder() {
+    JsonPatch a = JsonPatch.builder().add("/a", "1").build();
+    JsonPatch b = JsonPatch.builder().add("/b", "2").build();
+    assertThat(a.and(b).operations()).extracting(PatchOperation::path).containsExactly("/a", "/b");
+    assertThat(JsonPatch.concat(JsonPatch.empty(), JsonPatch.empty())).isEqualTo(JsonPatch.empty());
+  }
 }

@@ -8,63 +8,69 @@ import org.junit.jupiter.api.Test;
 
 class LabelSelectorTest {
 
-    @Test
-    void emptySelectsEverything() {
-        assertThat(LabelSelector.parse("").test(Map.of())).isTrue();
-        assertThat(LabelSelector.parse("  ").isEmpty()).isTrue();
-        assertThat(LabelSelector.parse(null).test(Map.of("a", "b"))).isTrue();
-    }
+  @Test
+  void emptySelectsEverything() {
+    assertThat(LabelSelector.parse("").test(Map.of())).isTrue();
+    assertThat(LabelSelector.parse("  ").isEmpty()).isTrue();
+    assertThat(LabelSelector.parse(null).test(Map.of("a", "b"))).isTrue();
+  }
 
-    @Test
-    void equalityAndInequality() {
-        LabelSelector s = LabelSelector.parse("a=b,c!=d");
-        assertThat(s.test(Map.of("a", "b"))).isTrue();
-        assertThat(s.test(Map.of("a", "b", "c", "x"))).isTrue();
-        assertThat(s.test(Map.of("a", "b", "c", "d"))).isFalse();
-        assertThat(s.test(Map.of("a", "x"))).isFalse();
-        assertThat(LabelSelector.parse("a==b").test(Map.of("a", "b"))).isTrue();
-        assertThat(LabelSelector.parse("a=").test(Map.of("a", ""))).isTrue();
-        assertThat(LabelSelector.parse("a=").test(Map.of())).isFalse();
-    }
+  @Test
+  void equalityAndInequality() {
+    LabelSelector s = LabelSelector.parse("a=b,c!=d");
+    assertThat(s.test(Map.of("a", "b"))).isTrue();
+    assertThat(s.test(Map.of("a", "b", "c", "x"))).isTrue();
+    assertThat(s.test(Map.of("a", "b", "c", "d"))).isFalse();
+    assertThat(s.test(Map.of("a", "x"))).isFalse();
+    assertThat(LabelSelector.parse("a==b").test(Map.of("a", "b"))).isTrue();
+    assertThat(LabelSelector.parse("a=").test(Map.of("a", ""))).isTrue();
+    assertThat(LabelSelector.parse("a=").test(Map.of())).isFalse();
+  }
 
-    @Test
-    void existenceAndSets() {
-        LabelSelector s = LabelSelector.parse("e, !f , g in (x, y),h notin (z)");
-        assertThat(s.requirements()).hasSize(4);
-        assertThat(s.test(Map.of("e", "", "g", "y"))).isTrue();
-        assertThat(s.test(Map.of("e", "", "g", "y", "h", "z"))).isFalse();
-        assertThat(s.test(Map.of("e", "", "g", "q"))).isFalse();
-        assertThat(s.test(Map.of("e", "", "g", "x", "f", "1"))).isFalse();
-        assertThat(s.test(Map.of("g", "x"))).isFalse();
-    }
+  @Test
+  void existenceAndSets() {
+    LabelSelector s = LabelSelector.parse("e, !f , g in (x, y),h notin (z)");
+    assertThat(s.requirements()).hasSize(4);
+    assertThat(s.test(Map.of("e", "", "g", "y"))).isTrue();
+    assertThat(s.test(Map.of("e", "", "g", "y", "h", "z"))).isFalse();
+    assertThat(s.test(Map.of("e", "", "g", "q"))).isFalse();
+    assertThat(s.test(Map.of("e", "", "g", "x", "f", "1"))).isFalse();
+    assertThat(s.test(Map.of("g", "x"))).isFalse();
+  }
 
-    @Test
-    void numericComparisons() {
-        assertThat(LabelSelector.parse("n>5").test(Map.of("n", "6"))).isTrue();
-        assertThat(LabelSelector.parse("n>5").test(Map.of("n", "5"))).isFalse();
-        assertThat(LabelSelector.parse("n<5").test(Map.of("n", "x"))).isFalse();
-        assertThat(LabelSelector.parse("n<5").test(Map.of())).isFalse();
-    }
+  @Test
+  void numericComparisons() {
+    assertThat(LabelSelector.parse("n>5").test(Map.of("n", "6"))).isTrue();
+    assertThat(LabelSelector.parse("n>5").test(Map.of("n", "5"))).isFalse();
+    assertThat(LabelSelector.parse("n<5").test(Map.of("n", "x"))).isFalse();
+    assertThat(LabelSelector.parse("n<5").test(Map.of())).isFalse();
+  }
 
-    @Test
-    void prefixedKeysAndRoundTrip() {
-        LabelSelector s = LabelSelector.parse("cluster.x-k8s.io/cluster-name=prod,!node-role.kubernetes.io/control-plane");
-        assertThat(s.test(Map.of("cluster.x-k8s.io/cluster-name", "prod"))).isTrue();
-        assertThat(s.toString()).isEqualTo("cluster.x-k8s.io/cluster-name=prod,!node-role.kubernetes.io/control-plane");
-        assertThat(LabelSelector.parse("g in (x,y)").toString()).isEqualTo("g in (x,y)");
-    }
+  @Test
+  void prefixedKeysAndRoundTrip() {
+    LabelSelector s =
+        LabelSelector.parse(
+            "cluster.x-k8s.io/cluster-name=prod,!node-role.kubernetes.io/control-plane");
+    assertThat(s.test(Map.of("cluster.x-k8s.io/cluster-name", "prod"))).isTrue();
+    assertThat(s.toString())
+        .isEqualTo("cluster.x-k8s.io/cluster-name=prod,!node-role.kubernetes.io/control-plane");
+    assertThat(LabelSelector.parse("g in (x,y)").toString()).isEqualTo("g in (x,y)");
+  }
 
-    @Test
-    void reportsSyntaxErrorsWithPosition() {
-        assertThatThrownBy(() -> LabelSelector.parse("a=b,")).hasMessageContaining("position 5")
-                .hasMessageContaining("label key");
-        assertThatThrownBy(() -> LabelSelector.parse("a in x")).hasMessageContaining("'('");
-        assertThatThrownBy(() -> LabelSelector.parse("a in ()")).hasMessageContaining("must not be empty");
-        assertThatThrownBy(() -> LabelSelector.parse("a b")).hasMessageContaining("operator");
-        assertThatThrownBy(() -> LabelSelector.parse("-a=b")).hasMessageContaining("invalid label key");
-        assertThatThrownBy(() -> LabelSelector.parse("a=b c")).hasMessageContaining("position 5");
-        assertThatThrownBy(() -> LabelSelector.parse("a>x")).hasMessageContaining("integer");
-        assertThatThrownBy(() -> LabelSelector.parse("a=" + "v".repeat(64))).hasMessageContaining("invalid label value");
-        assertThatThrownBy(() -> LabelSelector.parse("a in (x")).hasMessageContaining("',' or ')'");
-    }
+  @Test
+  void reportsSyntaxErrorsWithPosition() {
+    assertThatThrownBy(() -> LabelSelector.parse("a=b,"))
+        .hasMessageContaining("position 5")
+        .hasMessageContaining("label key");
+    assertThatThrownBy(() -> LabelSelector.parse("a in x")).hasMessageContaining("'('");
+    assertThatThrownBy(() -> LabelSelector.parse("a in ()"))
+        .hasMessageContaining("must not be empty");
+    assertThatThrownBy(() -> LabelSelector.parse("a b")).hasMessageContaining("operator");
+    assertThatThrownBy(() -> LabelSelector.parse("-a=b")).hasMessageContaining("invalid label key");
+    assertThatThrownBy(() -> LabelSelector.parse("a=b c")).hasMessageContaining("position 5");
+    assertThatThrownBy(() -> LabelSelector.parse("a>x")).hasMessageContaining("integer");
+    assertThatThrownBy(() -> LabelSelector.parse("a=" + "v".repeat(64)))
+        .hasMessageContaining("invalid label value");
+    assertThatThrownBy(() -> LabelSelector.parse("a in (x")).hasMessageContaining("',' or ')'");
+  }
 }

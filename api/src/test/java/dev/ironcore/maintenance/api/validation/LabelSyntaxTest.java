@@ -7,10 +7,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class LabelSyntaxTest {
-    private static final String N63 = "n".repeat(63);
+  private static final String N63 = "n".repeat(63);
 
-    @ParameterizedTest(name = "\"{0}\" -> {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+  @ParameterizedTest(name = "\"{0}\" -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
         "maintenance.ironcore.dev                  | ''",
         "maintenance.ironcore.dev/drain            | ''",
         "MyName                                    | ''",
@@ -26,32 +29,40 @@ class LabelSyntaxTest {
         "Example.com/name                          | prefix part must be a lowercase RFC 1123 subdomain",
         "ex_ample.com/name                         | prefix part must be a lowercase RFC 1123 subdomain",
         "a/b/c                                     | a qualified name is a name with an optional",
-    })
-    void qualifiedNames(String value, String firstError) {
-        if (firstError.equals("''")) {
-            assertThat(LabelSyntax.qualifiedNameErrors(value.equals("''") ? "" : value)).isEmpty();
-        } else {
-            assertThat(LabelSyntax.qualifiedNameErrors(value.equals("''") ? "" : value)).isNotEmpty()
-                    .first().asString().startsWith(firstError);
-        }
+      })
+  void qualifiedNames(String value, String firstError) {
+    if (firstError.equals("''")) {
+      assertThat(LabelSyntax.qualifiedNameErrors(value.equals("''") ? "" : value)).isEmpty();
+    } else {
+      assertThat(LabelSyntax.qualifiedNameErrors(value.equals("''") ? "" : value))
+          .isNotEmpty()
+          .first()
+          .asString()
+          .startsWith(firstError);
     }
+  }
 
-    @Test
-    void lengthLimits() {
-        assertThat(LabelSyntax.isQualifiedName(N63)).isTrue();
-        assertThat(LabelSyntax.qualifiedNameErrors(N63 + "n")).containsExactly("name part must be no more than 63 characters");
-        String prefix253 = ("a".repeat(63) + ".").repeat(3) + "a".repeat(61);
-        assertThat(prefix253).hasSize(253);
-        assertThat(LabelSyntax.isQualifiedName(prefix253 + "/n")).isTrue();
-        assertThat(LabelSyntax.qualifiedNameErrors(prefix253 + "a/n"))
-                .containsExactly("prefix part must be no more than 253 characters");
-        assertThat(LabelSyntax.qualifiedNameErrors("-" + N63 + "/" + N63 + "-")).hasSize(3);
-        assertThat(LabelSyntax.isLabelValue(N63)).isTrue();
-        assertThat(LabelSyntax.labelValueErrors(N63 + "n")).containsExactly("must be no more than 63 characters");
-    }
+  @Test
+  void lengthLimits() {
+    assertThat(LabelSyntax.isQualifiedName(N63)).isTrue();
+    assertThat(LabelSyntax.qualifiedNameErrors(N63 + "n"))
+        .containsExactly("name part must be no more than 63 characters");
+    String prefix253 = ("a".repeat(63) + ".").repeat(3) + "a".repeat(61);
+    assertThat(prefix253).hasSize(253);
+    assertThat(LabelSyntax.isQualifiedName(prefix253 + "/n")).isTrue();
+    assertThat(LabelSyntax.qualifiedNameErrors(prefix253 + "a/n"))
+        .containsExactly("prefix part must be no more than 253 characters");
+    assertThat(LabelSyntax.qualifiedNameErrors("-" + N63 + "/" + N63 + "-")).hasSize(3);
+    assertThat(LabelSyntax.isLabelValue(N63)).isTrue();
+    assertThat(LabelSyntax.labelValueErrors(N63 + "n"))
+        .containsExactly("must be no more than 63 characters");
+  }
 
-    @ParameterizedTest(name = "\"{0}\" valid={1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+  @ParameterizedTest(name = "\"{0}\" valid={1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
         "''         | true",
         "v          | true",
         "My_Value.1 | true",
@@ -60,8 +71,8 @@ class LabelSyntaxTest {
         "v.         | false",
         "a b        | false",
         "a/b        | false",
-    })
-    void labelValues(String value, boolean valid) {
-        assertThat(LabelSyntax.isLabelValue(value.equals("''") ? "" : value)).isEqualTo(valid);
-    }
+      })
+  void labelValues(String value, boolean valid) {
+    assertThat(LabelSyntax.isLabelValue(value.equals("''") ? "" : value)).isEqualTo(valid);
+  }
 }

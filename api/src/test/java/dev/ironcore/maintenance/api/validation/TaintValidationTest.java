@@ -12,8 +12,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class TaintValidationTest {
 
-    @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', emptyValue = "", value = {
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      emptyValue = "",
+      value = {
         // valid
         "[{'key':'maintenance.ironcore.dev','effect':'NoSchedule'}]                  |",
         "[{'key':'k','value':'','effect':'NoExecute'}]                               |",
@@ -43,51 +47,67 @@ class TaintValidationTest {
         // shape
         "[{'key':'k','effect':'NoSchedule'},'k:NoSchedule'] | spec.taints[1]: Invalid value: \"k:NoSchedule\": must be an object",
         "{'key':'k'}                                        | spec.taints: Invalid value: {\"key\":\"k\"}: must be a list of taints",
-    })
-    void rules(String taints, String expected) {
-        assertErrors(TaintValidation.validate(json(taints), "spec.taints"), expected == null ? "" : expected);
-    }
+      })
+  void rules(String taints, String expected) {
+    assertErrors(
+        TaintValidation.validate(json(taints), "spec.taints"), expected == null ? "" : expected);
+  }
 
-    @Test
-    void reportsEveryErrorAtOnceInListOrder() {
-        assertErrors(TaintValidation.validate(json("[{'key':'Bad Key!','value':'-x','effect':'Later'},"
-                + "{'key':'ok','effect':'NoSchedule'},{'key':'ok','effect':'NoSchedule'},{}]"), "spec.taints"),
-                "spec.taints[0].key: Invalid value ;; spec.taints[0].value: Invalid value ;; "
-                        + "spec.taints[0].effect: Unsupported value ;; spec.taints[2]: Duplicate value ;; "
-                        + "spec.taints[3].key: Required value ;; spec.taints[3].effect: Required value");
-    }
+  @Test
+  void reportsEveryErrorAtOnceInListOrder() {
+    assertErrors(
+        TaintValidation.validate(
+            json(
+                "[{'key':'Bad Key!','value':'-x','effect':'Later'},"
+                    + "{'key':'ok','effect':'NoSchedule'},{'key':'ok','effect':'NoSchedule'},{}]"),
+            "spec.taints"),
+        "spec.taints[0].key: Invalid value ;; spec.taints[0].value: Invalid value ;; "
+            + "spec.taints[0].effect: Unsupported value ;; spec.taints[2]: Duplicate value ;; "
+            + "spec.taints[3].key: Required value ;; spec.taints[3].effect: Required value");
+  }
 
-    @Test
-    void absentTaintsAreValid() {
-        assertThat(TaintValidation.validate(null, "spec.taints")).isEmpty();
-        assertThat(TaintValidation.validate(NullNode.getInstance(), "spec.taints")).isEmpty();
-        assertThat(TaintValidation.validate(MissingNode.getInstance(), "spec.taints")).isEmpty();
-    }
+  @Test
+  void absentTaintsAreValid() {
+    assertThat(TaintValidation.validate(null, "spec.taints")).isEmpty();
+    assertThat(TaintValidation.validate(NullNode.getInstance(), "spec.taints")).isEmpty();
+    assertThat(TaintValidation.validate(MissingNode.getInstance(), "spec.taints")).isEmpty();
+  }
 
-    @Test
-    void onlyNewTaintsAreValidated() {
-        String taints = "[{'key':'Bad Key!','effect':'NoSchedule'},{'key':'k','effect':'Later'},'k:NoSchedule',7]";
-        assertErrors(TaintValidation.validate(json(taints), "spec.taints", i -> false), "");
-        assertErrors(TaintValidation.validate(json(taints), "spec.taints", i -> i == 1),
-                "spec.taints[1].effect: Unsupported value");
-        assertErrors(TaintValidation.validate(json(taints), "spec.taints", i -> i >= 2),
-                "spec.taints[2]: Invalid value ;; spec.taints[3]: Invalid value");
-        assertErrors(TaintValidation.validate(json("{'key':'k'}"), "spec.taints", i -> false),
-                "spec.taints: Invalid value");
-    }
+  @Test
+  void onlyNewTaintsAreValidated() {
+    String taints =
+        "[{'key':'Bad Key!','effect':'NoSchedule'},{'key':'k','effect':'Later'},'k:NoSchedule',7]";
+    assertErrors(TaintValidation.validate(json(taints), "spec.taints", i -> false), "");
+    assertErrors(
+        TaintValidation.validate(json(taints), "spec.taints", i -> i == 1),
+        "spec.taints[1].effect: Unsupported value");
+    assertErrors(
+        TaintValidation.validate(json(taints), "spec.taints", i -> i >= 2),
+        "spec.taints[2]: Invalid value ;; spec.taints[3]: Invalid value");
+    assertErrors(
+        TaintValidation.validate(json("{'key':'k'}"), "spec.taints", i -> false),
+        "spec.taints: Invalid value");
+  }
 
-    @Test
-    void aDuplicateIsReportedWhenOneOfTheTwoTaintsIsNew() {
-        String three = "[{'key':'d','effect':'NoExecute'},{'key':'d','value':'v','effect':'NoExecute'},"
-                + "{'key':'d','value':'w','effect':'NoExecute'}]";
-        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> false), "");
-        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> i == 2), "spec.taints[2]: Duplicate value");
-        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> i == 1),
-                "spec.taints[1]: Duplicate value ;; spec.taints[2]: Duplicate value");
-        assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> i == 0),
-                "spec.taints[1]: Duplicate value ;; spec.taints[2]: Duplicate value");
-        // a taint whose key or effect is not a string takes no part in duplicates, new or not
-        assertErrors(TaintValidation.validate(json("[{'key':'d','effect':7},{'key':'d','effect':7}]"), "spec.taints",
-                i -> i == 1), "spec.taints[1].effect: Invalid value: 7");
-    }
+  @Test
+  void aDuplicateIsReportedWhenOneOfTheTwoTaintsIsNew() {
+    String three =
+        "[{'key':'d','effect':'NoExecute'},{'key':'d','value':'v','effect':'NoExecute'},"
+            + "{'key':'d','value':'w','effect':'NoExecute'}]";
+    assertErrors(TaintValidation.validate(json(three), "spec.taints", i -> false), "");
+    assertErrors(
+        TaintValidation.validate(json(three), "spec.taints", i -> i == 2),
+        "spec.taints[2]: Duplicate value");
+    assertErrors(
+        TaintValidation.validate(json(three), "spec.taints", i -> i == 1),
+        "spec.taints[1]: Duplicate value ;; spec.taints[2]: Duplicate value");
+    assertErrors(
+        TaintValidation.validate(json(three), "spec.taints", i -> i == 0),
+        "spec.taints[1]: Duplicate value ;; spec.taints[2]: Duplicate value");
+    // a taint whose key or effect is not a string takes no part in duplicates, new or not
+    assertErrors(
+        TaintValidation.validate(
+            json("[{'key':'d','effect':7},{'key':'d','effect':7}]"), "spec.taints", i -> i == 1),
+        "spec.taints[1].effect: Invalid value: 7");
+  }
 }

@@ -6,15 +6,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** JSON for tests, written with ' for ". */
 final class TestJson {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private TestJson() {}
+  private TestJson() {}
 
-    static JsonNode json(String text) {
-        try {
-            return MAPPER.readTree(text.replace('\'', '"'));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(text, e);
-        }
+  static JsonNode json(String text) {
+    try {
+      return MAPPER.readTree(text.replace('\'', '"'));
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(text, e);
     }
+  }
 }

@@ -10,8 +10,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class TolerationValidationTest {
 
-    @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
         // valid
         "{'key':'maintenance.ironcore.dev','operator':'Exists','effect':'NoExecute'}  |",
         "{'key':'k','value':'v'}                                                      |",
@@ -47,35 +50,45 @@ class TolerationValidationTest {
         "{'key':'k','effect':'NoExecute','tolerationSeconds':99999999999999999999} | spec.tolerations[0].tolerationSeconds: Invalid value: 99999999999999999999",
         // shape
         "'k'                                        | spec.tolerations[0]: Invalid value: \"k\": must be an object",
-    })
-    void rules(String toleration, String expected) {
-        assertErrors(TolerationValidation.validate(json("[" + toleration + "]"), "spec.tolerations"),
-                expected == null ? "" : expected);
-    }
+      })
+  void rules(String toleration, String expected) {
+    assertErrors(
+        TolerationValidation.validate(json("[" + toleration + "]"), "spec.tolerations"),
+        expected == null ? "" : expected);
+  }
 
-    @Test
-    void reportsEveryErrorAtOnceInListOrder() {
-        assertErrors(TolerationValidation.validate(json("[{'key':'ok','operator':'Exists'},"
-                + "{'key':'Bad Key!','operator':'Exists','value':'v','effect':'Later','tolerationSeconds':5},"
-                + "{'operator':'Equal'}]"), "spec.tolerations"),
-                "spec.tolerations[1].key: Invalid value ;; spec.tolerations[1].value: Invalid value ;; "
-                        + "spec.tolerations[1].effect: Unsupported value ;; spec.tolerations[2].operator: Invalid value");
-    }
+  @Test
+  void reportsEveryErrorAtOnceInListOrder() {
+    assertErrors(
+        TolerationValidation.validate(
+            json(
+                "[{'key':'ok','operator':'Exists'},"
+                    + "{'key':'Bad Key!','operator':'Exists','value':'v','effect':'Later','tolerationSeconds':5},"
+                    + "{'operator':'Equal'}]"),
+            "spec.tolerations"),
+        "spec.tolerations[1].key: Invalid value ;; spec.tolerations[1].value: Invalid value ;; "
+            + "spec.tolerations[1].effect: Unsupported value ;; spec.tolerations[2].operator: Invalid value");
+  }
 
-    @Test
-    void absentOrWronglyShapedLists() {
-        assertThat(TolerationValidation.validate(null, "spec.tolerations")).isEmpty();
-        assertErrors(TolerationValidation.validate(json("'all'"), "spec.tolerations"),
-                "spec.tolerations: Invalid value: \"all\": must be a list of tolerations");
-    }
+  @Test
+  void absentOrWronglyShapedLists() {
+    assertThat(TolerationValidation.validate(null, "spec.tolerations")).isEmpty();
+    assertErrors(
+        TolerationValidation.validate(json("'all'"), "spec.tolerations"),
+        "spec.tolerations: Invalid value: \"all\": must be a list of tolerations");
+  }
 
-    @Test
-    void onlyNewTolerationsAreValidated() {
-        String tolerations = "[{'key':'Bad Key!','operator':'Exists'},{'key':'k','operator':'In'},'all']";
-        assertErrors(TolerationValidation.validate(json(tolerations), "spec.tolerations", i -> false), "");
-        assertErrors(TolerationValidation.validate(json(tolerations), "spec.tolerations", i -> i != 0),
-                "spec.tolerations[1].operator: Unsupported value ;; spec.tolerations[2]: Invalid value");
-        assertErrors(TolerationValidation.validate(json("'all'"), "spec.tolerations", i -> false),
-                "spec.tolerations: Invalid value");
-    }
+  @Test
+  void onlyNewTolerationsAreValidated() {
+    String tolerations =
+        "[{'key':'Bad Key!','operator':'Exists'},{'key':'k','operator':'In'},'all']";
+    assertErrors(
+        TolerationValidation.validate(json(tolerations), "spec.tolerations", i -> false), "");
+    assertErrors(
+        TolerationValidation.validate(json(tolerations), "spec.tolerations", i -> i != 0),
+        "spec.tolerations[1].operator: Unsupported value ;; spec.tolerations[2]: Invalid value");
+    assertErrors(
+        TolerationValidation.validate(json("'all'"), "spec.tolerations", i -> false),
+        "spec.tolerations: Invalid value");
+  }
 }

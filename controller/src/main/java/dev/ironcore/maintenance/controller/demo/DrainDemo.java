@@ -18,152 +18,179 @@ import java.util.stream.Collectors;
  * LOCAL DEMO for {@code make run}: creates MachinePool {@code pool-a} with three Machines (one
  * tolerating {@code maintenance.ironcore.dev}) and a CAPI Machine on node {@code pool-a}, deletes
  * the CAPI Machine and prints each step of the drain as it is observed, with the time since the
- * deletion. Expects the webhook server and the controller with both simulators to be running.
- * Exit code 0 when the pool is gone and the CAPI Machine released, 1 otherwise (timeout 120 s).
+ * deletion. Expects the webhook server and the controller with both simulators to be running. Exit
+ * code 0 when the pool is gone and the CAPI Machine released, 1 otherwise (timeout 120 s).
  */
 public final class DrainDemo {
-    static final String NAMESPACE = "demo";
-    static final String POOL = "pool-a";
-    static final String CAPI_MACHINE = "node-a";
-    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+  static final String NAMESPACE = "demo";
+  static final String POOL = "pool-a";
+  static final String CAPI_MACHINE = "node-a";
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
-    private final KubernetesClient client;
-    private final PrintStream out;
-    private final Set<String> seen = new LinkedHashSet<>();
-    private long start;
+  private final KubernetesClient client;
+  private final PrintStream out;
+  private final Set<String> seen = new LinkedHashSet<>();
+  private long start;
 
-    private final boolean addPoolletFinalizers;
+  private final boolean addPoolletFinalizers;
 
-    /**
-     * @param addPoolletFinalizers write the poollet finalizer into the Machines ourselves (for a
-     *     cluster without our webhooks); {@code make run} leaves it to the mutating webhook
-     */
-    DrainDemo(KubernetesClient client, PrintStream out, boolean addPoolletFinalizers) {
-        this.client = client;
-        this.out = out;
-        this.addPoolletFinalizers = addPoolletFinalizers;
+  /**
+   * @param addPoolletFinalizers write the poollet finalizer into the Machines ourselves (for a
+   *     cluster without our webhooks); {@code make run} leaves it to the mutating webhook
+   */
+  DrainDemo(KubernetesClient client, PrintStream out, boolean addPoolletFinalizers) {
+    this.client = client;
+    this.out = out;
+    this.addPoolletFinalizers = addPoolletFinalizers;
+  }
+
+  public static void main(String[] args) throws Exception {
+    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+      System.exit(new DrainDemo(client, System.out, false).run() ? 0 : 1);
     }
+  }
 
-    public static void main(String[] args) throws Exception {
-        try (KubernetesClient client = new KubernetesClientBuilder().build()) {
-            System.exit(new DrainDemo(client, System.out, false).run() ? 0 : 1);
-        }
+  boolean run() throws Exception {
+    String selector = System.getenv().getOrDefault("CAPI_MACHINE_SELECTOR", "");
+    Map<String, String> labels = SelectedLabels.satisfying(selector);
+    if (!labels.isEmpty()) {
+      say("CAPI_MACHINE_SELECTOR=%s: labelling the CAPI Machine %s", selector, labels);
     }
-
-    boolean run() throws Exception {
-        String selector = System.getenv().getOrDefault("CAPI_MACHINE_SELECTOR", "");
-        Map<String, String> labels = SelectedLabels.satisfying(selector);
-        if (!labels.isEmpty()) {
-            say("CAPI_MACHINE_SELECTOR=%s: labelling the CAPI Machine %s", selector, labels);
-        }
-        DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE, labels, addPoolletFinalizers);
-        say("created MachinePool %s; Machines %s/vm-1, vm-2 (no tolerations), vm-tolerant (tolerates %s); CAPI Machine %s/%s with status.nodeRef.name=%s",
-                POOL, NAMESPACE, Names.MAINTENANCE_TAINT_KEY, NAMESPACE, CAPI_MACHINE, POOL);
-        if (!waitFor(Duration.ofSeconds(20), () -> {
-            CapiMachine m = capi();
-            return m != null && m.getMetadata().getFinalizers().contains(Names.CLEANUP_FINALIZER)
-                    && m.getMetadata().getAnnotations() != null && m.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
+    DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE, labels, addPoolletFinalizers);
+    say(
+        "created MachinePool %s; Machines %s/vm-1, vm-2 (no tolerations), vm-tolerant (tolerates %s); CAPI Machine %s/%s with status.nodeRef.name=%s",
+        POOL, NAMESPACE, Names.MAINTENANCE_TAINT_KEY, NAMESPACE, CAPI_MACHINE, POOL);
+    if (!waitFor(
+        Duration.ofSeconds(20),
+        () -> {
+          CapiMachine m = capi();
+          return m != null
+              && m.getMetadata().getFinalizers().contains(Names.CLEANUP_FINALIZER)
+              && m.getMetadata().getAnnotations() != null
+              && m.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
         })) {
-            say("FAILED: %s/%s never got %s and the pre-drain hook — are the webhook server and controller running?", NAMESPACE, CAPI_MACHINE, Names.CLEANUP_FINALIZER);
-            return false;
-        }
-        say("CAPI Machine carries finalizer %s and pre-drain hook %s", Names.CLEANUP_FINALIZER, Names.PRE_DRAIN_HOOK_ANNOTATION);
-        for (String vm : List.of("vm-1", "vm-2", "vm-tolerant")) {
-            Machine m = machine(vm);
-            say("Machine %s finalizers: %s", vm, m.getMetadata().getFinalizers());
-        }
-
-        client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).delete();
-        start = System.nanoTime();
-        say("deleted CAPI Machine %s/%s (as Cluster API would on scale-down); watching the drain:", NAMESPACE, CAPI_MACHINE);
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            observe();
-            if (seen.contains("capi-gone")) {
-                Machine tolerant = machine("vm-tolerant");
-                say("done: %.1f s from CAPI Machine deletion to pool deletion; vm-tolerant %s",
-                        poolDeletedAt / 1e9, tolerant != null && tolerant.getMetadata().getDeletionTimestamp() == null
-                                ? "untouched (it tolerates the maintenance taint, so it stays, still bound to the deleted pool)"
-                                : "TOUCHED (unexpected)");
-                return true;
-            }
-            Thread.sleep(100);
-        }
-        say("FAILED: drain did not finish within %d s; see .local/controller.log", TIMEOUT.toSeconds());
-        return false;
+      say(
+          "FAILED: %s/%s never got %s and the pre-drain hook — are the webhook server and controller running?",
+          NAMESPACE, CAPI_MACHINE, Names.CLEANUP_FINALIZER);
+      return false;
+    }
+    say(
+        "CAPI Machine carries finalizer %s and pre-drain hook %s",
+        Names.CLEANUP_FINALIZER, Names.PRE_DRAIN_HOOK_ANNOTATION);
+    for (String vm : List.of("vm-1", "vm-2", "vm-tolerant")) {
+      Machine m = machine(vm);
+      say("Machine %s finalizers: %s", vm, m.getMetadata().getFinalizers());
     }
 
-    private long poolDeletedAt;
-
-    /** One poll; prints newly seen steps in the drain's own order, even if several happened since the last poll. */
-    private void observe() {
-        // CAPI Machine first: once it is gone the pool is gone too
-        CapiMachine capi = capi();
-        MachinePool pool = client.resources(MachinePool.class).withName(POOL).get();
-        if (pool != null) {
-            List<String> maint = pool.getSpec().taintsOrEmpty().stream()
-                    .filter(t -> Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())).map(Object::toString).collect(Collectors.toList());
-            if (maint.size() == 2) {
-                once("taints", "pool %s tainted: %s", POOL, String.join(", ", maint));
-            }
-        }
-        for (String vm : List.of("vm-1", "vm-2")) {
-            Machine m = machine(vm);
-            if (m != null && m.getMetadata().getDeletionTimestamp() != null) {
-                once("evicted-" + vm, "Machine %s evicted (deleting; the poollet shuts its VM down)", vm);
-            }
-            if (m == null) {
-                once("evicted-" + vm, "Machine %s evicted", vm);
-                once("gone-" + vm, "Machine %s released by the poollet and gone", vm);
-            }
-        }
-        boolean hookGone = capi == null || capi.getMetadata().getAnnotations() == null
-                || !capi.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
-        if (hookGone) {
-            once("hook", "pre-drain hook removed: pool drained, CAPI may drain and delete the node");
-        }
-        if (capi == null || !capi.getMetadata().getFinalizers().contains(Names.CAPI_MACHINE_FINALIZER)) {
-            once("capi-finalizer", "CAPI finalizer %s gone (CAPI stand-in finished the node)", Names.CAPI_MACHINE_FINALIZER);
-        }
-        if (pool == null || pool.getMetadata().getDeletionTimestamp() != null) {
-            if (!seen.contains("pool")) {
-                poolDeletedAt = System.nanoTime() - start;
-            }
-            once("pool", "MachinePool %s deleted", POOL);
-        }
-        if (capi == null) {
-            once("capi-gone", "our finalizer released: CAPI Machine %s/%s gone", NAMESPACE, CAPI_MACHINE);
-        }
+    client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).delete();
+    start = System.nanoTime();
+    say(
+        "deleted CAPI Machine %s/%s (as Cluster API would on scale-down); watching the drain:",
+        NAMESPACE, CAPI_MACHINE);
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      observe();
+      if (seen.contains("capi-gone")) {
+        Machine tolerant = machine("vm-tolerant");
+        say(
+            "done: %.1f s from CAPI Machine deletion to pool deletion; vm-tolerant %s",
+            poolDeletedAt / 1e9,
+            tolerant != null && tolerant.getMetadata().getDeletionTimestamp() == null
+                ? "untouched (it tolerates the maintenance taint, so it stays, still bound to the deleted pool)"
+                : "TOUCHED (unexpected)");
+        return true;
+      }
+      Thread.sleep(100);
     }
+    say("FAILED: drain did not finish within %d s; see .local/controller.log", TIMEOUT.toSeconds());
+    return false;
+  }
 
-    private void once(String key, String format, Object... args) {
-        if (seen.add(key)) {
-            say(format, args);
-        }
-    }
+  private long poolDeletedAt;
 
-    private void say(String format, Object... args) {
-        String elapsed = start == 0 ? "      " : String.format("%5.1fs", (System.nanoTime() - start) / 1e9);
-        out.printf("[demo %s] %s%n", elapsed, String.format(format, args));
-        out.flush();
+  /**
+   * One poll; prints newly seen steps in the drain's own order, even if several happened since the
+   * last poll.
+   */
+  private void observe() {
+    // CAPI Machine first: once it is gone the pool is gone too
+    CapiMachine capi = capi();
+    MachinePool pool = client.resources(MachinePool.class).withName(POOL).get();
+    if (pool != null) {
+      List<String> maint =
+          pool.getSpec().taintsOrEmpty().stream()
+              .filter(t -> Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()))
+              .map(Object::toString)
+              .collect(Collectors.toList());
+      if (maint.size() == 2) {
+        once("taints", "pool %s tainted: %s", POOL, String.join(", ", maint));
+      }
     }
+    for (String vm : List.of("vm-1", "vm-2")) {
+      Machine m = machine(vm);
+      if (m != null && m.getMetadata().getDeletionTimestamp() != null) {
+        once("evicted-" + vm, "Machine %s evicted (deleting; the poollet shuts its VM down)", vm);
+      }
+      if (m == null) {
+        once("evicted-" + vm, "Machine %s evicted", vm);
+        once("gone-" + vm, "Machine %s released by the poollet and gone", vm);
+      }
+    }
+    boolean hookGone =
+        capi == null
+            || capi.getMetadata().getAnnotations() == null
+            || !capi.getMetadata().getAnnotations().containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
+    if (hookGone) {
+      once("hook", "pre-drain hook removed: pool drained, CAPI may drain and delete the node");
+    }
+    if (capi == null
+        || !capi.getMetadata().getFinalizers().contains(Names.CAPI_MACHINE_FINALIZER)) {
+      once(
+          "capi-finalizer",
+          "CAPI finalizer %s gone (CAPI stand-in finished the node)",
+          Names.CAPI_MACHINE_FINALIZER);
+    }
+    if (pool == null || pool.getMetadata().getDeletionTimestamp() != null) {
+      if (!seen.contains("pool")) {
+        poolDeletedAt = System.nanoTime() - start;
+      }
+      once("pool", "MachinePool %s deleted", POOL);
+    }
+    if (capi == null) {
+      once("capi-gone", "our finalizer released: CAPI Machine %s/%s gone", NAMESPACE, CAPI_MACHINE);
+    }
+  }
 
-    private CapiMachine capi() {
-        return client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).get();
+  private void once(String key, String format, Object... args) {
+    if (seen.add(key)) {
+      say(format, args);
     }
+  }
 
-    private Machine machine(String name) {
-        return client.resources(Machine.class).inNamespace(NAMESPACE).withName(name).get();
-    }
+  private void say(String format, Object... args) {
+    String elapsed =
+        start == 0 ? "      " : String.format("%5.1fs", (System.nanoTime() - start) / 1e9);
+    out.printf("[demo %s] %s%n", elapsed, String.format(format, args));
+    out.flush();
+  }
 
-    private static boolean waitFor(Duration timeout, java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(100);
-        }
-        return false;
+  private CapiMachine capi() {
+    return client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).get();
+  }
+
+  private Machine machine(String name) {
+    return client.resources(Machine.class).inNamespace(NAMESPACE).withName(name).get();
+  }
+
+  private static boolean waitFor(Duration timeout, java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (condition.getAsBoolean()) {
+        return true;
+      }
+      Thread.sleep(100);
     }
+    return false;
+  }
 }

@@ -15,4 +15,5 @@ import java.util.List;
  * @param boundMachines IronCore Machines whose {@code spec.machinePoolRef.name} is that pool,
  *     including Machines that are being deleted (empty when there is no pool)
  */
-public record DrainInput(CapiMachine capiMachine, boolean selected, MachinePool pool, List<Machine> boundMachines) {}
+public record DrainInput(
+    CapiMachine capiMachine, boolean selected, MachinePool pool, List<Machine> boundMachines) {}

@@ -11,34 +11,39 @@ import java.util.List;
  */
 public sealed interface DrainStep {
 
-    /** Alive Machine lacking our finalizer and/or pre-drain hook: add what is missing. */
-    record EnsureFinalizerAndHook(boolean addFinalizer, boolean addHook) implements DrainStep {}
+  /** Alive Machine lacking our finalizer and/or pre-drain hook: add what is missing. */
+  record EnsureFinalizerAndHook(boolean addFinalizer, boolean addHook) implements DrainStep {}
 
-    /**
-     * Remove our hook and finalizer without draining: a deleting Machine with no
-     * {@code status.nodeRef} (no pool to drain), or a Machine {@code --capi-machine-selector} no
-     * longer selects (we stop managing it).
-     */
-    record Release(String reason) implements DrainStep {}
+  /**
+   * Remove our hook and finalizer without draining: a deleting Machine with no {@code
+   * status.nodeRef} (no pool to drain), or a Machine {@code --capi-machine-selector} no longer
+   * selects (we stop managing it).
+   */
+  record Release(String reason) implements DrainStep {}
 
-    /** Add the maintenance taints the pool lacks (matched by key and effect). */
-    record AddTaints(String pool, List<Taint> missing) implements DrainStep {}
+  /** Add the maintenance taints the pool lacks (matched by key and effect). */
+  record AddTaints(String pool, List<Taint> missing) implements DrainStep {}
 
-    /** Keep the hook: these bound Machines ({@code namespace/name}) do not tolerate the NoExecute taint yet. */
-    record Hold(String pool, List<String> blockingMachines) implements DrainStep {}
+  /**
+   * Keep the hook: these bound Machines ({@code namespace/name}) do not tolerate the NoExecute
+   * taint yet.
+   */
+  record Hold(String pool, List<String> blockingMachines) implements DrainStep {}
 
-    /** The pool is drained (or gone): remove the pre-drain hook so CAPI drains and deletes the node. */
-    record RemoveHook(String pool, boolean poolMissing) implements DrainStep {}
+  /**
+   * The pool is drained (or gone): remove the pre-drain hook so CAPI drains and deletes the node.
+   */
+  record RemoveHook(String pool, boolean poolMissing) implements DrainStep {}
 
-    /** Hook gone; CAPI's own finalizer is still there: wait for CAPI to finish with the node. */
-    record WaitForCapi(String pool) implements DrainStep {}
+  /** Hook gone; CAPI's own finalizer is still there: wait for CAPI to finish with the node. */
+  record WaitForCapi(String pool) implements DrainStep {}
 
-    /** CAPI is done with the node: delete the (empty) pool. */
-    record DeletePool(String pool) implements DrainStep {}
+  /** CAPI is done with the node: delete the (empty) pool. */
+  record DeletePool(String pool) implements DrainStep {}
 
-    /** The pool is gone or being deleted: remove our finalizer, which releases the CAPI Machine. */
-    record RemoveFinalizer(String pool) implements DrainStep {}
+  /** The pool is gone or being deleted: remove our finalizer, which releases the CAPI Machine. */
+  record RemoveFinalizer(String pool) implements DrainStep {}
 
-    /** Nothing to do: alive and marked, or deleting without our finalizer. */
-    record Nothing() implements DrainStep {}
+  /** Nothing to do: alive and marked, or deleting without our finalizer. */
+  record Nothing() implements DrainStep {}
 }

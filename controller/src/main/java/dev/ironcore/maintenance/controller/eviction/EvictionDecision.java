@@ -12,32 +12,37 @@ import java.util.List;
  * tolerated by any of its tolerations.
  */
 public final class EvictionDecision {
-    private EvictionDecision() {}
+  private EvictionDecision() {}
 
-    /** Outcome of {@link #decide}: {@code evict} with the untolerated taints, or keep with a reason. */
-    public record Outcome(boolean evict, List<Taint> untolerated, String reason) {
-        static Outcome keep(String reason) {
-            return new Outcome(false, List.of(), reason);
-        }
+  /**
+   * Outcome of {@link #decide}: {@code evict} with the untolerated taints, or keep with a reason.
+   */
+  public record Outcome(boolean evict, List<Taint> untolerated, String reason) {
+    static Outcome keep(String reason) {
+      return new Outcome(false, List.of(), reason);
     }
+  }
 
-    /**
-     * @param machine the Machine (never null)
-     * @param pool its bound pool, or null when the pool does not exist
-     */
-    public static Outcome decide(Machine machine, MachinePool pool) {
-        if (machine.getMetadata().getDeletionTimestamp() != null) {
-            return Outcome.keep("already deleting");
-        }
-        if (machine.boundPoolName() == null) {
-            return Outcome.keep("not bound to a pool");
-        }
-        if (pool == null) {
-            return Outcome.keep("pool " + machine.boundPoolName() + " does not exist");
-        }
-        List<Taint> untolerated = Tolerations.untoleratedNoExecute(
-                pool.getSpec() == null ? null : pool.getSpec().getTaints(),
-                machine.getSpec() == null ? null : machine.getSpec().getTolerations());
-        return untolerated.isEmpty() ? Outcome.keep("tolerates every NoExecute taint") : new Outcome(true, untolerated, null);
+  /**
+   * @param machine the Machine (never null)
+   * @param pool its bound pool, or null when the pool does not exist
+   */
+  public static Outcome decide(Machine machine, MachinePool pool) {
+    if (machine.getMetadata().getDeletionTimestamp() != null) {
+      return Outcome.keep("already deleting");
     }
+    if (machine.boundPoolName() == null) {
+      return Outcome.keep("not bound to a pool");
+    }
+    if (pool == null) {
+      return Outcome.keep("pool " + machine.boundPoolName() + " does not exist");
+    }
+    List<Taint> untolerated =
+        Tolerations.untoleratedNoExecute(
+            pool.getSpec() == null ? null : pool.getSpec().getTaints(),
+            machine.getSpec() == null ? null : machine.getSpec().getTolerations());
+    return untolerated.isEmpty()
+        ? Outcome.keep("tolerates every NoExecute taint")
+        : new Outcome(true, untolerated, null);
+  }
 }

@@ -20,40 +20,61 @@ import org.slf4j.LoggerFactory;
  * the VM down and releases its finalizer. Key: the Machine's {@code namespace/name}.
  */
 public final class EvictionReconciler implements Reconciler {
-    private static final Logger LOG = LoggerFactory.getLogger(EvictionReconciler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(EvictionReconciler.class);
 
-    private final KubernetesClient client;
-    private final ClusterCache cache;
-    private final EventRecorder events;
-    private final ControllerMetrics metrics;
+  private final KubernetesClient client;
+  private final ClusterCache cache;
+  private final EventRecorder events;
+  private final ControllerMetrics metrics;
 
-    public EvictionReconciler(KubernetesClient client, ClusterCache cache, EventRecorder events, ControllerMetrics metrics) {
-        this.client = client;
-        this.cache = cache;
-        this.events = events;
-        this.metrics = metrics;
+  public EvictionReconciler(
+      KubernetesClient client,
+      ClusterCache cache,
+      EventRecorder events,
+      ControllerMetrics metrics) {
+    this.client = client;
+    this.cache = cache;
+    this.events = events;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public Result reconcile(String key) {
+    Machine machine = cache.machine(key);
+    if (machine == null) {
+      return Result.done();
     }
-
-    @Override
-    public Result reconcile(String key) {
-        Machine machine = cache.machine(key);
-        if (machine == null) {
-            return Result.done();
-        }
-        MachinePool pool = cache.pool(machine.boundPoolName());
-        EvictionDecision.Outcome outcome = EvictionDecision.decide(machine, pool);
-        if (!outcome.evict()) {
-            return Result.done();
-        }
-        String taints = outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
-        var deleted = client.resources(Machine.class).inNamespace(Keys.namespace(key)).withName(Keys.name(key)).delete();
-        if (deleted.isEmpty()) {
-            return Result.done();
-        }
-        metrics.evicted();
-        LOG.info("evicted machine {} from pool {}: taint {} not tolerated", key, pool.getMetadata().getName(), taints);
-        events.record(machine, "Normal", Names.EVICTED_REASON,
-                "Evicted from MachinePool " + pool.getMetadata().getName() + ": taint " + taints + " is not tolerated");
-        return Result.done();
+    MachinePool pool = cache.pool(machine.boundPoolName());
+    EvictionDecision.Outcome outcome = EvictionDecision.decide(machine, pool);
+    if (!outcome.evict()) {
+      return Result.done();
     }
+    String taints =
+        outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
+    var deleted =
+        client
+            .resources(Machine.class)
+            .inNamespace(Keys.namespace(key))
+            .withName(Keys.name(key))
+            .delete();
+    if (deleted.isEmpty()) {
+      return Result.done();
+    }
+    metrics.evicted();
+    LOG.info(
+        "evicted machine {} from pool {}: taint {} not tolerated",
+        key,
+        pool.getMetadata().getName(),
+        taints);
+    events.record(
+        machine,
+        "Normal",
+        Names.EVICTED_REASON,
+        "Evicted from MachinePool "
+            + pool.getMetadata().getName()
+            + ": taint "
+            + taints
+            + " is not tolerated");
+    return Result.done();
+  }
 }

@@ -6,43 +6,46 @@ import java.time.Instant;
 /**
  * Pool health (IronCore IEP-15, {@code machinepool_lifecycle_controller}) as a pure function: a
  * pool whose Lease {@code renewTime} and Ready condition did not move for the grace period is
- * marked {@code Ready=Unknown} once. Change times are local-clock instants of when this process
- * saw a change; timestamps inside objects are only compared for equality.
+ * marked {@code Ready=Unknown} once. Change times are local-clock instants of when this process saw
+ * a change; timestamps inside objects are only compared for equality.
  */
 public final class PoolHealthDecision {
-    private PoolHealthDecision() {}
+  private PoolHealthDecision() {}
 
-    /**
-     * Remembered state of one pool.
-     *
-     * @param observation what was seen last
-     * @param lastChange local time when the observation last changed (or was first seen)
-     */
-    public record Seen(PoolHealthObservation observation, Instant lastChange) {}
+  /**
+   * Remembered state of one pool.
+   *
+   * @param observation what was seen last
+   * @param lastChange local time when the observation last changed (or was first seen)
+   */
+  public record Seen(PoolHealthObservation observation, Instant lastChange) {}
 
-    /**
-     * @param seen the new state to remember
-     * @param markUnknown write {@code Ready=Unknown} now
-     * @param requeueAfter when to look again without an event (never negative)
-     */
-    public record Outcome(Seen seen, boolean markUnknown, Duration requeueAfter) {}
+  /**
+   * @param seen the new state to remember
+   * @param markUnknown write {@code Ready=Unknown} now
+   * @param requeueAfter when to look again without an event (never negative)
+   */
+  public record Outcome(Seen seen, boolean markUnknown, Duration requeueAfter) {}
 
-    /**
-     * @param previous the remembered state, or null on first sighting (also after a restart), which starts the timer
-     * @param current what is observed now
-     * @param now local clock
-     * @param gracePeriod {@code --machine-pool-lifecycle-grace-period}
-     */
-    public static Outcome decide(Seen previous, PoolHealthObservation current, Instant now, Duration gracePeriod) {
-        boolean changed = previous == null
-                || current.leaseRenewTimeChanged(previous.observation())
-                || current.readyConditionChanged(previous.observation());
-        Seen seen = changed ? new Seen(current, now) : new Seen(current, previous.lastChange());
-        Instant deadline = seen.lastChange().plus(gracePeriod);
-        if (now.isBefore(deadline)) {
-            return new Outcome(seen, false, Duration.between(now, deadline));
-        }
-        boolean alreadyUnknown = "Unknown".equals(current.readyStatus());
-        return new Outcome(seen, !alreadyUnknown, gracePeriod);
+  /**
+   * @param previous the remembered state, or null on first sighting (also after a restart), which
+   *     starts the timer
+   * @param current what is observed now
+   * @param now local clock
+   * @param gracePeriod {@code --machine-pool-lifecycle-grace-period}
+   */
+  public static Outcome decide(
+      Seen previous, PoolHealthObservation current, Instant now, Duration gracePeriod) {
+    boolean changed =
+        previous == null
+            || current.leaseRenewTimeChanged(previous.observation())
+            || current.readyConditionChanged(previous.observation());
+    Seen seen = changed ? new Seen(current, now) : new Seen(current, previous.lastChange());
+    Instant deadline = seen.lastChange().plus(gracePeriod);
+    if (now.isBefore(deadline)) {
+      return new Outcome(seen, false, Duration.between(now, deadline));
     }
+    boolean alreadyUnknown = "Unknown".equals(current.readyStatus());
+    return new Outcome(seen, !alreadyUnknown, gracePeriod);
+  }
 }

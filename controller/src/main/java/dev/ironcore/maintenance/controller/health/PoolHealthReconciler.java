@@ -28,84 +28,112 @@ import org.slf4j.LoggerFactory;
 /**
  * Health loop (IronCore IEP-15) keyed by pool name: remembers per pool, in memory, the last seen
  * Lease {@code renewTime} and Ready condition, and marks the pool {@code Ready=Unknown} (reason
- * {@code MachinePoolStatusUnknown}) once nothing moved for the grace period. Always requeues at
- * the next deadline; forgets deleted pools.
+ * {@code MachinePoolStatusUnknown}) once nothing moved for the grace period. Always requeues at the
+ * next deadline; forgets deleted pools.
  */
 public final class PoolHealthReconciler implements Reconciler {
-    private static final Logger LOG = LoggerFactory.getLogger(PoolHealthReconciler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PoolHealthReconciler.class);
 
-    private final KubernetesClient client;
-    private final ClusterCache cache;
-    private final Clock clock;
-    private final Duration gracePeriod;
-    private final Map<String, PoolHealthDecision.Seen> seen = new ConcurrentHashMap<>();
-    private final ControllerMetrics metrics;
+  private final KubernetesClient client;
+  private final ClusterCache cache;
+  private final Clock clock;
+  private final Duration gracePeriod;
+  private final Map<String, PoolHealthDecision.Seen> seen = new ConcurrentHashMap<>();
+  private final ControllerMetrics metrics;
 
-    public PoolHealthReconciler(KubernetesClient client, ClusterCache cache, Clock clock, Duration gracePeriod, ControllerMetrics metrics) {
-        this.client = client;
-        this.cache = cache;
-        this.clock = clock;
-        this.gracePeriod = gracePeriod;
-        this.metrics = metrics;
+  public PoolHealthReconciler(
+      KubernetesClient client,
+      ClusterCache cache,
+      Clock clock,
+      Duration gracePeriod,
+      ControllerMetrics metrics) {
+    this.client = client;
+    this.cache = cache;
+    this.clock = clock;
+    this.gracePeriod = gracePeriod;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public Result reconcile(String poolName) {
+    MachinePool pool = cache.pool(poolName);
+    if (pool == null) {
+      seen.remove(poolName);
+      return Result.done();
     }
-
-    @Override
-    public Result reconcile(String poolName) {
-        MachinePool pool = cache.pool(poolName);
-        if (pool == null) {
-            seen.remove(poolName);
-            return Result.done();
-        }
-        Lease lease = cache.lease(poolName);
-        Condition ready = Conditions.find(pool.getStatus() == null ? null : pool.getStatus().getConditions(), Names.READY_CONDITION);
-        PoolHealthObservation now = new PoolHealthObservation(
-                lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null
-                        ? null : lease.getSpec().getRenewTime().toString(),
-                ready == null ? null : ready.getStatus(),
-                ready == null ? null : ready.getObservedGeneration());
-        PoolHealthDecision.Outcome outcome = PoolHealthDecision.decide(seen.get(poolName), now, clock.instant(), gracePeriod);
-        seen.put(poolName, outcome.seen());
-        if (outcome.markUnknown()) {
-            markUnknown(poolName);
-        }
-        return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
+    Lease lease = cache.lease(poolName);
+    Condition ready =
+        Conditions.find(
+            pool.getStatus() == null ? null : pool.getStatus().getConditions(),
+            Names.READY_CONDITION);
+    PoolHealthObservation now =
+        new PoolHealthObservation(
+            lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null
+                ? null
+                : lease.getSpec().getRenewTime().toString(),
+            ready == null ? null : ready.getStatus(),
+            ready == null ? null : ready.getObservedGeneration());
+    PoolHealthDecision.Outcome outcome =
+        PoolHealthDecision.decide(seen.get(poolName), now, clock.instant(), gracePeriod);
+    seen.put(poolName, outcome.seen());
+    if (outcome.markUnknown()) {
+      markUnknown(poolName);
     }
+    return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
+  }
 
-    /** Patches the live pool's status, guarded by its resourceVersion; skips a pool already Unknown. */
-    private void markUnknown(String poolName) {
-        MachinePool live = client.resources(MachinePool.class).withName(poolName).get();
-        if (live == null) {
-            return;
-        }
-        List<Condition> conditions = live.getStatus() == null ? null : live.getStatus().getConditions();
-        Condition current = Conditions.find(conditions, Names.READY_CONDITION);
-        if (current != null && "Unknown".equals(current.getStatus())) {
-            return;
-        }
-        List<Condition> updated = Conditions.set(conditions, Names.READY_CONDITION, "Unknown",
-                Names.POOL_STATUS_UNKNOWN_REASON, Names.POOL_STATUS_UNKNOWN_MESSAGE,
-                live.getMetadata().getGeneration(), clock.instant());
-        JsonPatch.Builder patch = JsonPatch.builder().test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
-        ArrayNode conditionsJson = Serialization.jsonMapper().valueToTree(updated);
-        if (live.getStatus() == null) {
-            ObjectNode status = JsonNodeFactory.instance.objectNode();
-            status.set("conditions", conditionsJson);
-            patch.add("/status", status);
-        } else if (conditions == null) {
-            patch.add("/status/conditions", conditionsJson);
-        } else {
-            int i = conditions.indexOf(current);
-            if (current == null) {
-                patch.add("/status/conditions/-", conditionsJson.get(conditionsJson.size() - 1));
-            } else {
-                patch.test("/status/conditions/" + i + "/type", Names.READY_CONDITION)
-                        .replace("/status/conditions/" + i, conditionsJson.get(i));
-            }
-        }
-        client.resources(MachinePool.class).withName(poolName).subresource("status")
-                .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
-        metrics.poolMarkedUnknown();
-        LOG.info("pool {}: no Lease renewal or Ready change for {} s: set Ready=Unknown ({})",
-                poolName, gracePeriod.toSeconds(), Names.POOL_STATUS_UNKNOWN_REASON);
+  /**
+   * Patches the live pool's status, guarded by its resourceVersion; skips a pool already Unknown.
+   */
+  private void markUnknown(String poolName) {
+    MachinePool live = client.resources(MachinePool.class).withName(poolName).get();
+    if (live == null) {
+      return;
     }
+    List<Condition> conditions = live.getStatus() == null ? null : live.getStatus().getConditions();
+    Condition current = Conditions.find(conditions, Names.READY_CONDITION);
+    if (current != null && "Unknown".equals(current.getStatus())) {
+      return;
+    }
+    List<Condition> updated =
+        Conditions.set(
+            conditions,
+            Names.READY_CONDITION,
+            "Unknown",
+            Names.POOL_STATUS_UNKNOWN_REASON,
+            Names.POOL_STATUS_UNKNOWN_MESSAGE,
+            live.getMetadata().getGeneration(),
+            clock.instant());
+    JsonPatch.Builder patch =
+        JsonPatch.builder()
+            .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
+    ArrayNode conditionsJson = Serialization.jsonMapper().valueToTree(updated);
+    if (live.getStatus() == null) {
+      ObjectNode status = JsonNodeFactory.instance.objectNode();
+      status.set("conditions", conditionsJson);
+      patch.add("/status", status);
+    } else if (conditions == null) {
+      patch.add("/status/conditions", conditionsJson);
+    } else {
+      int i = conditions.indexOf(current);
+      if (current == null) {
+        patch.add("/status/conditions/-", conditionsJson.get(conditionsJson.size() - 1));
+      } else {
+        patch
+            .test("/status/conditions/" + i + "/type", Names.READY_CONDITION)
+            .replace("/status/conditions/" + i, conditionsJson.get(i));
+      }
+    }
+    client
+        .resources(MachinePool.class)
+        .withName(poolName)
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
+    metrics.poolMarkedUnknown();
+    LOG.info(
+        "pool {}: no Lease renewal or Ready change for {} s: set Ready=Unknown ({})",
+        poolName,
+        gracePeriod.toSeconds(),
+        Names.POOL_STATUS_UNKNOWN_REASON);
+  }
 }

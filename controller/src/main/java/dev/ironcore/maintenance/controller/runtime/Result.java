@@ -9,17 +9,17 @@ import java.time.Duration;
  */
 public record Result(Duration requeueAfter, String message) {
 
-    public static Result done() {
-        return new Result(null, null);
-    }
+  public static Result done() {
+    return new Result(null, null);
+  }
 
-    /** Requeue after {@code delay} (non-negative); {@code message} says why, for the log. */
-    public static Result requeueAfter(Duration delay, String message) {
-        return new Result(delay, message);
-    }
+  /** Requeue after {@code delay} (non-negative); {@code message} says why, for the log. */
+  public static Result requeueAfter(Duration delay, String message) {
+    return new Result(delay, message);
+  }
 
-    /** Requeue at once: the pass made one step and the next step should follow. */
-    public static Result again(String message) {
-        return new Result(Duration.ZERO, message);
-    }
+  /** Requeue at once: the pass made one step and the next step should follow. */
+  public static Result again(String message) {
+    return new Result(Duration.ZERO, message);
+  }
 }

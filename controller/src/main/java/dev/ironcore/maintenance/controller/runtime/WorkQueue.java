@@ -13,137 +13,146 @@ import java.util.concurrent.TimeUnit;
 /**
  * A work queue of object keys with the guarantees of client-go's: a key is queued at most once,
  * never processed by two workers at once (a key added while being processed is processed again
- * afterwards), delayed adds with at most one pending delay per key (the earliest wins), and
- * per-key exponential back-off for failures.
+ * afterwards), delayed adds with at most one pending delay per key (the earliest wins), and per-key
+ * exponential back-off for failures.
  */
 public final class WorkQueue implements AutoCloseable {
-    private final Set<String> queue = new LinkedHashSet<>();
-    private final Set<String> processing = new HashSet<>();
-    private final Set<String> dirty = new HashSet<>();
-    private final Map<String, Integer> failures = new HashMap<>();
-    /** Pending delayed adds: key to its deadline ({@link System#nanoTime()}). */
-    private final Map<String, Long> waiting = new HashMap<>();
-    private final ScheduledExecutorService timers;
-    private final Duration baseDelay;
-    private final Duration maxDelay;
-    private boolean shutDown;
+  private final Set<String> queue = new LinkedHashSet<>();
+  private final Set<String> processing = new HashSet<>();
+  private final Set<String> dirty = new HashSet<>();
+  private final Map<String, Integer> failures = new HashMap<>();
 
-    /**
-     * @param baseDelay first retry delay after a failure, doubled per consecutive failure
-     * @param maxDelay upper bound of the retry delay
-     */
-    public WorkQueue(String name, Duration baseDelay, Duration maxDelay) {
-        this.baseDelay = baseDelay;
-        this.maxDelay = maxDelay;
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name + "-timer");
-            t.setDaemon(true);
-            return t;
-        });
-    }
+  /** Pending delayed adds: key to its deadline ({@link System#nanoTime()}). */
+  private final Map<String, Long> waiting = new HashMap<>();
 
-    /** Queues {@code key} unless it is already queued; a key being processed is queued again after. */
-    public synchronized void add(String key) {
-        if (shutDown) {
-            return;
-        }
-        if (processing.contains(key)) {
-            dirty.add(key);
-            return;
-        }
-        if (queue.add(key)) {
-            notifyAll();
-        }
-    }
+  private final ScheduledExecutorService timers;
+  private final Duration baseDelay;
+  private final Duration maxDelay;
+  private boolean shutDown;
 
-    /**
-     * Queues {@code key} after {@code delay}. A key keeps at most one pending delay: an earlier
-     * deadline replaces a later one, a later one is dropped (the key is processed at the earlier
-     * deadline and can ask for more then), so repeated requeues never multiply.
-     */
-    public void addAfter(String key, Duration delay) {
-        if (delay.isZero() || delay.isNegative()) {
-            add(key);
-            return;
-        }
-        long deadline = System.nanoTime() + delay.toNanos();
-        synchronized (this) {
-            Long pending = waiting.get(key);
-            if (shutDown || (pending != null && pending - deadline <= 0)) {
-                return;
-            }
-            waiting.put(key, deadline);
-        }
-        timers.schedule(() -> fire(key, deadline), delay.toMillis(), TimeUnit.MILLISECONDS);
-    }
+  /**
+   * @param baseDelay first retry delay after a failure, doubled per consecutive failure
+   * @param maxDelay upper bound of the retry delay
+   */
+  public WorkQueue(String name, Duration baseDelay, Duration maxDelay) {
+    this.baseDelay = baseDelay;
+    this.maxDelay = maxDelay;
+    this.timers =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, name + "-timer");
+              t.setDaemon(true);
+              return t;
+            });
+  }
 
-    private void fire(String key, long deadline) {
-        synchronized (this) {
-            Long pending = waiting.get(key);
-            if (pending == null || pending != deadline) {
-                return; // superseded by an earlier deadline, which has fired or will
-            }
-            waiting.remove(key);
-        }
-        add(key);
+  /**
+   * Queues {@code key} unless it is already queued; a key being processed is queued again after.
+   */
+  public synchronized void add(String key) {
+    if (shutDown) {
+      return;
     }
+    if (processing.contains(key)) {
+      dirty.add(key);
+      return;
+    }
+    if (queue.add(key)) {
+      notifyAll();
+    }
+  }
 
-    /** Number of keys with a pending delayed add. */
-    public synchronized int waitingCount() {
-        return waiting.size();
+  /**
+   * Queues {@code key} after {@code delay}. A key keeps at most one pending delay: an earlier
+   * deadline replaces a later one, a later one is dropped (the key is processed at the earlier
+   * deadline and can ask for more then), so repeated requeues never multiply.
+   */
+  public void addAfter(String key, Duration delay) {
+    if (delay.isZero() || delay.isNegative()) {
+      add(key);
+      return;
     }
+    long deadline = System.nanoTime() + delay.toNanos();
+    synchronized (this) {
+      Long pending = waiting.get(key);
+      if (shutDown || (pending != null && pending - deadline <= 0)) {
+        return;
+      }
+      waiting.put(key, deadline);
+    }
+    timers.schedule(() -> fire(key, deadline), delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
 
-    /** Queues {@code key} after its back-off delay, which doubles with each call until {@link #forget}. */
-    public void addRateLimited(String key) {
-        int n;
-        synchronized (this) {
-            n = failures.merge(key, 1, Integer::sum);
-        }
-        long millis = baseDelay.toMillis() << Math.min(n - 1, 20);
-        addAfter(key, Duration.ofMillis(Math.min(millis, maxDelay.toMillis())));
+  private void fire(String key, long deadline) {
+    synchronized (this) {
+      Long pending = waiting.get(key);
+      if (pending == null || pending != deadline) {
+        return; // superseded by an earlier deadline, which has fired or will
+      }
+      waiting.remove(key);
     }
+    add(key);
+  }
 
-    /** Resets the back-off of {@code key} (after a successful pass). */
-    public synchronized void forget(String key) {
-        failures.remove(key);
-    }
+  /** Number of keys with a pending delayed add. */
+  public synchronized int waitingCount() {
+    return waiting.size();
+  }
 
-    /** Number of consecutive failures recorded for {@code key}. */
-    public synchronized int failures(String key) {
-        return failures.getOrDefault(key, 0);
+  /**
+   * Queues {@code key} after its back-off delay, which doubles with each call until {@link
+   * #forget}.
+   */
+  public void addRateLimited(String key) {
+    int n;
+    synchronized (this) {
+      n = failures.merge(key, 1, Integer::sum);
     }
+    long millis = baseDelay.toMillis() << Math.min(n - 1, 20);
+    addAfter(key, Duration.ofMillis(Math.min(millis, maxDelay.toMillis())));
+  }
 
-    /** Blocks until a key is available and marks it as processing; null once shut down. */
-    public synchronized String take() throws InterruptedException {
-        while (queue.isEmpty() && !shutDown) {
-            wait();
-        }
-        if (shutDown) {
-            return null;
-        }
-        String key = queue.iterator().next();
-        queue.remove(key);
-        processing.add(key);
-        return key;
-    }
+  /** Resets the back-off of {@code key} (after a successful pass). */
+  public synchronized void forget(String key) {
+    failures.remove(key);
+  }
 
-    /** Marks {@code key} as no longer processing; queues it again if it was added meanwhile. */
-    public synchronized void done(String key) {
-        processing.remove(key);
-        if (dirty.remove(key) && queue.add(key)) {
-            notifyAll();
-        }
-    }
+  /** Number of consecutive failures recorded for {@code key}. */
+  public synchronized int failures(String key) {
+    return failures.getOrDefault(key, 0);
+  }
 
-    /** Number of keys waiting (not counting delayed ones). */
-    public synchronized int length() {
-        return queue.size();
+  /** Blocks until a key is available and marks it as processing; null once shut down. */
+  public synchronized String take() throws InterruptedException {
+    while (queue.isEmpty() && !shutDown) {
+      wait();
     }
+    if (shutDown) {
+      return null;
+    }
+    String key = queue.iterator().next();
+    queue.remove(key);
+    processing.add(key);
+    return key;
+  }
 
-    @Override
-    public synchronized void close() {
-        shutDown = true;
-        timers.shutdownNow();
-        notifyAll();
+  /** Marks {@code key} as no longer processing; queues it again if it was added meanwhile. */
+  public synchronized void done(String key) {
+    processing.remove(key);
+    if (dirty.remove(key) && queue.add(key)) {
+      notifyAll();
     }
+  }
+
+  /** Number of keys waiting (not counting delayed ones). */
+  public synchronized int length() {
+    return queue.size();
+  }
+
+  @Override
+  public synchronized void close() {
+    shutDown = true;
+    timers.shutdownNow();
+    notifyAll();
+  }
 }

@@ -15,60 +15,90 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * LOCAL USE ONLY (off by default; {@code --simulate-poollet}). Stands in for the machinepoollet
- * on the node: when an IronCore Machine is being deleted and holds the poollet finalizer
- * {@code machinepoollet.ironcore.dev/machine}, "shuts the VM down" for {@code shutdownDelay} and
- * then removes that finalizer (only that one), so the API server can delete the Machine.
+ * LOCAL USE ONLY (off by default; {@code --simulate-poollet}). Stands in for the machinepoollet on
+ * the node: when an IronCore Machine is being deleted and holds the poollet finalizer {@code
+ * machinepoollet.ironcore.dev/machine}, "shuts the VM down" for {@code shutdownDelay} and then
+ * removes that finalizer (only that one), so the API server can delete the Machine.
  */
 public final class PoolletSimulator implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(PoolletSimulator.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PoolletSimulator.class);
 
-    private final KubeWriter writer;
-    private final Duration shutdownDelay;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "poollet-simulator");
-        t.setDaemon(true);
-        return t;
-    });
-    private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
-    private SharedIndexInformer<Machine> informer;
+  private final KubeWriter writer;
+  private final Duration shutdownDelay;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "poollet-simulator");
+            t.setDaemon(true);
+            return t;
+          });
+  private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+  private SharedIndexInformer<Machine> informer;
 
-    public PoolletSimulator(KubeWriter writer, Duration shutdownDelay) {
-        this.writer = writer;
-        this.shutdownDelay = shutdownDelay;
+  public PoolletSimulator(KubeWriter writer, Duration shutdownDelay) {
+    this.writer = writer;
+    this.shutdownDelay = shutdownDelay;
+  }
+
+  public void start() {
+    informer =
+        writer
+            .client()
+            .resources(Machine.class)
+            .inAnyNamespace()
+            .inform(
+                Handlers.onAnyChange(
+                    (old, m) -> {
+                      var meta = m.getMetadata();
+                      if (meta.getDeletionTimestamp() == null
+                          || meta.getFinalizers() == null
+                          || !meta.getFinalizers().contains(Names.POOLLET_FINALIZER)
+                          || !scheduled.add(meta.getUid())) {
+                        return;
+                      }
+                      LOG.info(
+                          "poollet simulator: shutting down VM of machine {}/{} ({} ms)",
+                          meta.getNamespace(),
+                          meta.getName(),
+                          shutdownDelay.toMillis());
+                      timer.schedule(
+                          () -> release(m), shutdownDelay.toMillis(), TimeUnit.MILLISECONDS);
+                    }),
+                0);
+  }
+
+  private void release(Machine m) {
+    var meta = m.getMetadata();
+    try {
+      writer.patchMetadata(
+          writer
+              .client()
+              .resources(Machine.class)
+              .inNamespace(meta.getNamespace())
+              .withName(meta.getName()),
+          live -> meta.getUid().equals(live.getMetadata().getUid()),
+          e -> e.removeFinalizer(Names.POOLLET_FINALIZER));
+      scheduled.remove(meta.getUid());
+      LOG.info(
+          "poollet simulator: VM of machine {}/{} is off, released {}",
+          meta.getNamespace(),
+          meta.getName(),
+          Names.POOLLET_FINALIZER);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "poollet simulator: could not release {}/{}, retrying: {}",
+          meta.getNamespace(),
+          meta.getName(),
+          e.toString());
+      timer.schedule(() -> release(m), 500, TimeUnit.MILLISECONDS);
     }
+  }
 
-    public void start() {
-        informer = writer.client().resources(Machine.class).inAnyNamespace().inform(Handlers.onAnyChange((old, m) -> {
-            var meta = m.getMetadata();
-            if (meta.getDeletionTimestamp() == null || meta.getFinalizers() == null
-                    || !meta.getFinalizers().contains(Names.POOLLET_FINALIZER) || !scheduled.add(meta.getUid())) {
-                return;
-            }
-            LOG.info("poollet simulator: shutting down VM of machine {}/{} ({} ms)", meta.getNamespace(), meta.getName(), shutdownDelay.toMillis());
-            timer.schedule(() -> release(m), shutdownDelay.toMillis(), TimeUnit.MILLISECONDS);
-        }), 0);
+  @Override
+  public void close() {
+    if (informer != null) {
+      informer.close();
     }
-
-    private void release(Machine m) {
-        var meta = m.getMetadata();
-        try {
-            writer.patchMetadata(writer.client().resources(Machine.class).inNamespace(meta.getNamespace()).withName(meta.getName()),
-                    live -> meta.getUid().equals(live.getMetadata().getUid()),
-                    e -> e.removeFinalizer(Names.POOLLET_FINALIZER));
-            scheduled.remove(meta.getUid());
-            LOG.info("poollet simulator: VM of machine {}/{} is off, released {}", meta.getNamespace(), meta.getName(), Names.POOLLET_FINALIZER);
-        } catch (RuntimeException e) {
-            LOG.warn("poollet simulator: could not release {}/{}, retrying: {}", meta.getNamespace(), meta.getName(), e.toString());
-            timer.schedule(() -> release(m), 500, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    @Override
-    public void close() {
-        if (informer != null) {
-            informer.close();
-        }
-        timer.shutdownNow();
-    }
+    timer.shutdownNow();
+  }
 }

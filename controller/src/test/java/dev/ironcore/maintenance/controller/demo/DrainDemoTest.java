@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
-import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -15,37 +15,55 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code make run} demo against a real API server with the controller and both local
- * simulators in-process (no webhook server here: the controller adds finalizer and hook itself,
- * and the demo writes the poollet finalizer the webhook would add).
+ * The {@code make run} demo against a real API server with the controller and both local simulators
+ * in-process (no webhook server here: the controller adds finalizer and hook itself, and the demo
+ * writes the poollet finalizer the webhook would add).
  */
 class DrainDemoTest {
 
-    @Test
-    void theDemoDrainsPoolAInOrderAndPrintsEveryStep() throws Exception {
-        TestCluster cp = TestClusters.shared();
-        for (String overlay : List.of("crds", "capi-local")) {
-            cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString()).orThrow();
-        }
-        cp.kubectl("wait", "--for=condition=Established", "--timeout=60s",
-                "crd/machinepools.compute.ironcore.dev", "crd/machines.compute.ironcore.dev", "crd/machines.cluster.x-k8s.io").orThrow();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ControllerApp controller = new ControllerApp(cp.newClient(), ControllerOptions.defaults()
-                .withSimulators(true, Duration.ofMillis(500), true)).start()) {
-            boolean ok = new DrainDemo(cp.client(), new PrintStream(bytes, true, StandardCharsets.UTF_8), true).run();
-            String out = bytes.toString(StandardCharsets.UTF_8);
-            assertThat(ok).as(out).isTrue();
-            assertThat(out).containsSubsequence(
-                    "deleted CAPI Machine demo/node-a",
-                    "pool pool-a tainted: maintenance.ironcore.dev:NoSchedule, maintenance.ironcore.dev:NoExecute",
-                    "pre-drain hook removed",
-                    "MachinePool pool-a deleted",
-                    "CAPI Machine demo/node-a gone",
-                    "vm-tolerant untouched");
-            assertThat(out).contains("Machine vm-1 released by the poollet and gone", "Machine vm-2 released by the poollet and gone");
-            assertThat(out).contains("Machine vm-1 evicted (deleting; the poollet shuts its VM down)");
-            assertThat(out.indexOf("Machine vm-2 released")).isLessThan(out.indexOf("pre-drain hook removed"));
-            assertThat(out.indexOf("Machine vm-1 released")).isLessThan(out.indexOf("pre-drain hook removed"));
-        }
+  @Test
+  void theDemoDrainsPoolAInOrderAndPrintsEveryStep() throws Exception {
+    TestCluster cp = TestClusters.shared();
+    for (String overlay : List.of("crds", "capi-local")) {
+      cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
+          .orThrow();
     }
+    cp.kubectl(
+            "wait",
+            "--for=condition=Established",
+            "--timeout=60s",
+            "crd/machinepools.compute.ironcore.dev",
+            "crd/machines.compute.ironcore.dev",
+            "crd/machines.cluster.x-k8s.io")
+        .orThrow();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ControllerApp controller =
+        new ControllerApp(
+                cp.newClient(),
+                ControllerOptions.defaults().withSimulators(true, Duration.ofMillis(500), true))
+            .start()) {
+      boolean ok =
+          new DrainDemo(cp.client(), new PrintStream(bytes, true, StandardCharsets.UTF_8), true)
+              .run();
+      String out = bytes.toString(StandardCharsets.UTF_8);
+      assertThat(ok).as(out).isTrue();
+      assertThat(out)
+          .containsSubsequence(
+              "deleted CAPI Machine demo/node-a",
+              "pool pool-a tainted: maintenance.ironcore.dev:NoSchedule, maintenance.ironcore.dev:NoExecute",
+              "pre-drain hook removed",
+              "MachinePool pool-a deleted",
+              "CAPI Machine demo/node-a gone",
+              "vm-tolerant untouched");
+      assertThat(out)
+          .contains(
+              "Machine vm-1 released by the poollet and gone",
+              "Machine vm-2 released by the poollet and gone");
+      assertThat(out).contains("Machine vm-1 evicted (deleting; the poollet shuts its VM down)");
+      assertThat(out.indexOf("Machine vm-2 released"))
+          .isLessThan(out.indexOf("pre-drain hook removed"));
+      assertThat(out.indexOf("Machine vm-1 released"))
+          .isLessThan(out.indexOf("pre-drain hook removed"));
+    }
+  }
 }

@@ -15,106 +15,172 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DrainDecisionTest {
-    private static DrainInput in(dev.ironcore.maintenance.api.capi.CapiMachine capi, MachinePool pool,
-            List<dev.ironcore.maintenance.api.compute.Machine> bound) {
-        return new DrainInput(capi, true, pool, bound);
-    }
+  private static DrainInput in(
+      dev.ironcore.maintenance.api.capi.CapiMachine capi,
+      MachinePool pool,
+      List<dev.ironcore.maintenance.api.compute.Machine> bound) {
+    return new DrainInput(capi, true, pool, bound);
+  }
 
-    private static final MachinePool TAINTED = pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
+  private static final MachinePool TAINTED =
+      pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
 
-    @Test
-    void aliveMachineGetsWhatIsMissingOfFinalizerAndHook() {
-        assertThat(DrainDecision.next(in(capiMachine("pool-a", false, List.of(), Map.of()), null, List.of())))
-                .isEqualTo(new DrainStep.EnsureFinalizerAndHook(true, true));
-        assertThat(DrainDecision.next(in(capiMachine("pool-a", false, List.of(Names.CLEANUP_FINALIZER), Map.of()), null, List.of())))
-                .isEqualTo(new DrainStep.EnsureFinalizerAndHook(false, true));
-        assertThat(DrainDecision.next(in(marked("pool-a", false), null, List.of()))).isEqualTo(new DrainStep.Nothing());
-    }
+  @Test
+  void aliveMachineGetsWhatIsMissingOfFinalizerAndHook() {
+    assertThat(
+            DrainDecision.next(
+                in(capiMachine("pool-a", false, List.of(), Map.of()), null, List.of())))
+        .isEqualTo(new DrainStep.EnsureFinalizerAndHook(true, true));
+    assertThat(
+            DrainDecision.next(
+                in(
+                    capiMachine("pool-a", false, List.of(Names.CLEANUP_FINALIZER), Map.of()),
+                    null,
+                    List.of())))
+        .isEqualTo(new DrainStep.EnsureFinalizerAndHook(false, true));
+    assertThat(DrainDecision.next(in(marked("pool-a", false), null, List.of())))
+        .isEqualTo(new DrainStep.Nothing());
+  }
 
-    @Test
-    void deletingMachineWithoutOurFinalizerIsLeftAlone() {
-        var m = capiMachine("pool-a", true, List.of(Names.CAPI_MACHINE_FINALIZER), Map.of());
-        assertThat(DrainDecision.next(in(m, TAINTED, List.of()))).isEqualTo(new DrainStep.Nothing());
-    }
+  @Test
+  void deletingMachineWithoutOurFinalizerIsLeftAlone() {
+    var m = capiMachine("pool-a", true, List.of(Names.CAPI_MACHINE_FINALIZER), Map.of());
+    assertThat(DrainDecision.next(in(m, TAINTED, List.of()))).isEqualTo(new DrainStep.Nothing());
+  }
 
-    @Test
-    void deletingMachineWithoutNodeRefIsReleasedAtOnce() {
-        assertThat(DrainDecision.next(in(marked(null, true), null, List.of())))
-                .isEqualTo(new DrainStep.Release(DrainDecision.NO_NODE));
-    }
+  @Test
+  void deletingMachineWithoutNodeRefIsReleasedAtOnce() {
+    assertThat(DrainDecision.next(in(marked(null, true), null, List.of())))
+        .isEqualTo(new DrainStep.Release(DrainDecision.NO_NODE));
+  }
 
-    @Test
-    void missingPoolCountsAsDrained() {
-        assertThat(DrainDecision.next(in(marked("pool-a", true), null, List.of())))
-                .isEqualTo(new DrainStep.RemoveHook("pool-a", true));
-    }
+  @Test
+  void missingPoolCountsAsDrained() {
+    assertThat(DrainDecision.next(in(marked("pool-a", true), null, List.of())))
+        .isEqualTo(new DrainStep.RemoveHook("pool-a", true));
+  }
 
-    @Test
-    void addsOnlyTheMaintenanceTaintsThePoolLacksKeepingOthers() {
-        Taint other = new Taint("gpu", "a100", "NoSchedule");
-        Taint noSchedule = new Taint(Names.MAINTENANCE_TAINT_KEY, "", "NoSchedule");
-        var step = DrainDecision.next(in(marked("pool-a", true), pool("pool-a", other, noSchedule), List.of()));
-        assertThat(step).isInstanceOf(DrainStep.AddTaints.class);
-        var missing = ((DrainStep.AddTaints) step).missing();
-        assertThat(missing).hasSize(1);
-        assertThat(missing.get(0).getEffect()).isEqualTo("NoExecute");
-    }
+  @Test
+  void addsOnlyTheMaintenanceTaintsThePoolLacksKeepingOthers() {
+    Taint other = new Taint("gpu", "a100", "NoSchedule");
+    Taint noSchedule = new Taint(Names.MAINTENANCE_TAINT_KEY, "", "NoSchedule");
+    var step =
+        DrainDecision.next(
+            in(marked("pool-a", true), pool("pool-a", other, noSchedule), List.of()));
+    assertThat(step).isInstanceOf(DrainStep.AddTaints.class);
+    var missing = ((DrainStep.AddTaints) step).missing();
+    assertThat(missing).hasSize(1);
+    assertThat(missing.get(0).getEffect()).isEqualTo("NoExecute");
+  }
 
-    @Test
-    void holdsWhileANonToleratingMachineIsBoundEvenIfShuttingDown() {
-        var step = DrainDecision.next(in(marked("pool-a", true), TAINTED,
-                List.of(machine("vm-2", "pool-a", true), machine("vm-1", "pool-a", false), machine("vm-3", "pool-a", false, toleratesMaintenance()))));
-        assertThat(step).isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-1", "ns/vm-2")));
-    }
+  @Test
+  void holdsWhileANonToleratingMachineIsBoundEvenIfShuttingDown() {
+    var step =
+        DrainDecision.next(
+            in(
+                marked("pool-a", true),
+                TAINTED,
+                List.of(
+                    machine("vm-2", "pool-a", true),
+                    machine("vm-1", "pool-a", false),
+                    machine("vm-3", "pool-a", false, toleratesMaintenance()))));
+    assertThat(step).isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-1", "ns/vm-2")));
+  }
 
-    @Test
-    void releasesTheHookWhenOnlyToleratingMachinesRemain() {
-        var step = DrainDecision.next(in(marked("pool-a", true), TAINTED,
+  @Test
+  void releasesTheHookWhenOnlyToleratingMachinesRemain() {
+    var step =
+        DrainDecision.next(
+            in(
+                marked("pool-a", true),
+                TAINTED,
                 List.of(machine("vm-3", "pool-a", false, toleratesMaintenance()))));
-        assertThat(step).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
-    }
+    assertThat(step).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
+  }
 
-    @Test
-    void afterTheHookWaitsForCapiThenDeletesPoolThenDropsFinalizer() {
-        var hookGone = capiMachine("pool-a", true, List.of(Names.CAPI_MACHINE_FINALIZER, Names.CLEANUP_FINALIZER), Map.of());
-        assertThat(DrainDecision.next(in(hookGone, TAINTED, List.of()))).isEqualTo(new DrainStep.WaitForCapi("pool-a"));
+  @Test
+  void afterTheHookWaitsForCapiThenDeletesPoolThenDropsFinalizer() {
+    var hookGone =
+        capiMachine(
+            "pool-a",
+            true,
+            List.of(Names.CAPI_MACHINE_FINALIZER, Names.CLEANUP_FINALIZER),
+            Map.of());
+    assertThat(DrainDecision.next(in(hookGone, TAINTED, List.of())))
+        .isEqualTo(new DrainStep.WaitForCapi("pool-a"));
 
-        var capiDone = capiMachine("pool-a", true, List.of("someone.else/keep", Names.CLEANUP_FINALIZER), Map.of());
-        assertThat(DrainDecision.next(in(capiDone, TAINTED, List.of()))).isEqualTo(new DrainStep.DeletePool("pool-a"));
+    var capiDone =
+        capiMachine(
+            "pool-a", true, List.of("someone.else/keep", Names.CLEANUP_FINALIZER), Map.of());
+    assertThat(DrainDecision.next(in(capiDone, TAINTED, List.of())))
+        .isEqualTo(new DrainStep.DeletePool("pool-a"));
 
-        MachinePool deleting = pool("pool-a");
-        deleting.getMetadata().setDeletionTimestamp("2026-11-29T08:01:00Z");
-        assertThat(DrainDecision.next(in(capiDone, deleting, List.of()))).isEqualTo(new DrainStep.RemoveFinalizer("pool-a"));
-        assertThat(DrainDecision.next(in(capiDone, null, List.of()))).isEqualTo(new DrainStep.RemoveFinalizer("pool-a"));
-    }
+    MachinePool deleting = pool("pool-a");
+    deleting.getMetadata().setDeletionTimestamp("2026-11-29T08:01:00Z");
+    assertThat(DrainDecision.next(in(capiDone, deleting, List.of())))
+        .isEqualTo(new DrainStep.RemoveFinalizer("pool-a"));
+    assertThat(DrainDecision.next(in(capiDone, null, List.of())))
+        .isEqualTo(new DrainStep.RemoveFinalizer("pool-a"));
+  }
 
-    @Test
-    void neverDeletesThePoolWhileTheHookIsHeld() {
-        var held = capiMachine("pool-a", true, List.of(Names.CLEANUP_FINALIZER), Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
-        var step = DrainDecision.next(in(held, TAINTED, List.of(machine("vm-1", "pool-a", false))));
-        assertThat(step).isNotInstanceOf(DrainStep.DeletePool.class).isInstanceOf(DrainStep.Hold.class);
-    }
+  @Test
+  void neverDeletesThePoolWhileTheHookIsHeld() {
+    var held =
+        capiMachine(
+            "pool-a",
+            true,
+            List.of(Names.CLEANUP_FINALIZER),
+            Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
+    var step = DrainDecision.next(in(held, TAINTED, List.of(machine("vm-1", "pool-a", false))));
+    assertThat(step).isNotInstanceOf(DrainStep.DeletePool.class).isInstanceOf(DrainStep.Hold.class);
+  }
 
-    @Test
-    void aMaintenanceTaintWithAValueIsTheOneMachinesMustTolerate() {
-        Taint withValue = new Taint(Names.MAINTENANCE_TAINT_KEY, "foo", "NoExecute");
-        MachinePool pool = pool("pool-a", new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoSchedule"), withValue);
-        var toleratesFoo = new dev.ironcore.maintenance.api.compute.Toleration(Names.MAINTENANCE_TAINT_KEY, "Equal", "foo", "NoExecute");
-        var step = DrainDecision.next(in(marked("pool-a", true), pool,
-                List.of(machine("vm-foo", "pool-a", false, toleratesFoo), machine("vm-plain", "pool-a", false))));
-        assertThat(step).as("vm-foo tolerates the pool's actual taint, only vm-plain blocks")
-                .isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-plain")));
-        var drained = DrainDecision.next(in(marked("pool-a", true), pool, List.of(machine("vm-foo", "pool-a", false, toleratesFoo))));
-        assertThat(drained).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
-    }
+  @Test
+  void aMaintenanceTaintWithAValueIsTheOneMachinesMustTolerate() {
+    Taint withValue = new Taint(Names.MAINTENANCE_TAINT_KEY, "foo", "NoExecute");
+    MachinePool pool =
+        pool("pool-a", new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoSchedule"), withValue);
+    var toleratesFoo =
+        new dev.ironcore.maintenance.api.compute.Toleration(
+            Names.MAINTENANCE_TAINT_KEY, "Equal", "foo", "NoExecute");
+    var step =
+        DrainDecision.next(
+            in(
+                marked("pool-a", true),
+                pool,
+                List.of(
+                    machine("vm-foo", "pool-a", false, toleratesFoo),
+                    machine("vm-plain", "pool-a", false))));
+    assertThat(step)
+        .as("vm-foo tolerates the pool's actual taint, only vm-plain blocks")
+        .isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-plain")));
+    var drained =
+        DrainDecision.next(
+            in(
+                marked("pool-a", true),
+                pool,
+                List.of(machine("vm-foo", "pool-a", false, toleratesFoo))));
+    assertThat(drained).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
+  }
 
-    @Test
-    void aMachineTheSelectorNoLongerSelectsIsReleasedAliveOrDeleting() {
-        assertThat(DrainDecision.next(new DrainInput(marked("pool-a", false), false, TAINTED, List.of())))
-                .isEqualTo(new DrainStep.Release(DrainDecision.NOT_SELECTED));
-        assertThat(DrainDecision.next(new DrainInput(marked("pool-a", true), false, TAINTED, List.of(machine("vm-1", "pool-a", false)))))
-                .isEqualTo(new DrainStep.Release(DrainDecision.NOT_SELECTED));
-        assertThat(DrainDecision.next(new DrainInput(capiMachine("pool-a", false, List.of(), Map.of()), false, null, List.of())))
-                .as("never marked: nothing to do").isEqualTo(new DrainStep.Nothing());
-    }
+  @Test
+  void aMachineTheSelectorNoLongerSelectsIsReleasedAliveOrDeleting() {
+    assertThat(
+            DrainDecision.next(new DrainInput(marked("pool-a", false), false, TAINTED, List.of())))
+        .isEqualTo(new DrainStep.Release(DrainDecision.NOT_SELECTED));
+    assertThat(
+            DrainDecision.next(
+                new DrainInput(
+                    marked("pool-a", true),
+                    false,
+                    TAINTED,
+                    List.of(machine("vm-1", "pool-a", false)))))
+        .isEqualTo(new DrainStep.Release(DrainDecision.NOT_SELECTED));
+    assertThat(
+            DrainDecision.next(
+                new DrainInput(
+                    capiMachine("pool-a", false, List.of(), Map.of()), false, null, List.of())))
+        .as("never marked: nothing to do")
+        .isEqualTo(new DrainStep.Nothing());
+  }
 }

@@ -1,7 +1,6 @@
 package dev.ironcore.maintenance.controller.e2e;
 
 import dev.ironcore.maintenance.controller.ControllerMain;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,46 +12,50 @@ import java.util.concurrent.TimeUnit;
  * SIGKILL at any point, as a crash or an OOM kill would, and start a fresh one.
  */
 final class ControllerProcess implements AutoCloseable {
-    private final Process process;
-    private final int healthPort;
+  private final Process process;
+  private final int healthPort;
 
-    private ControllerProcess(Process process, int healthPort) {
-        this.process = process;
-        this.healthPort = healthPort;
-    }
+  private ControllerProcess(Process process, int healthPort) {
+    this.process = process;
+    this.healthPort = healthPort;
+  }
 
-    /** Port of the process's /healthz, /readyz and /metrics on 127.0.0.1. */
-    int healthPort() {
-        return healthPort;
-    }
+  /** Port of the process's /healthz, /readyz and /metrics on 127.0.0.1. */
+  int healthPort() {
+    return healthPort;
+  }
 
-    static ControllerProcess start(Path kubeconfig, Path log, String... flags) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(
+  static ControllerProcess start(Path kubeconfig, Path log, String... flags) throws IOException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"),
+                "-cp",
+                System.getProperty("java.class.path"),
                 ControllerMain.class.getName()));
-        int healthPort = dev.ironcore.maintenance.testkit.FreePorts.pick(1).get(0);
-        cmd.add("--health-bind-address=127.0.0.1:" + healthPort);
-        cmd.addAll(List.of(flags));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        pb.environment().put("KUBECONFIG", kubeconfig.toString());
-        return new ControllerProcess(pb.start(), healthPort);
-    }
+    int healthPort = dev.ironcore.maintenance.testkit.FreePorts.pick(1).get(0);
+    cmd.add("--health-bind-address=127.0.0.1:" + healthPort);
+    cmd.addAll(List.of(flags));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    return new ControllerProcess(pb.start(), healthPort);
+  }
 
-    boolean alive() {
-        return process.isAlive();
-    }
+  boolean alive() {
+    return process.isAlive();
+  }
 
-    /** SIGKILL: no shutdown hook runs, nothing is flushed or released. */
-    void kill() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
-    }
+  /** SIGKILL: no shutdown hook runs, nothing is flushed or released. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
+  }
 
-    @Override
-    public void close() throws InterruptedException {
-        kill();
-    }
-
+  @Override
+  public void close() throws InterruptedException {
+    kill();
+  }
 }

@@ -15,8 +15,8 @@ import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.Toleration;
 import dev.ironcore.maintenance.api.patch.MetadataPatches;
 import dev.ironcore.maintenance.controller.KubeWriter;
-import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -35,129 +35,158 @@ import org.awaitility.core.ConditionFactory;
  * CAPI would. The CRDs (manifests/crds and manifests/capi-local) are installed once per JVM.
  */
 final class ControllerWorld {
-    private static boolean crdsInstalled;
+  private static boolean crdsInstalled;
 
-    final TestCluster cp;
-    final KubernetesClient client;
-    final KubeWriter writer;
-    final String ns;
-    final String suffix;
+  final TestCluster cp;
+  final KubernetesClient client;
+  final KubeWriter writer;
+  final String ns;
+  final String suffix;
 
-    ControllerWorld() {
-        cp = TestClusters.shared();
-        installCrds(cp);
-        client = cp.client();
-        writer = new KubeWriter(client);
-        suffix = UUID.randomUUID().toString().substring(0, 6);
-        ns = "t-" + suffix;
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+  ControllerWorld() {
+    cp = TestClusters.shared();
+    installCrds(cp);
+    client = cp.client();
+    writer = new KubeWriter(client);
+    suffix = UUID.randomUUID().toString().substring(0, 6);
+    ns = "t-" + suffix;
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
+  }
+
+  private static synchronized void installCrds(TestCluster cp) {
+    if (crdsInstalled) {
+      return;
     }
-
-    private static synchronized void installCrds(TestCluster cp) {
-        if (crdsInstalled) {
-            return;
-        }
-        for (String overlay : List.of("crds", "capi-local")) {
-            cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString()).orThrow();
-        }
-        cp.kubectl("wait", "--for=condition=Established", "--timeout=60s",
-                "crd/machinepools.compute.ironcore.dev", "crd/machines.compute.ironcore.dev", "crd/machines.cluster.x-k8s.io").orThrow();
-        crdsInstalled = true;
+    for (String overlay : List.of("crds", "capi-local")) {
+      cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
+          .orThrow();
     }
+    cp.kubectl(
+            "wait",
+            "--for=condition=Established",
+            "--timeout=60s",
+            "crd/machinepools.compute.ironcore.dev",
+            "crd/machines.compute.ironcore.dev",
+            "crd/machines.cluster.x-k8s.io")
+        .orThrow();
+    crdsInstalled = true;
+  }
 
-    static ConditionFactory eventually() {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100));
-    }
+  static ConditionFactory eventually() {
+    return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100));
+  }
 
-    String poolName(String base) {
-        return base + "-" + suffix;
-    }
+  String poolName(String base) {
+    return base + "-" + suffix;
+  }
 
-    MachinePool createPool(String name, List<String> finalizers, Taint... taints) {
-        MachinePool p = new MachinePool();
-        p.setMetadata(new ObjectMetaBuilder().withName(name).withFinalizers(finalizers).build());
-        MachinePoolSpec spec = new MachinePoolSpec();
-        spec.setProviderID("ironcore://" + name);
-        if (taints.length > 0) {
-            spec.setTaints(new ArrayList<>(List.of(taints)));
-        }
-        p.setSpec(spec);
-        return client.resources(MachinePool.class).resource(p).create();
+  MachinePool createPool(String name, List<String> finalizers, Taint... taints) {
+    MachinePool p = new MachinePool();
+    p.setMetadata(new ObjectMetaBuilder().withName(name).withFinalizers(finalizers).build());
+    MachinePoolSpec spec = new MachinePoolSpec();
+    spec.setProviderID("ironcore://" + name);
+    if (taints.length > 0) {
+      spec.setTaints(new ArrayList<>(List.of(taints)));
     }
+    p.setSpec(spec);
+    return client.resources(MachinePool.class).resource(p).create();
+  }
 
-    /** A Machine bound to {@code pool} holding the poollet finalizer, as the machinepoollet would. */
-    Machine createMachine(String name, String pool, Toleration... tolerations) {
-        Machine m = new Machine();
-        m.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns)
-                .withFinalizers(pool == null ? List.of() : List.of(Names.POOLLET_FINALIZER)).build());
-        MachineSpec spec = new MachineSpec();
-        spec.setMachineClassRef(new LocalRef("x3-small"));
-        spec.setMachinePoolRef(pool == null ? null : new LocalRef(pool));
-        spec.setTolerations(tolerations.length == 0 ? null : List.of(tolerations));
-        spec.setAdditionalProperty("image", "ghcr.io/ironcore-dev/os-images/gardenlinux:1592");
-        m.setSpec(spec);
-        return client.resources(Machine.class).inNamespace(ns).resource(m).create();
-    }
+  /** A Machine bound to {@code pool} holding the poollet finalizer, as the machinepoollet would. */
+  Machine createMachine(String name, String pool, Toleration... tolerations) {
+    Machine m = new Machine();
+    m.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(ns)
+            .withFinalizers(pool == null ? List.of() : List.of(Names.POOLLET_FINALIZER))
+            .build());
+    MachineSpec spec = new MachineSpec();
+    spec.setMachineClassRef(new LocalRef("x3-small"));
+    spec.setMachinePoolRef(pool == null ? null : new LocalRef(pool));
+    spec.setTolerations(tolerations.length == 0 ? null : List.of(tolerations));
+    spec.setAdditionalProperty("image", "ghcr.io/ironcore-dev/os-images/gardenlinux:1592");
+    m.setSpec(spec);
+    return client.resources(Machine.class).inNamespace(ns).resource(m).create();
+  }
 
-    /** A CAPI Machine with CAPI's finalizer (plus {@code extraFinalizers}) and, if given, status.nodeRef. */
-    CapiMachine createCapiMachine(String name, String node, Map<String, String> labels, String... extraFinalizers) {
-        CapiMachine m = new CapiMachine();
-        List<String> finalizers = new ArrayList<>(List.of(Names.CAPI_MACHINE_FINALIZER));
-        finalizers.addAll(List.of(extraFinalizers));
-        m.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(labels).withFinalizers(finalizers).build());
-        m.setSpec(new dev.ironcore.maintenance.api.capi.CapiMachineSpec());
-        m.getSpec().setAdditionalProperty("clusterName", "demo");
-        CapiMachine created = client.resources(CapiMachine.class).inNamespace(ns).resource(m).create();
-        if (node == null) {
-            return created;
-        }
-        CapiMachineStatus status = new CapiMachineStatus();
-        status.setNodeRef(new NodeRef(node));
-        created.setStatus(status);
-        return client.resources(CapiMachine.class).inNamespace(ns).resource(created).updateStatus();
+  /**
+   * A CAPI Machine with CAPI's finalizer (plus {@code extraFinalizers}) and, if given,
+   * status.nodeRef.
+   */
+  CapiMachine createCapiMachine(
+      String name, String node, Map<String, String> labels, String... extraFinalizers) {
+    CapiMachine m = new CapiMachine();
+    List<String> finalizers = new ArrayList<>(List.of(Names.CAPI_MACHINE_FINALIZER));
+    finalizers.addAll(List.of(extraFinalizers));
+    m.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(ns)
+            .withLabels(labels)
+            .withFinalizers(finalizers)
+            .build());
+    m.setSpec(new dev.ironcore.maintenance.api.capi.CapiMachineSpec());
+    m.getSpec().setAdditionalProperty("clusterName", "demo");
+    CapiMachine created = client.resources(CapiMachine.class).inNamespace(ns).resource(m).create();
+    if (node == null) {
+      return created;
     }
+    CapiMachineStatus status = new CapiMachineStatus();
+    status.setNodeRef(new NodeRef(node));
+    created.setStatus(status);
+    return client.resources(CapiMachine.class).inNamespace(ns).resource(created).updateStatus();
+  }
 
-    MachinePool pool(String name) {
-        return client.resources(MachinePool.class).withName(name).get();
-    }
+  MachinePool pool(String name) {
+    return client.resources(MachinePool.class).withName(name).get();
+  }
 
-    Machine machine(String name) {
-        return client.resources(Machine.class).inNamespace(ns).withName(name).get();
-    }
+  Machine machine(String name) {
+    return client.resources(Machine.class).inNamespace(ns).withName(name).get();
+  }
 
-    CapiMachine capiMachine(String name) {
-        return client.resources(CapiMachine.class).inNamespace(ns).withName(name).get();
-    }
+  CapiMachine capiMachine(String name) {
+    return client.resources(CapiMachine.class).inNamespace(ns).withName(name).get();
+  }
 
-    void deleteCapiMachine(String name) {
-        client.resources(CapiMachine.class).inNamespace(ns).withName(name).delete();
-    }
+  void deleteCapiMachine(String name) {
+    client.resources(CapiMachine.class).inNamespace(ns).withName(name).delete();
+  }
 
-    /** Acts as the machinepoollet: the VM is off, release the Machine. */
-    void poolletReleases(String machine) {
-        removeFinalizer(client.resources(Machine.class).inNamespace(ns).withName(machine), Names.POOLLET_FINALIZER);
-    }
+  /** Acts as the machinepoollet: the VM is off, release the Machine. */
+  void poolletReleases(String machine) {
+    removeFinalizer(
+        client.resources(Machine.class).inNamespace(ns).withName(machine), Names.POOLLET_FINALIZER);
+  }
 
-    /** Acts as CAPI: node drained and deleted, drop {@code machine.cluster.x-k8s.io}. */
-    void capiFinishes(String capiMachine) {
-        removeFinalizer(client.resources(CapiMachine.class).inNamespace(ns).withName(capiMachine), Names.CAPI_MACHINE_FINALIZER);
-    }
+  /** Acts as CAPI: node drained and deleted, drop {@code machine.cluster.x-k8s.io}. */
+  void capiFinishes(String capiMachine) {
+    removeFinalizer(
+        client.resources(CapiMachine.class).inNamespace(ns).withName(capiMachine),
+        Names.CAPI_MACHINE_FINALIZER);
+  }
 
-    <T extends io.fabric8.kubernetes.api.model.HasMetadata> void removeFinalizer(io.fabric8.kubernetes.client.dsl.Resource<T> r, String finalizer) {
-        Function<MetadataPatches.Editor, MetadataPatches.Editor> edit = e -> e.removeFinalizer(finalizer);
-        writer.patchMetadata(r, edit);
-    }
+  <T extends io.fabric8.kubernetes.api.model.HasMetadata> void removeFinalizer(
+      io.fabric8.kubernetes.client.dsl.Resource<T> r, String finalizer) {
+    Function<MetadataPatches.Editor, MetadataPatches.Editor> edit =
+        e -> e.removeFinalizer(finalizer);
+    writer.patchMetadata(r, edit);
+  }
 
-    static boolean hasHook(CapiMachine m) {
-        var a = m.getMetadata().getAnnotations();
-        return a != null && a.containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
-    }
+  static boolean hasHook(CapiMachine m) {
+    var a = m.getMetadata().getAnnotations();
+    return a != null && a.containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
+  }
 
-    static List<String> taintStrings(MachinePool p) {
-        return p.getSpec().taintsOrEmpty().stream().map(t -> t.getKey() + ":" + t.getEffect()).toList();
-    }
+  static List<String> taintStrings(MachinePool p) {
+    return p.getSpec().taintsOrEmpty().stream().map(t -> t.getKey() + ":" + t.getEffect()).toList();
+  }
 
-    static Toleration toleratesMaintenance() {
-        return new Toleration(Names.MAINTENANCE_TAINT_KEY, "Exists", null, null);
-    }
+  static Toleration toleratesMaintenance() {
+    return new Toleration(Names.MAINTENANCE_TAINT_KEY, "Exists", null, null);
+  }
 }

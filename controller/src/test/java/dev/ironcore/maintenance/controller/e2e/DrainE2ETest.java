@@ -12,103 +12,141 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The drain and pool-deletion loops against a real kube-apiserver; the test acts as poollet and CAPI. */
+/**
+ * The drain and pool-deletion loops against a real kube-apiserver; the test acts as poollet and
+ * CAPI.
+ */
 class DrainE2ETest extends InProcessController {
 
-    @Test
-    void deletingTheCapiMachineDrainsThePoolInOrderThenDeletesIt() {
-        String pool = world.poolName("pool-a");
-        Taint gpu = new Taint("gpu", "a100", "NoSchedule");
-        world.createPool(pool, List.of(), gpu);
-        world.createMachine("vm-1", pool);
-        world.createMachine("vm-2", pool);
-        world.createMachine("vm-tolerant", pool, toleratesMaintenance());
-        world.createCapiMachine("node-a", pool, Map.of());
+  @Test
+  void deletingTheCapiMachineDrainsThePoolInOrderThenDeletesIt() {
+    String pool = world.poolName("pool-a");
+    Taint gpu = new Taint("gpu", "a100", "NoSchedule");
+    world.createPool(pool, List.of(), gpu);
+    world.createMachine("vm-1", pool);
+    world.createMachine("vm-2", pool);
+    world.createMachine("vm-tolerant", pool, toleratesMaintenance());
+    world.createCapiMachine("node-a", pool, Map.of());
 
-        eventually().until(() -> hasHook(world.capiMachine("node-a"))
-                && world.capiMachine("node-a").getMetadata().getFinalizers().contains(Names.CLEANUP_FINALIZER));
-        world.deleteCapiMachine("node-a");
+    eventually()
+        .until(
+            () ->
+                hasHook(world.capiMachine("node-a"))
+                    && world
+                        .capiMachine("node-a")
+                        .getMetadata()
+                        .getFinalizers()
+                        .contains(Names.CLEANUP_FINALIZER));
+    world.deleteCapiMachine("node-a");
 
-        eventually().untilAsserted(() -> assertThat(taintStrings(world.pool(pool)))
-                .containsExactlyInAnyOrder("gpu:NoSchedule", "maintenance.ironcore.dev:NoSchedule", "maintenance.ironcore.dev:NoExecute"));
-        eventually().until(() -> world.machine("vm-1").getMetadata().getDeletionTimestamp() != null
-                && world.machine("vm-2").getMetadata().getDeletionTimestamp() != null);
-        assertThat(world.machine("vm-tolerant").getMetadata().getDeletionTimestamp()).isNull();
-        assertThat(hasHook(world.capiMachine("node-a"))).as("hook held while vm-1 and vm-2 shut down").isTrue();
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(taintStrings(world.pool(pool)))
+                    .containsExactlyInAnyOrder(
+                        "gpu:NoSchedule",
+                        "maintenance.ironcore.dev:NoSchedule",
+                        "maintenance.ironcore.dev:NoExecute"));
+    eventually()
+        .until(
+            () ->
+                world.machine("vm-1").getMetadata().getDeletionTimestamp() != null
+                    && world.machine("vm-2").getMetadata().getDeletionTimestamp() != null);
+    assertThat(world.machine("vm-tolerant").getMetadata().getDeletionTimestamp()).isNull();
+    assertThat(hasHook(world.capiMachine("node-a")))
+        .as("hook held while vm-1 and vm-2 shut down")
+        .isTrue();
 
-        world.poolletReleases("vm-1");
-        eventually().until(() -> world.machine("vm-1") == null);
-        assertThat(hasHook(world.capiMachine("node-a"))).as("hook held while vm-2 shuts down").isTrue();
+    world.poolletReleases("vm-1");
+    eventually().until(() -> world.machine("vm-1") == null);
+    assertThat(hasHook(world.capiMachine("node-a"))).as("hook held while vm-2 shuts down").isTrue();
 
-        world.poolletReleases("vm-2");
-        eventually().until(() -> !hasHook(world.capiMachine("node-a")));
-        assertThat(world.machine("vm-2")).isNull();
-        assertThat(world.pool(pool)).as("pool kept until CAPI is done with the node").isNotNull();
-        assertThat(world.pool(pool).getMetadata().getDeletionTimestamp()).isNull();
+    world.poolletReleases("vm-2");
+    eventually().until(() -> !hasHook(world.capiMachine("node-a")));
+    assertThat(world.machine("vm-2")).isNull();
+    assertThat(world.pool(pool)).as("pool kept until CAPI is done with the node").isNotNull();
+    assertThat(world.pool(pool).getMetadata().getDeletionTimestamp()).isNull();
 
-        world.capiFinishes("node-a");
-        eventually().until(() -> world.pool(pool) == null && world.capiMachine("node-a") == null);
-        assertThat(world.machine("vm-tolerant").getMetadata().getDeletionTimestamp()).as("tolerating machine untouched").isNull();
-    }
+    world.capiFinishes("node-a");
+    eventually().until(() -> world.pool(pool) == null && world.capiMachine("node-a") == null);
+    assertThat(world.machine("vm-tolerant").getMetadata().getDeletionTimestamp())
+        .as("tolerating machine untouched")
+        .isNull();
+  }
 
-    @Test
-    void aCapiMachineWithoutNodeRefIsReleasedWithoutTouchingAnyPool() {
-        String pool = world.poolName("pool-untouched");
-        String rv = world.createPool(pool, List.of()).getMetadata().getResourceVersion();
-        world.createCapiMachine("no-node", null, Map.of());
-        eventually().until(() -> hasHook(world.capiMachine("no-node")));
-        world.deleteCapiMachine("no-node");
-        eventually().until(() -> {
-            var m = world.capiMachine("no-node");
-            return m != null && !hasHook(m) && !m.getMetadata().getFinalizers().contains(Names.CLEANUP_FINALIZER);
-        });
-        world.capiFinishes("no-node");
-        eventually().until(() -> world.capiMachine("no-node") == null);
-        assertThat(world.pool(pool).getMetadata().getResourceVersion()).isEqualTo(rv);
-    }
+  @Test
+  void aCapiMachineWithoutNodeRefIsReleasedWithoutTouchingAnyPool() {
+    String pool = world.poolName("pool-untouched");
+    String rv = world.createPool(pool, List.of()).getMetadata().getResourceVersion();
+    world.createCapiMachine("no-node", null, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("no-node")));
+    world.deleteCapiMachine("no-node");
+    eventually()
+        .until(
+            () -> {
+              var m = world.capiMachine("no-node");
+              return m != null
+                  && !hasHook(m)
+                  && !m.getMetadata().getFinalizers().contains(Names.CLEANUP_FINALIZER);
+            });
+    world.capiFinishes("no-node");
+    eventually().until(() -> world.capiMachine("no-node") == null);
+    assertThat(world.pool(pool).getMetadata().getResourceVersion()).isEqualTo(rv);
+  }
 
-    @Test
-    void aCapiMachineWhosePoolDoesNotExistIsReleased() {
-        world.createCapiMachine("ghost", world.poolName("no-such-pool"), Map.of());
-        eventually().until(() -> hasHook(world.capiMachine("ghost")));
-        world.deleteCapiMachine("ghost");
-        eventually().until(() -> !hasHook(world.capiMachine("ghost")));
-        world.capiFinishes("ghost");
-        eventually().until(() -> world.capiMachine("ghost") == null);
-    }
+  @Test
+  void aCapiMachineWhosePoolDoesNotExistIsReleased() {
+    world.createCapiMachine("ghost", world.poolName("no-such-pool"), Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("ghost")));
+    world.deleteCapiMachine("ghost");
+    eventually().until(() -> !hasHook(world.capiMachine("ghost")));
+    world.capiFinishes("ghost");
+    eventually().until(() -> world.capiMachine("ghost") == null);
+  }
 
-    @Test
-    void machinesOfOtherPoolsAreNeverTouched() {
-        String drained = world.poolName("drained");
-        String other = world.poolName("other");
-        world.createPool(drained, List.of());
-        world.createPool(other, List.of());
-        String rv = world.createMachine("elsewhere", other).getMetadata().getResourceVersion();
-        world.createCapiMachine("node-d", drained, Map.of());
-        eventually().until(() -> hasHook(world.capiMachine("node-d")));
-        world.deleteCapiMachine("node-d");
-        eventually().until(() -> !hasHook(world.capiMachine("node-d")));
-        world.capiFinishes("node-d");
-        eventually().until(() -> world.pool(drained) == null && world.capiMachine("node-d") == null);
-        assertThat(world.machine("elsewhere").getMetadata().getResourceVersion()).isEqualTo(rv);
-        assertThat(world.pool(other).getSpec().taintsOrEmpty()).isEmpty();
-    }
+  @Test
+  void machinesOfOtherPoolsAreNeverTouched() {
+    String drained = world.poolName("drained");
+    String other = world.poolName("other");
+    world.createPool(drained, List.of());
+    world.createPool(other, List.of());
+    String rv = world.createMachine("elsewhere", other).getMetadata().getResourceVersion();
+    world.createCapiMachine("node-d", drained, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-d")));
+    world.deleteCapiMachine("node-d");
+    eventually().until(() -> !hasHook(world.capiMachine("node-d")));
+    world.capiFinishes("node-d");
+    eventually().until(() -> world.pool(drained) == null && world.capiMachine("node-d") == null);
+    assertThat(world.machine("elsewhere").getMetadata().getResourceVersion()).isEqualTo(rv);
+    assertThat(world.pool(other).getSpec().taintsOrEmpty()).isEmpty();
+  }
 
-    @Test
-    void finalizersOfOthersOnTheCapiMachineAndThePoolSurviveAllOurWrites() {
-        String pool = world.poolName("kept");
-        world.createPool(pool, List.of("example.com/pool-keeper"));
-        world.createMachine("vm-k", pool);
-        world.createCapiMachine("node-k", pool, Map.of(), "example.com/keeper");
-        eventually().until(() -> hasHook(world.capiMachine("node-k")));
-        world.deleteCapiMachine("node-k");
-        eventually().until(() -> world.machine("vm-k").getMetadata().getDeletionTimestamp() != null);
-        world.poolletReleases("vm-k");
-        eventually().until(() -> !hasHook(world.capiMachine("node-k")));
-        world.capiFinishes("node-k");
-        eventually().until(() -> !world.capiMachine("node-k").getMetadata().getFinalizers().contains(Names.CLEANUP_FINALIZER));
-        assertThat(world.capiMachine("node-k").getMetadata().getFinalizers()).containsExactly("example.com/keeper");
-        assertThat(world.pool(pool).getMetadata().getDeletionTimestamp()).as("pool deleted").isNotNull();
-        assertThat(world.pool(pool).getMetadata().getFinalizers()).containsExactly("example.com/pool-keeper");
-    }
+  @Test
+  void finalizersOfOthersOnTheCapiMachineAndThePoolSurviveAllOurWrites() {
+    String pool = world.poolName("kept");
+    world.createPool(pool, List.of("example.com/pool-keeper"));
+    world.createMachine("vm-k", pool);
+    world.createCapiMachine("node-k", pool, Map.of(), "example.com/keeper");
+    eventually().until(() -> hasHook(world.capiMachine("node-k")));
+    world.deleteCapiMachine("node-k");
+    eventually().until(() -> world.machine("vm-k").getMetadata().getDeletionTimestamp() != null);
+    world.poolletReleases("vm-k");
+    eventually().until(() -> !hasHook(world.capiMachine("node-k")));
+    world.capiFinishes("node-k");
+    eventually()
+        .until(
+            () ->
+                !world
+                    .capiMachine("node-k")
+                    .getMetadata()
+                    .getFinalizers()
+                    .contains(Names.CLEANUP_FINALIZER));
+    assertThat(world.capiMachine("node-k").getMetadata().getFinalizers())
+        .containsExactly("example.com/keeper");
+    assertThat(world.pool(pool).getMetadata().getDeletionTimestamp())
+        .as("pool deleted")
+        .isNotNull();
+    assertThat(world.pool(pool).getMetadata().getFinalizers())
+        .containsExactly("example.com/pool-keeper");
+  }
 }

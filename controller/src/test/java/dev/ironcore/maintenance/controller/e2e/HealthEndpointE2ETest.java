@@ -15,50 +15,60 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The controller process's /healthz, /readyz and Prometheus /metrics, as a kubelet probe and a scraper see them. */
+/**
+ * The controller process's /healthz, /readyz and Prometheus /metrics, as a kubelet probe and a
+ * scraper see them.
+ */
 class HealthEndpointE2ETest {
-    private final HttpClient http = HttpClient.newHttpClient();
-    private ControllerProcess controller;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private ControllerProcess controller;
 
-    @AfterEach
-    void stop() throws Exception {
-        if (controller != null) {
-            controller.close();
-        }
+  @AfterEach
+  void stop() throws Exception {
+    if (controller != null) {
+      controller.close();
     }
+  }
 
-    private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.healthPort() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.healthPort() + path))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private boolean ok(String path) {
+    try {
+      return get(path).statusCode() == 200;
+    } catch (Exception e) {
+      return false;
     }
+  }
 
-    private boolean ok(String path) {
-        try {
-            return get(path).statusCode() == 200;
-        } catch (Exception e) {
-            return false;
-        }
-    }
+  @Test
+  void probesAnswerAndMetricsCountWhatTheLoopsDid() throws Exception {
+    ControllerWorld world = new ControllerWorld();
+    Path log = Files.createDirectories(Path.of("target", "health")).resolve(world.ns + ".log");
+    controller = ControllerProcess.start(world.cp.kubeconfig(), log);
+    eventually().until(() -> ok("/healthz") && ok("/readyz"));
 
-    @Test
-    void probesAnswerAndMetricsCountWhatTheLoopsDid() throws Exception {
-        ControllerWorld world = new ControllerWorld();
-        Path log = Files.createDirectories(Path.of("target", "health")).resolve(world.ns + ".log");
-        controller = ControllerProcess.start(world.cp.kubeconfig(), log);
-        eventually().until(() -> ok("/healthz") && ok("/readyz"));
+    String pool = world.poolName("metrics");
+    world.createPool(pool, List.of(), new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoExecute"));
+    world.createMachine("vm-1", pool);
+    eventually().until(() -> world.machine("vm-1").getMetadata().getDeletionTimestamp() != null);
 
-        String pool = world.poolName("metrics");
-        world.createPool(pool, List.of(), new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoExecute"));
-        world.createMachine("vm-1", pool);
-        eventually().until(() -> world.machine("vm-1").getMetadata().getDeletionTimestamp() != null);
-
-        eventually().untilAsserted(() -> {
-            String metrics = get("/metrics").body();
-            assertThat(metrics).contains("ironcore_maintenance_evictions_total 1.0");
-            assertThat(metrics).contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"}");
-            assertThat(metrics).contains("ironcore_maintenance_reconcile_seconds_count{loop=\"eviction\",result=\"done\"}");
-            assertThat(metrics).contains("jvm_memory_used_bytes");
-        });
-        assertThat(get("/metrics").headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
-    }
+    eventually()
+        .untilAsserted(
+            () -> {
+              String metrics = get("/metrics").body();
+              assertThat(metrics).contains("ironcore_maintenance_evictions_total 1.0");
+              assertThat(metrics).contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"}");
+              assertThat(metrics)
+                  .contains(
+                      "ironcore_maintenance_reconcile_seconds_count{loop=\"eviction\",result=\"done\"}");
+              assertThat(metrics).contains("jvm_memory_used_bytes");
+            });
+    assertThat(get("/metrics").headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+  }
 }

@@ -6,30 +6,33 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
-/** Base of the end-to-end tests that run the controller in this JVM: a fresh world and controller per test. */
+/**
+ * Base of the end-to-end tests that run the controller in this JVM: a fresh world and controller
+ * per test.
+ */
 abstract class InProcessController {
-    protected ControllerWorld world;
-    protected ControllerApp controller;
+  protected ControllerWorld world;
+  protected ControllerApp controller;
 
-    /** The controller's options; by default a 5 s resync. */
-    protected ControllerOptions options() {
-        return ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5));
+  /** The controller's options; by default a 5 s resync. */
+  protected ControllerOptions options() {
+    return ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5));
+  }
+
+  /** Runs after the world exists and before the controller starts. */
+  protected void prepare() {}
+
+  @BeforeEach
+  final void startController() throws Exception {
+    world = new ControllerWorld();
+    prepare();
+    controller = new ControllerApp(world.cp.newClient(), options()).start();
+  }
+
+  @AfterEach
+  final void stopController() {
+    if (controller != null) {
+      controller.close();
     }
-
-    /** Runs after the world exists and before the controller starts. */
-    protected void prepare() {}
-
-    @BeforeEach
-    final void startController() throws Exception {
-        world = new ControllerWorld();
-        prepare();
-        controller = new ControllerApp(world.cp.newClient(), options()).start();
-    }
-
-    @AfterEach
-    final void stopController() {
-        if (controller != null) {
-            controller.close();
-        }
-    }
+  }
 }

@@ -23,78 +23,114 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The health loop with the grace period shrunk to 1 s; the test plays the machinepoollet renewing its Lease. */
+/**
+ * The health loop with the grace period shrunk to 1 s; the test plays the machinepoollet renewing
+ * its Lease.
+ */
 class PoolHealthE2ETest extends InProcessController {
-    private static final Duration GRACE = Duration.ofSeconds(1);
-    private final ScheduledExecutorService poollet = Executors.newSingleThreadScheduledExecutor();
+  private static final Duration GRACE = Duration.ofSeconds(1);
+  private final ScheduledExecutorService poollet = Executors.newSingleThreadScheduledExecutor();
 
-    @Override
-    protected ControllerOptions options() {
-        return ControllerOptions.defaults().withGracePeriod(GRACE);
+  @Override
+  protected ControllerOptions options() {
+    return ControllerOptions.defaults().withGracePeriod(GRACE);
+  }
+
+  @Override
+  protected void prepare() {
+    if (world.client.namespaces().withName(Names.LEASE_NAMESPACE).get() == null) {
+      world
+          .client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(Names.LEASE_NAMESPACE)
+                  .endMetadata()
+                  .build())
+          .serverSideApply();
     }
+  }
 
-    @Override
-    protected void prepare() {
-        if (world.client.namespaces().withName(Names.LEASE_NAMESPACE).get() == null) {
-            world.client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(Names.LEASE_NAMESPACE).endMetadata().build())
-                    .serverSideApply();
-        }
-    }
+  @AfterEach
+  void stopPoollet() {
+    poollet.shutdownNow();
+  }
 
-    @AfterEach
-    void stopPoollet() {
-        poollet.shutdownNow();
-    }
+  private void markReady(String pool) {
+    MachinePool p = world.pool(pool);
+    MachinePoolStatus status = new MachinePoolStatus();
+    status.setState("Ready");
+    status.setConditions(
+        Conditions.set(null, Names.READY_CONDITION, "True", "Ready", "ok", 1L, Instant.now()));
+    p.setStatus(status);
+    world.client.resources(MachinePool.class).resource(p).updateStatus();
+  }
 
-    private void markReady(String pool) {
-        MachinePool p = world.pool(pool);
-        MachinePoolStatus status = new MachinePoolStatus();
-        status.setState("Ready");
-        status.setConditions(Conditions.set(null, Names.READY_CONDITION, "True", "Ready", "ok", 1L, Instant.now()));
-        p.setStatus(status);
-        world.client.resources(MachinePool.class).resource(p).updateStatus();
-    }
+  private void renewLease(String pool) {
+    Lease lease =
+        new LeaseBuilder()
+            .withNewMetadata()
+            .withName(pool)
+            .withNamespace(Names.LEASE_NAMESPACE)
+            .endMetadata()
+            .withNewSpec()
+            .withHolderIdentity(pool)
+            .withRenewTime(ZonedDateTime.now(ZoneOffset.UTC))
+            .endSpec()
+            .build();
+    world
+        .client
+        .leases()
+        .inNamespace(Names.LEASE_NAMESPACE)
+        .resource(lease)
+        .forceConflicts()
+        .serverSideApply();
+  }
 
-    private void renewLease(String pool) {
-        Lease lease = new LeaseBuilder().withNewMetadata().withName(pool).withNamespace(Names.LEASE_NAMESPACE).endMetadata()
-                .withNewSpec().withHolderIdentity(pool).withRenewTime(ZonedDateTime.now(ZoneOffset.UTC)).endSpec().build();
-        world.client.leases().inNamespace(Names.LEASE_NAMESPACE).resource(lease).forceConflicts().serverSideApply();
-    }
+  private static Condition ready(MachinePool p) {
+    return Conditions.find(
+        p.getStatus() == null ? null : p.getStatus().getConditions(), Names.READY_CONDITION);
+  }
 
-    private static Condition ready(MachinePool p) {
-        return Conditions.find(p.getStatus() == null ? null : p.getStatus().getConditions(), Names.READY_CONDITION);
-    }
+  @Test
+  void aPoolWhoseLeaseStopsMovingIsMarkedUnknownOnce() throws Exception {
+    String pool = world.poolName("healthy");
+    world.createPool(pool, List.of());
+    markReady(pool);
+    renewLease(pool);
+    var renewing =
+        poollet.scheduleAtFixedRate(() -> renewLease(pool), 200, 200, TimeUnit.MILLISECONDS);
 
-    @Test
-    void aPoolWhoseLeaseStopsMovingIsMarkedUnknownOnce() throws Exception {
-        String pool = world.poolName("healthy");
-        world.createPool(pool, List.of());
-        markReady(pool);
-        renewLease(pool);
-        var renewing = poollet.scheduleAtFixedRate(() -> renewLease(pool), 200, 200, TimeUnit.MILLISECONDS);
+    // while the Lease moves, the pool stays Ready=True for several grace periods
+    eventually()
+        .during(Duration.ofSeconds(4))
+        .atMost(Duration.ofSeconds(6))
+        .until(() -> "True".equals(ready(world.pool(pool)).getStatus()));
 
-        // while the Lease moves, the pool stays Ready=True for several grace periods
-        eventually().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
-                .until(() -> "True".equals(ready(world.pool(pool)).getStatus()));
+    renewing.cancel(false);
+    eventually().until(() -> "Unknown".equals(ready(world.pool(pool)).getStatus()));
+    Condition unknown = ready(world.pool(pool));
+    assertThat(unknown.getReason()).isEqualTo("MachinePoolStatusUnknown");
+    assertThat(unknown.getMessage())
+        .isEqualTo("machinepoollet stopped posting machine pool status.");
+    assertThat(world.pool(pool).getStatus().getState())
+        .as("other status fields kept")
+        .isEqualTo("Ready");
 
-        renewing.cancel(false);
-        eventually().until(() -> "Unknown".equals(ready(world.pool(pool)).getStatus()));
-        Condition unknown = ready(world.pool(pool));
-        assertThat(unknown.getReason()).isEqualTo("MachinePoolStatusUnknown");
-        assertThat(unknown.getMessage()).isEqualTo("machinepoollet stopped posting machine pool status.");
-        assertThat(world.pool(pool).getStatus().getState()).as("other status fields kept").isEqualTo("Ready");
+    String rv = world.pool(pool).getMetadata().getResourceVersion();
+    eventually()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> rv.equals(world.pool(pool).getMetadata().getResourceVersion()));
+  }
 
-        String rv = world.pool(pool).getMetadata().getResourceVersion();
-        eventually().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
-                .until(() -> rv.equals(world.pool(pool).getMetadata().getResourceVersion()));
-    }
-
-    @Test
-    void aPoolThatNeverReportedIsMarkedUnknownAfterTheGracePeriod() {
-        String pool = world.poolName("silent");
-        world.createPool(pool, List.of());
-        eventually().until(() -> ready(world.pool(pool)) != null);
-        assertThat(ready(world.pool(pool)).getStatus()).isEqualTo("Unknown");
-        assertThat(ready(world.pool(pool)).getLastTransitionTime()).isNotNull();
-    }
+  @Test
+  void aPoolThatNeverReportedIsMarkedUnknownAfterTheGracePeriod() {
+    String pool = world.poolName("silent");
+    world.createPool(pool, List.of());
+    eventually().until(() -> ready(world.pool(pool)) != null);
+    assertThat(ready(world.pool(pool)).getStatus()).isEqualTo("Unknown");
+    assertThat(ready(world.pool(pool)).getLastTransitionTime()).isNotNull();
+  }
 }

@@ -10,30 +10,47 @@ import dev.ironcore.maintenance.api.compute.Taint;
 import org.junit.jupiter.api.Test;
 
 class EvictionDecisionTest {
-    private static final Taint NO_EXECUTE = new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoExecute");
-    private static final Taint NO_SCHEDULE = new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoSchedule");
+  private static final Taint NO_EXECUTE = new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoExecute");
+  private static final Taint NO_SCHEDULE =
+      new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoSchedule");
 
-    @Test
-    void evictsABoundMachineThatDoesNotTolerateANoExecuteTaint() {
-        var outcome = EvictionDecision.decide(machine("vm-1", "pool-a", false), pool("pool-a", NO_EXECUTE));
-        assertThat(outcome.evict()).isTrue();
-        assertThat(outcome.untolerated()).containsExactly(NO_EXECUTE);
-    }
+  @Test
+  void evictsABoundMachineThatDoesNotTolerateANoExecuteTaint() {
+    var outcome =
+        EvictionDecision.decide(machine("vm-1", "pool-a", false), pool("pool-a", NO_EXECUTE));
+    assertThat(outcome.evict()).isTrue();
+    assertThat(outcome.untolerated()).containsExactly(NO_EXECUTE);
+  }
 
-    @Test
-    void keepsATolerantMachine() {
-        assertThat(EvictionDecision.decide(machine("vm-1", "pool-a", false, toleratesMaintenance()), pool("pool-a", NO_EXECUTE)).evict()).isFalse();
-    }
+  @Test
+  void keepsATolerantMachine() {
+    assertThat(
+            EvictionDecision.decide(
+                    machine("vm-1", "pool-a", false, toleratesMaintenance()),
+                    pool("pool-a", NO_EXECUTE))
+                .evict())
+        .isFalse();
+  }
 
-    @Test
-    void noScheduleEvictsNothing() {
-        assertThat(EvictionDecision.decide(machine("vm-1", "pool-a", false), pool("pool-a", NO_SCHEDULE)).evict()).isFalse();
-    }
+  @Test
+  void noScheduleEvictsNothing() {
+    assertThat(
+            EvictionDecision.decide(machine("vm-1", "pool-a", false), pool("pool-a", NO_SCHEDULE))
+                .evict())
+        .isFalse();
+  }
 
-    @Test
-    void skipsDeletingUnboundAndPoollessMachines() {
-        assertThat(EvictionDecision.decide(machine("vm-1", "pool-a", true), pool("pool-a", NO_EXECUTE)).reason()).isEqualTo("already deleting");
-        assertThat(EvictionDecision.decide(machine("vm-1", null, false), pool("pool-a", NO_EXECUTE)).reason()).isEqualTo("not bound to a pool");
-        assertThat(EvictionDecision.decide(machine("vm-1", "pool-a", false), null).reason()).contains("does not exist");
-    }
+  @Test
+  void skipsDeletingUnboundAndPoollessMachines() {
+    assertThat(
+            EvictionDecision.decide(machine("vm-1", "pool-a", true), pool("pool-a", NO_EXECUTE))
+                .reason())
+        .isEqualTo("already deleting");
+    assertThat(
+            EvictionDecision.decide(machine("vm-1", null, false), pool("pool-a", NO_EXECUTE))
+                .reason())
+        .isEqualTo("not bound to a pool");
+    assertThat(EvictionDecision.decide(machine("vm-1", "pool-a", false), null).reason())
+        .contains("does not exist");
+  }
 }

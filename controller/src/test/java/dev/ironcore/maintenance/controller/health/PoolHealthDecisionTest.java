@@ -7,62 +7,73 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class PoolHealthDecisionTest {
-    private static final Duration GRACE = Duration.ofSeconds(50);
-    private static final Instant T0 = Instant.parse("2026-11-29T08:00:00Z");
-    private static final PoolHealthObservation READY = new PoolHealthObservation("2026-01-01T00:00:00Z", "True", 4L);
+  private static final Duration GRACE = Duration.ofSeconds(50);
+  private static final Instant T0 = Instant.parse("2026-11-29T08:00:00Z");
+  private static final PoolHealthObservation READY =
+      new PoolHealthObservation("2026-01-01T00:00:00Z", "True", 4L);
 
-    @Test
-    void firstSightingStartsTheTimerAndRequeuesAtTheDeadline() {
-        var out = PoolHealthDecision.decide(null, READY, T0, GRACE);
-        assertThat(out.markUnknown()).isFalse();
-        assertThat(out.seen().lastChange()).isEqualTo(T0);
-        assertThat(out.requeueAfter()).isEqualTo(GRACE);
-    }
+  @Test
+  void firstSightingStartsTheTimerAndRequeuesAtTheDeadline() {
+    var out = PoolHealthDecision.decide(null, READY, T0, GRACE);
+    assertThat(out.markUnknown()).isFalse();
+    assertThat(out.seen().lastChange()).isEqualTo(T0);
+    assertThat(out.requeueAfter()).isEqualTo(GRACE);
+  }
 
-    @Test
-    void nothingMovingForTheGracePeriodMarksUnknownOnce() {
-        var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
-        var before = PoolHealthDecision.decide(first.seen(), READY, T0.plusSeconds(49), GRACE);
-        assertThat(before.markUnknown()).isFalse();
-        assertThat(before.requeueAfter()).isEqualTo(Duration.ofSeconds(1));
-        var at = PoolHealthDecision.decide(before.seen(), READY, T0.plusSeconds(50), GRACE);
-        assertThat(at.markUnknown()).isTrue();
-    }
+  @Test
+  void nothingMovingForTheGracePeriodMarksUnknownOnce() {
+    var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
+    var before = PoolHealthDecision.decide(first.seen(), READY, T0.plusSeconds(49), GRACE);
+    assertThat(before.markUnknown()).isFalse();
+    assertThat(before.requeueAfter()).isEqualTo(Duration.ofSeconds(1));
+    var at = PoolHealthDecision.decide(before.seen(), READY, T0.plusSeconds(50), GRACE);
+    assertThat(at.markUnknown()).isTrue();
+  }
 
-    @Test
-    void aLeaseRenewalRestartsTheTimerWhateverTheTimestampSays() {
-        var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
-        // renewTime far in the past: only equality matters, never the local clock
-        var renewed = new PoolHealthObservation("1999-01-01T00:00:00Z", "True", 4L);
-        var out = PoolHealthDecision.decide(first.seen(), renewed, T0.plusSeconds(45), GRACE);
-        assertThat(out.seen().lastChange()).isEqualTo(T0.plusSeconds(45));
-        assertThat(PoolHealthDecision.decide(out.seen(), renewed, T0.plusSeconds(90), GRACE).markUnknown()).isFalse();
-    }
+  @Test
+  void aLeaseRenewalRestartsTheTimerWhateverTheTimestampSays() {
+    var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
+    // renewTime far in the past: only equality matters, never the local clock
+    var renewed = new PoolHealthObservation("1999-01-01T00:00:00Z", "True", 4L);
+    var out = PoolHealthDecision.decide(first.seen(), renewed, T0.plusSeconds(45), GRACE);
+    assertThat(out.seen().lastChange()).isEqualTo(T0.plusSeconds(45));
+    assertThat(
+            PoolHealthDecision.decide(out.seen(), renewed, T0.plusSeconds(90), GRACE).markUnknown())
+        .isFalse();
+  }
 
-    @Test
-    void aReadyConditionChangeOfStatusOrGenerationRestartsTheTimer() {
-        var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
-        var newGeneration = new PoolHealthObservation(READY.leaseRenewTime(), "True", 5L);
-        assertThat(PoolHealthDecision.decide(first.seen(), newGeneration, T0.plusSeconds(40), GRACE).seen().lastChange())
-                .isEqualTo(T0.plusSeconds(40));
-        var newStatus = new PoolHealthObservation(READY.leaseRenewTime(), "False", 4L);
-        assertThat(PoolHealthDecision.decide(first.seen(), newStatus, T0.plusSeconds(40), GRACE).seen().lastChange())
-                .isEqualTo(T0.plusSeconds(40));
-    }
+  @Test
+  void aReadyConditionChangeOfStatusOrGenerationRestartsTheTimer() {
+    var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
+    var newGeneration = new PoolHealthObservation(READY.leaseRenewTime(), "True", 5L);
+    assertThat(
+            PoolHealthDecision.decide(first.seen(), newGeneration, T0.plusSeconds(40), GRACE)
+                .seen()
+                .lastChange())
+        .isEqualTo(T0.plusSeconds(40));
+    var newStatus = new PoolHealthObservation(READY.leaseRenewTime(), "False", 4L);
+    assertThat(
+            PoolHealthDecision.decide(first.seen(), newStatus, T0.plusSeconds(40), GRACE)
+                .seen()
+                .lastChange())
+        .isEqualTo(T0.plusSeconds(40));
+  }
 
-    @Test
-    void alreadyUnknownIsNotWrittenAgain() {
-        var unknown = new PoolHealthObservation(null, "Unknown", 4L);
-        var first = PoolHealthDecision.decide(null, unknown, T0, GRACE);
-        var later = PoolHealthDecision.decide(first.seen(), unknown, T0.plusSeconds(500), GRACE);
-        assertThat(later.markUnknown()).isFalse();
-        assertThat(later.requeueAfter()).isEqualTo(GRACE);
-    }
+  @Test
+  void alreadyUnknownIsNotWrittenAgain() {
+    var unknown = new PoolHealthObservation(null, "Unknown", 4L);
+    var first = PoolHealthDecision.decide(null, unknown, T0, GRACE);
+    var later = PoolHealthDecision.decide(first.seen(), unknown, T0.plusSeconds(500), GRACE);
+    assertThat(later.markUnknown()).isFalse();
+    assertThat(later.requeueAfter()).isEqualTo(GRACE);
+  }
 
-    @Test
-    void aPoolWithoutLeaseOrConditionIsMarkedAfterTheGracePeriod() {
-        var none = new PoolHealthObservation(null, null, null);
-        var first = PoolHealthDecision.decide(null, none, T0, GRACE);
-        assertThat(PoolHealthDecision.decide(first.seen(), none, T0.plusSeconds(50), GRACE).markUnknown()).isTrue();
-    }
+  @Test
+  void aPoolWithoutLeaseOrConditionIsMarkedAfterTheGracePeriod() {
+    var none = new PoolHealthObservation(null, null, null);
+    var first = PoolHealthDecision.decide(null, none, T0, GRACE);
+    assertThat(
+            PoolHealthDecision.decide(first.seen(), none, T0.plusSeconds(50), GRACE).markUnknown())
+        .isTrue();
+  }
 }

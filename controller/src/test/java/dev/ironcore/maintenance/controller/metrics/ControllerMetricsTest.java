@@ -10,29 +10,31 @@ import org.junit.jupiter.api.Test;
 
 class ControllerMetricsTest {
 
-    @Test
-    void exportsTheDocumentedPrometheusNamesWithTheirLabels() {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        ControllerMetrics metrics = new ControllerMetrics(registry);
-        AtomicInteger depth = new AtomicInteger(3);
-        metrics.queueDepth("drain", depth::get);
-        metrics.reconciled("drain", "done", Duration.ofMillis(5));
-        metrics.reconciled("drain", "done", Duration.ofMillis(7));
-        metrics.reconciled("eviction", "error", Duration.ofMillis(1));
-        metrics.evicted();
-        metrics.evicted();
-        metrics.drainStep("AddTaints");
-        metrics.poolMarkedUnknown();
+  @Test
+  void exportsTheDocumentedPrometheusNamesWithTheirLabels() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ControllerMetrics metrics = new ControllerMetrics(registry);
+    AtomicInteger depth = new AtomicInteger(3);
+    metrics.queueDepth("drain", depth::get);
+    metrics.reconciled("drain", "done", Duration.ofMillis(5));
+    metrics.reconciled("drain", "done", Duration.ofMillis(7));
+    metrics.reconciled("eviction", "error", Duration.ofMillis(1));
+    metrics.evicted();
+    metrics.evicted();
+    metrics.drainStep("AddTaints");
+    metrics.poolMarkedUnknown();
 
-        String text = registry.scrape();
-        assertThat(text)
-                .contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"} 3.0")
-                .contains("ironcore_maintenance_reconcile_seconds_count{loop=\"drain\",result=\"done\"} 2")
-                .contains("ironcore_maintenance_reconcile_seconds_count{loop=\"eviction\",result=\"error\"} 1")
-                .contains("ironcore_maintenance_evictions_total 2.0")
-                .contains("ironcore_maintenance_drain_steps_total{step=\"AddTaints\"} 1.0")
-                .contains("ironcore_maintenance_pools_marked_unknown_total 1.0");
-        depth.set(0);
-        assertThat(registry.scrape()).contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"} 0.0");
-    }
+    String text = registry.scrape();
+    assertThat(text)
+        .contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"} 3.0")
+        .contains("ironcore_maintenance_reconcile_seconds_count{loop=\"drain\",result=\"done\"} 2")
+        .contains(
+            "ironcore_maintenance_reconcile_seconds_count{loop=\"eviction\",result=\"error\"} 1")
+        .contains("ironcore_maintenance_evictions_total 2.0")
+        .contains("ironcore_maintenance_drain_steps_total{step=\"AddTaints\"} 1.0")
+        .contains("ironcore_maintenance_pools_marked_unknown_total 1.0");
+    depth.set(0);
+    assertThat(registry.scrape())
+        .contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"} 0.0");
+  }
 }

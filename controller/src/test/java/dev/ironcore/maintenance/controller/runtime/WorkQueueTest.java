@@ -8,56 +8,56 @@ import org.junit.jupiter.api.Test;
 
 class WorkQueueTest {
 
-    @Test
-    void aKeyIsQueuedOnce() throws Exception {
-        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
-            q.add("a");
-            q.add("a");
-            q.add("b");
-            assertThat(q.length()).isEqualTo(2);
-            assertThat(q.take()).isEqualTo("a");
-            assertThat(q.take()).isEqualTo("b");
-        }
+  @Test
+  void aKeyIsQueuedOnce() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+      q.add("a");
+      q.add("a");
+      q.add("b");
+      assertThat(q.length()).isEqualTo(2);
+      assertThat(q.take()).isEqualTo("a");
+      assertThat(q.take()).isEqualTo("b");
     }
+  }
 
-    @Test
-    void aKeyAddedWhileProcessingIsProcessedAgainAfterwardsNotConcurrently() throws Exception {
-        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
-            q.add("a");
-            assertThat(q.take()).isEqualTo("a");
-            q.add("a");
-            assertThat(q.length()).isZero();
-            q.done("a");
-            assertThat(q.length()).isEqualTo(1);
-        }
+  @Test
+  void aKeyAddedWhileProcessingIsProcessedAgainAfterwardsNotConcurrently() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+      q.add("a");
+      assertThat(q.take()).isEqualTo("a");
+      q.add("a");
+      assertThat(q.length()).isZero();
+      q.done("a");
+      assertThat(q.length()).isEqualTo(1);
     }
+  }
 
-    @Test
-    void delayedAndRateLimitedAddsArrive() throws Exception {
-        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
-            q.addAfter("a", Duration.ofMillis(50));
-            q.addRateLimited("b");
-            q.addRateLimited("b");
-            assertThat(q.failures("b")).isEqualTo(2);
-            await().atMost(Duration.ofSeconds(5)).until(() -> q.length() == 2);
-            q.forget("b");
-            assertThat(q.failures("b")).isZero();
-        }
+  @Test
+  void delayedAndRateLimitedAddsArrive() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+      q.addAfter("a", Duration.ofMillis(50));
+      q.addRateLimited("b");
+      q.addRateLimited("b");
+      assertThat(q.failures("b")).isEqualTo(2);
+      await().atMost(Duration.ofSeconds(5)).until(() -> q.length() == 2);
+      q.forget("b");
+      assertThat(q.failures("b")).isZero();
     }
+  }
 
-    @Test
-    void repeatedDelayedAddsOfOneKeyKeepOnlyTheEarliestDeadline() throws Exception {
-        try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
-            for (int i = 0; i < 20; i++) {
-                q.addAfter("held", Duration.ofSeconds(10));
-            }
-            q.addAfter("held", Duration.ofMillis(50));
-            q.addAfter("held", Duration.ofSeconds(5));
-            assertThat(q.waitingCount()).isEqualTo(1);
-            await().atMost(Duration.ofSeconds(5)).until(() -> q.length() == 1);
-            assertThat(q.take()).isEqualTo("held");
-            q.done("held");
-            assertThat(q.waitingCount()).as("the 10 s and 5 s requests were absorbed").isZero();
-        }
+  @Test
+  void repeatedDelayedAddsOfOneKeyKeepOnlyTheEarliestDeadline() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+      for (int i = 0; i < 20; i++) {
+        q.addAfter("held", Duration.ofSeconds(10));
+      }
+      q.addAfter("held", Duration.ofMillis(50));
+      q.addAfter("held", Duration.ofSeconds(5));
+      assertThat(q.waitingCount()).isEqualTo(1);
+      await().atMost(Duration.ofSeconds(5)).until(() -> q.length() == 1);
+      assertThat(q.take()).isEqualTo("held");
+      q.done("held");
+      assertThat(q.waitingCount()).as("the 10 s and 5 s requests were absorbed").isZero();
     }
+  }
 }

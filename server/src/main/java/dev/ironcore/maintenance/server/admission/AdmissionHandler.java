@@ -6,9 +6,9 @@ package dev.ironcore.maintenance.server.admission;
  */
 @FunctionalInterface
 public interface AdmissionHandler {
-    /**
-     * @param request the parsed request
-     * @return the decision (never null)
-     */
-    AdmissionResponse handle(AdmissionRequest request);
+  /**
+   * @param request the parsed request
+   * @return the decision (never null)
+   */
+  AdmissionResponse handle(AdmissionRequest request);
 }

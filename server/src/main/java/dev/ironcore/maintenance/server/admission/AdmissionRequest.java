@@ -5,74 +5,74 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * The parts of an admission.k8s.io/v1 {@code AdmissionReview.request} our handlers use.
  *
- * @param uid         {@code request.uid}; echoed in the response (never empty)
- * @param kind        {@code request.kind}, the kind of {@link #object()}
- * @param resource    {@code request.resource}
+ * @param uid {@code request.uid}; echoed in the response (never empty)
+ * @param kind {@code request.kind}, the kind of {@link #object()}
+ * @param resource {@code request.resource}
  * @param subResource {@code request.subResource}, {@code ""} for the main resource
- * @param operation   {@code request.operation}
- * @param name        {@code request.name}; {@code ""} on a CREATE with generateName
- * @param namespace   {@code request.namespace}; {@code ""} for cluster-scoped objects
- * @param object      the object after the change; null on DELETE (domain reference §6)
- * @param oldObject   the object before the change; null on CREATE
- * @param dryRun      true when nothing will be persisted; handlers must have no side effects anyway
- * @param username    {@code request.userInfo.username}, {@code ""} when absent
+ * @param operation {@code request.operation}
+ * @param name {@code request.name}; {@code ""} on a CREATE with generateName
+ * @param namespace {@code request.namespace}; {@code ""} for cluster-scoped objects
+ * @param object the object after the change; null on DELETE (domain reference §6)
+ * @param oldObject the object before the change; null on CREATE
+ * @param dryRun true when nothing will be persisted; handlers must have no side effects anyway
+ * @param username {@code request.userInfo.username}, {@code ""} when absent
  */
 public record AdmissionRequest(
-        String uid,
-        GroupVersionKind kind,
-        GroupVersionResource resource,
-        String subResource,
-        Operation operation,
-        String name,
-        String namespace,
-        JsonNode object,
-        JsonNode oldObject,
-        boolean dryRun,
-        String username) {
+    String uid,
+    GroupVersionKind kind,
+    GroupVersionResource resource,
+    String subResource,
+    Operation operation,
+    String name,
+    String namespace,
+    JsonNode object,
+    JsonNode oldObject,
+    boolean dryRun,
+    String username) {
 
-    /**
-     * Reads {@code review.request} strictly (see {@link AdmissionRequestReader} for every rule).
-     *
-     * @param review a whole AdmissionReview document
-     * @return the request; {@code object} is non-null for CREATE and UPDATE, {@code oldObject}
-     *         for UPDATE, and both are JSON objects whose {@code metadata}, when present, is one
-     * @throws MalformedReviewException naming the field that is missing or has the wrong shape,
-     *                                  e.g. {@code request.uid must be a string, got a number}
-     */
-    public static AdmissionRequest fromReview(JsonNode review) {
-        return AdmissionRequestReader.read(review);
-    }
+  /**
+   * Reads {@code review.request} strictly (see {@link AdmissionRequestReader} for every rule).
+   *
+   * @param review a whole AdmissionReview document
+   * @return the request; {@code object} is non-null for CREATE and UPDATE, {@code oldObject} for
+   *     UPDATE, and both are JSON objects whose {@code metadata}, when present, is one
+   * @throws MalformedReviewException naming the field that is missing or has the wrong shape, e.g.
+   *     {@code request.uid must be a string, got a number}
+   */
+  public static AdmissionRequest fromReview(JsonNode review) {
+    return AdmissionRequestReader.read(review);
+  }
 
-    /**
-     * True for a CREATE, or an UPDATE where neither the new nor the old object is being deleted, of
-     * the object itself (not a subresource): the only requests a mutating webhook may add
-     * finalizers or annotations to (domain reference §4, "never while it is being deleted") and
-     * the only ones fully validated (an object being deleted must always be able to drop
-     * finalizers; on an UPDATE of a deleting object only rules for immutable fields run, see
-     * {@code ValidatingHandler}). The mutating webhook manifests' {@code not-deleting} match
-     * condition applies the same rule in the API server.
-     */
-    public boolean createsOrUpdatesLiveObject() {
-        if (!subResource().isEmpty() || object() == null) {
-            return false;
-        }
-        return switch (operation()) {
-            case CREATE -> true;
-            case UPDATE -> !KubeObjects.isDeleting(object()) && !KubeObjects.isDeleting(oldObject());
-            case DELETE, CONNECT -> false;
-        };
+  /**
+   * True for a CREATE, or an UPDATE where neither the new nor the old object is being deleted, of
+   * the object itself (not a subresource): the only requests a mutating webhook may add finalizers
+   * or annotations to (domain reference §4, "never while it is being deleted") and the only ones
+   * fully validated (an object being deleted must always be able to drop finalizers; on an UPDATE
+   * of a deleting object only rules for immutable fields run, see {@code ValidatingHandler}). The
+   * mutating webhook manifests' {@code not-deleting} match condition applies the same rule in the
+   * API server.
+   */
+  public boolean createsOrUpdatesLiveObject() {
+    if (!subResource().isEmpty() || object() == null) {
+      return false;
     }
+    return switch (operation()) {
+      case CREATE -> true;
+      case UPDATE -> !KubeObjects.isDeleting(object()) && !KubeObjects.isDeleting(oldObject());
+      case DELETE, CONNECT -> false;
+    };
+  }
 
-    /**
-     * @return {@link #name()}, or on a CREATE without name {@code metadata.generateName} followed
-     *         by {@code *}; for log lines and messages
-     */
-    public String displayName() {
-        if (!name.isEmpty()) {
-            return name;
-        }
-        String generateName = KubeObjects.textAt(object, "/metadata/generateName");
-        String objectName = KubeObjects.textAt(object, "/metadata/name");
-        return !objectName.isEmpty() ? objectName : generateName.isEmpty() ? "" : generateName + "*";
+  /**
+   * @return {@link #name()}, or on a CREATE without name {@code metadata.generateName} followed by
+   *     {@code *}; for log lines and messages
+   */
+  public String displayName() {
+    if (!name.isEmpty()) {
+      return name;
     }
+    String generateName = KubeObjects.textAt(object, "/metadata/generateName");
+    String objectName = KubeObjects.textAt(object, "/metadata/name");
+    return !objectName.isEmpty() ? objectName : generateName.isEmpty() ? "" : generateName + "*";
+  }
 }

@@ -14,185 +14,217 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * A handler's decision: allowed (optionally with a JSON Patch and warnings) or not (with a
- * {@code metav1.Status}). Immutable; build with the static constructors.
+ * A handler's decision: allowed (optionally with a JSON Patch and warnings) or not (with a {@code
+ * metav1.Status}). Immutable; build with the static constructors.
  */
 public final class AdmissionResponse {
-    /** Which constructor made a response, in one word (e.g. for counting decisions). */
-    public enum Decision {
-        /** {@link AdmissionResponse#allowed()}, or {@link AdmissionResponse#patched} with the empty patch. */
-        ALLOWED,
-        /** {@link AdmissionResponse#patched} with a non-empty patch. */
-        PATCHED,
-        /** {@link AdmissionResponse#denied} or {@link AdmissionResponse#invalid}: a rule said no. */
-        DENIED,
-        /** {@link AdmissionResponse#errored}: the request could not be judged (malformed review, handler failure). */
-        ERRORED;
-
-        /** @return the name in lower case, e.g. {@code "patched"} */
-        public String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
-
-    private final Decision decision;
-    private final boolean allowed;
-    private final JsonPatch patch;
-    private final List<String> warnings;
-    /** {@code metav1.Status} without {@code metadata}; null when allowed. */
-    private final ObjectNode status;
-
-    private AdmissionResponse(Decision decision, JsonPatch patch, List<String> warnings, ObjectNode status) {
-        this.decision = decision;
-        this.allowed = decision == Decision.ALLOWED || decision == Decision.PATCHED;
-        this.patch = patch;
-        this.warnings = List.copyOf(warnings);
-        this.status = status;
-    }
-
-    /** @return allowed, no patch */
-    public static AdmissionResponse allowed() {
-        return new AdmissionResponse(Decision.ALLOWED, JsonPatch.empty(), List.of(), null);
-    }
+  /** Which constructor made a response, in one word (e.g. for counting decisions). */
+  public enum Decision {
+    /**
+     * {@link AdmissionResponse#allowed()}, or {@link AdmissionResponse#patched} with the empty
+     * patch.
+     */
+    ALLOWED,
+    /** {@link AdmissionResponse#patched} with a non-empty patch. */
+    PATCHED,
+    /** {@link AdmissionResponse#denied} or {@link AdmissionResponse#invalid}: a rule said no. */
+    DENIED,
+    /**
+     * {@link AdmissionResponse#errored}: the request could not be judged (malformed review, handler
+     * failure).
+     */
+    ERRORED;
 
     /**
-     * @param patch the change to apply; the empty patch means plain {@link #allowed()}
-     * @return allowed with that patch (mutating webhooks only, domain reference §6)
+     * @return the name in lower case, e.g. {@code "patched"}
      */
-    public static AdmissionResponse patched(JsonPatch patch) {
-        Objects.requireNonNull(patch, "patch");
-        return new AdmissionResponse(patch.isEmpty() ? Decision.ALLOWED : Decision.PATCHED, patch, List.of(), null);
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
     }
+  }
 
-    /**
-     * @param message shown by kubectl after {@code admission webhook "<name>" denied the request: }
-     * @param causes  field errors; when present the status is 422 {@code Invalid} with
-     *                {@code details.causes}, otherwise 403 {@code Forbidden}
-     * @return denied
-     */
-    public static AdmissionResponse denied(String message, FieldError... causes) {
-        ObjectNode status = status(causes.length > 0 ? 422 : 403, causes.length > 0 ? "Invalid" : "Forbidden", message);
-        if (causes.length > 0) {
-            status.putObject("details").set("causes", causesJson(List.of(causes)));
-        }
-        return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
-    }
+  private final Decision decision;
+  private final boolean allowed;
+  private final JsonPatch patch;
+  private final List<String> warnings;
 
-    /**
-     * Denies like Kubernetes' {@code apierrors.NewInvalid}: 422, reason {@code Invalid}, message
-     * {@code Kind.group "name" is invalid: <errors>}, details {@code {group, kind, name, causes}},
-     * which kubectl prints as {@code The Kind "name" is invalid: <field>: <message>}.
-     *
-     * @param kind   the kind of the object
-     * @param name   the object's name (may be empty)
-     * @param errors at least one error
-     * @return denied
-     * @throws IllegalArgumentException when {@code errors} is empty
-     */
-    public static AdmissionResponse invalid(GroupVersionKind kind, String name, List<FieldError> errors) {
-        if (errors.isEmpty()) {
-            throw new IllegalArgumentException("invalid() needs at least one error");
-        }
-        String aggregate = errors.size() == 1 ? errors.get(0).toString()
-                : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
-        ObjectNode status = status(422, "Invalid", kind + " \"" + name + "\" is invalid: " + aggregate);
-        ObjectNode details = status.putObject("details");
-        details.put("name", name).put("group", kind.group()).put("kind", kind.kind());
-        details.set("causes", causesJson(errors));
-        return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
-    }
+  /** {@code metav1.Status} without {@code metadata}; null when allowed. */
+  private final ObjectNode status;
 
-    /**
-     * @param code    an HTTP-like code for the status, e.g. 400 for a malformed request, 500 for a bug
-     * @param message what went wrong
-     * @return not allowed; the API server fails the user's request with this message
-     */
-    public static AdmissionResponse errored(int code, String message) {
-        return new AdmissionResponse(Decision.ERRORED, JsonPatch.empty(), List.of(), status(code, null, message));
-    }
+  private AdmissionResponse(
+      Decision decision, JsonPatch patch, List<String> warnings, ObjectNode status) {
+    this.decision = decision;
+    this.allowed = decision == Decision.ALLOWED || decision == Decision.PATCHED;
+    this.patch = patch;
+    this.warnings = List.copyOf(warnings);
+    this.status = status;
+  }
 
-    /** @return a copy with {@code more} appended to the warnings (short strings kubectl shows) */
-    public AdmissionResponse withWarnings(String... more) {
-        List<String> all = new ArrayList<>(warnings);
-        all.addAll(List.of(more));
-        return new AdmissionResponse(decision, patch, all, status);
-    }
+  /**
+   * @return allowed, no patch
+   */
+  public static AdmissionResponse allowed() {
+    return new AdmissionResponse(Decision.ALLOWED, JsonPatch.empty(), List.of(), null);
+  }
 
-    /** @return allowed, patched, denied or errored */
-    public Decision decision() {
-        return decision;
-    }
+  /**
+   * @param patch the change to apply; the empty patch means plain {@link #allowed()}
+   * @return allowed with that patch (mutating webhooks only, domain reference §6)
+   */
+  public static AdmissionResponse patched(JsonPatch patch) {
+    Objects.requireNonNull(patch, "patch");
+    return new AdmissionResponse(
+        patch.isEmpty() ? Decision.ALLOWED : Decision.PATCHED, patch, List.of(), null);
+  }
 
-    /** @return whether the request is allowed */
-    public boolean isAllowed() {
-        return allowed;
+  /**
+   * @param message shown by kubectl after {@code admission webhook "<name>" denied the request: }
+   * @param causes field errors; when present the status is 422 {@code Invalid} with {@code
+   *     details.causes}, otherwise 403 {@code Forbidden}
+   * @return denied
+   */
+  public static AdmissionResponse denied(String message, FieldError... causes) {
+    ObjectNode status =
+        status(causes.length > 0 ? 422 : 403, causes.length > 0 ? "Invalid" : "Forbidden", message);
+    if (causes.length > 0) {
+      status.putObject("details").set("causes", causesJson(List.of(causes)));
     }
+    return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
+  }
 
-    /** @return the patch, empty when none */
-    public JsonPatch patch() {
-        return patch;
+  /**
+   * Denies like Kubernetes' {@code apierrors.NewInvalid}: 422, reason {@code Invalid}, message
+   * {@code Kind.group "name" is invalid: <errors>}, details {@code {group, kind, name, causes}},
+   * which kubectl prints as {@code The Kind "name" is invalid: <field>: <message>}.
+   *
+   * @param kind the kind of the object
+   * @param name the object's name (may be empty)
+   * @param errors at least one error
+   * @return denied
+   * @throws IllegalArgumentException when {@code errors} is empty
+   */
+  public static AdmissionResponse invalid(
+      GroupVersionKind kind, String name, List<FieldError> errors) {
+    if (errors.isEmpty()) {
+      throw new IllegalArgumentException("invalid() needs at least one error");
     }
+    String aggregate =
+        errors.size() == 1
+            ? errors.get(0).toString()
+            : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
+    ObjectNode status = status(422, "Invalid", kind + " \"" + name + "\" is invalid: " + aggregate);
+    ObjectNode details = status.putObject("details");
+    details.put("name", name).put("group", kind.group()).put("kind", kind.kind());
+    details.set("causes", causesJson(errors));
+    return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
+  }
 
-    /** @return the warnings, unmodifiable */
-    public List<String> warnings() {
-        return warnings;
-    }
+  /**
+   * @param code an HTTP-like code for the status, e.g. 400 for a malformed request, 500 for a bug
+   * @param message what went wrong
+   * @return not allowed; the API server fails the user's request with this message
+   */
+  public static AdmissionResponse errored(int code, String message) {
+    return new AdmissionResponse(
+        Decision.ERRORED, JsonPatch.empty(), List.of(), status(code, null, message));
+  }
 
-    /** @return the {@code status.code}, or 200 when allowed */
-    public int code() {
-        return status == null ? 200 : status.path("code").asInt();
-    }
+  /**
+   * @return a copy with {@code more} appended to the warnings (short strings kubectl shows)
+   */
+  public AdmissionResponse withWarnings(String... more) {
+    List<String> all = new ArrayList<>(warnings);
+    all.addAll(List.of(more));
+    return new AdmissionResponse(decision, patch, all, status);
+  }
 
-    /** @return the {@code status.message}, or {@code ""} when allowed */
-    public String message() {
-        return status == null ? "" : status.path("message").asText();
-    }
+  /**
+   * @return allowed, patched, denied or errored
+   */
+  public Decision decision() {
+    return decision;
+  }
 
-    /**
-     * @param uid the request's uid, echoed
-     * @return the {@code AdmissionReview.response} object: {@code uid}, {@code allowed}, and when
-     *         present {@code status}, {@code warnings}, and {@code patchType: JSONPatch} with
-     *         {@code patch} as base64 of the patch document (only for a non-empty patch)
-     */
-    public ObjectNode toJson(String uid) {
-        ObjectNode response = JsonNodeFactory.instance.objectNode();
-        response.put("uid", uid);
-        response.put("allowed", allowed);
-        if (status != null) {
-            response.set("status", status.deepCopy());
-        }
-        if (!patch.isEmpty()) {
-            response.put("patchType", "JSONPatch");
-            byte[] document = patch.toJson().toString().getBytes(StandardCharsets.UTF_8);
-            response.put("patch", Base64.getEncoder().encodeToString(document));
-        }
-        if (!warnings.isEmpty()) {
-            ArrayNode array = response.putArray("warnings");
-            warnings.forEach(array::add);
-        }
-        return response;
-    }
+  /**
+   * @return whether the request is allowed
+   */
+  public boolean isAllowed() {
+    return allowed;
+  }
 
-    @Override
-    public String toString() {
-        return toJson("").toString();
-    }
+  /**
+   * @return the patch, empty when none
+   */
+  public JsonPatch patch() {
+    return patch;
+  }
 
-    private static ObjectNode status(int code, String reason, String message) {
-        ObjectNode status = JsonNodeFactory.instance.objectNode();
-        status.putObject("metadata");
-        status.put("status", "Failure");
-        status.put("message", message);
-        if (reason != null) {
-            status.put("reason", reason);
-        }
-        status.put("code", code);
-        return status;
-    }
+  /**
+   * @return the warnings, unmodifiable
+   */
+  public List<String> warnings() {
+    return warnings;
+  }
 
-    private static ArrayNode causesJson(List<FieldError> errors) {
-        ArrayNode causes = JsonNodeFactory.instance.arrayNode();
-        errors.forEach(e -> causes.add(e.toCause()));
-        return causes;
+  /**
+   * @return the {@code status.code}, or 200 when allowed
+   */
+  public int code() {
+    return status == null ? 200 : status.path("code").asInt();
+  }
+
+  /**
+   * @return the {@code status.message}, or {@code ""} when allowed
+   */
+  public String message() {
+    return status == null ? "" : status.path("message").asText();
+  }
+
+  /**
+   * @param uid the request's uid, echoed
+   * @return the {@code AdmissionReview.response} object: {@code uid}, {@code allowed}, and when
+   *     present {@code status}, {@code warnings}, and {@code patchType: JSONPatch} with {@code
+   *     patch} as base64 of the patch document (only for a non-empty patch)
+   */
+  public ObjectNode toJson(String uid) {
+    ObjectNode response = JsonNodeFactory.instance.objectNode();
+    response.put("uid", uid);
+    response.put("allowed", allowed);
+    if (status != null) {
+      response.set("status", status.deepCopy());
     }
+    if (!patch.isEmpty()) {
+      response.put("patchType", "JSONPatch");
+      byte[] document = patch.toJson().toString().getBytes(StandardCharsets.UTF_8);
+      response.put("patch", Base64.getEncoder().encodeToString(document));
+    }
+    if (!warnings.isEmpty()) {
+      ArrayNode array = response.putArray("warnings");
+      warnings.forEach(array::add);
+    }
+    return response;
+  }
+
+  @Override
+  public String toString() {
+    return toJson("").toString();
+  }
+
+  private static ObjectNode status(int code, String reason, String message) {
+    ObjectNode status = JsonNodeFactory.instance.objectNode();
+    status.putObject("metadata");
+    status.put("status", "Failure");
+    status.put("message", message);
+    if (reason != null) {
+      status.put("reason", reason);
+    }
+    status.put("code", code);
+    return status;
+  }
+
+  private static ArrayNode causesJson(List<FieldError> errors) {
+    ArrayNode causes = JsonNodeFactory.instance.arrayNode();
+    errors.forEach(e -> causes.add(e.toCause()));
+    return causes;
+  }
 }

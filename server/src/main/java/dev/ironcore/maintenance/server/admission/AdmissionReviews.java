@@ -10,163 +10,191 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns an admission.k8s.io/v1 AdmissionReview into the reply AdmissionReview (domain reference
- * §6): the reply has the request's {@code apiVersion} and kind {@code AdmissionReview}, and
- * {@code response.uid} always equals {@code request.uid}. Handler exceptions become an errored
- * response (status code 500) with the uid; a malformed review becomes an errored response (400)
- * with whatever uid could be read. It never throws, so the HTTP layer can always answer 200.
- * Logs one line per decision, starting {@code admission webhook=<path>} so lines of the mutating
- * and validating webhooks for the same object can be told apart.
+ * §6): the reply has the request's {@code apiVersion} and kind {@code AdmissionReview}, and {@code
+ * response.uid} always equals {@code request.uid}. Handler exceptions become an errored response
+ * (status code 500) with the uid; a malformed review becomes an errored response (400) with
+ * whatever uid could be read. It never throws, so the HTTP layer can always answer 200. Logs one
+ * line per decision, starting {@code admission webhook=<path>} so lines of the mutating and
+ * validating webhooks for the same object can be told apart.
  */
 public final class AdmissionReviews {
-    /** The apiVersion used when the request's cannot be read. */
-    public static final String API_VERSION = "admission.k8s.io/v1";
-    /** The kind of request and reply. */
-    public static final String KIND = "AdmissionReview";
+  /** The apiVersion used when the request's cannot be read. */
+  public static final String API_VERSION = "admission.k8s.io/v1";
 
-    private static final Logger LOG = LoggerFactory.getLogger(AdmissionReviews.class);
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** The kind of request and reply. */
+  public static final String KIND = "AdmissionReview";
 
-    private AdmissionReviews() {}
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionReviews.class);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    /**
-     * A reply review together with the response it carries.
-     *
-     * @param review   the AdmissionReview to send back
-     * @param response the decision in {@code review.response}, also for malformed reviews (errored)
-     */
-    public record Answer(ObjectNode review, AdmissionResponse response) {}
+  private AdmissionReviews() {}
 
-    /**
-     * As {@link #reply(String, byte[], AdmissionHandler)} with the handler's simple class name as
-     * the webhook in the log line (for callers without a path, e.g. benchmarks).
-     */
-    public static ObjectNode reply(byte[] body, AdmissionHandler handler) {
-        return reply(handler.getClass().getSimpleName(), body, handler);
+  /**
+   * A reply review together with the response it carries.
+   *
+   * @param review the AdmissionReview to send back
+   * @param response the decision in {@code review.response}, also for malformed reviews (errored)
+   */
+  public record Answer(ObjectNode review, AdmissionResponse response) {}
+
+  /**
+   * As {@link #reply(String, byte[], AdmissionHandler)} with the handler's simple class name as the
+   * webhook in the log line (for callers without a path, e.g. benchmarks).
+   */
+  public static ObjectNode reply(byte[] body, AdmissionHandler handler) {
+    return reply(handler.getClass().getSimpleName(), body, handler);
+  }
+
+  /**
+   * @param webhook which webhook answers, e.g. its path {@code /validate/machine}; only logged
+   * @param body the raw HTTP request body (any bytes)
+   * @param handler the decision to apply
+   * @return the reply review, as for {@link #reply(String, JsonNode, AdmissionHandler)}; for a body
+   *     that is not JSON, an errored reply carrying the uid if it could be read before the error
+   */
+  public static ObjectNode reply(String webhook, byte[] body, AdmissionHandler handler) {
+    return answer(webhook, body, handler).review();
+  }
+
+  /**
+   * @param webhook which webhook answers, e.g. its path {@code /validate/machine}; only logged
+   * @param review a parsed AdmissionReview (may be malformed or null)
+   * @param handler the decision to apply
+   * @return {@code {apiVersion, kind: AdmissionReview, response: {uid, allowed, ...}}}; for a
+   *     malformed review (see {@link AdmissionRequest#fromReview}) an errored 400 response whose
+   *     uid is {@code request.uid} when that is a string, else {@code ""}
+   */
+  public static ObjectNode reply(String webhook, JsonNode review, AdmissionHandler handler) {
+    return answer(webhook, review, handler).review();
+  }
+
+  /**
+   * As {@link #reply(String, byte[], AdmissionHandler)}, also returning the response that the reply
+   * carries.
+   *
+   * @return the reply review and its response; never throws
+   */
+  public static Answer answer(String webhook, byte[] body, AdmissionHandler handler) {
+    JsonNode review;
+    try {
+      review = MAPPER.readTree(body);
+    } catch (IOException e) {
+      ReviewSalvage salvage = ReviewSalvage.of(body);
+      String message = "request body is not valid JSON: " + oneLine(e);
+      return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
     }
+    return answer(webhook, review, handler);
+  }
 
-    /**
-     * @param webhook which webhook answers, e.g. its path {@code /validate/machine}; only logged
-     * @param body    the raw HTTP request body (any bytes)
-     * @param handler the decision to apply
-     * @return the reply review, as for {@link #reply(String, JsonNode, AdmissionHandler)}; for a
-     *         body that is not JSON, an errored reply carrying the uid if it could be read before
-     *         the error
-     */
-    public static ObjectNode reply(String webhook, byte[] body, AdmissionHandler handler) {
-        return answer(webhook, body, handler).review();
+  /**
+   * As {@link #reply(String, JsonNode, AdmissionHandler)}, also returning the response that the
+   * reply carries.
+   *
+   * @return the reply review and its response; never throws
+   */
+  public static Answer answer(String webhook, JsonNode review, AdmissionHandler handler) {
+    String apiVersion = KubeObjects.text(review, "apiVersion");
+    String uid = KubeObjects.textAt(review, "/request/uid");
+    if (review == null || !review.isObject()) {
+      return malformed(webhook, apiVersion, uid, "request body is not an AdmissionReview object");
     }
+    String kind = KubeObjects.text(review, "kind");
+    if (!kind.isEmpty() && !kind.equals(KIND)) {
+      return malformed(webhook, apiVersion, uid, "expected kind " + KIND + ", got " + kind);
+    }
+    AdmissionRequest request;
+    try {
+      request = AdmissionRequest.fromReview(review);
+    } catch (MalformedReviewException e) {
+      return malformed(webhook, apiVersion, uid, "malformed AdmissionReview: " + e.getMessage());
+    }
+    AdmissionResponse response;
+    try {
+      response = handler.handle(request);
+      if (response == null) {
+        throw new IllegalStateException("handler returned no response");
+      }
+    } catch (RuntimeException e) {
+      LOG.error(
+          "admission webhook={} handler failed for uid={} kind={} op={} name={}",
+          webhook,
+          request.uid(),
+          request.kind(),
+          request.operation(),
+          qualifiedName(request),
+          e);
+      response =
+          AdmissionResponse.errored(500, "internal error in admission webhook: " + oneLine(e));
+    }
+    log(webhook, request, response);
+    return new Answer(review(apiVersion, response.toJson(request.uid())), response);
+  }
 
-    /**
-     * @param webhook which webhook answers, e.g. its path {@code /validate/machine}; only logged
-     * @param review  a parsed AdmissionReview (may be malformed or null)
-     * @param handler the decision to apply
-     * @return {@code {apiVersion, kind: AdmissionReview, response: {uid, allowed, ...}}}; for a
-     *         malformed review (see {@link AdmissionRequest#fromReview}) an errored 400 response
-     *         whose uid is {@code request.uid} when that is a string, else {@code ""}
-     */
-    public static ObjectNode reply(String webhook, JsonNode review, AdmissionHandler handler) {
-        return answer(webhook, review, handler).review();
-    }
+  private static Answer malformed(String webhook, String apiVersion, String uid, String message) {
+    LOG.warn(
+        "admission webhook={} uid={} rejected malformed review: {}",
+        webhook,
+        uid.isEmpty() ? "<unreadable>" : uid,
+        message);
+    AdmissionResponse response = AdmissionResponse.errored(400, message);
+    return new Answer(review(apiVersion, response.toJson(uid)), response);
+  }
 
-    /**
-     * As {@link #reply(String, byte[], AdmissionHandler)}, also returning the response that the
-     * reply carries.
-     *
-     * @return the reply review and its response; never throws
-     */
-    public static Answer answer(String webhook, byte[] body, AdmissionHandler handler) {
-        JsonNode review;
-        try {
-            review = MAPPER.readTree(body);
-        } catch (IOException e) {
-            ReviewSalvage salvage = ReviewSalvage.of(body);
-            String message = "request body is not valid JSON: " + oneLine(e);
-            return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
-        }
-        return answer(webhook, review, handler);
-    }
+  private static ObjectNode review(String apiVersion, ObjectNode response) {
+    ObjectNode reply = MAPPER.createObjectNode();
+    reply.put("apiVersion", apiVersion.startsWith("admission.k8s.io/") ? apiVersion : API_VERSION);
+    reply.put("kind", KIND);
+    reply.set("response", response);
+    return reply;
+  }
 
-    /**
-     * As {@link #reply(String, JsonNode, AdmissionHandler)}, also returning the response that the
-     * reply carries.
-     *
-     * @return the reply review and its response; never throws
-     */
-    public static Answer answer(String webhook, JsonNode review, AdmissionHandler handler) {
-        String apiVersion = KubeObjects.text(review, "apiVersion");
-        String uid = KubeObjects.textAt(review, "/request/uid");
-        if (review == null || !review.isObject()) {
-            return malformed(webhook, apiVersion, uid, "request body is not an AdmissionReview object");
-        }
-        String kind = KubeObjects.text(review, "kind");
-        if (!kind.isEmpty() && !kind.equals(KIND)) {
-            return malformed(webhook, apiVersion, uid, "expected kind " + KIND + ", got " + kind);
-        }
-        AdmissionRequest request;
-        try {
-            request = AdmissionRequest.fromReview(review);
-        } catch (MalformedReviewException e) {
-            return malformed(webhook, apiVersion, uid, "malformed AdmissionReview: " + e.getMessage());
-        }
-        AdmissionResponse response;
-        try {
-            response = handler.handle(request);
-            if (response == null) {
-                throw new IllegalStateException("handler returned no response");
-            }
-        } catch (RuntimeException e) {
-            LOG.error("admission webhook={} handler failed for uid={} kind={} op={} name={}", webhook, request.uid(),
-                    request.kind(), request.operation(), qualifiedName(request), e);
-            response = AdmissionResponse.errored(500, "internal error in admission webhook: " + oneLine(e));
-        }
-        log(webhook, request, response);
-        return new Answer(review(apiVersion, response.toJson(request.uid())), response);
+  private static void log(String webhook, AdmissionRequest request, AdmissionResponse response) {
+    if (response.isAllowed()) {
+      LOG.info(
+          "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}",
+          webhook,
+          request.uid(),
+          request.kind(),
+          request.operation(),
+          qualifiedName(request),
+          request.dryRun(),
+          response.patch().size(),
+          response.warnings().isEmpty() ? "" : " warnings=" + response.warnings());
+    } else {
+      LOG.info(
+          "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=false code={} message={}",
+          webhook,
+          request.uid(),
+          request.kind(),
+          request.operation(),
+          qualifiedName(request),
+          request.dryRun(),
+          response.code(),
+          response.message());
     }
+  }
 
-    private static Answer malformed(String webhook, String apiVersion, String uid, String message) {
-        LOG.warn("admission webhook={} uid={} rejected malformed review: {}", webhook,
-                uid.isEmpty() ? "<unreadable>" : uid, message);
-        AdmissionResponse response = AdmissionResponse.errored(400, message);
-        return new Answer(review(apiVersion, response.toJson(uid)), response);
-    }
+  private static String qualifiedName(AdmissionRequest request) {
+    return request.namespace().isEmpty()
+        ? request.displayName()
+        : request.namespace() + "/" + request.displayName();
+  }
 
-    private static ObjectNode review(String apiVersion, ObjectNode response) {
-        ObjectNode reply = MAPPER.createObjectNode();
-        reply.put("apiVersion", apiVersion.startsWith("admission.k8s.io/") ? apiVersion : API_VERSION);
-        reply.put("kind", KIND);
-        reply.set("response", response);
-        return reply;
-    }
+  private static String oneLine(Exception e) {
+    String message =
+        e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+    message = message == null ? e.getClass().getSimpleName() : message;
+    return message.replaceAll("\\s+", " ").trim();
+  }
 
-    private static void log(String webhook, AdmissionRequest request, AdmissionResponse response) {
-        if (response.isAllowed()) {
-            LOG.info("admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}", webhook,
-                    request.uid(), request.kind(), request.operation(), qualifiedName(request), request.dryRun(),
-                    response.patch().size(), response.warnings().isEmpty() ? "" : " warnings=" + response.warnings());
-        } else {
-            LOG.info("admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=false code={} message={}",
-                    webhook, request.uid(), request.kind(), request.operation(), qualifiedName(request),
-                    request.dryRun(), response.code(), response.message());
-        }
+  /**
+   * @return the reply as compact JSON bytes (UTF-8)
+   */
+  public static byte[] toBytes(ObjectNode reply) {
+    try {
+      return MAPPER.writeValueAsBytes(reply);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise a JSON tree", e);
     }
-
-    private static String qualifiedName(AdmissionRequest request) {
-        return request.namespace().isEmpty() ? request.displayName()
-                : request.namespace() + "/" + request.displayName();
-    }
-
-    private static String oneLine(Exception e) {
-        String message = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-        message = message == null ? e.getClass().getSimpleName() : message;
-        return message.replaceAll("\\s+", " ").trim();
-    }
-
-    /** @return the reply as compact JSON bytes (UTF-8) */
-    public static byte[] toBytes(ObjectNode reply) {
-        try {
-            return MAPPER.writeValueAsBytes(reply);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise a JSON tree", e);
-        }
-    }
+  }
 }

@@ -6,57 +6,58 @@ import java.io.InputStream;
 
 /** Reads a request body up to a limit, so an oversized body never fills memory. */
 final class BoundedBody {
-    private BoundedBody() {}
+  private BoundedBody() {}
 
-    /** The body is longer than the limit. */
-    static final class TooLargeException extends IOException {
-        TooLargeException(long limit) {
-            super("request body is larger than " + limit + " bytes");
-        }
+  /** The body is longer than the limit. */
+  static final class TooLargeException extends IOException {
+    TooLargeException(long limit) {
+      super("request body is larger than " + limit + " bytes");
     }
+  }
 
-    /**
-     * @param in            the body
-     * @param declaredLength the Content-Length, or -1 when unknown (chunked, HTTP/2 without it)
-     * @param limit         the most bytes accepted
-     * @return all bytes of the body
-     * @throws TooLargeException when the declared or actual length exceeds {@code limit}; reading
-     *                           stops at {@code limit + 1} bytes
-     * @throws IOException       when reading fails
-     */
-    static byte[] read(InputStream in, long declaredLength, long limit) throws IOException {
-        if (declaredLength > limit) {
-            throw new TooLargeException(limit);
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 8192);
-        byte[] buffer = new byte[8192];
-        long total = 0;
-        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-            total += n;
-            if (total > limit) {
-                throw new TooLargeException(limit);
-            }
-            out.write(buffer, 0, n);
-        }
-        return out.toByteArray();
+  /**
+   * @param in the body
+   * @param declaredLength the Content-Length, or -1 when unknown (chunked, HTTP/2 without it)
+   * @param limit the most bytes accepted
+   * @return all bytes of the body
+   * @throws TooLargeException when the declared or actual length exceeds {@code limit}; reading
+   *     stops at {@code limit + 1} bytes
+   * @throws IOException when reading fails
+   */
+  static byte[] read(InputStream in, long declaredLength, long limit) throws IOException {
+    if (declaredLength > limit) {
+      throw new TooLargeException(limit);
     }
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 8192);
+    byte[] buffer = new byte[8192];
+    long total = 0;
+    for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+      total += n;
+      if (total > limit) {
+        throw new TooLargeException(limit);
+      }
+      out.write(buffer, 0, n);
+    }
+    return out.toByteArray();
+  }
 
-    /**
-     * Reads and drops up to {@code maxBytes} more bytes of {@code in}, so a client still uploading
-     * an oversized body gets to read our 413 instead of a connection reset. Never throws.
-     *
-     * @return the number of bytes dropped
-     */
-    static long discard(InputStream in, long maxBytes) {
-        byte[] buffer = new byte[8192];
-        long total = 0;
-        try {
-            for (int n = in.read(buffer); n >= 0 && total < maxBytes; n = in.read(buffer)) {
-                total += n;
-            }
-        } catch (IOException e) {
-            // the client gave up; nothing more to do
-        }
-        return total;
+  /**
+   * Reads and drops up to {@code maxBytes} more bytes of {@code in}, so a client still uploading an
+   * oversized body gets to read our 413 instead of a connection reset. Never throws.
+   *
+   * @return the number of bytes dropped
+   */
+  static long discard(InputStream in, long maxBytes) {
+    byte[] buffer = new byte[8192];
+    long total = 0;
+    try {
+      for (int n = in.read(buffer); n >= 0 && total < maxBytes; n = in.read(buffer)) {
+        total += n;
+      }
+    } catch (IOException e) {
+      // the client gave up; nothing more to do
     }
+    return total;
+  }
 }

@@ -10,18 +10,20 @@ import java.util.function.Supplier;
  * {@code PrometheusMeterRegistry::scrape}.
  */
 public final class MetricsEndpoint implements Handler {
-    /** The content type of the Prometheus text format. */
-    public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  /** The content type of the Prometheus text format. */
+  public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final Supplier<String> scrape;
+  private final Supplier<String> scrape;
 
-    /** @param scrape returns all meters in the Prometheus text format, asked once per request */
-    public MetricsEndpoint(Supplier<String> scrape) {
-        this.scrape = Objects.requireNonNull(scrape, "scrape");
-    }
+  /**
+   * @param scrape returns all meters in the Prometheus text format, asked once per request
+   */
+  public MetricsEndpoint(Supplier<String> scrape) {
+    this.scrape = Objects.requireNonNull(scrape, "scrape");
+  }
 
-    @Override
-    public void handle(Context ctx) {
-        ctx.status(200).contentType(CONTENT_TYPE).result(scrape.get());
-    }
+  @Override
+  public void handle(Context ctx) {
+    ctx.status(200).contentType(CONTENT_TYPE).result(scrape.get());
+  }
 }

@@ -21,116 +21,153 @@ import java.util.function.Supplier;
 /**
  * The webhook server's Micrometer meters, exported for Prometheus at {@code GET /metrics}. Names as
  * Prometheus shows them ({@code webhook} is the admission path, e.g. {@code /mutate/capi-machine}):
+ *
  * <ul>
  *   <li>{@code ironcore_maintenance_webhook_requests_total{webhook,code}}: HTTP answers by status
- *       code, including 413 (body too large) and 415 (not {@code application/json});</li>
+ *       code, including 413 (body too large) and 415 (not {@code application/json});
  *   <li>{@code ironcore_maintenance_webhook_request_seconds{webhook}}: time to answer, with
- *       histogram buckets from 5 ms to 10 s ({@code _bucket}, {@code _count}, {@code _sum},
- *       {@code _max});</li>
- *   <li>{@code ironcore_maintenance_webhook_requests_in_flight{webhook}}: requests being answered;</li>
- *   <li>{@code ironcore_maintenance_admission_decisions_total{webhook,decision}}: replies by
- *       {@link AdmissionResponse.Decision}: {@code allowed}, {@code patched}, {@code denied} or
- *       {@code errored} (malformed reviews and handler failures; 413/415 carry no decision);</li>
+ *       histogram buckets from 5 ms to 10 s ({@code _bucket}, {@code _count}, {@code _sum}, {@code
+ *       _max});
+ *   <li>{@code ironcore_maintenance_webhook_requests_in_flight{webhook}}: requests being answered;
+ *   <li>{@code ironcore_maintenance_admission_decisions_total{webhook,decision}}: replies by {@link
+ *       AdmissionResponse.Decision}: {@code allowed}, {@code patched}, {@code denied} or {@code
+ *       errored} (malformed reviews and handler failures; 413/415 carry no decision);
  *   <li>{@code ironcore_maintenance_serving_certificate_expiry_seconds}: Unix time of the served
- *       certificate's notAfter (follows reloads);</li>
+ *       certificate's notAfter (follows reloads);
  *   <li>after {@link #bindJvmMeters()}: Micrometer's JVM memory, thread and processor meters
- *       ({@code jvm_memory_used_bytes}, {@code jvm_threads_live_threads}, {@code system_cpu_count}, ...).</li>
+ *       ({@code jvm_memory_used_bytes}, {@code jvm_threads_live_threads}, {@code system_cpu_count},
+ *       ...).
  * </ul>
+ *
  * Thread-safe.
  */
 public final class WebhookMetrics {
-    /** Histogram bucket bounds of the request timer (those of controller-runtime's webhook latency). */
-    static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
-            Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
-            Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+  /**
+   * Histogram bucket bounds of the request timer (those of controller-runtime's webhook latency).
+   */
+  static final Duration[] BUCKETS = {
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofMillis(2500),
+    Duration.ofSeconds(5),
+    Duration.ofSeconds(10)
+  };
 
-    private final MeterRegistry registry;
-    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+  private final MeterRegistry registry;
+  private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
 
-    /** @param registry where the meters are registered, e.g. a Prometheus registry */
-    public WebhookMetrics(MeterRegistry registry) {
-        this.registry = Objects.requireNonNull(registry, "registry");
-    }
+  /**
+   * @param registry where the meters are registered, e.g. a Prometheus registry
+   */
+  public WebhookMetrics(MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
 
-    /** Adds Micrometer's JVM memory, thread and processor meters to the registry. */
-    public void bindJvmMeters() {
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
+  /** Adds Micrometer's JVM memory, thread and processor meters to the registry. */
+  public void bindJvmMeters() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+  }
+
+  /**
+   * Counts a request to {@code webhook} as in flight and starts its timer.
+   *
+   * @param webhook the admission path
+   * @return the request, to be {@linkplain Request#answered(int) answered} exactly once
+   */
+  public Request started(String webhook) {
+    AtomicInteger gauge =
+        inFlight.computeIfAbsent(
+            webhook,
+            w -> {
+              AtomicInteger value = new AtomicInteger();
+              Gauge.builder(
+                      "ironcore.maintenance.webhook.requests.in.flight", value, AtomicInteger::get)
+                  .description("Admission requests being answered")
+                  .tag("webhook", w)
+                  .register(registry);
+              return value;
+            });
+    gauge.incrementAndGet();
+    return new Request(webhook, gauge, registry.config().clock().monotonicTime());
+  }
+
+  /**
+   * Counts one reply of {@code webhook} by its decision.
+   *
+   * @param webhook the admission path
+   * @param decision what the reply said
+   */
+  public void decided(String webhook, AdmissionResponse.Decision decision) {
+    Counter.builder("ironcore.maintenance.admission.decisions")
+        .description("Admission replies by decision")
+        .tag("webhook", webhook)
+        .tag("decision", decision.label())
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Exposes the served certificate's expiry; the supplier is asked at every scrape.
+   *
+   * @param notAfter the notAfter of the certificate currently served
+   */
+  public void servingCertificateExpiry(Supplier<Instant> notAfter) {
+    Objects.requireNonNull(notAfter, "notAfter");
+    Gauge.builder(
+            "ironcore.maintenance.serving.certificate.expiry",
+            () -> notAfter.get().getEpochSecond())
+        .description("Unix time at which the serving certificate expires (notAfter)")
+        .baseUnit("seconds")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** One request in flight; see {@link #started(String)}. */
+  public final class Request {
+    private final String webhook;
+    private final AtomicInteger gauge;
+    private final long startNanos;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    private Request(String webhook, AtomicInteger gauge, long startNanos) {
+      this.webhook = webhook;
+      this.gauge = gauge;
+      this.startNanos = startNanos;
     }
 
     /**
-     * Counts a request to {@code webhook} as in flight and starts its timer.
+     * Records the answer: stops the timer, counts the status code, leaves the in-flight gauge.
+     * Later calls do nothing.
      *
-     * @param webhook the admission path
-     * @return the request, to be {@linkplain Request#answered(int) answered} exactly once
+     * @param status the HTTP status code sent
      */
-    public Request started(String webhook) {
-        AtomicInteger gauge = inFlight.computeIfAbsent(webhook, w -> {
-            AtomicInteger value = new AtomicInteger();
-            Gauge.builder("ironcore.maintenance.webhook.requests.in.flight", value, AtomicInteger::get)
-                    .description("Admission requests being answered").tag("webhook", w).register(registry);
-            return value;
-        });
-        gauge.incrementAndGet();
-        return new Request(webhook, gauge, registry.config().clock().monotonicTime());
+    public void answered(int status) {
+      if (!done.compareAndSet(false, true)) {
+        return;
+      }
+      // Read the clock before touching the registry: registering a meter is not the request's time.
+      long elapsedNanos = registry.config().clock().monotonicTime() - startNanos;
+      gauge.decrementAndGet();
+      Timer.builder("ironcore.maintenance.webhook.request")
+          .description("Time to answer an admission request")
+          .tag("webhook", webhook)
+          .serviceLevelObjectives(BUCKETS)
+          .register(registry)
+          .record(elapsedNanos, TimeUnit.NANOSECONDS);
+      Counter.builder("ironcore.maintenance.webhook.requests")
+          .description("Admission requests by HTTP status code")
+          .tag("webhook", webhook)
+          .tag("code", Integer.toString(status))
+          .register(registry)
+          .increment();
     }
-
-    /**
-     * Counts one reply of {@code webhook} by its decision.
-     *
-     * @param webhook  the admission path
-     * @param decision what the reply said
-     */
-    public void decided(String webhook, AdmissionResponse.Decision decision) {
-        Counter.builder("ironcore.maintenance.admission.decisions").description("Admission replies by decision")
-                .tag("webhook", webhook).tag("decision", decision.label()).register(registry).increment();
-    }
-
-    /**
-     * Exposes the served certificate's expiry; the supplier is asked at every scrape.
-     *
-     * @param notAfter the notAfter of the certificate currently served
-     */
-    public void servingCertificateExpiry(Supplier<Instant> notAfter) {
-        Objects.requireNonNull(notAfter, "notAfter");
-        Gauge.builder("ironcore.maintenance.serving.certificate.expiry", () -> notAfter.get().getEpochSecond())
-                .description("Unix time at which the serving certificate expires (notAfter)")
-                .baseUnit("seconds").strongReference(true).register(registry);
-    }
-
-    /** One request in flight; see {@link #started(String)}. */
-    public final class Request {
-        private final String webhook;
-        private final AtomicInteger gauge;
-        private final long startNanos;
-        private final AtomicBoolean done = new AtomicBoolean();
-
-        private Request(String webhook, AtomicInteger gauge, long startNanos) {
-            this.webhook = webhook;
-            this.gauge = gauge;
-            this.startNanos = startNanos;
-        }
-
-        /**
-         * Records the answer: stops the timer, counts the status code, leaves the in-flight gauge.
-         * Later calls do nothing.
-         *
-         * @param status the HTTP status code sent
-         */
-        public void answered(int status) {
-            if (!done.compareAndSet(false, true)) {
-                return;
-            }
-            // Read the clock before touching the registry: registering a meter is not the request's time.
-            long elapsedNanos = registry.config().clock().monotonicTime() - startNanos;
-            gauge.decrementAndGet();
-            Timer.builder("ironcore.maintenance.webhook.request").description("Time to answer an admission request")
-                    .tag("webhook", webhook).serviceLevelObjectives(BUCKETS).register(registry)
-                    .record(elapsedNanos, TimeUnit.NANOSECONDS);
-            Counter.builder("ironcore.maintenance.webhook.requests")
-                    .description("Admission requests by HTTP status code")
-                    .tag("webhook", webhook).tag("code", Integer.toString(status)).register(registry).increment();
-        }
-    }
+  }
 }

@@ -14,26 +14,27 @@ import dev.ironcore.maintenance.server.admission.KubeObjects;
  * VM down before the Machine disappears.
  *
  * <ul>
- *   <li>CREATE of a bound Machine: add it.</li>
+ *   <li>CREATE of a bound Machine: add it.
  *   <li>UPDATE of a bound Machine while neither object nor oldObject is deleting: add it. This
  *       covers the UPDATE that binds a Machine later. Chosen consequence: if someone removes the
  *       finalizer from a bound, live Machine, the same request gets it back; only a deleting
- *       Machine may lose it for good (then the poollet or an operator is releasing it).</li>
+ *       Machine may lose it for good (then the poollet or an operator is releasing it).
  *   <li>Never on an unbound Machine (nothing would ever remove the finalizer) and never while
- *       deleting (it would block the deletion). DELETE, CONNECT, subresources: no patch.</li>
+ *       deleting (it would block the deletion). DELETE, CONNECT, subresources: no patch.
  * </ul>
  */
 public final class MachineMutator implements AdmissionHandler {
 
-    @Override
-    public AdmissionResponse handle(AdmissionRequest request) {
-        if (!request.createsOrUpdatesLiveObject() || !isBound(request)) {
-            return AdmissionResponse.allowed();
-        }
-        return AdmissionResponse.patched(MetadataPatches.ensureFinalizer(request.object(), Names.POOLLET_FINALIZER));
+  @Override
+  public AdmissionResponse handle(AdmissionRequest request) {
+    if (!request.createsOrUpdatesLiveObject() || !isBound(request)) {
+      return AdmissionResponse.allowed();
     }
+    return AdmissionResponse.patched(
+        MetadataPatches.ensureFinalizer(request.object(), Names.POOLLET_FINALIZER));
+  }
 
-    private static boolean isBound(AdmissionRequest request) {
-        return !KubeObjects.textAt(request.object(), "/spec/machinePoolRef/name").isEmpty();
-    }
+  private static boolean isBound(AdmissionRequest request) {
+    return !KubeObjects.textAt(request.object(), "/spec/machinePoolRef/name").isEmpty();
+  }
 }

@@ -13,35 +13,35 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /** Builds Jetty HTTPS connectors that negotiate {@code h2} or {@code http/1.1} via ALPN. */
 public final class HttpsConnectors {
-    private HttpsConnectors() {}
+  private HttpsConnectors() {}
 
-    /**
-     * @param server     the Jetty server
-     * @param base       HTTP settings to copy (a {@link SecureRequestCustomizer} is added to the copy)
-     * @param tls        TLS settings, e.g. {@link ServingCertificate#sslContextFactory()}
-     * @param host       address to bind, e.g. {@code "0.0.0.0"}
-     * @param port       port to bind; 0 picks a free one
-     * @return the connector (not yet started); ALPN prefers {@code h2}, falls back to {@code http/1.1}
-     *         and uses {@code http/1.1} for clients without ALPN
-     */
-    public static ServerConnector create(Server server, HttpConfiguration base, SslContextFactory.Server tls,
-            String host, int port) {
-        HttpConfiguration https = new HttpConfiguration(base);
-        SecureRequestCustomizer secure = new SecureRequestCustomizer();
-        // The client (the API server) verifies our identity; an SNI mismatch must not turn into 400s.
-        secure.setSniHostCheck(false);
-        https.addCustomizer(secure);
-        tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
+  /**
+   * @param server the Jetty server
+   * @param base HTTP settings to copy (a {@link SecureRequestCustomizer} is added to the copy)
+   * @param tls TLS settings, e.g. {@link ServingCertificate#sslContextFactory()}
+   * @param host address to bind, e.g. {@code "0.0.0.0"}
+   * @param port port to bind; 0 picks a free one
+   * @return the connector (not yet started); ALPN prefers {@code h2}, falls back to {@code
+   *     http/1.1} and uses {@code http/1.1} for clients without ALPN
+   */
+  public static ServerConnector create(
+      Server server, HttpConfiguration base, SslContextFactory.Server tls, String host, int port) {
+    HttpConfiguration https = new HttpConfiguration(base);
+    SecureRequestCustomizer secure = new SecureRequestCustomizer();
+    // The client (the API server) verifies our identity; an SNI mismatch must not turn into 400s.
+    secure.setSniHostCheck(false);
+    https.addCustomizer(secure);
+    tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
 
-        HttpConnectionFactory http1 = new HttpConnectionFactory(https);
-        HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(https);
-        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
-        alpn.setDefaultProtocol(http1.getProtocol());
-        SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
+    HttpConnectionFactory http1 = new HttpConnectionFactory(https);
+    HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(https);
+    ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
+    alpn.setDefaultProtocol(http1.getProtocol());
+    SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
 
-        ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
-        connector.setHost(host);
-        connector.setPort(port);
-        return connector;
-    }
+    ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
+    connector.setHost(host);
+    connector.setPort(port);
+    return connector;
+  }
 }

@@ -13,96 +13,104 @@ import java.util.Objects;
 import java.util.function.IntPredicate;
 
 /**
- * Runs one pure list validation of the api module on a field of the object: {@link #taints()}
- * for MachinePools, {@link #tolerations()} for Machines (domain reference §4 "Validation").
+ * Runs one pure list validation of the api module on a field of the object: {@link #taints()} for
+ * MachinePools, {@link #tolerations()} for Machines (domain reference §4 "Validation").
  *
- * <p>On UPDATE, entries the old object already had are not validated again ("ratcheting", as
- * the API server does for CRD schema validation): IronCore validates none of this, so objects
- * stored before this webhook was installed may carry invalid entries, and denying every later
- * update of them would, for example, block the controller from adding the maintenance taints to
- * such a pool. Entries are matched by value, not by index: an entry of the new list that is
- * JSON-equal to an entry of the old list is old wherever it moved (removing or inserting an
- * entry before it changes nothing), each old entry matching at most one new entry (an added exact
- * copy is new). New and changed entries are fully validated, and a duplicate is reported when at
- * least one of the two entries is new. A list that is unchanged as a whole (even one that is not
- * an array) is not validated at all.
+ * <p>On UPDATE, entries the old object already had are not validated again ("ratcheting", as the
+ * API server does for CRD schema validation): IronCore validates none of this, so objects stored
+ * before this webhook was installed may carry invalid entries, and denying every later update of
+ * them would, for example, block the controller from adding the maintenance taints to such a pool.
+ * Entries are matched by value, not by index: an entry of the new list that is JSON-equal to an
+ * entry of the old list is old wherever it moved (removing or inserting an entry before it changes
+ * nothing), each old entry matching at most one new entry (an added exact copy is new). New and
+ * changed entries are fully validated, and a duplicate is reported when at least one of the two
+ * entries is new. A list that is unchanged as a whole (even one that is not an array) is not
+ * validated at all.
  */
 public final class ListFieldValidator implements Validator {
-    /** A pure list validation that can skip entries: {@link TaintValidation#validate(JsonNode, String, IntPredicate)}. */
-    @FunctionalInterface
-    public interface Rule {
-        /**
-         * @param list  the list node; missing or JSON null when absent
-         * @param path  its field path, e.g. {@code spec.taints}
-         * @param isNew index → whether that entry is new and so to be validated
-         * @return the errors, with paths like {@code spec.taints[1].effect}; empty when valid
-         */
-        List<FieldError> validate(JsonNode list, String path, IntPredicate isNew);
-    }
-
-    private final String pointer;
-    private final String path;
-    private final Rule rule;
-
+  /**
+   * A pure list validation that can skip entries: {@link TaintValidation#validate(JsonNode, String,
+   * IntPredicate)}.
+   */
+  @FunctionalInterface
+  public interface Rule {
     /**
-     * @param pointer where the list is in the object, e.g. {@code /spec/taints}
-     * @param path    the same as a field path for errors, e.g. {@code spec.taints}
-     * @param rule    the validation of the list
+     * @param list the list node; missing or JSON null when absent
+     * @param path its field path, e.g. {@code spec.taints}
+     * @param isNew index → whether that entry is new and so to be validated
+     * @return the errors, with paths like {@code spec.taints[1].effect}; empty when valid
      */
-    public ListFieldValidator(String pointer, String path, Rule rule) {
-        this.pointer = Objects.requireNonNull(pointer, "pointer");
-        this.path = Objects.requireNonNull(path, "path");
-        this.rule = Objects.requireNonNull(rule, "rule");
-    }
+    List<FieldError> validate(JsonNode list, String path, IntPredicate isNew);
+  }
 
-    /** @return validation of a MachinePool's {@code spec.taints} ({@link TaintValidation}) */
-    public static ListFieldValidator taints() {
-        return new ListFieldValidator("/spec/taints", "spec.taints", TaintValidation::validate);
-    }
+  private final String pointer;
+  private final String path;
+  private final Rule rule;
 
-    /** @return validation of a Machine's {@code spec.tolerations} ({@link TolerationValidation}) */
-    public static ListFieldValidator tolerations() {
-        return new ListFieldValidator("/spec/tolerations", "spec.tolerations", TolerationValidation::validate);
-    }
+  /**
+   * @param pointer where the list is in the object, e.g. {@code /spec/taints}
+   * @param path the same as a field path for errors, e.g. {@code spec.taints}
+   * @param rule the validation of the list
+   */
+  public ListFieldValidator(String pointer, String path, Rule rule) {
+    this.pointer = Objects.requireNonNull(pointer, "pointer");
+    this.path = Objects.requireNonNull(path, "path");
+    this.rule = Objects.requireNonNull(rule, "rule");
+  }
 
-    /**
-     * @param request a CREATE or UPDATE request
-     * @return on CREATE every error of the list; on UPDATE those of its new entries (see the class
-     *         comment)
-     */
-    @Override
-    public List<FieldError> validate(AdmissionRequest request) {
-        JsonNode list = request.object().at(pointer);
-        if (request.operation() != Operation.UPDATE || request.oldObject() == null) {
-            return rule.validate(list, path, i -> true);
-        }
-        JsonNode old = request.oldObject().at(pointer);
-        if (list.equals(old)) {
-            return List.of();
-        }
-        return rule.validate(list, path, newEntries(list, old));
-    }
+  /**
+   * @return validation of a MachinePool's {@code spec.taints} ({@link TaintValidation})
+   */
+  public static ListFieldValidator taints() {
+    return new ListFieldValidator("/spec/taints", "spec.taints", TaintValidation::validate);
+  }
 
-    /**
-     * @return index in {@code list} → false when the entry is JSON-equal to an entry of {@code old}
-     *         that no earlier entry of {@code list} matched already; true for every other entry
-     */
-    static IntPredicate newEntries(JsonNode list, JsonNode old) {
-        if (!list.isArray()) {
-            return i -> true;
-        }
-        Map<JsonNode, Integer> unmatched = new HashMap<>();
-        if (old.isArray()) {
-            old.forEach(entry -> unmatched.merge(entry, 1, Integer::sum));
-        }
-        boolean[] fresh = new boolean[list.size()];
-        for (int i = 0; i < fresh.length; i++) {
-            Integer left = unmatched.get(list.get(i));
-            fresh[i] = left == null;
-            if (left != null) {
-                unmatched.compute(list.get(i), (k, n) -> n == 1 ? null : n - 1);
-            }
-        }
-        return i -> i < 0 || i >= fresh.length || fresh[i];
+  /**
+   * @return validation of a Machine's {@code spec.tolerations} ({@link TolerationValidation})
+   */
+  public static ListFieldValidator tolerations() {
+    return new ListFieldValidator(
+        "/spec/tolerations", "spec.tolerations", TolerationValidation::validate);
+  }
+
+  /**
+   * @param request a CREATE or UPDATE request
+   * @return on CREATE every error of the list; on UPDATE those of its new entries (see the class
+   *     comment)
+   */
+  @Override
+  public List<FieldError> validate(AdmissionRequest request) {
+    JsonNode list = request.object().at(pointer);
+    if (request.operation() != Operation.UPDATE || request.oldObject() == null) {
+      return rule.validate(list, path, i -> true);
     }
+    JsonNode old = request.oldObject().at(pointer);
+    if (list.equals(old)) {
+      return List.of();
+    }
+    return rule.validate(list, path, newEntries(list, old));
+  }
+
+  /**
+   * @return index in {@code list} → false when the entry is JSON-equal to an entry of {@code old}
+   *     that no earlier entry of {@code list} matched already; true for every other entry
+   */
+  static IntPredicate newEntries(JsonNode list, JsonNode old) {
+    if (!list.isArray()) {
+      return i -> true;
+    }
+    Map<JsonNode, Integer> unmatched = new HashMap<>();
+    if (old.isArray()) {
+      old.forEach(entry -> unmatched.merge(entry, 1, Integer::sum));
+    }
+    boolean[] fresh = new boolean[list.size()];
+    for (int i = 0; i < fresh.length; i++) {
+      Integer left = unmatched.get(list.get(i));
+      fresh[i] = left == null;
+      if (left != null) {
+        unmatched.compute(list.get(i), (k, n) -> n == 1 ? null : n - 1);
+      }
+    }
+    return i -> i < 0 || i >= fresh.length || fresh[i];
+  }
 }

@@ -10,23 +10,23 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface Validator {
-    /**
-     * @param request a CREATE or UPDATE request ({@code object} is set; {@code oldObject} is set
-     *                on UPDATE); an UPDATE of an object being deleted only when
-     *                {@link #appliesWhileDeleting()} is true
-     * @return all errors found, with Kubernetes field paths such as {@code spec.taints[1].effect};
-     *         empty when valid
-     */
-    List<FieldError> validate(AdmissionRequest request);
+  /**
+   * @param request a CREATE or UPDATE request ({@code object} is set; {@code oldObject} is set on
+   *     UPDATE); an UPDATE of an object being deleted only when {@link #appliesWhileDeleting()} is
+   *     true
+   * @return all errors found, with Kubernetes field paths such as {@code spec.taints[1].effect};
+   *     empty when valid
+   */
+  List<FieldError> validate(AdmissionRequest request);
 
-    /**
-     * @return true when {@link ValidatingHandler} must also run this rule on an UPDATE of an object
-     *         being deleted ({@code deletionTimestamp} on {@code object} or {@code oldObject}); only
-     *         for rules that guard an invariant other components rely on during the deletion and
-     *         that a finalizer-only update can never break, such as an immutable field. False by
-     *         default: such updates are then allowed without this rule.
-     */
-    default boolean appliesWhileDeleting() {
-        return false;
-    }
+  /**
+   * @return true when {@link ValidatingHandler} must also run this rule on an UPDATE of an object
+   *     being deleted ({@code deletionTimestamp} on {@code object} or {@code oldObject}); only for
+   *     rules that guard an invariant other components rely on during the deletion and that a
+   *     finalizer-only update can never break, such as an immutable field. False by default: such
+   *     updates are then allowed without this rule.
+   */
+  default boolean appliesWhileDeleting() {
+    return false;
+  }
 }

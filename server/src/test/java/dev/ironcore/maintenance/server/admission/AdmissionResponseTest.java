@@ -14,69 +14,95 @@ import org.junit.jupiter.api.Test;
 
 class AdmissionResponseTest {
 
-    @Test
-    void allowedHasOnlyUidAndAllowed() {
-        assertThat(AdmissionResponse.allowed().toJson("u")).isEqualTo(json("{'uid':'u','allowed':true}"));
-        assertThat(AdmissionResponse.patched(JsonPatch.empty()).toJson("u")).isEqualTo(json("{'uid':'u','allowed':true}"));
-    }
+  @Test
+  void allowedHasOnlyUidAndAllowed() {
+    assertThat(AdmissionResponse.allowed().toJson("u"))
+        .isEqualTo(json("{'uid':'u','allowed':true}"));
+    assertThat(AdmissionResponse.patched(JsonPatch.empty()).toJson("u"))
+        .isEqualTo(json("{'uid':'u','allowed':true}"));
+  }
 
-    @Test
-    void patchIsBase64OfTheJsonPatchWithPatchType() {
-        JsonPatch patch = JsonPatch.builder().add("/metadata/finalizers", json("['f']")).build();
-        ObjectNode wire = AdmissionResponse.patched(patch).toJson("u");
-        assertThat(wire.get("patchType").asText()).isEqualTo("JSONPatch");
-        String decoded = new String(Base64.getDecoder().decode(wire.get("patch").asText()), StandardCharsets.UTF_8);
-        assertThat(json(decoded.replace('"', '\''))).isEqualTo(patch.toJson());
-    }
+  @Test
+  void patchIsBase64OfTheJsonPatchWithPatchType() {
+    JsonPatch patch = JsonPatch.builder().add("/metadata/finalizers", json("['f']")).build();
+    ObjectNode wire = AdmissionResponse.patched(patch).toJson("u");
+    assertThat(wire.get("patchType").asText()).isEqualTo("JSONPatch");
+    String decoded =
+        new String(Base64.getDecoder().decode(wire.get("patch").asText()), StandardCharsets.UTF_8);
+    assertThat(json(decoded.replace('"', '\''))).isEqualTo(patch.toJson());
+  }
 
-    @Test
-    void deniedWithoutCausesIsForbidden() {
-        ObjectNode wire = AdmissionResponse.denied("no").toJson("u");
-        assertThat(wire.get("allowed").asBoolean()).isFalse();
-        assertThat(wire.get("status")).isEqualTo(json("{'metadata':{},'status':'Failure','message':'no',"
-                + "'reason':'Forbidden','code':403}"));
-    }
+  @Test
+  void deniedWithoutCausesIsForbidden() {
+    ObjectNode wire = AdmissionResponse.denied("no").toJson("u");
+    assertThat(wire.get("allowed").asBoolean()).isFalse();
+    assertThat(wire.get("status"))
+        .isEqualTo(
+            json(
+                "{'metadata':{},'status':'Failure','message':'no',"
+                    + "'reason':'Forbidden','code':403}"));
+  }
 
-    @Test
-    void deniedWithCausesIsInvalid() {
-        ObjectNode status = (ObjectNode) AdmissionResponse.denied("bad", FieldError.forbidden("spec.a", "x"))
-                .toJson("u").get("status");
-        assertThat(status.get("code").asInt()).isEqualTo(422);
-        assertThat(status.get("reason").asText()).isEqualTo("Invalid");
-        assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec.a");
-    }
+  @Test
+  void deniedWithCausesIsInvalid() {
+    ObjectNode status =
+        (ObjectNode)
+            AdmissionResponse.denied("bad", FieldError.forbidden("spec.a", "x"))
+                .toJson("u")
+                .get("status");
+    assertThat(status.get("code").asInt()).isEqualTo(422);
+    assertThat(status.get("reason").asText()).isEqualTo("Invalid");
+    assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec.a");
+  }
 
-    @Test
-    void invalidNamesKindObjectAndEveryError() {
-        GroupVersionKind kind = new GroupVersionKind("compute.ironcore.dev", "v1alpha1", "Machine");
-        ObjectNode status = (ObjectNode) AdmissionResponse.invalid(kind, "m1", List.of(
-                FieldError.forbidden("spec.a", "x"), FieldError.required("spec.b", ""))).toJson("u").get("status");
-        assertThat(status.get("message").asText()).isEqualTo("Machine.compute.ironcore.dev \"m1\" is invalid: "
+  @Test
+  void invalidNamesKindObjectAndEveryError() {
+    GroupVersionKind kind = new GroupVersionKind("compute.ironcore.dev", "v1alpha1", "Machine");
+    ObjectNode status =
+        (ObjectNode)
+            AdmissionResponse.invalid(
+                    kind,
+                    "m1",
+                    List.of(FieldError.forbidden("spec.a", "x"), FieldError.required("spec.b", "")))
+                .toJson("u")
+                .get("status");
+    assertThat(status.get("message").asText())
+        .isEqualTo(
+            "Machine.compute.ironcore.dev \"m1\" is invalid: "
                 + "[spec.a: Forbidden: x, spec.b: Required value]");
-        assertThat(status.get("details")).isEqualTo(json("{'name':'m1','group':'compute.ironcore.dev','kind':'Machine',"
-                + "'causes':[{'reason':'FieldValueForbidden','message':'Forbidden: x','field':'spec.a'},"
-                + "{'reason':'FieldValueRequired','message':'Required value','field':'spec.b'}]}"));
-    }
+    assertThat(status.get("details"))
+        .isEqualTo(
+            json(
+                "{'name':'m1','group':'compute.ironcore.dev','kind':'Machine',"
+                    + "'causes':[{'reason':'FieldValueForbidden','message':'Forbidden: x','field':'spec.a'},"
+                    + "{'reason':'FieldValueRequired','message':'Required value','field':'spec.b'}]}"));
+  }
 
-    @Test
-    void erroredAndWarnings() {
-        ObjectNode wire = AdmissionResponse.errored(500, "boom").withWarnings("w1").withWarnings("w2").toJson("u");
-        assertThat(wire).isEqualTo(json("{'uid':'u','allowed':false,'status':{'metadata':{},'status':'Failure',"
-                + "'message':'boom','code':500},'warnings':['w1','w2']}"));
-    }
+  @Test
+  void erroredAndWarnings() {
+    ObjectNode wire =
+        AdmissionResponse.errored(500, "boom").withWarnings("w1").withWarnings("w2").toJson("u");
+    assertThat(wire)
+        .isEqualTo(
+            json(
+                "{'uid':'u','allowed':false,'status':{'metadata':{},'status':'Failure',"
+                    + "'message':'boom','code':500},'warnings':['w1','w2']}"));
+  }
 
-    @Test
-    void eachConstructorNamesItsDecisionAndWarningsKeepIt() {
-        GroupVersionKind kind = new GroupVersionKind("compute.ironcore.dev", "v1alpha1", "Machine");
-        assertThat(AdmissionResponse.allowed().decision()).isEqualTo(Decision.ALLOWED);
-        assertThat(AdmissionResponse.patched(JsonPatch.empty()).decision()).isEqualTo(Decision.ALLOWED);
-        assertThat(AdmissionResponse.patched(JsonPatch.builder().add("/a", "b").build()).decision())
-                .isEqualTo(Decision.PATCHED);
-        assertThat(AdmissionResponse.denied("no").decision()).isEqualTo(Decision.DENIED);
-        assertThat(AdmissionResponse.invalid(kind, "m", List.of(FieldError.required("spec.a", ""))).decision())
-                .isEqualTo(Decision.DENIED);
-        assertThat(AdmissionResponse.errored(400, "bad").withWarnings("w").decision())
-                .isEqualTo(Decision.ERRORED);
-        assertThat(Decision.PATCHED.label()).isEqualTo("patched");
-    }
+  @Test
+  void eachConstructorNamesItsDecisionAndWarningsKeepIt() {
+    GroupVersionKind kind = new GroupVersionKind("compute.ironcore.dev", "v1alpha1", "Machine");
+    assertThat(AdmissionResponse.allowed().decision()).isEqualTo(Decision.ALLOWED);
+    assertThat(AdmissionResponse.patched(JsonPatch.empty()).decision()).isEqualTo(Decision.ALLOWED);
+    assertThat(AdmissionResponse.patched(JsonPatch.builder().add("/a", "b").build()).decision())
+        .isEqualTo(Decision.PATCHED);
+    assertThat(AdmissionResponse.denied("no").decision()).isEqualTo(Decision.DENIED);
+    assertThat(
+            AdmissionResponse.invalid(kind, "m", List.of(FieldError.required("spec.a", "")))
+                .decision())
+        .isEqualTo(Decision.DENIED);
+    assertThat(AdmissionResponse.errored(400, "bad").withWarnings("w").decision())
+        .isEqualTo(Decision.ERRORED);
+    assertThat(Decision.PATCHED.label()).isEqualTo("patched");
+  }
 }

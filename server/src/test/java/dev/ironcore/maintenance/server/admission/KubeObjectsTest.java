@@ -9,9 +9,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class KubeObjectsTest {
 
-    /** Set = present and not null, whatever the type (as CEL's has() in the match condition). */
-    @ParameterizedTest(name = "{0} -> deleting={1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+  /** Set = present and not null, whatever the type (as CEL's has() in the match condition). */
+  @ParameterizedTest(name = "{0} -> deleting={1}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
         "{'metadata':{'deletionTimestamp':'2026-01-01T00:00:00Z'}} | true",
         "{'metadata':{'deletionTimestamp':12345}}                   | true",
         "{'metadata':{'deletionTimestamp':{'seconds':1}}}           | true",
@@ -20,13 +23,13 @@ class KubeObjectsTest {
         "{'metadata':{'deletionTimestamp':null}}                    | false",
         "{'metadata':{}}                                            | false",
         "{}                                                         | false",
-    })
-    void deletionTimestampOfAnyTypeMeansDeleting(String object, boolean deleting) {
-        assertThat(KubeObjects.isDeleting(json(object))).isEqualTo(deleting);
-    }
+      })
+  void deletionTimestampOfAnyTypeMeansDeleting(String object, boolean deleting) {
+    assertThat(KubeObjects.isDeleting(json(object))).isEqualTo(deleting);
+  }
 
-    @Test
-    void nullObjectIsNotDeleting() {
-        assertThat(KubeObjects.isDeleting(null)).isFalse();
-    }
+  @Test
+  void nullObjectIsNotDeleting() {
+    assertThat(KubeObjects.isDeleting(null)).isFalse();
+  }
 }

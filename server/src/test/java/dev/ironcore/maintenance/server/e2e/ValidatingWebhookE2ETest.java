@@ -1,8 +1,8 @@
 package dev.ironcore.maintenance.server.e2e;
 
-import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.VALIDATING;
 import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.IRONCORE;
 import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.POOLS;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.VALIDATING;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -19,17 +19,17 @@ import org.junit.jupiter.api.Test;
 /** The validating webhooks through a real kube-apiserver, driven with real kubectl. */
 class ValidatingWebhookE2ETest {
 
-    private WebhookEnvironment env;
-    private String ns;
+  private WebhookEnvironment env;
+  private String ns;
 
-    @BeforeEach
-    void namespace() {
-        env = WebhookEnvironment.get();
-        ns = env.newNamespace();
-    }
+  @BeforeEach
+  void namespace() {
+    env = WebhookEnvironment.get();
+    ns = env.newNamespace();
+  }
 
-    private String machine(String name, String pool) {
-        return """
+  private String machine(String name, String pool) {
+    return """
                 apiVersion: compute.ironcore.dev/v1alpha1
                 kind: Machine
                 metadata:
@@ -38,87 +38,152 @@ class ValidatingWebhookE2ETest {
                 spec:
                   machineClassRef:
                     name: small
-                %s""".formatted(name, ns, pool == null ? "" : "  machinePoolRef:\n    name: " + pool + "\n");
-    }
+                %s"""
+        .formatted(name, ns, pool == null ? "" : "  machinePoolRef:\n    name: " + pool + "\n");
+  }
 
-    @Test
-    void changingMachinePoolRefIsDeniedWithAMessageKubectlPrints() {
-        env.apply(machine("m", "pool-a")).orThrow();
+  @Test
+  void changingMachinePoolRefIsDeniedWithAMessageKubectlPrints() {
+    env.apply(machine("m", "pool-a")).orThrow();
 
-        KubectlResult changed = env.cp.kubectl("patch", IRONCORE, "-n", ns, "m", "--type", "merge",
-                "-p", "{\"spec\":{\"machinePoolRef\":{\"name\":\"pool-b\"}}}");
-        assertThat(changed.ok()).isFalse();
-        assertThat(changed.stderr()).contains("The Machine \"m\" is invalid", "spec.machinePoolRef.name: Forbidden",
-                "\"pool-a\"", "\"pool-b\"");
+    KubectlResult changed =
+        env.cp.kubectl(
+            "patch",
+            IRONCORE,
+            "-n",
+            ns,
+            "m",
+            "--type",
+            "merge",
+            "-p",
+            "{\"spec\":{\"machinePoolRef\":{\"name\":\"pool-b\"}}}");
+    assertThat(changed.ok()).isFalse();
+    assertThat(changed.stderr())
+        .contains(
+            "The Machine \"m\" is invalid",
+            "spec.machinePoolRef.name: Forbidden",
+            "\"pool-a\"",
+            "\"pool-b\"");
 
-        KubectlResult applied = env.apply(machine("m", "pool-b"));
-        assertThat(applied.ok()).isFalse();
-        assertThat(applied.stderr()).contains("spec.machinePoolRef.name: Forbidden");
+    KubectlResult applied = env.apply(machine("m", "pool-b"));
+    assertThat(applied.ok()).isFalse();
+    assertThat(applied.stderr()).contains("spec.machinePoolRef.name: Forbidden");
 
-        KubectlResult cleared = env.cp.kubectl("patch", IRONCORE, "-n", ns, "m", "--type", "merge",
-                "-p", "{\"spec\":{\"machinePoolRef\":null}}");
-        assertThat(cleared.ok()).isFalse();
-        assertThat(cleared.stderr()).contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
+    KubectlResult cleared =
+        env.cp.kubectl(
+            "patch",
+            IRONCORE,
+            "-n",
+            ns,
+            "m",
+            "--type",
+            "merge",
+            "-p",
+            "{\"spec\":{\"machinePoolRef\":null}}");
+    assertThat(cleared.ok()).isFalse();
+    assertThat(cleared.stderr())
+        .contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
 
-        assertThat(env.get(IRONCORE, ns, "m").at("/spec/machinePoolRef/name").asText()).isEqualTo("pool-a");
-    }
+    assertThat(env.get(IRONCORE, ns, "m").at("/spec/machinePoolRef/name").asText())
+        .isEqualTo("pool-a");
+  }
 
-    /**
-     * The tester's case: a bound Machine held by a user finalizer is deleted; rebinding it must be
-     * denied as for a live Machine (the controller would see its pool as drained), yet dropping the
-     * finalizers must work.
-     */
-    @Test
-    void aDeletingMachineKeepsItsBindingAndCanDropItsFinalizers() {
-        env.apply(machine("r-hold", "pool-r").replace("  namespace: " + ns + "\n",
-                "  namespace: " + ns + "\n  finalizers: [e2e.ironcore.dev/hold]\n")).orThrow();
-        env.kubectl("delete", IRONCORE, "-n", ns, "r-hold", "--wait=false");
-        assertThat(env.get(IRONCORE, ns, "r-hold").at("/metadata/deletionTimestamp").isMissingNode()).isFalse();
+  /**
+   * The tester's case: a bound Machine held by a user finalizer is deleted; rebinding it must be
+   * denied as for a live Machine (the controller would see its pool as drained), yet dropping the
+   * finalizers must work.
+   */
+  @Test
+  void aDeletingMachineKeepsItsBindingAndCanDropItsFinalizers() {
+    env.apply(
+            machine("r-hold", "pool-r")
+                .replace(
+                    "  namespace: " + ns + "\n",
+                    "  namespace: " + ns + "\n  finalizers: [e2e.ironcore.dev/hold]\n"))
+        .orThrow();
+    env.kubectl("delete", IRONCORE, "-n", ns, "r-hold", "--wait=false");
+    assertThat(env.get(IRONCORE, ns, "r-hold").at("/metadata/deletionTimestamp").isMissingNode())
+        .isFalse();
 
-        KubectlResult changed = env.cp.kubectl("patch", IRONCORE, "-n", ns, "r-hold", "--type=merge",
-                "-p", "{\"spec\":{\"machinePoolRef\":{\"name\":\"pool-y\"}}}");
-        assertThat(changed.ok()).isFalse();
-        assertThat(changed.stderr()).contains("The Machine \"r-hold\" is invalid", "spec.machinePoolRef.name: Forbidden",
-                "\"pool-r\"", "\"pool-y\"");
-        KubectlResult clearedWithFinalizers = env.cp.kubectl("patch", IRONCORE, "-n", ns, "r-hold", "--type=merge",
-                "-p", "{\"metadata\":{\"finalizers\":null},\"spec\":{\"machinePoolRef\":null}}");
-        assertThat(clearedWithFinalizers.ok()).isFalse();
-        assertThat(clearedWithFinalizers.stderr()).contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
-        JsonNode kept = env.get(IRONCORE, ns, "r-hold");
-        assertThat(kept.at("/spec/machinePoolRef/name").asText()).isEqualTo("pool-r");
-        assertThat(kept.at("/metadata/finalizers")).isNotEmpty();
+    KubectlResult changed =
+        env.cp.kubectl(
+            "patch",
+            IRONCORE,
+            "-n",
+            ns,
+            "r-hold",
+            "--type=merge",
+            "-p",
+            "{\"spec\":{\"machinePoolRef\":{\"name\":\"pool-y\"}}}");
+    assertThat(changed.ok()).isFalse();
+    assertThat(changed.stderr())
+        .contains(
+            "The Machine \"r-hold\" is invalid",
+            "spec.machinePoolRef.name: Forbidden",
+            "\"pool-r\"",
+            "\"pool-y\"");
+    KubectlResult clearedWithFinalizers =
+        env.cp.kubectl(
+            "patch",
+            IRONCORE,
+            "-n",
+            ns,
+            "r-hold",
+            "--type=merge",
+            "-p",
+            "{\"metadata\":{\"finalizers\":null},\"spec\":{\"machinePoolRef\":null}}");
+    assertThat(clearedWithFinalizers.ok()).isFalse();
+    assertThat(clearedWithFinalizers.stderr())
+        .contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
+    JsonNode kept = env.get(IRONCORE, ns, "r-hold");
+    assertThat(kept.at("/spec/machinePoolRef/name").asText()).isEqualTo("pool-r");
+    assertThat(kept.at("/metadata/finalizers")).isNotEmpty();
 
-        env.kubectl("label", IRONCORE, "-n", ns, "r-hold", "touched=yes");
-        env.kubectl("patch", IRONCORE, "-n", ns, "r-hold", "--type=merge", "-p", "{\"metadata\":{\"finalizers\":null}}");
-        await().atMost(Duration.ofSeconds(30)).until(() -> env.isGone(IRONCORE, ns, "r-hold"));
-    }
+    env.kubectl("label", IRONCORE, "-n", ns, "r-hold", "touched=yes");
+    env.kubectl(
+        "patch",
+        IRONCORE,
+        "-n",
+        ns,
+        "r-hold",
+        "--type=merge",
+        "-p",
+        "{\"metadata\":{\"finalizers\":null}}");
+    await().atMost(Duration.ofSeconds(30)).until(() -> env.isGone(IRONCORE, ns, "r-hold"));
+  }
 
-    @Test
-    void bindingAnUnboundMachineAndOtherUpdatesAreAllowed() {
-        env.apply(machine("u", null)).orThrow();
-        env.apply(machine("u", "pool-a")).orThrow();
-        env.kubectl("label", IRONCORE, "-n", ns, "u", "x=y");
-        assertThat(env.get(IRONCORE, ns, "u").at("/spec/machinePoolRef/name").asText()).isEqualTo("pool-a");
-    }
+  @Test
+  void bindingAnUnboundMachineAndOtherUpdatesAreAllowed() {
+    env.apply(machine("u", null)).orThrow();
+    env.apply(machine("u", "pool-a")).orThrow();
+    env.kubectl("label", IRONCORE, "-n", ns, "u", "x=y");
+    assertThat(env.get(IRONCORE, ns, "u").at("/spec/machinePoolRef/name").asText())
+        .isEqualTo("pool-a");
+  }
 
-    @Test
-    void machinePoolsPassTheirValidatingWebhook() {
-        String pool = ns + "-pool";
-        env.apply("""
+  @Test
+  void machinePoolsPassTheirValidatingWebhook() {
+    String pool = ns + "-pool";
+    env.apply(
+            """
                 apiVersion: compute.ironcore.dev/v1alpha1
                 kind: MachinePool
                 metadata:
                   name: %s
                 spec:
                   providerID: local://%s
-                """.formatted(pool, pool)).orThrow();
-        env.kubectl("label", "machinepools.compute.ironcore.dev", pool, "x=y");
-        env.kubectl("delete", "machinepools.compute.ironcore.dev", pool);
-    }
+                """
+                .formatted(pool, pool))
+        .orThrow();
+    env.kubectl("label", "machinepools.compute.ironcore.dev", pool, "x=y");
+    env.kubectl("delete", "machinepools.compute.ironcore.dev", pool);
+  }
 
-    private static final Pattern SHAPE =
-            Pattern.compile("\\* \\S+: (Required value|Invalid value|Unsupported value|Duplicate value|Forbidden)");
-    private static final String BAD_TAINTS = """
+  private static final Pattern SHAPE =
+      Pattern.compile(
+          "\\* \\S+: (Required value|Invalid value|Unsupported value|Duplicate value|Forbidden)");
+  private static final String BAD_TAINTS =
+      """
             - key: "Bad Key!"
               effect: NoSchedule
             - key: k
@@ -133,8 +198,8 @@ class ValidatingWebhookE2ETest {
               effect: ""
             """;
 
-    private static String pool(String name, String taints) {
-        return """
+  private static String pool(String name, String taints) {
+    return """
                 apiVersion: compute.ironcore.dev/v1alpha1
                 kind: MachinePool
                 metadata:
@@ -142,46 +207,60 @@ class ValidatingWebhookE2ETest {
                 spec:
                   providerID: local://%s
                   taints:
-                %s""".formatted(name, name, taints.indent(4));
-    }
+                %s"""
+        .formatted(name, name, taints.indent(4));
+  }
 
-    /** The {@code * <field>: <error type>} part of each error line kubectl prints. */
-    private static List<String> errorShapes(String stderr) {
-        return stderr.lines().map(SHAPE::matcher).filter(Matcher::lookingAt).map(m -> m.group()).toList();
-    }
+  /** The {@code * <field>: <error type>} part of each error line kubectl prints. */
+  private static List<String> errorShapes(String stderr) {
+    return stderr
+        .lines()
+        .map(SHAPE::matcher)
+        .filter(Matcher::lookingAt)
+        .map(m -> m.group())
+        .toList();
+  }
 
-    @Test
-    void invalidTaintsAreAllReportedAtOnceLikeBuiltInValidation() {
-        String name = ns + "-bad";
-        KubectlResult r = env.apply(pool(name, BAD_TAINTS));
-        assertThat(r.ok()).isFalse();
-        assertThat(r.stderr()).contains("The MachinePool \"" + name + "\" is invalid: \n",
-                "\n* spec.taints[0].key: Invalid value: \"Bad Key!\": name part must consist of alphanumeric characters",
-                "\n* spec.taints[1].value: Invalid value: \"-x\": a label value must be empty or consist of",
-                "\n* spec.taints[1].effect: Unsupported value: \"Later\": supported values: \"NoSchedule\", \"NoExecute\"\n",
-                "\n* spec.taints[3]: Duplicate value: {\"key\":\"dup\",\"effect\":\"NoExecute\"}: taints must be unique",
-                "\n* spec.taints[4].effect: Required value\n");
-        assertThat(errorShapes(r.stderr())).hasSize(5);
-        assertThat(env.isGone(POOLS, "", name)).isTrue();
+  @Test
+  void invalidTaintsAreAllReportedAtOnceLikeBuiltInValidation() {
+    String name = ns + "-bad";
+    KubectlResult r = env.apply(pool(name, BAD_TAINTS));
+    assertThat(r.ok()).isFalse();
+    assertThat(r.stderr())
+        .contains(
+            "The MachinePool \"" + name + "\" is invalid: \n",
+            "\n* spec.taints[0].key: Invalid value: \"Bad Key!\": name part must consist of alphanumeric characters",
+            "\n* spec.taints[1].value: Invalid value: \"-x\": a label value must be empty or consist of",
+            "\n* spec.taints[1].effect: Unsupported value: \"Later\": supported values: \"NoSchedule\", \"NoExecute\"\n",
+            "\n* spec.taints[3]: Duplicate value: {\"key\":\"dup\",\"effect\":\"NoExecute\"}: taints must be unique",
+            "\n* spec.taints[4].effect: Required value\n");
+    assertThat(errorShapes(r.stderr())).hasSize(5);
+    assertThat(env.isGone(POOLS, "", name)).isTrue();
 
-        // the same taints on a core Node: Kubernetes' own validation prints the same kinds at the same
-        // fields (it names them metadata.taints[i], a long-standing quirk of its node validation)
-        KubectlResult node = env.apply("""
+    // the same taints on a core Node: Kubernetes' own validation prints the same kinds at the same
+    // fields (it names them metadata.taints[i], a long-standing quirk of its node validation)
+    KubectlResult node =
+        env.apply(
+            """
                 apiVersion: v1
                 kind: Node
                 metadata:
                   name: %s-node
                 spec:
                   taints:
-                %s""".formatted(ns, BAD_TAINTS.indent(4)));
-        assertThat(node.ok()).isFalse();
-        String nodeErrors = node.stderr().replace("* metadata.taints[", "* spec.taints[");
-        assertThat(errorShapes(r.stderr())).isEqualTo(errorShapes(nodeErrors));
-    }
+                %s"""
+                .formatted(ns, BAD_TAINTS.indent(4)));
+    assertThat(node.ok()).isFalse();
+    String nodeErrors = node.stderr().replace("* metadata.taints[", "* spec.taints[");
+    assertThat(errorShapes(r.stderr())).isEqualTo(errorShapes(nodeErrors));
+  }
 
-    @Test
-    void invalidTolerationsAreAllReportedAtOnceLikeBuiltInValidation() {
-        KubectlResult r = env.apply(machine("bad", "pool-a") + """
+  @Test
+  void invalidTolerationsAreAllReportedAtOnceLikeBuiltInValidation() {
+    KubectlResult r =
+        env.apply(
+            machine("bad", "pool-a")
+                + """
                   tolerations:
                     - key: "Bad Key!"
                       operator: Exists
@@ -198,22 +277,27 @@ class ValidatingWebhookE2ETest {
                       effect: NoSchedule
                       tolerationSeconds: 30
                 """);
-        assertThat(r.ok()).isFalse();
-        assertThat(r.stderr()).contains("The Machine \"bad\" is invalid: \n",
-                "\n* spec.tolerations[0].key: Invalid value: \"Bad Key!\": name part must consist",
-                "\n* spec.tolerations[1].operator: Invalid value: \"Equal\": must be Exists when key is empty",
-                "\n* spec.tolerations[2].value: Invalid value: \"v\": must be empty when operator is Exists\n",
-                "\n* spec.tolerations[3].operator: Unsupported value: \"In\": supported values: \"Equal\", \"Exists\"\n",
-                "\n* spec.tolerations[4].effect: Unsupported value: \"Later\": supported values: \"NoSchedule\", \"NoExecute\"\n",
-                "\n* spec.tolerations[5].effect: Invalid value: \"NoSchedule\": must be NoExecute when tolerationSeconds is set");
-        assertThat(errorShapes(r.stderr())).hasSize(6);
-        assertThat(env.isGone(IRONCORE, ns, "bad")).isTrue();
-    }
+    assertThat(r.ok()).isFalse();
+    assertThat(r.stderr())
+        .contains(
+            "The Machine \"bad\" is invalid: \n",
+            "\n* spec.tolerations[0].key: Invalid value: \"Bad Key!\": name part must consist",
+            "\n* spec.tolerations[1].operator: Invalid value: \"Equal\": must be Exists when key is empty",
+            "\n* spec.tolerations[2].value: Invalid value: \"v\": must be empty when operator is Exists\n",
+            "\n* spec.tolerations[3].operator: Unsupported value: \"In\": supported values: \"Equal\", \"Exists\"\n",
+            "\n* spec.tolerations[4].effect: Unsupported value: \"Later\": supported values: \"NoSchedule\", \"NoExecute\"\n",
+            "\n* spec.tolerations[5].effect: Invalid value: \"NoSchedule\": must be NoExecute when tolerationSeconds is set");
+    assertThat(errorShapes(r.stderr())).hasSize(6);
+    assertThat(env.isGone(IRONCORE, ns, "bad")).isTrue();
+  }
 
-    @Test
-    void validTaintsAndTolerationsAreAcceptedAndAnUpdateIsValidatedToo() {
-        String name = ns + "-good";
-        env.apply(pool(name, """
+  @Test
+  void validTaintsAndTolerationsAreAcceptedAndAnUpdateIsValidatedToo() {
+    String name = ns + "-good";
+    env.apply(
+            pool(
+                name,
+                """
                 - key: maintenance.ironcore.dev
                   effect: NoSchedule
                 - key: maintenance.ironcore.dev
@@ -221,8 +305,11 @@ class ValidatingWebhookE2ETest {
                 - key: example.com/zone
                   value: a_1.b
                   effect: NoSchedule
-                """)).orThrow();
-        env.apply(machine("good", name) + """
+                """))
+        .orThrow();
+    env.apply(
+            machine("good", name)
+                + """
                   tolerations:
                     - key: maintenance.ironcore.dev
                       operator: Exists
@@ -231,91 +318,127 @@ class ValidatingWebhookE2ETest {
                     - key: example.com/zone
                       value: a_1.b
                     - operator: Exists
-                """).orThrow();
-        try {
-            KubectlResult update = env.cp.kubectl("patch", POOLS, name, "--type", "json", "-p",
-                    "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"k\",\"effect\":\"Sometimes\"}}]");
-            assertThat(update.ok()).isFalse();
-            assertThat(update.stderr()).contains("The MachinePool \"" + name + "\" is invalid: spec.taints[3].effect:"
-                    + " Unsupported value: \"Sometimes\"");
-            assertThat(env.get(POOLS, "", name).at("/spec/taints")).hasSize(3);
-        } finally {
-            env.kubectl("delete", POOLS, name);
-        }
+                """)
+        .orThrow();
+    try {
+      KubectlResult update =
+          env.cp.kubectl(
+              "patch",
+              POOLS,
+              name,
+              "--type",
+              "json",
+              "-p",
+              "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"k\",\"effect\":\"Sometimes\"}}]");
+      assertThat(update.ok()).isFalse();
+      assertThat(update.stderr())
+          .contains(
+              "The MachinePool \""
+                  + name
+                  + "\" is invalid: spec.taints[3].effect:"
+                  + " Unsupported value: \"Sometimes\"");
+      assertThat(env.get(POOLS, "", name).at("/spec/taints")).hasSize(3);
+    } finally {
+      env.kubectl("delete", POOLS, name);
     }
+  }
 
-
-    /**
-     * The tester's pool: stored with invalid taints while the validating webhooks were absent
-     * (IronCore validates none of this). Later updates are validated by entry value: entries the
-     * pool already had pass wherever they move, new and changed entries are checked.
-     */
-    @Test
-    void anUpdateOfAPoolWithLegacyInvalidTaintsIsCheckedByEntryNotByIndex() {
-        String name = ns + "-legacy";
-        String legacy = pool(name, """
+  /**
+   * The tester's pool: stored with invalid taints while the validating webhooks were absent
+   * (IronCore validates none of this). Later updates are validated by entry value: entries the pool
+   * already had pass wherever they move, new and changed entries are checked.
+   */
+  @Test
+  void anUpdateOfAPoolWithLegacyInvalidTaintsIsCheckedByEntryNotByIndex() {
+    String name = ns + "-legacy";
+    String legacy =
+        pool(
+            name,
+            """
                 - key: bad key
                   effect: NoSchedule
                 - key: k
                   effect: Weird
                 """);
-        createWithoutValidatingWebhooks(legacy);
-        try {
-            KubectlResult removed = patchTaints(name, "[{\"op\":\"remove\",\"path\":\"/spec/taints/0\"}]");
-            assertThat(removed.ok()).as(removed.stderr()).isTrue();
-            KubectlResult inserted = patchTaints(name,
-                    "[{\"op\":\"add\",\"path\":\"/spec/taints/0\",\"value\":{\"key\":\"ok\",\"effect\":\"NoSchedule\"}}]");
-            assertThat(inserted.ok()).as(inserted.stderr()).isTrue();
-            assertThat(env.get(POOLS, "", name).at("/spec/taints/1/effect").asText()).isEqualTo("Weird");
+    createWithoutValidatingWebhooks(legacy);
+    try {
+      KubectlResult removed =
+          patchTaints(name, "[{\"op\":\"remove\",\"path\":\"/spec/taints/0\"}]");
+      assertThat(removed.ok()).as(removed.stderr()).isTrue();
+      KubectlResult inserted =
+          patchTaints(
+              name,
+              "[{\"op\":\"add\",\"path\":\"/spec/taints/0\",\"value\":{\"key\":\"ok\",\"effect\":\"NoSchedule\"}}]");
+      assertThat(inserted.ok()).as(inserted.stderr()).isTrue();
+      assertThat(env.get(POOLS, "", name).at("/spec/taints/1/effect").asText()).isEqualTo("Weird");
 
-            KubectlResult changed = patchTaints(name,
-                    "[{\"op\":\"replace\",\"path\":\"/spec/taints/1/effect\",\"value\":\"Weirder\"}]");
-            assertThat(changed.ok()).isFalse();
-            assertThat(changed.stderr()).contains("The MachinePool \"" + name + "\" is invalid: spec.taints[1].effect:"
-                    + " Unsupported value: \"Weirder\"");
-            KubectlResult added = patchTaints(name,
-                    "[{\"op\":\"add\",\"path\":\"/spec/taints/0\",\"value\":{\"key\":\"x/\",\"effect\":\"NoSchedule\"}}]");
-            assertThat(added.ok()).isFalse();
-            assertThat(added.stderr()).contains("is invalid: spec.taints[0].key: Invalid value: \"x/\"")
-                    .doesNotContain("Weird");
-            KubectlResult copied = patchTaints(name,
-                    "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"ok\",\"effect\":\"NoSchedule\"}}]");
-            assertThat(copied.ok()).isFalse();
-            assertThat(copied.stderr()).contains("is invalid: spec.taints[2]: Duplicate value");
-            env.kubectl("label", POOLS, name, "touched=yes");
-        } finally {
-            env.kubectl("delete", POOLS, name, "--wait=false");
-        }
+      KubectlResult changed =
+          patchTaints(
+              name,
+              "[{\"op\":\"replace\",\"path\":\"/spec/taints/1/effect\",\"value\":\"Weirder\"}]");
+      assertThat(changed.ok()).isFalse();
+      assertThat(changed.stderr())
+          .contains(
+              "The MachinePool \""
+                  + name
+                  + "\" is invalid: spec.taints[1].effect:"
+                  + " Unsupported value: \"Weirder\"");
+      KubectlResult added =
+          patchTaints(
+              name,
+              "[{\"op\":\"add\",\"path\":\"/spec/taints/0\",\"value\":{\"key\":\"x/\",\"effect\":\"NoSchedule\"}}]");
+      assertThat(added.ok()).isFalse();
+      assertThat(added.stderr())
+          .contains("is invalid: spec.taints[0].key: Invalid value: \"x/\"")
+          .doesNotContain("Weird");
+      KubectlResult copied =
+          patchTaints(
+              name,
+              "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"ok\",\"effect\":\"NoSchedule\"}}]");
+      assertThat(copied.ok()).isFalse();
+      assertThat(copied.stderr()).contains("is invalid: spec.taints[2]: Duplicate value");
+      env.kubectl("label", POOLS, name, "touched=yes");
+    } finally {
+      env.kubectl("delete", POOLS, name, "--wait=false");
     }
+  }
 
-    private KubectlResult patchTaints(String pool, String jsonPatch) {
-        return env.cp.kubectl("patch", POOLS, pool, "--type=json", "-p", jsonPatch);
-    }
+  private KubectlResult patchTaints(String pool, String jsonPatch) {
+    return env.cp.kubectl("patch", POOLS, pool, "--type=json", "-p", jsonPatch);
+  }
 
-    /**
-     * Creates {@code yaml} (which our webhooks would deny) with our validating webhook
-     * configuration deleted for the moment, and restores it before returning, waiting until the
-     * API server calls it again.
-     */
-    private void createWithoutValidatingWebhooks(String yaml) {
-        JsonNode installed = WebhookEnvironment.json(env.kubectl("get", VALIDATING, "ironcore-maintenance", "-o", "json")
-                .stdout());
-        ObjectNode copy = installed.deepCopy();
-        ObjectNode metadata = WebhookEnvironment.MAPPER.createObjectNode().put("name", "ironcore-maintenance");
-        copy.set("metadata", metadata);
-        try {
-            env.kubectl("delete", VALIDATING, "ironcore-maintenance");
-            await("validating webhooks gone").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> env.apply(yaml).ok());
-        } finally {
-            if (env.isGone(VALIDATING, "", "ironcore-maintenance")) {
-                env.cp.kubectlTool().runWithInput(copy.toString(), "create", "-f", "-").orThrow();
-            }
-        }
-        await("validating webhooks back").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> {
-                    KubectlResult r = env.apply(yaml.replace("name: ", "name: probe-"), "--dry-run=server");
-                    return !r.ok() && r.stderr().contains("is invalid");
-                });
+  /**
+   * Creates {@code yaml} (which our webhooks would deny) with our validating webhook configuration
+   * deleted for the moment, and restores it before returning, waiting until the API server calls it
+   * again.
+   */
+  private void createWithoutValidatingWebhooks(String yaml) {
+    JsonNode installed =
+        WebhookEnvironment.json(
+            env.kubectl("get", VALIDATING, "ironcore-maintenance", "-o", "json").stdout());
+    ObjectNode copy = installed.deepCopy();
+    ObjectNode metadata =
+        WebhookEnvironment.MAPPER.createObjectNode().put("name", "ironcore-maintenance");
+    copy.set("metadata", metadata);
+    try {
+      env.kubectl("delete", VALIDATING, "ironcore-maintenance");
+      await("validating webhooks gone")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> env.apply(yaml).ok());
+    } finally {
+      if (env.isGone(VALIDATING, "", "ironcore-maintenance")) {
+        env.cp.kubectlTool().runWithInput(copy.toString(), "create", "-f", "-").orThrow();
+      }
     }
+    await("validating webhooks back")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> {
+              KubectlResult r =
+                  env.apply(yaml.replace("name: ", "name: probe-"), "--dry-run=server");
+              return !r.ok() && r.stderr().contains("is invalid");
+            });
+  }
 }

@@ -21,62 +21,69 @@ import java.time.Duration;
 import java.util.UUID;
 
 /**
- * One webhook server per test JVM (fresh CA, the cluster's reserved port, 127.0.0.1) installed
- * into the shared {@link TestCluster} (local control plane, or k3s with {@code -Dtest.cluster=k3s})
- * with {@code manifests/local}. Started on first {@link #get()}, after which
- * the API server provably calls our webhooks.
+ * One webhook server per test JVM (fresh CA, the cluster's reserved port, 127.0.0.1) installed into
+ * the shared {@link TestCluster} (local control plane, or k3s with {@code -Dtest.cluster=k3s}) with
+ * {@code manifests/local}. Started on first {@link #get()}, after which the API server provably
+ * calls our webhooks.
  */
 final class WebhookEnvironment {
-    /** kubectl resource names: kind Machine exists in two groups, so tests always name the group. */
-    static final String CAPI = "machines.cluster.x-k8s.io";
-    static final String IRONCORE = "machines.compute.ironcore.dev";
-    static final String POOLS = "machinepools.compute.ironcore.dev";
-    static final String VALIDATING = "validatingwebhookconfigurations.admissionregistration.k8s.io";
-    /** A user finalizer the tests hold objects with. */
-    static final String HOLD = "e2e.ironcore.dev/hold";
+  /** kubectl resource names: kind Machine exists in two groups, so tests always name the group. */
+  static final String CAPI = "machines.cluster.x-k8s.io";
 
-    static final ObjectMapper MAPPER = new ObjectMapper();
-    private static WebhookEnvironment instance;
+  static final String IRONCORE = "machines.compute.ironcore.dev";
+  static final String POOLS = "machinepools.compute.ironcore.dev";
+  static final String VALIDATING = "validatingwebhookconfigurations.admissionregistration.k8s.io";
 
-    final TestCluster cp;
-    final WebhookServer server;
+  /** A user finalizer the tests hold objects with. */
+  static final String HOLD = "e2e.ironcore.dev/hold";
 
-    private WebhookEnvironment(TestCluster cp, WebhookServer server) {
-        this.cp = cp;
-        this.server = server;
+  static final ObjectMapper MAPPER = new ObjectMapper();
+  private static WebhookEnvironment instance;
+
+  final TestCluster cp;
+  final WebhookServer server;
+
+  private WebhookEnvironment(TestCluster cp, WebhookServer server) {
+    this.cp = cp;
+    this.server = server;
+  }
+
+  static synchronized WebhookEnvironment get() {
+    if (instance == null) {
+      instance = start();
     }
+    return instance;
+  }
 
-    static synchronized WebhookEnvironment get() {
-        if (instance == null) {
-            instance = start();
-        }
-        return instance;
+  private static WebhookEnvironment start() {
+    TestCluster cp = TestClusters.shared();
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("webhook-e2e-certs");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    TestCertificates certs = TestCertificates.create(dir);
+    WebhookServer server =
+        new WebhookServer(
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile()).withBindAddress("127.0.0.1"));
+    int port = server.start(cp.webhookPort());
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "webhook-e2e-stop"));
+    WebhookInstaller.install(
+        cp,
+        ManifestPaths.overlay("local"),
+        "https://" + cp.webhookHost() + ":" + port,
+        certs.ca().certificatePem());
+    WebhookEnvironment env = new WebhookEnvironment(cp, server);
+    env.awaitWebhooksActive();
+    return env;
+  }
 
-    private static WebhookEnvironment start() {
-        TestCluster cp = TestClusters.shared();
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("webhook-e2e-certs");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        TestCertificates certs = TestCertificates.create(dir);
-        WebhookServer server = new WebhookServer(WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1"));
-        int port = server.start(cp.webhookPort());
-        Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "webhook-e2e-stop"));
-        WebhookInstaller.install(cp, ManifestPaths.overlay("local"), "https://" + cp.webhookHost() + ":" + port,
-                certs.ca().certificatePem());
-        WebhookEnvironment env = new WebhookEnvironment(cp, server);
-        env.awaitWebhooksActive();
-        return env;
-    }
-
-    /** The API server picks up webhook configurations asynchronously; wait until it calls us. */
-    private void awaitWebhooksActive() {
-        String ns = newNamespace();
-        String probe = """
+  /** The API server picks up webhook configurations asynchronously; wait until it calls us. */
+  private void awaitWebhooksActive() {
+    String ns = newNamespace();
+    String probe =
+        """
                 apiVersion: cluster.x-k8s.io/v1beta2
                 kind: Machine
                 metadata:
@@ -84,51 +91,61 @@ final class WebhookEnvironment {
                   namespace: %s
                 spec:
                   clusterName: c
-                """.formatted(ns);
-        await("webhooks active").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            KubectlResult r = cp.kubectlTool().runWithInput(probe, "apply", "--dry-run=server", "-o", "json", "-f", "-");
-            return r.ok() && r.stdout().contains(dev.ironcore.maintenance.api.Names.CLEANUP_FINALIZER);
-        });
-    }
+                """
+            .formatted(ns);
+    await("webhooks active")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> {
+              KubectlResult r =
+                  cp.kubectlTool()
+                      .runWithInput(probe, "apply", "--dry-run=server", "-o", "json", "-f", "-");
+              return r.ok()
+                  && r.stdout().contains(dev.ironcore.maintenance.api.Names.CLEANUP_FINALIZER);
+            });
+  }
 
-    /** Creates a namespace with a unique name and returns the name. */
-    String newNamespace() {
-        String ns = "e2e-" + UUID.randomUUID().toString().substring(0, 8);
-        kubectl("create", "namespace", ns);
-        return ns;
-    }
+  /** Creates a namespace with a unique name and returns the name. */
+  String newNamespace() {
+    String ns = "e2e-" + UUID.randomUUID().toString().substring(0, 8);
+    kubectl("create", "namespace", ns);
+    return ns;
+  }
 
-    /** Runs kubectl and fails with its stderr when it exits non-zero. */
-    KubectlResult kubectl(String... args) {
-        return cp.kubectl(args).orThrow();
-    }
+  /** Runs kubectl and fails with its stderr when it exits non-zero. */
+  KubectlResult kubectl(String... args) {
+    return cp.kubectl(args).orThrow();
+  }
 
-    /** {@code kubectl apply -f -} (client-side) with {@code yaml} on stdin; never throws on failure. */
-    KubectlResult apply(String yaml, String... extraArgs) {
-        String[] args = new String[extraArgs.length + 3];
-        args[0] = "apply";
-        System.arraycopy(extraArgs, 0, args, 1, extraArgs.length);
-        args[extraArgs.length + 1] = "-f";
-        args[extraArgs.length + 2] = "-";
-        return cp.kubectlTool().runWithInput(yaml, args);
-    }
+  /**
+   * {@code kubectl apply -f -} (client-side) with {@code yaml} on stdin; never throws on failure.
+   */
+  KubectlResult apply(String yaml, String... extraArgs) {
+    String[] args = new String[extraArgs.length + 3];
+    args[0] = "apply";
+    System.arraycopy(extraArgs, 0, args, 1, extraArgs.length);
+    args[extraArgs.length + 1] = "-f";
+    args[extraArgs.length + 2] = "-";
+    return cp.kubectlTool().runWithInput(yaml, args);
+  }
 
-    /** {@code kubectl get <resource> -n ns name -o json}, parsed. */
-    JsonNode get(String resource, String namespace, String name) {
-        return json(kubectl("get", resource, "-n", namespace, name, "-o", "json").stdout());
-    }
+  /** {@code kubectl get <resource> -n ns name -o json}, parsed. */
+  JsonNode get(String resource, String namespace, String name) {
+    return json(kubectl("get", resource, "-n", namespace, name, "-o", "json").stdout());
+  }
 
-    /** True when {@code kubectl get} says NotFound. */
-    boolean isGone(String resource, String namespace, String name) {
-        KubectlResult r = cp.kubectl("get", resource, "-n", namespace, name, "-o", "name");
-        return !r.ok() && r.stderr().contains("NotFound");
-    }
+  /** True when {@code kubectl get} says NotFound. */
+  boolean isGone(String resource, String namespace, String name) {
+    KubectlResult r = cp.kubectl("get", resource, "-n", namespace, name, "-o", "name");
+    return !r.ok() && r.stderr().contains("NotFound");
+  }
 
-    static JsonNode json(String text) {
-        try {
-            return MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not JSON: " + text, e);
-        }
+  static JsonNode json(String text) {
+    try {
+      return MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + text, e);
     }
+  }
 }

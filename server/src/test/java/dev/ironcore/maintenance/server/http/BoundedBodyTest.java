@@ -8,35 +8,37 @@ import org.junit.jupiter.api.Test;
 
 class BoundedBodyTest {
 
-    @Test
-    void readsUpToTheLimit() throws Exception {
-        assertThat(BoundedBody.read(new ByteArrayInputStream(new byte[10]), -1, 10)).hasSize(10);
-        assertThat(BoundedBody.read(new ByteArrayInputStream(new byte[0]), 0, 10)).isEmpty();
-    }
+  @Test
+  void readsUpToTheLimit() throws Exception {
+    assertThat(BoundedBody.read(new ByteArrayInputStream(new byte[10]), -1, 10)).hasSize(10);
+    assertThat(BoundedBody.read(new ByteArrayInputStream(new byte[0]), 0, 10)).isEmpty();
+  }
 
-    @Test
-    void rejectsDeclaredOrActualExcess() {
-        assertThatThrownBy(() -> BoundedBody.read(new ByteArrayInputStream(new byte[1]), 11, 10))
-                .isInstanceOf(BoundedBody.TooLargeException.class);
-        assertThatThrownBy(() -> BoundedBody.read(new ByteArrayInputStream(new byte[11]), -1, 10))
-                .isInstanceOf(BoundedBody.TooLargeException.class);
-    }
+  @Test
+  void rejectsDeclaredOrActualExcess() {
+    assertThatThrownBy(() -> BoundedBody.read(new ByteArrayInputStream(new byte[1]), 11, 10))
+        .isInstanceOf(BoundedBody.TooLargeException.class);
+    assertThatThrownBy(() -> BoundedBody.read(new ByteArrayInputStream(new byte[11]), -1, 10))
+        .isInstanceOf(BoundedBody.TooLargeException.class);
+  }
 
-    @Test
-    void mediaTypeCheckIgnoresCaseAndParameters() {
-        assertThat(AdmissionEndpoint.isJson("application/json")).isTrue();
-        assertThat(AdmissionEndpoint.isJson("Application/JSON; charset=utf-8")).isTrue();
-        assertThat(AdmissionEndpoint.isJson("text/plain")).isFalse();
-        assertThat(AdmissionEndpoint.isJson("application/json-patch+json")).isFalse();
-        assertThat(AdmissionEndpoint.isJson(null)).isFalse();
-    }
+  @Test
+  void mediaTypeCheckIgnoresCaseAndParameters() {
+    assertThat(AdmissionEndpoint.isJson("application/json")).isTrue();
+    assertThat(AdmissionEndpoint.isJson("Application/JSON; charset=utf-8")).isTrue();
+    assertThat(AdmissionEndpoint.isJson("text/plain")).isFalse();
+    assertThat(AdmissionEndpoint.isJson("application/json-patch+json")).isFalse();
+    assertThat(AdmissionEndpoint.isJson(null)).isFalse();
+  }
 
-    @Test
-    void discardDropsAtMostTheGivenNumberOfBytes() {
-        java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(new byte[100_000]);
-        long dropped = BoundedBody.discard(in, 20_000);
-        org.assertj.core.api.Assertions.assertThat(dropped).isBetween(20_000L, 20_000L + 8192);
-        org.assertj.core.api.Assertions.assertThat(in.available()).isPositive();
-        org.assertj.core.api.Assertions.assertThat(BoundedBody.discard(new java.io.ByteArrayInputStream(new byte[10]), 20_000)).isEqualTo(10);
-    }
+  @Test
+  void discardDropsAtMostTheGivenNumberOfBytes() {
+    java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(new byte[100_000]);
+    long dropped = BoundedBody.discard(in, 20_000);
+    org.assertj.core.api.Assertions.assertThat(dropped).isBetween(20_000L, 20_000L + 8192);
+    org.assertj.core.api.Assertions.assertThat(in.available()).isPositive();
+    org.assertj.core.api.Assertions.assertThat(
+            BoundedBody.discard(new java.io.ByteArrayInputStream(new byte[10]), 20_000))
+        .isEqualTo(10);
+  }
 }

@@ -13,88 +13,147 @@ import dev.ironcore.maintenance.server.admission.Operation;
 import org.junit.jupiter.api.Test;
 
 class CapiMachineMutatorTest {
-    private static final CapiMachineMutator ALL = new CapiMachineMutator(LabelSelector.everything());
-    private static final String HOOK = Names.PRE_DRAIN_HOOK_ANNOTATION;
+  private static final CapiMachineMutator ALL = new CapiMachineMutator(LabelSelector.everything());
+  private static final String HOOK = Names.PRE_DRAIN_HOOK_ANNOTATION;
 
-    private static JsonNode machine(String metadata) {
-        return json("{'apiVersion':'cluster.x-k8s.io/v1beta2','kind':'Machine','metadata':" + metadata
-                + ",'spec':{'clusterName':'c'}}");
-    }
+  private static JsonNode machine(String metadata) {
+    return json(
+        "{'apiVersion':'cluster.x-k8s.io/v1beta2','kind':'Machine','metadata':"
+            + metadata
+            + ",'spec':{'clusterName':'c'}}");
+  }
 
-    @Test
-    void createAddsFinalizerAndHookKeepingTheUsersOwn() {
-        JsonNode object = machine("{'name':'m','namespace':'ns','finalizers':['user/f'],'annotations':{'user/a':'1'}}");
-        JsonNode patched = applyWirePatch(ALL.handle(capiMachine(Operation.CREATE, object, null)), object);
-        assertThat(patched.at("/metadata/finalizers")).isEqualTo(json("['user/f','" + Names.CLEANUP_FINALIZER + "']"));
-        assertThat(patched.at("/metadata/annotations")).isEqualTo(json("{'user/a':'1','" + HOOK + "':'"
-                + Names.PRE_DRAIN_HOOK_VALUE + "'}"));
-        assertThat(patched.get("spec")).isEqualTo(object.get("spec"));
-    }
+  @Test
+  void createAddsFinalizerAndHookKeepingTheUsersOwn() {
+    JsonNode object =
+        machine(
+            "{'name':'m','namespace':'ns','finalizers':['user/f'],'annotations':{'user/a':'1'}}");
+    JsonNode patched =
+        applyWirePatch(ALL.handle(capiMachine(Operation.CREATE, object, null)), object);
+    assertThat(patched.at("/metadata/finalizers"))
+        .isEqualTo(json("['user/f','" + Names.CLEANUP_FINALIZER + "']"));
+    assertThat(patched.at("/metadata/annotations"))
+        .isEqualTo(json("{'user/a':'1','" + HOOK + "':'" + Names.PRE_DRAIN_HOOK_VALUE + "'}"));
+    assertThat(patched.get("spec")).isEqualTo(object.get("spec"));
+  }
 
-    @Test
-    void createWithoutMetadataMapsAddsThemWhole() {
-        JsonNode object = machine("{'name':'m'}");
-        AdmissionResponse response = ALL.handle(capiMachine(Operation.CREATE, object, null));
-        assertThat(response.patch().toJson()).isEqualTo(json("[{'op':'add','path':'/metadata/finalizers','value':['"
-                + Names.CLEANUP_FINALIZER + "']},{'op':'add','path':'/metadata/annotations','value':{'" + HOOK + "':'"
-                + Names.PRE_DRAIN_HOOK_VALUE + "'}}]"));
-    }
+  @Test
+  void createWithoutMetadataMapsAddsThemWhole() {
+    JsonNode object = machine("{'name':'m'}");
+    AdmissionResponse response = ALL.handle(capiMachine(Operation.CREATE, object, null));
+    assertThat(response.patch().toJson())
+        .isEqualTo(
+            json(
+                "[{'op':'add','path':'/metadata/finalizers','value':['"
+                    + Names.CLEANUP_FINALIZER
+                    + "']},{'op':'add','path':'/metadata/annotations','value':{'"
+                    + HOOK
+                    + "':'"
+                    + Names.PRE_DRAIN_HOOK_VALUE
+                    + "'}}]"));
+  }
 
-    @Test
-    void objectThatHasBothGetsNoPatch() {
-        JsonNode object = applyWirePatch(ALL.handle(capiMachine(Operation.CREATE, machine("{'name':'m'}"), null)),
-                machine("{'name':'m'}"));
-        AdmissionResponse again = ALL.handle(capiMachine(Operation.UPDATE, object, object));
-        assertThat(again.isAllowed()).isTrue();
-        assertThat(again.patch().isEmpty()).isTrue();
-        assertThat(again.toJson("u").has("patchType")).isFalse();
-    }
+  @Test
+  void objectThatHasBothGetsNoPatch() {
+    JsonNode object =
+        applyWirePatch(
+            ALL.handle(capiMachine(Operation.CREATE, machine("{'name':'m'}"), null)),
+            machine("{'name':'m'}"));
+    AdmissionResponse again = ALL.handle(capiMachine(Operation.UPDATE, object, object));
+    assertThat(again.isAllowed()).isTrue();
+    assertThat(again.patch().isEmpty()).isTrue();
+    assertThat(again.toJson("u").has("patchType")).isFalse();
+  }
 
-    @Test
-    void updateOfALiveMachineRestoresWhatIsMissing() {
-        JsonNode old = machine("{'name':'m','finalizers':['" + Names.CLEANUP_FINALIZER + "'],'annotations':{'" + HOOK
-                + "':'" + Names.PRE_DRAIN_HOOK_VALUE + "'}}");
-        JsonNode object = machine("{'name':'m','finalizers':[],'annotations':{}}");
-        JsonNode patched = applyWirePatch(ALL.handle(capiMachine(Operation.UPDATE, object, old)), object);
-        assertThat(patched.at("/metadata/finalizers")).isEqualTo(json("['" + Names.CLEANUP_FINALIZER + "']"));
-        assertThat(patched.at("/metadata/annotations/" + HOOK.replace("/", "~1")).asText())
-                .isEqualTo(Names.PRE_DRAIN_HOOK_VALUE);
-    }
+  @Test
+  void updateOfALiveMachineRestoresWhatIsMissing() {
+    JsonNode old =
+        machine(
+            "{'name':'m','finalizers':['"
+                + Names.CLEANUP_FINALIZER
+                + "'],'annotations':{'"
+                + HOOK
+                + "':'"
+                + Names.PRE_DRAIN_HOOK_VALUE
+                + "'}}");
+    JsonNode object = machine("{'name':'m','finalizers':[],'annotations':{}}");
+    JsonNode patched =
+        applyWirePatch(ALL.handle(capiMachine(Operation.UPDATE, object, old)), object);
+    assertThat(patched.at("/metadata/finalizers"))
+        .isEqualTo(json("['" + Names.CLEANUP_FINALIZER + "']"));
+    assertThat(patched.at("/metadata/annotations/" + HOOK.replace("/", "~1")).asText())
+        .isEqualTo(Names.PRE_DRAIN_HOOK_VALUE);
+  }
 
-    @Test
-    void deletingMachineNeverGetsAPatch() {
-        String deleting = "'deletionTimestamp':'2026-01-01T00:00:00Z'";
-        JsonNode old = machine("{'name':'m'," + deleting + ",'finalizers':['" + Names.CLEANUP_FINALIZER
-                + "','user/f'],'annotations':{'" + HOOK + "':'" + Names.PRE_DRAIN_HOOK_VALUE + "'}}");
-        JsonNode dropped = machine("{'name':'m'," + deleting + ",'finalizers':['user/f']}");
-        assertThat(ALL.handle(capiMachine(Operation.UPDATE, dropped, old)).patch().isEmpty()).isTrue();
-        JsonNode onlyOldDeleting = machine("{'name':'m'}");
-        assertThat(ALL.handle(capiMachine(Operation.UPDATE, onlyOldDeleting, old)).patch().isEmpty()).isTrue();
-        JsonNode onlyNewDeleting = machine("{'name':'m'," + deleting + "}");
-        assertThat(ALL.handle(capiMachine(Operation.UPDATE, onlyNewDeleting, machine("{'name':'m'}"))).patch().isEmpty())
-                .isTrue();
-    }
+  @Test
+  void deletingMachineNeverGetsAPatch() {
+    String deleting = "'deletionTimestamp':'2026-01-01T00:00:00Z'";
+    JsonNode old =
+        machine(
+            "{'name':'m',"
+                + deleting
+                + ",'finalizers':['"
+                + Names.CLEANUP_FINALIZER
+                + "','user/f'],'annotations':{'"
+                + HOOK
+                + "':'"
+                + Names.PRE_DRAIN_HOOK_VALUE
+                + "'}}");
+    JsonNode dropped = machine("{'name':'m'," + deleting + ",'finalizers':['user/f']}");
+    assertThat(ALL.handle(capiMachine(Operation.UPDATE, dropped, old)).patch().isEmpty()).isTrue();
+    JsonNode onlyOldDeleting = machine("{'name':'m'}");
+    assertThat(ALL.handle(capiMachine(Operation.UPDATE, onlyOldDeleting, old)).patch().isEmpty())
+        .isTrue();
+    JsonNode onlyNewDeleting = machine("{'name':'m'," + deleting + "}");
+    assertThat(
+            ALL.handle(capiMachine(Operation.UPDATE, onlyNewDeleting, machine("{'name':'m'}")))
+                .patch()
+                .isEmpty())
+        .isTrue();
+  }
 
-    @Test
-    void deleteAndSubresourceRequestsGetNoPatch() {
-        JsonNode object = machine("{'name':'m'}");
-        assertThat(ALL.handle(capiMachine(Operation.DELETE, null, object)).patch().isEmpty()).isTrue();
-        var status = dev.ironcore.maintenance.server.admission.TestReviews.review("u", "cluster.x-k8s.io", "v1beta2",
-                "Machine", "machines", Operation.UPDATE, object, object);
-        ((com.fasterxml.jackson.databind.node.ObjectNode) status.get("request")).put("subResource", "status");
-        assertThat(ALL.handle(dev.ironcore.maintenance.server.admission.AdmissionRequest.fromReview(status))
-                .patch().isEmpty()).isTrue();
-    }
+  @Test
+  void deleteAndSubresourceRequestsGetNoPatch() {
+    JsonNode object = machine("{'name':'m'}");
+    assertThat(ALL.handle(capiMachine(Operation.DELETE, null, object)).patch().isEmpty()).isTrue();
+    var status =
+        dev.ironcore.maintenance.server.admission.TestReviews.review(
+            "u",
+            "cluster.x-k8s.io",
+            "v1beta2",
+            "Machine",
+            "machines",
+            Operation.UPDATE,
+            object,
+            object);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) status.get("request"))
+        .put("subResource", "status");
+    assertThat(
+            ALL.handle(
+                    dev.ironcore.maintenance.server.admission.AdmissionRequest.fromReview(status))
+                .patch()
+                .isEmpty())
+        .isTrue();
+  }
 
-    @Test
-    void selectorLimitsWhichMachinesAreMutated() {
-        CapiMachineMutator workers = new CapiMachineMutator(LabelSelector.parse("pool in (ironcore),!skip"));
-        JsonNode match = machine("{'name':'m','labels':{'pool':'ironcore'}}");
-        JsonNode other = machine("{'name':'m','labels':{'pool':'other'}}");
-        JsonNode skipped = machine("{'name':'m','labels':{'pool':'ironcore','skip':''}}");
-        assertThat(workers.handle(capiMachine(Operation.CREATE, match, null)).patch().size()).isEqualTo(2);
-        assertThat(workers.handle(capiMachine(Operation.CREATE, other, null)).patch().isEmpty()).isTrue();
-        assertThat(workers.handle(capiMachine(Operation.CREATE, skipped, null)).patch().isEmpty()).isTrue();
-        assertThat(workers.handle(capiMachine(Operation.CREATE, machine("{'name':'m'}"), null)).patch().isEmpty()).isTrue();
-    }
+  @Test
+  void selectorLimitsWhichMachinesAreMutated() {
+    CapiMachineMutator workers =
+        new CapiMachineMutator(LabelSelector.parse("pool in (ironcore),!skip"));
+    JsonNode match = machine("{'name':'m','labels':{'pool':'ironcore'}}");
+    JsonNode other = machine("{'name':'m','labels':{'pool':'other'}}");
+    JsonNode skipped = machine("{'name':'m','labels':{'pool':'ironcore','skip':''}}");
+    assertThat(workers.handle(capiMachine(Operation.CREATE, match, null)).patch().size())
+        .isEqualTo(2);
+    assertThat(workers.handle(capiMachine(Operation.CREATE, other, null)).patch().isEmpty())
+        .isTrue();
+    assertThat(workers.handle(capiMachine(Operation.CREATE, skipped, null)).patch().isEmpty())
+        .isTrue();
+    assertThat(
+            workers
+                .handle(capiMachine(Operation.CREATE, machine("{'name':'m'}"), null))
+                .patch()
+                .isEmpty())
+        .isTrue();
+  }
 }

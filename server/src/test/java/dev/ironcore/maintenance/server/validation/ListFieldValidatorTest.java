@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.AdmissionRoutes;
+import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.Operation;
-import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -19,163 +19,255 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class ListFieldValidatorTest {
-    private static final ListFieldValidator TAINTS = ListFieldValidator.taints();
-    private static final ListFieldValidator TOLERATIONS = ListFieldValidator.tolerations();
+  private static final ListFieldValidator TAINTS = ListFieldValidator.taints();
+  private static final ListFieldValidator TOLERATIONS = ListFieldValidator.tolerations();
 
-    static JsonNode pool(String taints) {
-        return json("{'metadata':{'name':'p'},'spec':{'providerID':'x'" + (taints == null ? "" : ",'taints':" + taints)
-                + "}}");
-    }
+  static JsonNode pool(String taints) {
+    return json(
+        "{'metadata':{'name':'p'},'spec':{'providerID':'x'"
+            + (taints == null ? "" : ",'taints':" + taints)
+            + "}}");
+  }
 
-    static JsonNode vm(String tolerations) {
-        return json("{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':{'name':'p'}"
-                + (tolerations == null ? "" : ",'tolerations':" + tolerations) + "}}");
-    }
+  static JsonNode vm(String tolerations) {
+    return json(
+        "{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':{'name':'p'}"
+            + (tolerations == null ? "" : ",'tolerations':" + tolerations)
+            + "}}");
+  }
 
-    private static List<String> fields(List<FieldError> errors) {
-        return errors.stream().map(FieldError::field).toList();
-    }
+  private static List<String> fields(List<FieldError> errors) {
+    return errors.stream().map(FieldError::field).toList();
+  }
 
-    @Test
-    void validatesTheListOnCreate() {
-        assertThat(TAINTS.validate(machinePool(Operation.CREATE, pool(null), null))).isEmpty();
-        assertThat(fields(TAINTS.validate(machinePool(Operation.CREATE,
-                pool("[{'key':'Bad Key!','effect':'NoSchedule'},{'key':'k','effect':'Later'}]"), null))))
-                .containsExactly("spec.taints[0].key", "spec.taints[1].effect");
-        assertThat(fields(TOLERATIONS.validate(machine(Operation.CREATE, vm("[{'operator':'In'}]"), null))))
-                .containsExactly("spec.tolerations[0].operator");
-    }
+  @Test
+  void validatesTheListOnCreate() {
+    assertThat(TAINTS.validate(machinePool(Operation.CREATE, pool(null), null))).isEmpty();
+    assertThat(
+            fields(
+                TAINTS.validate(
+                    machinePool(
+                        Operation.CREATE,
+                        pool(
+                            "[{'key':'Bad Key!','effect':'NoSchedule'},{'key':'k','effect':'Later'}]"),
+                        null))))
+        .containsExactly("spec.taints[0].key", "spec.taints[1].effect");
+    assertThat(
+            fields(
+                TOLERATIONS.validate(machine(Operation.CREATE, vm("[{'operator':'In'}]"), null))))
+        .containsExactly("spec.tolerations[0].operator");
+  }
 
-    @Test
-    void anUpdateIsDeniedForNewErrorsOnly() {
-        JsonNode legacy = pool("[{'key':'Bad Key!','effect':'NoSchedule'}]");
-        // the controller appends the maintenance taints to a pool with a legacy invalid taint
-        JsonNode tainted = pool("[{'key':'Bad Key!','effect':'NoSchedule'},"
+  @Test
+  void anUpdateIsDeniedForNewErrorsOnly() {
+    JsonNode legacy = pool("[{'key':'Bad Key!','effect':'NoSchedule'}]");
+    // the controller appends the maintenance taints to a pool with a legacy invalid taint
+    JsonNode tainted =
+        pool(
+            "[{'key':'Bad Key!','effect':'NoSchedule'},"
                 + "{'key':'maintenance.ironcore.dev','effect':'NoSchedule'},"
                 + "{'key':'maintenance.ironcore.dev','effect':'NoExecute'}]");
-        assertThat(TAINTS.validate(machinePool(Operation.UPDATE, tainted, legacy))).isEmpty();
-        JsonNode worse = pool("[{'key':'Bad Key!','effect':'NoSchedule'},{'key':'k','effect':'Later'}]");
-        assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, worse, legacy))))
-                .containsExactly("spec.taints[1].effect");
-        assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, legacy, pool(null)))))
-                .containsExactly("spec.taints[0].key");
-    }
+    assertThat(TAINTS.validate(machinePool(Operation.UPDATE, tainted, legacy))).isEmpty();
+    JsonNode worse =
+        pool("[{'key':'Bad Key!','effect':'NoSchedule'},{'key':'k','effect':'Later'}]");
+    assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, worse, legacy))))
+        .containsExactly("spec.taints[1].effect");
+    assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, legacy, pool(null)))))
+        .containsExactly("spec.taints[0].key");
+  }
 
-    /** The tester's pool, created while the validating webhook was absent. */
-    private static final String BAD_TAINTS = "{'key':'bad key'}|{'key':'k','effect':'Weird'}";
-    private static final String BAD_TOLERATIONS = "{'key':'Bad Key!','operator':'Exists'}|{'key':'k','operator':'In'}";
+  /** The tester's pool, created while the validating webhook was absent. */
+  private static final String BAD_TAINTS = "{'key':'bad key'}|{'key':'k','effect':'Weird'}";
 
-    /**
-     * Ratcheting by entry value. Lists are written as {@code |}-separated entries; expected errors
-     * as {@code ;;}-separated beginnings of {@code field: message}, in order.
-     */
-    @ParameterizedTest(name = "{0}: {1} -> {2}")
-    @CsvSource(delimiter = '~', quoteCharacter = '"', emptyValue = "", value = {
+  private static final String BAD_TOLERATIONS =
+      "{'key':'Bad Key!','operator':'Exists'}|{'key':'k','operator':'In'}";
+
+  /**
+   * Ratcheting by entry value. Lists are written as {@code |}-separated entries; expected errors as
+   * {@code ;;}-separated beginnings of {@code field: message}, in order.
+   */
+  @ParameterizedTest(name = "{0}: {1} -> {2}")
+  @CsvSource(
+      delimiter = '~',
+      quoteCharacter = '"',
+      emptyValue = "",
+      value = {
         // the tester's cases
         "taints      ~ " + BAD_TAINTS + " ~ {'key':'k','effect':'Weird'} ~",
-        "taints      ~ " + BAD_TAINTS + " ~ {'key':'ok','effect':'NoSchedule'}|" + BAD_TAINTS + " ~",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ {'key':'ok','effect':'NoSchedule'}|"
+            + BAD_TAINTS
+            + " ~",
         "taints      ~ " + BAD_TAINTS + " ~ {'key':'k','effect':'Weird'}|{'key':'bad key'} ~",
-        "taints      ~ " + BAD_TAINTS + " ~ " + BAD_TAINTS + "|{'key':'maintenance.ironcore.dev','effect':'NoExecute'} ~",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ "
+            + BAD_TAINTS
+            + "|{'key':'maintenance.ironcore.dev','effect':'NoExecute'} ~",
         // a changed entry is fully validated, also for errors it had before
-        "taints      ~ " + BAD_TAINTS + " ~ {'key':'bad key','effect':'NoSchedule'}|{'key':'k','effect':'Weird'}"
-                + " ~ spec.taints[0].key: Invalid value: \"bad key\"",
-        "taints      ~ " + BAD_TAINTS + " ~ {'key':'bad key','value':'v'}|{'key':'k','effect':'Weird'}"
-                + " ~ spec.taints[0].key: Invalid value ;; spec.taints[0].effect: Required value",
-        "taints      ~ " + BAD_TAINTS + " ~ {'key':'ok','effect':'NoSchedule'}|{'key':'bad key'}|{'key':'k','effect':'Weirder'}"
-                + " ~ spec.taints[2].effect: Unsupported value: \"Weirder\"",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ {'key':'bad key','effect':'NoSchedule'}|{'key':'k','effect':'Weird'}"
+            + " ~ spec.taints[0].key: Invalid value: \"bad key\"",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ {'key':'bad key','value':'v'}|{'key':'k','effect':'Weird'}"
+            + " ~ spec.taints[0].key: Invalid value ;; spec.taints[0].effect: Required value",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ {'key':'ok','effect':'NoSchedule'}|{'key':'bad key'}|{'key':'k','effect':'Weirder'}"
+            + " ~ spec.taints[2].effect: Unsupported value: \"Weirder\"",
         // a new bad entry is reported at its new index
-        "taints      ~ " + BAD_TAINTS + " ~ {'key':'x','effect':'Later'}|" + BAD_TAINTS
-                + " ~ spec.taints[0].effect: Unsupported value: \"Later\"",
-        "taints      ~ " + BAD_TAINTS + " ~ {'key':'bad key'}|{'key':'x/'}|{'key':'k','effect':'Weird'}"
-                + " ~ spec.taints[1].key: Invalid value: \"x/\" ;; spec.taints[1].effect: Required value",
-        "taints      ~ ~ " + BAD_TAINTS + " ~ spec.taints[0].key ;; spec.taints[0].effect ;; spec.taints[1].effect",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ {'key':'x','effect':'Later'}|"
+            + BAD_TAINTS
+            + " ~ spec.taints[0].effect: Unsupported value: \"Later\"",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ {'key':'bad key'}|{'key':'x/'}|{'key':'k','effect':'Weird'}"
+            + " ~ spec.taints[1].key: Invalid value: \"x/\" ;; spec.taints[1].effect: Required value",
+        "taints      ~ ~ "
+            + BAD_TAINTS
+            + " ~ spec.taints[0].key ;; spec.taints[0].effect ;; spec.taints[1].effect",
         // duplicates: reported only when one of the two entries is new
         "taints      ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'v','effect':'NoExecute'}"
-                + " ~ {'key':'ok','effect':'NoSchedule'}|{'key':'d','value':'v','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'} ~",
+            + " ~ {'key':'ok','effect':'NoSchedule'}|{'key':'d','value':'v','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'} ~",
         "taints      ~ {'key':'d','effect':'NoExecute'}"
-                + " ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'v','effect':'NoExecute'}"
-                + " ~ spec.taints[1]: Duplicate value: {\"key\":\"d\",\"effect\":\"NoExecute\"}",
+            + " ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'v','effect':'NoExecute'}"
+            + " ~ spec.taints[1]: Duplicate value: {\"key\":\"d\",\"effect\":\"NoExecute\"}",
         "taints      ~ {'key':'d','effect':'NoExecute'}"
-                + " ~ {'key':'d','value':'v','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'}"
-                + " ~ spec.taints[1]: Duplicate value",
+            + " ~ {'key':'d','value':'v','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'}"
+            + " ~ spec.taints[1]: Duplicate value",
         "taints      ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'v','effect':'NoExecute'}"
-                + " ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'w','effect':'NoExecute'}"
-                + " ~ spec.taints[1]: Duplicate value",
+            + " ~ {'key':'d','effect':'NoExecute'}|{'key':'d','value':'w','effect':'NoExecute'}"
+            + " ~ spec.taints[1]: Duplicate value",
         // an exact copy: each old entry stands for one new entry, the copy is new
         "taints      ~ {'key':'d','effect':'NoExecute'} ~ {'key':'d','effect':'NoExecute'}|{'key':'d','effect':'NoExecute'}"
-                + " ~ spec.taints[1]: Duplicate value",
-        "taints      ~ " + BAD_TAINTS + " ~ " + BAD_TAINTS + "|{'key':'k','effect':'Weird'}"
-                + " ~ spec.taints[2].effect: Unsupported value ;; spec.taints[2]: Duplicate value",
+            + " ~ spec.taints[1]: Duplicate value",
+        "taints      ~ "
+            + BAD_TAINTS
+            + " ~ "
+            + BAD_TAINTS
+            + "|{'key':'k','effect':'Weird'}"
+            + " ~ spec.taints[2].effect: Unsupported value ;; spec.taints[2]: Duplicate value",
         // tolerations
         "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'k','operator':'In'} ~",
         "tolerations ~ " + BAD_TOLERATIONS + " ~ {'operator':'Exists'}|" + BAD_TOLERATIONS + " ~",
-        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'k','operator':'In'}|{'key':'Bad Key!','operator':'Exists'} ~",
-        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'Bad Key!','operator':'Equal'}|{'key':'k','operator':'In'}"
-                + " ~ spec.tolerations[0].key: Invalid value: \"Bad Key!\"",
-        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'Bad Key!','operator':'Exists'}|{'key':'k','operator':'Within'}"
-                + " ~ spec.tolerations[1].operator: Unsupported value: \"Within\"",
-        "tolerations ~ " + BAD_TOLERATIONS + " ~ {'key':'k','effect':'Later'}|" + BAD_TOLERATIONS
-                + " ~ spec.tolerations[0].effect: Unsupported value: \"Later\"",
-        "tolerations ~ ~ " + BAD_TOLERATIONS + " ~ spec.tolerations[0].key ;; spec.tolerations[1].operator",
+        "tolerations ~ "
+            + BAD_TOLERATIONS
+            + " ~ {'key':'k','operator':'In'}|{'key':'Bad Key!','operator':'Exists'} ~",
+        "tolerations ~ "
+            + BAD_TOLERATIONS
+            + " ~ {'key':'Bad Key!','operator':'Equal'}|{'key':'k','operator':'In'}"
+            + " ~ spec.tolerations[0].key: Invalid value: \"Bad Key!\"",
+        "tolerations ~ "
+            + BAD_TOLERATIONS
+            + " ~ {'key':'Bad Key!','operator':'Exists'}|{'key':'k','operator':'Within'}"
+            + " ~ spec.tolerations[1].operator: Unsupported value: \"Within\"",
+        "tolerations ~ "
+            + BAD_TOLERATIONS
+            + " ~ {'key':'k','effect':'Later'}|"
+            + BAD_TOLERATIONS
+            + " ~ spec.tolerations[0].effect: Unsupported value: \"Later\"",
+        "tolerations ~ ~ "
+            + BAD_TOLERATIONS
+            + " ~ spec.tolerations[0].key ;; spec.tolerations[1].operator",
         // tolerations may repeat; an exact copy of a bad one is a new bad entry
         "tolerations ~ {'key':'k','operator':'Exists'} ~ {'key':'k','operator':'Exists'}|{'key':'k','operator':'Exists'} ~",
-        "tolerations ~ " + BAD_TOLERATIONS + " ~ " + BAD_TOLERATIONS + "|{'key':'k','operator':'In'}"
-                + " ~ spec.tolerations[2].operator: Unsupported value",
-    })
-    void anUpdateRatchetsByEntryValue(String list, String old, String now, String expected) {
-        boolean taints = list.equals("taints");
-        ListFieldValidator validator = taints ? TAINTS : TOLERATIONS;
-        JsonNode oldObject = taints ? pool(array(old)) : vm(array(old));
-        JsonNode object = taints ? pool(array(now)) : vm(array(now));
-        AdmissionRequest request = taints ? machinePool(Operation.UPDATE, object, oldObject)
-                : machine(Operation.UPDATE, object, oldObject);
-        List<String> actual = validator.validate(request).stream().map(FieldError::toString).toList();
-        List<String> wanted = expected == null ? List.of()
-                : Arrays.stream(expected.split(";;")).map(String::strip).toList();
-        assertThat(actual).as("errors").hasSize(wanted.size());
-        for (int i = 0; i < wanted.size(); i++) {
-            assertThat(actual.get(i)).as("error %d of %s", i, actual).startsWith(wanted.get(i));
-        }
+        "tolerations ~ "
+            + BAD_TOLERATIONS
+            + " ~ "
+            + BAD_TOLERATIONS
+            + "|{'key':'k','operator':'In'}"
+            + " ~ spec.tolerations[2].operator: Unsupported value",
+      })
+  void anUpdateRatchetsByEntryValue(String list, String old, String now, String expected) {
+    boolean taints = list.equals("taints");
+    ListFieldValidator validator = taints ? TAINTS : TOLERATIONS;
+    JsonNode oldObject = taints ? pool(array(old)) : vm(array(old));
+    JsonNode object = taints ? pool(array(now)) : vm(array(now));
+    AdmissionRequest request =
+        taints
+            ? machinePool(Operation.UPDATE, object, oldObject)
+            : machine(Operation.UPDATE, object, oldObject);
+    List<String> actual = validator.validate(request).stream().map(FieldError::toString).toList();
+    List<String> wanted =
+        expected == null
+            ? List.of()
+            : Arrays.stream(expected.split(";;")).map(String::strip).toList();
+    assertThat(actual).as("errors").hasSize(wanted.size());
+    for (int i = 0; i < wanted.size(); i++) {
+      assertThat(actual.get(i)).as("error %d of %s", i, actual).startsWith(wanted.get(i));
     }
+  }
 
-    private static String array(String entries) {
-        return entries == null ? null : "[" + entries.replace('|', ',') + "]";
-    }
+  private static String array(String entries) {
+    return entries == null ? null : "[" + entries.replace('|', ',') + "]";
+  }
 
-    @Test
-    void aListThatIsNotAnArrayIsRatchetedOnlyWhileUnchanged() {
-        assertThat(TAINTS.validate(machinePool(Operation.UPDATE, pool("'k:NoSchedule'"), pool("'k:NoSchedule'"))))
-                .isEmpty();
-        assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, pool("'k:NoExecute'"), pool("'k:NoSchedule'")))))
-                .containsExactly("spec.taints");
-        assertThat(fields(TAINTS.validate(machinePool(Operation.UPDATE, pool("[{'key':'k'}]"), pool("{'key':'k'}")))))
-                .containsExactly("spec.taints[0].effect");
-    }
+  @Test
+  void aListThatIsNotAnArrayIsRatchetedOnlyWhileUnchanged() {
+    assertThat(
+            TAINTS.validate(
+                machinePool(Operation.UPDATE, pool("'k:NoSchedule'"), pool("'k:NoSchedule'"))))
+        .isEmpty();
+    assertThat(
+            fields(
+                TAINTS.validate(
+                    machinePool(Operation.UPDATE, pool("'k:NoExecute'"), pool("'k:NoSchedule'")))))
+        .containsExactly("spec.taints");
+    assertThat(
+            fields(
+                TAINTS.validate(
+                    machinePool(Operation.UPDATE, pool("[{'key':'k'}]"), pool("{'key':'k'}")))))
+        .containsExactly("spec.taints[0].effect");
+  }
 
-    @Test
-    void entriesMatchByJsonValueWhateverTheMemberOrder() {
-        assertThat(TAINTS.validate(machinePool(Operation.UPDATE, pool("[{'effect':'Weird','key':'k'}]"),
-                pool("[{'key':'k','effect':'Weird'}]")))).isEmpty();
-    }
+  @Test
+  void entriesMatchByJsonValueWhateverTheMemberOrder() {
+    assertThat(
+            TAINTS.validate(
+                machinePool(
+                    Operation.UPDATE,
+                    pool("[{'effect':'Weird','key':'k'}]"),
+                    pool("[{'key':'k','effect':'Weird'}]"))))
+        .isEmpty();
+  }
 
-    @Test
-    void theWebhookRoutesDenyLikeKubernetesValidation() {
-        Map<String, ?> routes = AdmissionRoutes.create(labels -> true);
-        ValidatingHandler pools = (ValidatingHandler) routes.get(AdmissionRoutes.VALIDATE_MACHINEPOOL);
-        AdmissionResponse denied = pools.handle(machinePool(Operation.CREATE, pool("[{'key':'Bad Key!','effect':"
-                + "'NoSchedule'},{'key':'k','effect':'NoExecute'},{'key':'k','effect':'NoExecute'}]"), null));
-        assertThat(denied.code()).isEqualTo(422);
-        assertThat(denied.message()).startsWith("MachinePool.compute.ironcore.dev \"p\" is invalid: "
+  @Test
+  void theWebhookRoutesDenyLikeKubernetesValidation() {
+    Map<String, ?> routes = AdmissionRoutes.create(labels -> true);
+    ValidatingHandler pools = (ValidatingHandler) routes.get(AdmissionRoutes.VALIDATE_MACHINEPOOL);
+    AdmissionResponse denied =
+        pools.handle(
+            machinePool(
+                Operation.CREATE,
+                pool(
+                    "[{'key':'Bad Key!','effect':"
+                        + "'NoSchedule'},{'key':'k','effect':'NoExecute'},{'key':'k','effect':'NoExecute'}]"),
+                null));
+    assertThat(denied.code()).isEqualTo(422);
+    assertThat(denied.message())
+        .startsWith(
+            "MachinePool.compute.ironcore.dev \"p\" is invalid: "
                 + "[spec.taints[0].key: Invalid value: \"Bad Key!\": name part must consist")
-                .endsWith(", spec.taints[2]: Duplicate value: {\"key\":\"k\",\"effect\":\"NoExecute\"}: taints must be"
-                        + " unique by key and effect]");
-        assertThat(denied.toJson("u").at("/status/details/causes")).hasSize(2);
+        .endsWith(
+            ", spec.taints[2]: Duplicate value: {\"key\":\"k\",\"effect\":\"NoExecute\"}: taints must be"
+                + " unique by key and effect]");
+    assertThat(denied.toJson("u").at("/status/details/causes")).hasSize(2);
 
-        ValidatingHandler machines = (ValidatingHandler) routes.get(AdmissionRoutes.VALIDATE_MACHINE);
-        AdmissionResponse both = machines.handle(machine(Operation.UPDATE,
-                json("{'metadata':{'name':'m'},'spec':{'machinePoolRef':{'name':'b'},'tolerations':[{'value':'v'}]}}"),
+    ValidatingHandler machines = (ValidatingHandler) routes.get(AdmissionRoutes.VALIDATE_MACHINE);
+    AdmissionResponse both =
+        machines.handle(
+            machine(
+                Operation.UPDATE,
+                json(
+                    "{'metadata':{'name':'m'},'spec':{'machinePoolRef':{'name':'b'},'tolerations':[{'value':'v'}]}}"),
                 vm(null)));
-        assertThat(both.toJson("u").at("/status/details/causes")).hasSize(2);
-        assertThat(both.message()).contains("spec.machinePoolRef.name: Forbidden", "spec.tolerations[0].operator");
-    }
+    assertThat(both.toJson("u").at("/status/details/causes")).hasSize(2);
+    assertThat(both.message())
+        .contains("spec.machinePoolRef.name: Forbidden", "spec.tolerations[0].operator");
+  }
 }

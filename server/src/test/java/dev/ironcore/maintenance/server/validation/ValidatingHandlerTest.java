@@ -18,154 +18,226 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ValidatingHandlerTest {
-    private static final Validator ALWAYS_WRONG = r -> List.of(FieldError.required("spec.a", ""),
-            FieldError.invalid("spec.b", "x", "why"));
+  private static final Validator ALWAYS_WRONG =
+      r -> List.of(FieldError.required("spec.a", ""), FieldError.invalid("spec.b", "x", "why"));
 
-    private static JsonNode deleting(JsonNode object, String... finalizers) {
-        ObjectNode copy = object.deepCopy();
-        ObjectNode metadata = (ObjectNode) copy.get("metadata");
-        metadata.put("deletionTimestamp", "2026-01-01T00:00:00Z");
-        ArrayNode array = metadata.putArray("finalizers");
-        for (String f : finalizers) {
-            array.add(f);
-        }
-        return copy;
+  private static JsonNode deleting(JsonNode object, String... finalizers) {
+    ObjectNode copy = object.deepCopy();
+    ObjectNode metadata = (ObjectNode) copy.get("metadata");
+    metadata.put("deletionTimestamp", "2026-01-01T00:00:00Z");
+    ArrayNode array = metadata.putArray("finalizers");
+    for (String f : finalizers) {
+      array.add(f);
     }
+    return copy;
+  }
 
-    @Test
-    void reportsEveryErrorOfEveryValidatorAtOnce() {
-        ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
-        AdmissionResponse response = handler.handle(machine(Operation.UPDATE, bound("b"), bound("a")));
-        assertThat(response.isAllowed()).isFalse();
-        assertThat(response.code()).isEqualTo(422);
-        JsonNode status = response.toJson("u").get("status");
-        assertThat(status.at("/details/causes")).hasSize(3);
-        assertThat(status.at("/details/kind").asText()).isEqualTo("Machine");
-        assertThat(status.at("/details/name").asText()).isEqualTo("m");
-        assertThat(status.get("message").asText()).startsWith("Machine.compute.ironcore.dev \"m\" is invalid: [")
-                .contains("spec.machinePoolRef.name: Forbidden");
-    }
+  @Test
+  void reportsEveryErrorOfEveryValidatorAtOnce() {
+    ValidatingHandler handler =
+        new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
+    AdmissionResponse response = handler.handle(machine(Operation.UPDATE, bound("b"), bound("a")));
+    assertThat(response.isAllowed()).isFalse();
+    assertThat(response.code()).isEqualTo(422);
+    JsonNode status = response.toJson("u").get("status");
+    assertThat(status.at("/details/causes")).hasSize(3);
+    assertThat(status.at("/details/kind").asText()).isEqualTo("Machine");
+    assertThat(status.at("/details/name").asText()).isEqualTo("m");
+    assertThat(status.get("message").asText())
+        .startsWith("Machine.compute.ironcore.dev \"m\" is invalid: [")
+        .contains("spec.machinePoolRef.name: Forbidden");
+  }
 
-    @Test
-    void validObjectsAndEmptyValidatorListAreAllowed() {
-        assertThat(new ValidatingHandler(List.of(new MachinePoolRefImmutable()))
-                .handle(machine(Operation.UPDATE, bound("a"), bound(null))).isAllowed()).isTrue();
-        assertThat(new ValidatingHandler(List.of()).handle(machine(Operation.CREATE, bound("a"), null)).isAllowed())
-                .isTrue();
-    }
+  @Test
+  void validObjectsAndEmptyValidatorListAreAllowed() {
+    assertThat(
+            new ValidatingHandler(List.of(new MachinePoolRefImmutable()))
+                .handle(machine(Operation.UPDATE, bound("a"), bound(null)))
+                .isAllowed())
+        .isTrue();
+    assertThat(
+            new ValidatingHandler(List.of())
+                .handle(machine(Operation.CREATE, bound("a"), null))
+                .isAllowed())
+        .isTrue();
+  }
 
-    @Test
-    void deleteIsNeverValidated() {
-        assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG)).handle(machine(Operation.DELETE, null, bound("a")))
-                .isAllowed()).isTrue();
-    }
+  @Test
+  void deleteIsNeverValidated() {
+    assertThat(
+            new ValidatingHandler(List.of(ALWAYS_WRONG))
+                .handle(machine(Operation.DELETE, null, bound("a")))
+                .isAllowed())
+        .isTrue();
+  }
 
-    @Test
-    void removingFinalizersFromADeletingObjectIsAlwaysAllowed() {
-        ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG));
-        JsonNode old = deleting(bound("a"), "x", "y");
-        JsonNode dropped = deleting(bound("a"), "y");
-        ((ObjectNode) dropped.get("metadata")).put("resourceVersion", "8").putArray("managedFields").addObject();
-        assertThat(handler.handle(machine(Operation.UPDATE, dropped, old)).isAllowed()).isTrue();
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a")), old)).isAllowed()).isTrue();
-    }
+  @Test
+  void removingFinalizersFromADeletingObjectIsAlwaysAllowed() {
+    ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG));
+    JsonNode old = deleting(bound("a"), "x", "y");
+    JsonNode dropped = deleting(bound("a"), "y");
+    ((ObjectNode) dropped.get("metadata"))
+        .put("resourceVersion", "8")
+        .putArray("managedFields")
+        .addObject();
+    assertThat(handler.handle(machine(Operation.UPDATE, dropped, old)).isAllowed()).isTrue();
+    assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a")), old)).isAllowed())
+        .isTrue();
+  }
 
-    /** The tester's patch {"spec":{"machinePoolRef":{"name":"pool-y"}}} on a Machine held by a user finalizer. */
-    @Test
-    void aBindingChangeOfADeletingMachineIsDenied() {
-        ValidatingHandler handler = new ValidatingHandler(List.of(new MachinePoolRefImmutable()));
-        JsonNode old = deleting(bound("pool-r"), "hold");
-        AdmissionResponse changed = handler.handle(machine(Operation.UPDATE, deleting(bound("pool-y"), "hold"), old));
-        assertThat(changed.isAllowed()).isFalse();
-        assertThat(changed.code()).isEqualTo(422);
-        assertThat(changed.message()).contains("spec.machinePoolRef.name: Forbidden", "\"pool-r\"", "\"pool-y\"");
-        // also when the same update drops the finalizers: {"metadata":{"finalizers":null},"spec":{"machinePoolRef":null}}
-        AdmissionResponse cleared = handler.handle(machine(Operation.UPDATE, deleting(bound(null)), old));
-        assertThat(cleared.isAllowed()).isFalse();
-        assertThat(cleared.message()).contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
-    }
+  /**
+   * The tester's patch {"spec":{"machinePoolRef":{"name":"pool-y"}}} on a Machine held by a user
+   * finalizer.
+   */
+  @Test
+  void aBindingChangeOfADeletingMachineIsDenied() {
+    ValidatingHandler handler = new ValidatingHandler(List.of(new MachinePoolRefImmutable()));
+    JsonNode old = deleting(bound("pool-r"), "hold");
+    AdmissionResponse changed =
+        handler.handle(machine(Operation.UPDATE, deleting(bound("pool-y"), "hold"), old));
+    assertThat(changed.isAllowed()).isFalse();
+    assertThat(changed.code()).isEqualTo(422);
+    assertThat(changed.message())
+        .contains("spec.machinePoolRef.name: Forbidden", "\"pool-r\"", "\"pool-y\"");
+    // also when the same update drops the finalizers:
+    // {"metadata":{"finalizers":null},"spec":{"machinePoolRef":null}}
+    AdmissionResponse cleared =
+        handler.handle(machine(Operation.UPDATE, deleting(bound(null)), old));
+    assertThat(cleared.isAllowed()).isFalse();
+    assertThat(cleared.message())
+        .contains("spec.machinePoolRef.name: Forbidden", "cannot be cleared");
+  }
 
-    @Test
-    void onADeletingObjectOnlyTheRulesThatApplyWhileDeletingRun() {
-        ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
-        JsonNode old = deleting(bound("a"), "x", "y");
-        AdmissionResponse rebound = handler.handle(machine(Operation.UPDATE, deleting(bound("b"), "y"), old));
-        assertThat(rebound.toJson("u").at("/status/details/causes")).singleElement()
-                .satisfies(c -> assertThat(c.get("field").asText()).isEqualTo("spec.machinePoolRef.name"));
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a"), "y"), old)).isAllowed()).isTrue();
-        // binding a deleting unbound Machine is setting it once, which is allowed
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a")), deleting(bound(null), "x")))
-                .isAllowed()).isTrue();
-        // adding a finalizer is refused by the API server itself; we do not deny it
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a"), "x", "y", "z"), old)).isAllowed())
-                .isTrue();
-    }
+  @Test
+  void onADeletingObjectOnlyTheRulesThatApplyWhileDeletingRun() {
+    ValidatingHandler handler =
+        new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
+    JsonNode old = deleting(bound("a"), "x", "y");
+    AdmissionResponse rebound =
+        handler.handle(machine(Operation.UPDATE, deleting(bound("b"), "y"), old));
+    assertThat(rebound.toJson("u").at("/status/details/causes"))
+        .singleElement()
+        .satisfies(c -> assertThat(c.get("field").asText()).isEqualTo("spec.machinePoolRef.name"));
+    assertThat(
+            handler.handle(machine(Operation.UPDATE, deleting(bound("a"), "y"), old)).isAllowed())
+        .isTrue();
+    // binding a deleting unbound Machine is setting it once, which is allowed
+    assertThat(
+            handler
+                .handle(machine(Operation.UPDATE, deleting(bound("a")), deleting(bound(null), "x")))
+                .isAllowed())
+        .isTrue();
+    // adding a finalizer is refused by the API server itself; we do not deny it
+    assertThat(
+            handler
+                .handle(machine(Operation.UPDATE, deleting(bound("a"), "x", "y", "z"), old))
+                .isAllowed())
+        .isTrue();
+  }
 
-    /** Invalid tolerations on a deleting Machine: ignored, the finalizer can go; the binding is still checked. */
-    @Test
-    void theMachineRouteSkipsTolerationsButNotTheBindingWhileDeleting() {
-        ValidatingHandler machines = (ValidatingHandler) AdmissionRoutes.create(labels -> true)
-                .get(AdmissionRoutes.VALIDATE_MACHINE);
-        JsonNode badTolerations = json("{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':"
+  /**
+   * Invalid tolerations on a deleting Machine: ignored, the finalizer can go; the binding is still
+   * checked.
+   */
+  @Test
+  void theMachineRouteSkipsTolerationsButNotTheBindingWhileDeleting() {
+    ValidatingHandler machines =
+        (ValidatingHandler)
+            AdmissionRoutes.create(labels -> true).get(AdmissionRoutes.VALIDATE_MACHINE);
+    JsonNode badTolerations =
+        json(
+            "{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':"
                 + "{'name':'a'},'tolerations':[{'operator':'In'}]}}");
-        JsonNode old = deleting(badTolerations, "hold");
-        assertThat(machines.handle(machine(Operation.UPDATE, deleting(badTolerations), old)).isAllowed()).isTrue();
-        ObjectNode rebound = deleting(badTolerations).deepCopy();
-        ((ObjectNode) rebound.at("/spec/machinePoolRef")).put("name", "b");
-        AdmissionResponse denied = machines.handle(machine(Operation.UPDATE, rebound, old));
-        assertThat(denied.toJson("u").at("/status/details/causes")).hasSize(1);
-        assertThat(denied.message()).contains("spec.machinePoolRef.name: Forbidden");
-    }
+    JsonNode old = deleting(badTolerations, "hold");
+    assertThat(
+            machines.handle(machine(Operation.UPDATE, deleting(badTolerations), old)).isAllowed())
+        .isTrue();
+    ObjectNode rebound = deleting(badTolerations).deepCopy();
+    ((ObjectNode) rebound.at("/spec/machinePoolRef")).put("name", "b");
+    AdmissionResponse denied = machines.handle(machine(Operation.UPDATE, rebound, old));
+    assertThat(denied.toJson("u").at("/status/details/causes")).hasSize(1);
+    assertThat(denied.message()).contains("spec.machinePoolRef.name: Forbidden");
+  }
 
-    @Test
-    void rulesDoNotApplyWhileDeletingUnlessTheySaySo() {
-        assertThat(ALWAYS_WRONG.appliesWhileDeleting()).isFalse();
-        assertThat(ListFieldValidator.taints().appliesWhileDeleting()).isFalse();
-        assertThat(ListFieldValidator.tolerations().appliesWhileDeleting()).isFalse();
-        assertThat(new MachinePoolRefImmutable().appliesWhileDeleting()).isTrue();
-    }
+  @Test
+  void rulesDoNotApplyWhileDeletingUnlessTheySaySo() {
+    assertThat(ALWAYS_WRONG.appliesWhileDeleting()).isFalse();
+    assertThat(ListFieldValidator.taints().appliesWhileDeleting()).isFalse();
+    assertThat(ListFieldValidator.tolerations().appliesWhileDeleting()).isFalse();
+    assertThat(new MachinePoolRefImmutable().appliesWhileDeleting()).isTrue();
+  }
 
-    /** A client may send a stale object without deletionTimestamp; oldObject alone decides too. */
-    @Test
-    void anUpdateIsTreatedAsDeletingWhenOnlyOneSideIsDeleting() {
-        ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG));
-        assertThat(handler.handle(machine(Operation.UPDATE, bound("a"), deleting(bound("a"), "x"))).isAllowed())
-                .isTrue();
-        assertThat(handler.handle(machine(Operation.UPDATE, deleting(bound("a")), bound("a"))).isAllowed()).isTrue();
-        ValidatingHandler binding = new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
-        assertThat(binding.handle(machine(Operation.UPDATE, bound("b"), deleting(bound("a"), "x"))).message())
-                .contains("spec.machinePoolRef.name: Forbidden").doesNotContain("spec.a");
-    }
+  /** A client may send a stale object without deletionTimestamp; oldObject alone decides too. */
+  @Test
+  void anUpdateIsTreatedAsDeletingWhenOnlyOneSideIsDeleting() {
+    ValidatingHandler handler = new ValidatingHandler(List.of(ALWAYS_WRONG));
+    assertThat(
+            handler
+                .handle(machine(Operation.UPDATE, bound("a"), deleting(bound("a"), "x")))
+                .isAllowed())
+        .isTrue();
+    assertThat(
+            handler.handle(machine(Operation.UPDATE, deleting(bound("a")), bound("a"))).isAllowed())
+        .isTrue();
+    ValidatingHandler binding =
+        new ValidatingHandler(List.of(ALWAYS_WRONG, new MachinePoolRefImmutable()));
+    assertThat(
+            binding
+                .handle(machine(Operation.UPDATE, bound("b"), deleting(bound("a"), "x")))
+                .message())
+        .contains("spec.machinePoolRef.name: Forbidden")
+        .doesNotContain("spec.a");
+  }
 
-    @Test
-    void createIsValidatedEvenWithAClientSuppliedDeletionTimestamp() {
-        // the API server drops it on create, so the object would be stored live
-        assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG))
-                .handle(machine(Operation.CREATE, deleting(bound("a")), null)).isAllowed()).isFalse();
-    }
+  @Test
+  void createIsValidatedEvenWithAClientSuppliedDeletionTimestamp() {
+    // the API server drops it on create, so the object would be stored live
+    assertThat(
+            new ValidatingHandler(List.of(ALWAYS_WRONG))
+                .handle(machine(Operation.CREATE, deleting(bound("a")), null))
+                .isAllowed())
+        .isFalse();
+  }
 
-    @Test
-    void finalizerRemovalFromALiveObjectIsValidatedNormally() {
-        JsonNode old = json("{'metadata':{'name':'m','finalizers':['x']},'spec':{}}");
-        JsonNode object = json("{'metadata':{'name':'m','finalizers':[]},'spec':{}}");
-        assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG)).handle(machine(Operation.UPDATE, object, old))
-                .isAllowed()).isFalse();
-    }
+  @Test
+  void finalizerRemovalFromALiveObjectIsValidatedNormally() {
+    JsonNode old = json("{'metadata':{'name':'m','finalizers':['x']},'spec':{}}");
+    JsonNode object = json("{'metadata':{'name':'m','finalizers':[]},'spec':{}}");
+    assertThat(
+            new ValidatingHandler(List.of(ALWAYS_WRONG))
+                .handle(machine(Operation.UPDATE, object, old))
+                .isAllowed())
+        .isFalse();
+  }
 
-    @Test
-    void subresourceUpdatesAreNotValidated() {
-        ObjectNode review = TestReviews.review("u", "compute.ironcore.dev", "v1alpha1", "Machine", "machines",
-                Operation.UPDATE, bound("b"), bound("a"));
-        ((ObjectNode) review.get("request")).put("subResource", "status");
-        assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG)).handle(AdmissionRequest.fromReview(review))
-                .isAllowed()).isTrue();
-    }
+  @Test
+  void subresourceUpdatesAreNotValidated() {
+    ObjectNode review =
+        TestReviews.review(
+            "u",
+            "compute.ironcore.dev",
+            "v1alpha1",
+            "Machine",
+            "machines",
+            Operation.UPDATE,
+            bound("b"),
+            bound("a"));
+    ((ObjectNode) review.get("request")).put("subResource", "status");
+    assertThat(
+            new ValidatingHandler(List.of(ALWAYS_WRONG))
+                .handle(AdmissionRequest.fromReview(review))
+                .isAllowed())
+        .isTrue();
+  }
 
-    @Test
-    void aNonStringDeletionTimestampCountsAsDeleting() {
-        ObjectNode old = bound("a").deepCopy();
-        ((ObjectNode) old.get("metadata")).put("deletionTimestamp", 1767225600);
-        assertThat(new ValidatingHandler(List.of(ALWAYS_WRONG)).handle(machine(Operation.UPDATE, bound("b"), old))
-                .isAllowed()).isTrue();
-    }
+  @Test
+  void aNonStringDeletionTimestampCountsAsDeleting() {
+    ObjectNode old = bound("a").deepCopy();
+    ((ObjectNode) old.get("metadata")).put("deletionTimestamp", 1767225600);
+    assertThat(
+            new ValidatingHandler(List.of(ALWAYS_WRONG))
+                .handle(machine(Operation.UPDATE, bound("b"), old))
+                .isAllowed())
+        .isTrue();
+  }
 }
