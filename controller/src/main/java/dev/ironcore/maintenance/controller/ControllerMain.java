@@ -4,7 +4,6 @@ import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.metrics.HealthServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -131,7 +130,7 @@ public final class ControllerMain implements Callable<Integer> {
             poolletShutdownDelay,
             simulateCapi,
             gracePeriod);
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -59,7 +58,7 @@ public final class KubeWriter {
     if (live == null || !when.test(live)) {
       return false;
     }
-    JsonNode json = Serialization.jsonMapper().valueToTree(live);
+    JsonNode json = client.getKubernetesSerialization().convertValue(live, JsonNode.class);
     JsonPatch patch = edit.apply(MetadataPatches.on(json)).build();
     return apply(resource, patch);
   }
@@ -97,7 +96,8 @@ public final class KubeWriter {
     JsonPatch.Builder b =
         JsonPatch.builder()
             .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
-    ArrayNode taintsJson = Serialization.jsonMapper().valueToTree(missing);
+    ArrayNode taintsJson =
+        client.getKubernetesSerialization().convertValue(missing, ArrayNode.class);
     if (live.getSpec() == null) {
       ObjectNode spec = f.objectNode();
       spec.set("taints", taintsJson);

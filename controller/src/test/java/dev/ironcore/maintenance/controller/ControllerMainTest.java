@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -55,7 +54,9 @@ class ControllerMainTest {
     try (InputStream in =
         Files.newInputStream(
             ManifestPaths.overlay("deploy").resolve("controller_deployment.yaml"))) {
-      deployment = Serialization.unmarshal(in, Deployment.class);
+      deployment =
+          dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization()
+              .unmarshal(in, Deployment.class);
     }
     List<String> args =
         deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();

@@ -67,6 +67,20 @@ public final class WebhookServer implements AutoCloseable {
         Javalin.create(
             cfg -> {
               cfg.startup.showJavalinBanner = false;
+              // no default-configured mapper anywhere: Javalin's also gets our read limits
+              cfg.jsonMapper(
+                  new io.javalin.json.JavalinJackson(
+                      dev.ironcore.maintenance.api.json.JsonMappers.create(), false));
+              // request threads with deep stacks: writing a 10,000-level object recurses
+              cfg.jetty.threadPool =
+                  new org.eclipse.jetty.util.thread.QueuedThreadPool(
+                      250,
+                      8,
+                      60_000,
+                      -1,
+                      null,
+                      null,
+                      dev.ironcore.maintenance.api.json.DeepStacks.threadFactory("webhook"));
               cfg.jetty.addConnector(
                   (server, http) ->
                       HttpsConnectors.create(

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +20,8 @@ class ShippedDeploymentTest {
   private static Container container(String file) throws Exception {
     Path path = ManifestPaths.overlay("deploy").resolve(file);
     try (InputStream in = Files.newInputStream(path)) {
-      return Serialization.unmarshal(in, Deployment.class)
+      return dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization()
+          .unmarshal(in, Deployment.class)
           .getSpec()
           .getTemplate()
           .getSpec()

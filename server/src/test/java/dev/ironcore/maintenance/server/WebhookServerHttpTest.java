@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The real HTTPS server on a free port, spoken to with the JDK client over h2 and http/1.1. */
 class WebhookServerHttpTest {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   @TempDir static Path dir;
   static TestCertificates certs;

@@ -2,7 +2,6 @@ package dev.ironcore.maintenance.testkit;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ public final class InstallManifests {
               ? Path.of(f.optional("kubectl", null))
               : Kubectl.locate(envDir == null ? null : Path.of(envDir));
       Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
-      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      try (KubernetesClient client = dev.ironcore.maintenance.api.json.JsonMappers.client(config)) {
         new WebhookInstaller(client, new Kubectl(kubectlBin, kubeconfig))
             .install(
                 Path.of(f.required("overlay")),

@@ -2,7 +2,6 @@ package dev.ironcore.maintenance.testkit;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -95,9 +94,8 @@ public final class K3sCluster implements TestCluster {
 
   @Override
   public KubernetesClient newClient() {
-    return new KubernetesClientBuilder()
-        .withConfig(Config.fromKubeconfig(container.getKubeConfigYaml()))
-        .build();
+    return dev.ironcore.maintenance.api.json.JsonMappers.client(
+        Config.fromKubeconfig(container.getKubeConfigYaml()));
   }
 
   @Override

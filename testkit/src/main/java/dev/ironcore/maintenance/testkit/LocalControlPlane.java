@@ -3,7 +3,6 @@ package dev.ironcore.maintenance.testkit;
 import dev.ironcore.maintenance.certs.SslContexts;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -344,7 +343,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   /** A new admin client; the caller closes it. */
   @Override
   public KubernetesClient newClient() {
-    return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+    return dev.ironcore.maintenance.api.json.JsonMappers.client(clientConfig());
   }
 
   /** kubectl bound to {@link #kubeconfig()} ({@code binDir/kubectl}, else /usr/bin/kubectl). */

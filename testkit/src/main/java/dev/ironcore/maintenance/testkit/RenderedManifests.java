@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 public final class RenderedManifests {
 
   private static final Pattern DOC_SEPARATOR = Pattern.compile("(?m)^---\\s*$");
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final KubernetesSerialization SERIALIZATION =
+      dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization();
 
   private RenderedManifests() {}
 

@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * @param detail explanation, may be empty
  */
 public record FieldError(String field, Type type, Object badValue, String detail) {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   /** Error kinds; names and cause types as in Kubernetes {@code field.ErrorType}. */
   public enum Type {

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class RoundTripTest {
-  private final ObjectMapper mapper = new ObjectMapper();
+  private final ObjectMapper mapper = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   @Test
   void machineKeepsFieldsWeDoNotModel() throws Exception {

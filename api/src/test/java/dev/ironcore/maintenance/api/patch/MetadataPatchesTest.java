@@ -10,7 +10,7 @@ import io.fabric8.zjsonpatch.JsonPatchException;
 import org.junit.jupiter.api.Test;
 
 class MetadataPatchesTest {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
   private static final String F = "maintenance.ironcore.dev/machinepool-cleanup";
   private static final String KEY =
       "pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore~maintenance";

@@ -64,7 +64,9 @@ final class DemoObjects {
                 capiMachine,
                 Names.MAINTENANCE_TAINT_KEY,
                 Names.CAPI_MACHINE_FINALIZER,
-                io.fabric8.kubernetes.client.utils.Serialization.asJson(capiLabels),
+                dev.ironcore.maintenance.api.json.JsonMappers.shared()
+                    .valueToTree(capiLabels)
+                    .toString(),
                 poolletFinalizers ? "[" + Names.POOLLET_FINALIZER + "]" : "[]");
     client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).serverSideApply();
     var capi =

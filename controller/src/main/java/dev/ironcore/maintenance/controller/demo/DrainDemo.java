@@ -5,7 +5,6 @@ import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -45,7 +44,8 @@ public final class DrainDemo {
   }
 
   public static void main(String[] args) throws Exception {
-    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+    try (KubernetesClient client =
+        dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build()) {
       System.exit(new DrainDemo(client, System.out, false).run() ? 0 : 1);
     }
   }

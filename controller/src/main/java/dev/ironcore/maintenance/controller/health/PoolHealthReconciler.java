@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -107,7 +106,8 @@ public final class PoolHealthReconciler implements Reconciler {
     JsonPatch.Builder patch =
         JsonPatch.builder()
             .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
-    ArrayNode conditionsJson = Serialization.jsonMapper().valueToTree(updated);
+    ArrayNode conditionsJson =
+        client.getKubernetesSerialization().convertValue(updated, ArrayNode.class);
     if (live.getStatus() == null) {
       ObjectNode status = JsonNodeFactory.instance.objectNode();
       status.set("conditions", conditionsJson);

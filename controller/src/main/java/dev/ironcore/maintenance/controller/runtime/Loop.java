@@ -47,8 +47,9 @@ public final class Loop implements AutoCloseable {
   /** Starts {@code workers} threads. */
   public void start(int workerCount) {
     for (int i = 0; i < workerCount; i++) {
-      Thread t = new Thread(this::work, name + "-worker-" + i);
-      t.setDaemon(true);
+      Thread t =
+          dev.ironcore.maintenance.api.json.DeepStacks.newThread(
+              this::work, name + "-worker-" + i, true);
       workers.add(t);
       t.start();
     }

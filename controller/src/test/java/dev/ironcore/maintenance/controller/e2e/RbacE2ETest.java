@@ -14,7 +14,6 @@ import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +45,7 @@ class RbacE2ETest {
     }
     Config config = Config.fromKubeconfig(Files.readString(world.cp.kubeconfig()));
     config.setImpersonateUsername(SERVICE_ACCOUNT);
-    asController = new KubernetesClientBuilder().withConfig(config).build();
+    asController = dev.ironcore.maintenance.api.json.JsonMappers.client(config);
     assertThat(
             world
                 .cp

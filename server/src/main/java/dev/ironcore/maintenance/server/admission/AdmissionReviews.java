@@ -25,7 +25,7 @@ public final class AdmissionReviews {
   public static final String KIND = "AdmissionReview";
 
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionReviews.class);
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   private AdmissionReviews() {}
 

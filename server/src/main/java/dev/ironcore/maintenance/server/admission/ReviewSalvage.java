@@ -14,7 +14,8 @@ import java.io.IOException;
  * @param apiVersion the top-level {@code apiVersion} if seen, else {@code ""}
  */
 record ReviewSalvage(String uid, String apiVersion) {
-  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final JsonFactory FACTORY =
+      dev.ironcore.maintenance.api.json.JsonMappers.jsonFactory();
 
   static ReviewSalvage of(byte[] body) {
     String uid = "";

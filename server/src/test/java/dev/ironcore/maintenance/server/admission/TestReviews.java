@@ -8,7 +8,7 @@ import java.util.Base64;
 
 /** Builds AdmissionReview documents and requests for tests. JSON may use ' for ". */
 public final class TestReviews {
-  public static final ObjectMapper MAPPER = new ObjectMapper();
+  public static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   private TestReviews() {}
 

@@ -37,7 +37,7 @@ final class WebhookEnvironment {
   /** A user finalizer the tests hold objects with. */
   static final String HOLD = "e2e.ironcore.dev/hold";
 
-  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
   private static WebhookEnvironment instance;
 
   final TestCluster cp;
