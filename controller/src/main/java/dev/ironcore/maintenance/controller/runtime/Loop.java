@@ -77,7 +77,8 @@ public final class Loop implements AutoCloseable {
             name,
             result.requeueAfter() == null ? "done" : "requeue",
             Duration.ofNanos(System.nanoTime() - start));
-      } catch (Exception e) {
+      } catch (Exception | StackOverflowError e) {
+        // an object too deep for this thread's stack is a failed pass, not the worker's end
         metrics.reconciled(name, "error", Duration.ofNanos(System.nanoTime() - start));
         int n = queue.failures(key) + 1;
         if (n <= 3) {

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
  * SIGKILL at any point, as a crash or an OOM kill would, and start a fresh one.
  */
 final class ControllerProcess implements AutoCloseable {
+  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
+
   private final Process process;
   private final int healthPort;
 
@@ -42,6 +44,28 @@ final class ControllerProcess implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().put("KUBECONFIG", kubeconfig.toString());
     return new ControllerProcess(pb.start(), healthPort);
+  }
+
+  /**
+   * GET {@code path} on the health port; the HTTP status, or -1 when nothing answers (not yet
+   * listening, or gone).
+   */
+  int probe(String path) {
+    try {
+      java.net.http.HttpResponse<Void> r =
+          HTTP.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + healthPort + path))
+                  .timeout(java.time.Duration.ofSeconds(5))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding());
+      return r.statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
   }
 
   boolean alive() {

@@ -1,0 +1,110 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.Taint;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Machine whose spec and status (written through the status subresource, which no webhook sees)
+ * nest about as deep as the API server allows: the controller keeps watching and evicting, and a
+ * controller started while that Machine exists runs (no crash loop).
+ */
+class DeepObjectE2ETest {
+  /** Levels below {@code spec.deep} / {@code status.deep}; about 10,000 in all. */
+  private static final int DEPTH = 9_990;
+
+  private ControllerWorld world;
+  private ControllerProcess controller;
+  private Path log;
+
+  @BeforeEach
+  void world() throws Exception {
+    world = new ControllerWorld();
+    log = Files.createDirectories(Path.of("target", "deep-tests")).resolve(world.ns + ".log");
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (controller != null) {
+      controller.close();
+    }
+  }
+
+  static String nested(int depth) {
+    return "{\"a\":".repeat(depth - 1) + "{\"a\":1}" + "}".repeat(depth - 1);
+  }
+
+  /** Creates a bound Machine with a deep spec, then makes its status deep as well (kubectl). */
+  private void createDeepMachine(String name, String pool) {
+    String json =
+        """
+        {"apiVersion":"compute.ironcore.dev/v1alpha1","kind":"Machine",
+         "metadata":{"name":"%s","namespace":"%s","finalizers":["%s"]},
+         "spec":{"machineClassRef":{"name":"small"},"machinePoolRef":{"name":"%s"},"deep":%s}}
+        """
+            .formatted(name, world.ns, Names.POOLLET_FINALIZER, pool, nested(DEPTH));
+    world.cp.kubectlTool().runWithInput(json, "create", "-f", "-").orThrow();
+    world
+        .cp
+        .kubectl(
+            "patch",
+            "machines.compute.ironcore.dev",
+            "-n",
+            world.ns,
+            name,
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            "{\"status\":{\"deep\":" + nested(DEPTH) + "}}")
+        .orThrow();
+  }
+
+  private void taint(String pool) {
+    world
+        .cp
+        .kubectl(
+            "patch",
+            "machinepools.compute.ironcore.dev",
+            pool,
+            "--type=json",
+            "-p",
+            "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[{\"key\":\"k\",\"effect\":\"NoExecute\"}]}]")
+        .orThrow();
+  }
+
+  private boolean deleting(String machine) {
+    return world.machine(machine).getMetadata().getDeletionTimestamp() != null;
+  }
+
+  @Test
+  void aDeepMachineNeitherStopsTheWatchNorTheNextStart() throws Exception {
+    String pool = world.poolName("deep");
+    world.createPool(pool, List.of());
+    controller = ControllerProcess.start(world.cp.kubeconfig(), log, "--resync-period=5s");
+    eventually().until(() -> controller.probe("/readyz") == 200);
+
+    createDeepMachine("vm-deep", pool);
+    world.createMachine("vm-after", pool);
+    taint(pool);
+    eventually().until(() -> deleting("vm-deep") && deleting("vm-after"));
+    assertThat(controller.probe("/healthz")).isEqualTo(200);
+
+    // a new process lists the deep Machine at start-up and keeps working
+    controller.kill();
+    String second = world.poolName("deep2");
+    world.createPool(second, List.of(), new Taint("k", null, "NoExecute"));
+    createDeepMachine("vm-deep-2", second);
+    controller = ControllerProcess.start(world.cp.kubeconfig(), log, "--resync-period=5s");
+    eventually().until(() -> controller.probe("/readyz") == 200);
+    eventually().until(() -> deleting("vm-deep-2"));
+    assertThat(controller.alive()).isTrue();
+  }
+}

@@ -1,0 +1,68 @@
+package dev.ironcore.maintenance.server.e2e;
+
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.HOLD;
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.IRONCORE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.testkit.KubectlResult;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Objects nested as deep as the API server stores them (its JSON decoder allows 10,000 levels) go
+ * through every webhook: admitted, mutated and validated, never "not valid JSON". 9,990 levels is
+ * about the deepest spec kubectl and the API server accept (10,000 levels in all).
+ */
+class DeepObjectWebhookE2ETest {
+
+  private WebhookEnvironment env;
+  private String ns;
+
+  @BeforeEach
+  void namespace() {
+    env = WebhookEnvironment.get();
+    ns = env.newNamespace();
+  }
+
+  /** {@code {"a":{"a":...1...}}} with {@code depth} objects. */
+  static String nested(int depth) {
+    return "{\"a\":".repeat(depth - 1) + "{\"a\":1}" + "}".repeat(depth - 1);
+  }
+
+  private String deepMachine(String name, int depth) {
+    return """
+        {"apiVersion":"compute.ironcore.dev/v1alpha1","kind":"Machine",
+         "metadata":{"name":"%s","namespace":"%s","finalizers":["%s"]},
+         "spec":{"machineClassRef":{"name":"small"},"machinePoolRef":{"name":"pool-a"},
+                 "tolerations":[{"key":"k","operator":"Exists","deep":%s}],
+                 "deep":%s}}
+        """
+        .formatted(name, ns, HOLD, nested(depth), nested(depth));
+  }
+
+  private static List<String> finalizers(JsonNode object) {
+    List<String> list = new ArrayList<>();
+    object.at("/metadata/finalizers").forEach(f -> list.add(f.asText()));
+    return list;
+  }
+
+  @ParameterizedTest(name = "spec nested {0} levels")
+  @ValueSource(ints = {1_000, 9_990})
+  void aDeepMachineIsAdmittedAndMutated(int depth) {
+    KubectlResult created =
+        env.cp.kubectlTool().runWithInput(deepMachine("deep", depth), "create", "-f", "-");
+    System.out.println("DEPTH " + depth + " " + created.stdout() + created.stderr());
+    created.orThrow();
+    JsonNode machine = env.get(IRONCORE, ns, "deep");
+    assertThat(finalizers(machine)).containsExactly(HOLD, Names.POOLLET_FINALIZER);
+    // an UPDATE: both reviews (old and new object) are deep; validation compares tolerations
+    env.kubectl("label", IRONCORE, "-n", ns, "deep", "touched=yes");
+    assertThat(env.get(IRONCORE, ns, "deep").at("/metadata/labels/touched").asText())
+        .isEqualTo("yes");
+  }
+}
