@@ -1,5 +1,8 @@
 package dev.ironcore.maintenance.api.capi;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ironcore.maintenance.api.json.Salvageable;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -18,7 +21,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("machines")
 @Singular("machine")
 public class CapiMachine extends CustomResource<CapiMachineSpec, CapiMachineStatus>
-    implements Namespaced {
+    implements Namespaced, Salvageable {
 
   /** {@code status.nodeRef.name}, or null when CAPI has not recorded a node (yet). */
   public String nodeName() {
@@ -28,5 +31,23 @@ public class CapiMachine extends CustomResource<CapiMachineSpec, CapiMachineStat
     }
     String name = status.getNodeRef().getName();
     return name == null || name.isEmpty() ? null : name;
+  }
+
+  @JsonIgnore private String decodeError;
+
+  @Override
+  public String decodeError() {
+    return decodeError;
+  }
+
+  @Override
+  public void salvage(String error, JsonNode tree) {
+    this.decodeError = error;
+    JsonNode node = tree.at("/status/nodeRef/name");
+    if (node.isTextual()) {
+      CapiMachineStatus status = new CapiMachineStatus();
+      status.setNodeRef(new NodeRef(node.asText()));
+      setStatus(status);
+    }
   }
 }

@@ -84,9 +84,12 @@ public final class JsonMappers {
     return SHARED;
   }
 
-  /** A new mapper with our limits, free to be configured further by its owner. */
+  /**
+   * A new mapper with our limits and {@link TolerantDecoding} (a {@link Salvageable} resource that
+   * does not fit its Java shape is kept, marked and counted), free to be configured further.
+   */
   public static ObjectMapper create() {
-    return JsonMapper.builder(factory(MAX_NESTING_DEPTH)).build();
+    return JsonMapper.builder(factory(MAX_NESTING_DEPTH)).addModule(new TolerantDecoding()).build();
   }
 
   /**
@@ -103,7 +106,8 @@ public final class JsonMappers {
    * that need an object this process cannot decode (the API server stores up to 10,000 levels).
    */
   public static KubernetesSerialization kubernetesSerialization(int maxDepth) {
-    return new KubernetesSerialization(JsonMapper.builder(factory(maxDepth)).build(), true);
+    return new KubernetesSerialization(
+        JsonMapper.builder(factory(maxDepth)).addModule(new TolerantDecoding()).build(), true);
   }
 
   /**

@@ -1,0 +1,24 @@
+package dev.ironcore.maintenance.api.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A resource type that is still read when its JSON does not fit the Java shape (a field of another
+ * type than modelled, e.g. after a schema change we do not know): instead of failing the whole list
+ * or watch, {@link TolerantDecoding} keeps the object with its metadata and whatever the type
+ * salvages from the raw tree, and marks it. Code that acts on such an object must act
+ * conservatively: never evict or change it on the strength of fields it could not read.
+ */
+public interface Salvageable {
+  /** Why this object could not be decoded, or null when it was decoded normally. */
+  String decodeError();
+
+  /**
+   * Marks this (metadata-only) object as undecodable and lets it pick the few fields it can read
+   * safely from {@code tree}.
+   *
+   * @param error why decoding failed (one line)
+   * @param tree the object's raw JSON
+   */
+  void salvage(String error, JsonNode tree);
+}

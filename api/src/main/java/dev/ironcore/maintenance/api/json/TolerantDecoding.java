@@ -1,0 +1,116 @@
+package dev.ironcore.maintenance.api.json;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Jackson module: a {@link Salvageable} resource whose JSON does not fit its Java shape is decoded
+ * as an object with its metadata plus what the type salvages, marked with the error, logged and
+ * counted ({@link DecodeErrors}), instead of failing. One bad object then never fails a list or
+ * ends a watch. JSON that is not even syntactically valid still fails (the API server never sends
+ * it).
+ */
+public final class TolerantDecoding extends SimpleModule {
+  private static final long serialVersionUID = 1L;
+
+  public TolerantDecoding() {
+    super("ironcore-tolerant-decoding");
+    setDeserializerModifier(
+        new BeanDeserializerModifier() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public JsonDeserializer<?> modifyDeserializer(
+              DeserializationConfig config, BeanDescription desc, JsonDeserializer<?> deser) {
+            Class<?> type = desc.getBeanClass();
+            return Salvageable.class.isAssignableFrom(type)
+                    && HasMetadata.class.isAssignableFrom(type)
+                ? new Salvaging(deser, type)
+                : deser;
+          }
+        });
+  }
+
+  private static final class Salvaging extends DelegatingDeserializer {
+    private static final long serialVersionUID = 1L;
+    private final Class<?> type;
+
+    Salvaging(JsonDeserializer<?> delegate, Class<?> type) {
+      super(delegate);
+      this.type = type;
+    }
+
+    @Override
+    protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> newDelegatee) {
+      return new Salvaging(newDelegatee, type);
+    }
+
+    @Override
+    public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      JsonNode tree = ctxt.readTree(p);
+      try (JsonParser treeParser = tree.traverse(p.getCodec())) {
+        treeParser.nextToken();
+        return _delegatee.deserialize(treeParser, ctxt);
+      } catch (IOException | RuntimeException e) {
+        return salvage(tree, ctxt, e);
+      }
+    }
+
+    private Object salvage(JsonNode tree, DeserializationContext ctxt, Exception cause) {
+      HasMetadata object;
+      try {
+        object = (HasMetadata) type.getDeclaredConstructor().newInstance();
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot create " + type.getName(), e);
+      }
+      object.setMetadata(metadata(tree.path("metadata"), ctxt));
+      String error = oneLine(cause);
+      ((Salvageable) object).salvage(error, tree);
+      String ns = object.getMetadata().getNamespace();
+      String name = object.getMetadata().getName();
+      DecodeErrors.record(
+          type.getSimpleName(), ns == null || ns.isEmpty() ? name : ns + "/" + name, error);
+      return object;
+    }
+
+    /** The metadata as fabric8 reads it, else the fields our loops need, read by hand. */
+    private static ObjectMeta metadata(JsonNode meta, DeserializationContext ctxt) {
+      try {
+        return ctxt.readTreeAsValue(meta, ObjectMeta.class);
+      } catch (IOException | RuntimeException e) {
+        ObjectMeta m = new ObjectMeta();
+        m.setName(text(meta, "name"));
+        m.setNamespace(text(meta, "namespace"));
+        m.setUid(text(meta, "uid"));
+        m.setResourceVersion(text(meta, "resourceVersion"));
+        m.setDeletionTimestamp(text(meta, "deletionTimestamp"));
+        List<String> finalizers = new ArrayList<>();
+        meta.path("finalizers").forEach(f -> finalizers.add(f.asText()));
+        m.setFinalizers(finalizers);
+        return m;
+      }
+    }
+
+    private static String text(JsonNode node, String field) {
+      JsonNode v = node.get(field);
+      return v != null && v.isTextual() ? v.asText() : null;
+    }
+
+    private static String oneLine(Exception e) {
+      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      return message.replaceAll("\\s+", " ").trim();
+    }
+  }
+}
