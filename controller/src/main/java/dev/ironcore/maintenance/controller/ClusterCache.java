@@ -4,10 +4,11 @@ import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,17 +19,18 @@ import java.util.concurrent.TimeUnit;
  * The controller's read side: fabric8 informers on CAPI Machines (all of them; the {@code
  * --capi-machine-selector} is applied by the drain loop), IronCore Machines and MachinePools, with
  * indexes Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node ({@code
- * status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}. Objects
- * returned are the cache's own: never modify them.
+ * status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}. Each
+ * informer is a {@link SupervisedInformer} (watched and healed). Objects returned are the cache's
+ * own: never modify them.
  */
 public final class ClusterCache implements AutoCloseable {
   private static final String BY_POOL = "byPool";
   private static final String BY_NODE = "byNode";
 
-  private final SharedIndexInformer<CapiMachine> capiMachines;
-  private final SharedIndexInformer<Machine> machines;
-  private final SharedIndexInformer<MachinePool> pools;
-  private final SharedIndexInformer<Lease> leases;
+  private final SupervisedInformer<CapiMachine> capiMachines;
+  private final SupervisedInformer<Machine> machines;
+  private final SupervisedInformer<MachinePool> pools;
+  private final SupervisedInformer<Lease> leases;
 
   /**
    * Creates the (not yet started) informers.
@@ -36,16 +38,46 @@ public final class ClusterCache implements AutoCloseable {
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
    */
   public ClusterCache(KubernetesClient client, Duration resync) {
+    this(client, resync, Clock.systemUTC());
+  }
+
+  /**
+   * @param clock measures how long an informer is down
+   */
+  public ClusterCache(KubernetesClient client, Duration resync, Clock clock) {
     long resyncMillis = resync.toMillis();
     // every CAPI Machine, not only selected ones: one that stops matching the selector must
     // still be seen, so that our finalizer and hook are released from it
     this.capiMachines =
-        client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
-    this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
-    this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
-    this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
-    this.pools = client.resources(MachinePool.class).runnableInformer(resyncMillis);
-    this.leases = client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
+        new SupervisedInformer<>(
+            "capi-machines",
+            () ->
+                client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis),
+            Map.of(BY_NODE, m -> listOf(m.nodeName())),
+            clock);
+    this.machines =
+        new SupervisedInformer<>(
+            "machines",
+            () -> client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis),
+            Map.of(BY_POOL, m -> listOf(m.boundPoolName())),
+            clock);
+    this.pools =
+        new SupervisedInformer<>(
+            "machinepools",
+            () -> client.resources(MachinePool.class).runnableInformer(resyncMillis),
+            Map.of(),
+            clock);
+    this.leases =
+        new SupervisedInformer<>(
+            "leases",
+            () -> client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis),
+            Map.of(),
+            clock);
+  }
+
+  /** The four informers, for the watchdog and metrics. */
+  public List<SupervisedInformer<?>> informers() {
+    return List.of(capiMachines, machines, pools, leases);
   }
 
   private static List<String> listOf(String s) {
@@ -53,44 +85,40 @@ public final class ClusterCache implements AutoCloseable {
   }
 
   public void onCapiMachine(ResourceEventHandler<CapiMachine> h) {
-    capiMachines.addEventHandler(h);
+    capiMachines.addHandler(h);
   }
 
   public void onMachine(ResourceEventHandler<Machine> h) {
-    machines.addEventHandler(h);
+    machines.addHandler(h);
   }
 
   public void onPool(ResourceEventHandler<MachinePool> h) {
-    pools.addEventHandler(h);
+    pools.addHandler(h);
   }
 
   public void onLease(ResourceEventHandler<Lease> h) {
-    leases.addEventHandler(h);
+    leases.addHandler(h);
   }
 
   /** Starts all informers and waits until each has listed once. */
   public void start(Duration timeout) throws Exception {
-    CompletableFuture.allOf(
-            capiMachines.start().toCompletableFuture(),
-            machines.start().toCompletableFuture(),
-            pools.start().toCompletableFuture(),
-            leases.start().toCompletableFuture())
+    CompletableFuture.allOf(capiMachines.start(), machines.start(), pools.start(), leases.start())
         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** The CAPI Machine with key {@code namespace/name}, or null (absent or not selected). */
   public CapiMachine capiMachine(String key) {
-    return capiMachines.getStore().getByKey(key);
+    return capiMachines.informer().getStore().getByKey(key);
   }
 
   /** The IronCore Machine with key {@code namespace/name}, or null. */
   public Machine machine(String key) {
-    return machines.getStore().getByKey(key);
+    return machines.informer().getStore().getByKey(key);
   }
 
   /** The MachinePool named {@code name}, or null. */
   public MachinePool pool(String name) {
-    return name == null ? null : pools.getStore().getByKey(name);
+    return name == null ? null : pools.informer().getStore().getByKey(name);
   }
 
   /**
@@ -98,17 +126,17 @@ public final class ClusterCache implements AutoCloseable {
    * null.
    */
   public Lease lease(String name) {
-    return leases.getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
+    return leases.informer().getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
   }
 
   /** IronCore Machines bound to pool {@code name}, deleting ones included. */
   public List<Machine> machinesBoundTo(String name) {
-    return machines.getIndexer().byIndex(BY_POOL, name);
+    return machines.informer().getIndexer().byIndex(BY_POOL, name);
   }
 
   /** Selected CAPI Machines whose {@code status.nodeRef.name} is {@code node}. */
   public List<CapiMachine> capiMachinesOnNode(String node) {
-    return capiMachines.getIndexer().byIndex(BY_NODE, node);
+    return capiMachines.informer().getIndexer().byIndex(BY_NODE, node);
   }
 
   @Override

@@ -4,6 +4,8 @@ import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
+import dev.ironcore.maintenance.controller.informers.InformerWatchdog;
+import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
@@ -15,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -35,6 +38,12 @@ public final class ControllerApp implements AutoCloseable {
   private final List<AutoCloseable> running = new ArrayList<>();
   private final ControllerMetrics metrics;
   private volatile boolean started;
+  private volatile ClusterCache cache;
+  private volatile InformerWatchdog watchdog;
+  private Duration informerDownThreshold = DEFAULT_INFORMER_DOWN_THRESHOLD;
+
+  /** Default of {@code --informer-down-threshold}. */
+  public static final Duration DEFAULT_INFORMER_DOWN_THRESHOLD = Duration.ofMinutes(2);
 
   public ControllerApp(KubernetesClient client, ControllerOptions options) {
     this(client, options, ControllerMetrics.inMemory());
@@ -50,9 +59,35 @@ public final class ControllerApp implements AutoCloseable {
     this.metrics = metrics;
   }
 
-  /** True once the caches synced and the loops run (readiness). */
+  /** True once the caches synced and the loops run. */
   public boolean isStarted() {
     return started;
+  }
+
+  /** Readiness: started, and every informer has listed and watches. */
+  public boolean isReady() {
+    InformerWatchdog w = watchdog;
+    return started && w != null && w.ready();
+  }
+
+  /** Liveness: false once an informer stayed down longer than the threshold. */
+  public boolean isHealthy() {
+    InformerWatchdog w = watchdog;
+    return w == null || w.healthy();
+  }
+
+  /**
+   * How long an informer may stay down before {@link #isHealthy()} turns false ({@code
+   * --informer-down-threshold}); call before {@link #start()}.
+   */
+  public ControllerApp withInformerDownThreshold(Duration threshold) {
+    this.informerDownThreshold = threshold;
+    return this;
+  }
+
+  /** The cache, once started (tests use it to break an informer). */
+  public ClusterCache cache() {
+    return cache;
   }
 
   /**
@@ -60,6 +95,16 @@ public final class ControllerApp implements AutoCloseable {
    */
   public ControllerApp start() throws Exception {
     ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
+    this.cache = cache;
+    Map<String, String> kinds =
+        Map.of(
+            "capi-machines", "CapiMachine",
+            "machines", "Machine",
+            "machinepools", "MachinePool",
+            "leases", "Lease");
+    for (SupervisedInformer<?> i : cache.informers()) {
+      metrics.informer(i.resource(), kinds.get(i.resource()), i::up, i::restarts);
+    }
     KubeWriter writer = new KubeWriter(client);
     Loop eviction =
         new Loop(
@@ -106,6 +151,11 @@ public final class ControllerApp implements AutoCloseable {
     cache.onLease(
         Handlers.onAnyChange((old, lease) -> health.queue().add(lease.getMetadata().getName())));
     cache.start(Duration.ofSeconds(60));
+    InformerWatchdog dog =
+        new InformerWatchdog(cache.informers(), informerDownThreshold, Clock.systemUTC());
+    dog.start();
+    running.add(dog);
+    watchdog = dog;
     eviction.start(options.workers());
     drain.start(options.workers());
     health.start(1);

@@ -105,6 +105,14 @@ public final class ControllerMain implements Callable<Integer> {
   String healthBindAddress;
 
   @Option(
+      names = "--informer-down-threshold",
+      defaultValue = "2m",
+      converter = DurationConverter.class,
+      description =
+          "/healthz fails once a watch (informer) stayed down this long, so Kubernetes restarts the process.")
+  java.time.Duration informerDownThreshold;
+
+  @Option(
       names = "--validate-flags",
       hidden = true,
       description = "Check the flags and exit (used by make run before it starts anything).")
@@ -135,13 +143,15 @@ public final class ControllerMain implements Callable<Integer> {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
-    ControllerApp app = new ControllerApp(client, options, new ControllerMetrics(registry));
+    ControllerApp app =
+        new ControllerApp(client, options, new ControllerMetrics(registry))
+            .withInformerDownThreshold(informerDownThreshold);
     HealthServer health;
     try {
       health =
           "0".equals(healthBindAddress)
               ? null
-              : HealthServer.start(healthBindAddress, app::isStarted, registry);
+              : HealthServer.start(healthBindAddress, app::isReady, app::isHealthy, registry);
     } catch (java.io.IOException | RuntimeException e) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),

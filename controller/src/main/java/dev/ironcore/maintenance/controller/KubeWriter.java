@@ -84,6 +84,11 @@ public final class KubeWriter {
     if (live == null) {
       return List.of();
     }
+    if (live.decodeError() != null) {
+      // its taints are unknown: adding ours could replace them
+      throw new IllegalStateException(
+          "pool " + poolName + " cannot be decoded, not tainting it: " + live.decodeError());
+    }
     List<Taint> present = live.getSpec() == null ? List.of() : live.getSpec().taintsOrEmpty();
     List<Taint> missing =
         wanted.stream()

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Whether a Machine must be evicted from its pool (IronCore IEP-21 {@code shouldEvict}): a bound,
  * not-deleting Machine on an existing pool is evicted when some NoExecute taint of the pool is not
- * tolerated by any of its tolerations.
+ * tolerated by any of its tolerations. A Machine or pool that could not be decoded ({@link
+ * dev.ironcore.maintenance.api.json.Salvageable}) is never evicted on: its fields are unknown.
  */
 public final class EvictionDecision {
   private EvictionDecision() {}
@@ -36,6 +37,12 @@ public final class EvictionDecision {
     }
     if (pool == null) {
       return Outcome.keep("pool " + machine.boundPoolName() + " does not exist");
+    }
+    if (machine.decodeError() != null) {
+      return Outcome.keep("its tolerations cannot be read: " + machine.decodeError());
+    }
+    if (pool.decodeError() != null) {
+      return Outcome.keep("the pool's taints cannot be read: " + pool.decodeError());
     }
     List<Taint> untolerated =
         Tolerations.untoleratedNoExecute(

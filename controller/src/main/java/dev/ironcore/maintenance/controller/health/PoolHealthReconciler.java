@@ -60,6 +60,9 @@ public final class PoolHealthReconciler implements Reconciler {
       seen.remove(poolName);
       return Result.done();
     }
+    if (pool.decodeError() != null) {
+      return Result.done(); // its conditions are unknown; logged and counted when it was read
+    }
     Lease lease = cache.lease(poolName);
     Condition ready =
         Conditions.find(

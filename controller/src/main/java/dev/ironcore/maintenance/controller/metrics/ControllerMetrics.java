@@ -19,7 +19,13 @@ import java.util.function.Supplier;
  *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints;
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
  *       RemoveHook, DeletePool, ...);
- *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes.
+ *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes;
+ *   <li>{@code ironcore_maintenance_informer_up{resource}}: 1 while the informer has listed and
+ *       watches, else 0;
+ *   <li>{@code ironcore_maintenance_informer_restarts_total{resource}}: informers replaced after
+ *       they stopped;
+ *   <li>{@code ironcore_maintenance_informer_decode_errors_total{resource}}: objects that could not
+ *       be decoded (kept with their metadata, logged with their key).
  * </ul>
  */
 public final class ControllerMetrics {
@@ -77,5 +83,34 @@ public final class ControllerMetrics {
         .description("MachinePools set to Ready=Unknown")
         .register(registry)
         .increment();
+  }
+
+  /**
+   * Exposes an informer's state.
+   *
+   * @param resource e.g. {@code machines}
+   * @param kind the Java kind its objects decode to, e.g. {@code Machine} (for decode errors)
+   */
+  public void informer(
+      String resource,
+      String kind,
+      java.util.function.BooleanSupplier up,
+      Supplier<Number> restarts) {
+    Gauge.builder("ironcore.maintenance.informer.up", () -> up.getAsBoolean() ? 1 : 0)
+        .description("1 while the informer has listed and watches")
+        .tag("resource", resource)
+        .register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "ironcore.maintenance.informer.restarts", restarts, r -> r.get().doubleValue())
+        .description("Informers replaced after they stopped")
+        .tag("resource", resource)
+        .register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "ironcore.maintenance.informer.decode.errors",
+            kind,
+            k -> dev.ironcore.maintenance.api.json.DecodeErrors.count(k))
+        .description("Objects that could not be decoded")
+        .tag("resource", resource)
+        .register(registry);
   }
 }

@@ -11,8 +11,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The controller's probe and metrics endpoint (JDK HTTP server, plain HTTP): {@code /healthz} (200
- * while the process runs), {@code /readyz} (200 once the caches synced, else 503) and {@code
- * /metrics} (Prometheus text format).
+ * while healthy, else 503), {@code /readyz} (200 while ready, else 503) and {@code /metrics}
+ * (Prometheus text format).
  */
 public final class HealthServer implements AutoCloseable {
   private final HttpServer server;
@@ -28,11 +28,29 @@ public final class HealthServer implements AutoCloseable {
   public static HealthServer start(
       String bindAddress, BooleanSupplier ready, PrometheusMeterRegistry registry)
       throws IOException {
+    return start(bindAddress, ready, () -> true, registry);
+  }
+
+  /**
+   * @param healthy {@code /healthz} answers 503 while this is false
+   * @see #start(String, BooleanSupplier, PrometheusMeterRegistry)
+   */
+  public static HealthServer start(
+      String bindAddress,
+      BooleanSupplier ready,
+      BooleanSupplier healthy,
+      PrometheusMeterRegistry registry)
+      throws IOException {
     int colon = bindAddress.lastIndexOf(':');
     String host = colon <= 0 ? "0.0.0.0" : bindAddress.substring(0, colon);
     int port = Integer.parseInt(bindAddress.substring(colon + 1));
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-    server.createContext("/healthz", ex -> reply(ex, 200, "ok\n", "text/plain"));
+    server.createContext(
+        "/healthz",
+        ex -> {
+          boolean ok = healthy.getAsBoolean();
+          reply(ex, ok ? 200 : 503, ok ? "ok\n" : "an informer is down too long\n", "text/plain");
+        });
     server.createContext(
         "/readyz",
         ex -> {

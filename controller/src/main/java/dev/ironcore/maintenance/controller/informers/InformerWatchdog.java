@@ -1,0 +1,78 @@
+package dev.ironcore.maintenance.controller.informers;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks every {@link SupervisedInformer} once a second (restarting stopped ones) and answers the
+ * probes: ready while every informer is up; healthy unless one stayed down longer than a threshold
+ * (then Kubernetes restarts the process, the last resort for a stuck client).
+ */
+public final class InformerWatchdog implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(InformerWatchdog.class);
+
+  private final List<SupervisedInformer<?>> informers;
+  private final Duration downThreshold;
+  private final Clock clock;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "informer-watchdog");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * @param downThreshold how long an informer may stay down before {@link #healthy()} is false
+   */
+  public InformerWatchdog(
+      List<SupervisedInformer<?>> informers, Duration downThreshold, Clock clock) {
+    this.informers = List.copyOf(informers);
+    this.downThreshold = downThreshold;
+    this.clock = clock;
+  }
+
+  public void start() {
+    timer.scheduleWithFixedDelay(this::checkAll, 1, 1, TimeUnit.SECONDS);
+  }
+
+  private void checkAll() {
+    for (SupervisedInformer<?> i : informers) {
+      try {
+        i.check();
+      } catch (RuntimeException e) {
+        LOG.warn("informer {}: check failed", i.resource(), e);
+      }
+    }
+  }
+
+  /** True while every informer has listed and watches. */
+  public boolean ready() {
+    return informers.stream().allMatch(SupervisedInformer::up);
+  }
+
+  /** False once some informer has been down longer than the threshold. */
+  public boolean healthy() {
+    Instant limit = clock.instant().minus(downThreshold);
+    return informers.stream()
+        .map(SupervisedInformer::downSince)
+        .allMatch(since -> since == null || since.isAfter(limit));
+  }
+
+  /** Names of the informers that are not up (for the probe's body). */
+  public List<String> down() {
+    return informers.stream().filter(i -> !i.up()).map(SupervisedInformer::resource).toList();
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

@@ -1,0 +1,201 @@
+package dev.ironcore.maintenance.controller.informers;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fabric8 informer that is watched and healed. Every list or watch failure is retried by fabric8
+ * with its exponential back-off (never "stop after a watch error"); if the informer stops anyway
+ * ({@code stopped()} completes), {@link #check()} replaces it with a new one, after a back-off of 1
+ * s doubling to 30 s. The replacement lists afresh: its handlers see every object as added, and
+ * objects that vanished while no informer ran are passed to {@code onDelete}, so no event is lost.
+ *
+ * <p>State, read by the probes and metrics: {@link #up()} (synced and watching), {@link
+ * #downSince()}, {@link #restarts()}.
+ */
+public final class SupervisedInformer<T extends HasMetadata> implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SupervisedInformer.class);
+  private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+  private final String resource;
+  private final Supplier<SharedIndexInformer<T>> factory;
+  private final Map<String, Function<T, List<String>>> indexers;
+  private final Clock clock;
+  private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
+  private volatile SharedIndexInformer<T> current;
+  private volatile Instant downSince;
+  private volatile int restarts;
+  private Duration backoff = FIRST_BACKOFF;
+  private Instant nextRestart = Instant.MIN;
+  private boolean closed;
+
+  /**
+   * @param resource name for logs and metrics, e.g. {@code machines}
+   * @param factory creates a new, not started informer (called again for each restart)
+   * @param indexers added to every informer created
+   */
+  public SupervisedInformer(
+      String resource,
+      Supplier<SharedIndexInformer<T>> factory,
+      Map<String, Function<T, List<String>>> indexers,
+      Clock clock) {
+    this.resource = resource;
+    this.factory = factory;
+    this.indexers = indexers;
+    this.clock = clock;
+    this.downSince = clock.instant();
+  }
+
+  public String resource() {
+    return resource;
+  }
+
+  /** Adds a handler; call before {@link #start()}. It stays on every replacement informer. */
+  public void addHandler(ResourceEventHandler<T> handler) {
+    handlers.add(handler);
+  }
+
+  /** Creates and starts the first informer; completes when it has listed once. */
+  public synchronized CompletableFuture<Void> start() {
+    current = create();
+    return current.start().toCompletableFuture();
+  }
+
+  private SharedIndexInformer<T> create() {
+    SharedIndexInformer<T> informer = factory.get();
+    if (!indexers.isEmpty()) {
+      informer.addIndexers(indexers);
+    }
+    informer.exceptionHandler(
+        (started, t) -> {
+          LOG.warn(
+              "informer {}: {} failed, retrying with back-off: {}",
+              resource,
+              started ? "watch" : "list",
+              t.toString());
+          return true;
+        });
+    informer.addEventHandler(
+        new ResourceEventHandler<T>() {
+          @Override
+          public void onAdd(T obj) {
+            handlers.forEach(h -> h.onAdd(obj));
+          }
+
+          @Override
+          public void onUpdate(T oldObj, T newObj) {
+            handlers.forEach(h -> h.onUpdate(oldObj, newObj));
+          }
+
+          @Override
+          public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+            handlers.forEach(h -> h.onDelete(obj, deletedFinalStateUnknown));
+          }
+        });
+    return informer;
+  }
+
+  /** The informer currently serving reads (its store and indexes). */
+  public SharedIndexInformer<T> informer() {
+    return current;
+  }
+
+  /** True while the informer has listed and its watch is open. */
+  public boolean up() {
+    SharedIndexInformer<T> i = current;
+    return i != null
+        && !i.stopped().toCompletableFuture().isDone()
+        && i.hasSynced()
+        && i.isWatching();
+  }
+
+  /** Since when the informer is not {@link #up()}, or null while it is. */
+  public Instant downSince() {
+    return downSince;
+  }
+
+  /** How often the informer was replaced after it stopped. */
+  public int restarts() {
+    return restarts;
+  }
+
+  /**
+   * Updates {@link #downSince()} and replaces a stopped informer once its back-off passed. Called
+   * periodically by {@link InformerWatchdog}.
+   */
+  public synchronized void check() {
+    if (closed || current == null) {
+      return;
+    }
+    Instant now = clock.instant();
+    if (up()) {
+      if (downSince != null) {
+        LOG.info("informer {}: watching again", resource);
+      }
+      downSince = null;
+      backoff = FIRST_BACKOFF;
+      return;
+    }
+    if (downSince == null) {
+      downSince = now;
+      LOG.warn("informer {}: not watching", resource);
+    }
+    if (current.stopped().toCompletableFuture().isDone() && !now.isBefore(nextRestart)) {
+      restart(now);
+    }
+  }
+
+  private void restart(Instant now) {
+    SharedIndexInformer<T> old = current;
+    LOG.warn("informer {}: stopped, starting a new one (restart {})", resource, restarts + 1);
+    restarts++;
+    nextRestart = now.plus(backoff);
+    backoff =
+        backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+    List<T> before = old.getStore().list();
+    old.stop();
+    SharedIndexInformer<T> fresh = create();
+    current = fresh;
+    fresh
+        .start()
+        .thenRun(
+            () -> {
+              Set<String> keys = new HashSet<>(fresh.getStore().listKeys());
+              before.stream()
+                  .filter(o -> !keys.contains(Cache.metaNamespaceKeyFunc(o)))
+                  .forEach(o -> handlers.forEach(h -> h.onDelete(o, true)));
+            });
+  }
+
+  /**
+   * Test hook: stops the current informer as a fatal watch error would, so that {@link #check()}
+   * must notice and replace it.
+   */
+  public void kill() {
+    current.stop();
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (current != null) {
+      current.close();
+    }
+  }
+}
