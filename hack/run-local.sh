@@ -44,15 +44,17 @@ esac
 BIN_DIR="$(hack/build-controlplane.sh)"
 export CONTROLPLANE_DIR="$BIN_DIR"
 
-log "building (mvn install, no tests)"
-mvnq -DskipTests install
+# One reactor build writes every module's runtime classpath; our own modules resolve to this
+# checkout's target/ (nothing is installed into ~/.m2, which other checkouts share).
+log "building (mvn package, no tests)"
+mvnq -DskipTests package dependency:build-classpath -DincludeScope=runtime \
+  -Dmdep.outputFile=target/runtime-classpath.txt
 
 # Runtime classpath of a module: its classes plus its runtime dependencies, with our own modules
-# taken from this checkout's target/classes (not from ~/.m2, which another checkout may overwrite).
+# taken from this checkout's target/classes.
 classpath() {
   local module="$1" out="$ROOT/$1/target/runtime-classpath.txt"
-  mvnq -pl "$module" dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$out"
-  echo "$ROOT/$module/target/classes:$(sed -E "s#[^:]*/dev/ironcore/maintenance/([a-z]+)/[^/:]+/[a-z]+-[^/:]+\.jar#$ROOT/\1/target/classes#g" "$out")"
+  echo "$ROOT/$module/target/classes:$(sed -E "s#$ROOT/([a-z]+)/target/[a-z]+-[^/:]+\.jar#$ROOT/\1/target/classes#g" "$out")"
 }
 has_main() { [ -f "$ROOT/$1/target/classes/$(echo "$2" | tr . /).class" ]; }
 
