@@ -5,6 +5,7 @@ import dev.ironcore.maintenance.server.mutation.CapiMachineMutator;
 import dev.ironcore.maintenance.server.mutation.MachineMutator;
 import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
+import dev.ironcore.maintenance.server.validation.MachinePoolRefName;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +48,10 @@ public final class AdmissionRoutes {
     routes.put(
         VALIDATE_MACHINE,
         new ValidatingHandler(
-            List.of(new MachinePoolRefImmutable(), ListFieldValidator.tolerations())));
+            List.of(
+                new MachinePoolRefImmutable(),
+                new MachinePoolRefName(),
+                ListFieldValidator.tolerations())));
     routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of(ListFieldValidator.taints())));
     return routes;
   }

@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.server.mutation;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.patch.MetadataPatches;
+import dev.ironcore.maintenance.api.validation.LabelSyntax;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
@@ -19,8 +20,9 @@ import dev.ironcore.maintenance.server.admission.KubeObjects;
  *       covers the UPDATE that binds a Machine later. Chosen consequence: if someone removes the
  *       finalizer from a bound, live Machine, the same request gets it back; only a deleting
  *       Machine may lose it for good (then the poollet or an operator is releasing it).
- *   <li>Never on an unbound Machine (nothing would ever remove the finalizer) and never while
- *       deleting (it would block the deletion). DELETE, CONNECT, subresources: no patch.
+ *   <li>Never on an unbound Machine or one bound to a name that is not a valid MachinePool name
+ *       (DNS subdomain; nothing would ever remove the finalizer) and never while deleting (it would
+ *       block the deletion). DELETE, CONNECT, subresources: no patch.
  * </ul>
  */
 public final class MachineMutator implements AdmissionHandler {
@@ -34,7 +36,12 @@ public final class MachineMutator implements AdmissionHandler {
         MetadataPatches.ensureFinalizer(request.object(), Names.POOLLET_FINALIZER));
   }
 
+  /**
+   * Bound to a name that can be a MachinePool's (a DNS subdomain): for any other name no pool and
+   * so no poollet exists, and validation rejects the binding.
+   */
   private static boolean isBound(AdmissionRequest request) {
-    return !KubeObjects.textAt(request.object(), "/spec/machinePoolRef/name").isEmpty();
+    String pool = KubeObjects.textAt(request.object(), "/spec/machinePoolRef/name");
+    return !pool.isEmpty() && LabelSyntax.dns1123SubdomainErrors(pool).isEmpty();
   }
 }

@@ -153,6 +153,17 @@ class ValidatingWebhookE2ETest {
   }
 
   @Test
+  void bindingToANameNoPoolCanHaveIsDeniedAndNothingIsStored() {
+    KubectlResult r = env.apply(machine("bad-ref", "Pool_A"));
+    assertThat(r.ok()).isFalse();
+    assertThat(r.stderr())
+        .contains("spec.machinePoolRef.name")
+        .contains("Invalid value")
+        .contains("not a valid MachinePool name");
+    assertThat(env.isGone(IRONCORE, ns, "bad-ref")).isTrue();
+  }
+
+  @Test
   void bindingAnUnboundMachineAndOtherUpdatesAreAllowed() {
     env.apply(machine("u", null)).orThrow();
     env.apply(machine("u", "pool-a")).orThrow();

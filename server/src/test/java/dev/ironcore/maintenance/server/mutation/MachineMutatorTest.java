@@ -59,6 +59,19 @@ class MachineMutatorTest {
   }
 
   @Test
+  void aMachineBoundToANameNoPoolCanHaveNeverGetsIt() {
+    for (String bad : new String[] {"Pool_A", "a b", "-x", "x".repeat(254)}) {
+      assertThat(
+              MUTATOR
+                  .handle(machine(Operation.CREATE, ironcoreMachine("", bad), null))
+                  .patch()
+                  .isEmpty())
+          .as(bad)
+          .isTrue();
+    }
+  }
+
+  @Test
   void bindingLaterAddsIt() {
     JsonNode object = ironcoreMachine("", "pool-a");
     JsonNode patched =
