@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
 import dev.ironcore.maintenance.controller.informers.InformerWatchdog;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
+import dev.ironcore.maintenance.controller.orphan.OrphanedMachineReconciler;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Loop;
@@ -38,6 +39,10 @@ public final class ControllerApp implements AutoCloseable {
   private volatile ClusterCache cache;
   private volatile InformerWatchdog watchdog;
   private Duration informerDownThreshold = DEFAULT_INFORMER_DOWN_THRESHOLD;
+  private Duration orphanedMachineGrace = DEFAULT_ORPHANED_MACHINE_GRACE;
+
+  /** Default of {@code --orphaned-machine-grace}. */
+  public static final Duration DEFAULT_ORPHANED_MACHINE_GRACE = Duration.ofMinutes(5);
 
   /** Default of {@code --informer-down-threshold}. */
   public static final Duration DEFAULT_INFORMER_DOWN_THRESHOLD = Duration.ofMinutes(2);
@@ -82,6 +87,15 @@ public final class ControllerApp implements AutoCloseable {
     return this;
   }
 
+  /**
+   * How long a deleting Machine bound to a missing pool keeps the poollet finalizer before the
+   * controller releases it ({@code --orphaned-machine-grace}); call before {@link #start()}.
+   */
+  public ControllerApp withOrphanedMachineGrace(Duration grace) {
+    this.orphanedMachineGrace = grace;
+    return this;
+  }
+
   /** The cache, once started (tests use it to break an informer). */
   public ClusterCache cache() {
     return cache;
@@ -119,16 +133,28 @@ public final class ControllerApp implements AutoCloseable {
             new PoolHealthReconciler(
                 client, cache, Clock.systemUTC(), options.gracePeriod(), metrics),
             metrics);
+    Loop orphans =
+        new Loop(
+            "orphans",
+            new OrphanedMachineReconciler(
+                writer,
+                cache,
+                new EventRecorder(client, Clock.systemUTC()),
+                Clock.systemUTC(),
+                orphanedMachineGrace),
+            metrics);
     running.add(cache);
     running.add(eviction);
     running.add(drain);
     running.add(health);
+    running.add(orphans);
 
     cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
     cache.onMachine(
         Handlers.onAnyChange(
             (old, m) -> {
               eviction.queue().add(Keys.of(m));
+              orphans.queue().add(Keys.of(m));
               Stream.of(old == null ? null : old.boundPoolName(), m.boundPoolName())
                   .filter(Objects::nonNull)
                   .distinct()
@@ -139,7 +165,13 @@ public final class ControllerApp implements AutoCloseable {
         Handlers.onAnyChange(
             (old, p) -> {
               String name = p.getMetadata().getName();
-              cache.machinesBoundTo(name).forEach(m -> eviction.queue().add(Keys.of(m)));
+              cache
+                  .machinesBoundTo(name)
+                  .forEach(
+                      m -> {
+                        eviction.queue().add(Keys.of(m));
+                        orphans.queue().add(Keys.of(m));
+                      });
               cache.capiMachinesOnNode(name).forEach(c -> drain.queue().add(Keys.of(c)));
               health.queue().add(name);
             }));
@@ -154,9 +186,10 @@ public final class ControllerApp implements AutoCloseable {
     eviction.start(options.workers());
     drain.start(options.workers());
     health.start(1);
+    orphans.start(1);
     started = true;
     LOG.info(
-        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
+        "controller started: loops eviction, drain, health, orphans; CAPI machine selector \"{}\"; resync {}; grace period {}",
         options.capiMachineSelector(),
         options.resyncPeriod(),
         options.gracePeriod());

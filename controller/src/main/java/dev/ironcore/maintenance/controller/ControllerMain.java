@@ -92,6 +92,14 @@ public final class ControllerMain implements Callable<Integer> {
   java.time.Duration informerDownThreshold;
 
   @Option(
+      names = "--orphaned-machine-grace",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description =
+          "Release the poollet finalizer of a deleting Machine whose MachinePool does not exist after this long (Warning event).")
+  java.time.Duration orphanedMachineGrace;
+
+  @Option(
       names = "--validate-flags",
       hidden = true,
       description = "Check the flags and exit (used by make run before it starts anything).")
@@ -117,7 +125,8 @@ public final class ControllerMain implements Callable<Integer> {
     new ProcessorMetrics().bindTo(registry);
     ControllerApp app =
         new ControllerApp(client, options, new ControllerMetrics(registry))
-            .withInformerDownThreshold(informerDownThreshold);
+            .withInformerDownThreshold(informerDownThreshold)
+            .withOrphanedMachineGrace(orphanedMachineGrace);
     HealthServer health;
     try {
       health =

@@ -19,6 +19,11 @@ abstract class InProcessController {
     return ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5));
   }
 
+  /** Settings beyond {@link #options()}; by default none. */
+  protected ControllerApp configure(ControllerApp app) {
+    return app;
+  }
+
   /** Runs after the world exists and before the controller starts. */
   protected void prepare() {}
 
@@ -26,7 +31,7 @@ abstract class InProcessController {
   final void startController() throws Exception {
     world = new ControllerWorld();
     prepare();
-    controller = new ControllerApp(world.cp.newClient(), options()).start();
+    controller = configure(new ControllerApp(world.cp.newClient(), options())).start();
   }
 
   @AfterEach
