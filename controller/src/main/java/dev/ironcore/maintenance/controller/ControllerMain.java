@@ -143,6 +143,13 @@ public final class ControllerMain implements Callable<Integer> {
           .info("/healthz, /readyz and /metrics on {} (port {})", healthBindAddress, health.port());
     }
     CountDownLatch stop = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean stopping =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    // SIGTERM (kubelet) and SIGINT (Ctrl-C) stop the process in order and exit 0 (a JVM ended by
+    // its default handler exits 143)
+    for (String signal : java.util.List.of("TERM", "INT")) {
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.countDown());
+    }
     CompletableFuture<?> elector = null;
     if (leaderElect) {
       String id =
@@ -151,28 +158,25 @@ public final class ControllerMain implements Callable<Integer> {
                   + "-"
                   + ProcessHandle.current().pid()
               : leaderElectionId;
-      elector = LeaderElection.start(client, leaderElectionNamespace, id, () -> startOrExit(app));
+      elector =
+          LeaderElection.start(
+              client, leaderElectionNamespace, id, () -> startOrExit(app), stopping::get);
     } else {
       app.start();
     }
-    CompletableFuture<?> running = elector;
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
-                      .info("controller stopping");
-                  app.close();
-                  if (health != null) {
-                    health.close();
-                  }
-                  if (running != null) {
-                    running.cancel(true);
-                  }
-                  client.close();
-                  stop.countDown();
-                }));
     stop.await();
+    stopping.set(true);
+    org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControllerMain.class);
+    log.info("controller stopping: loops finish their passes, then the Lease is released");
+    app.close();
+    if (elector != null) {
+      elector.cancel(true); // releases the Lease (synchronously) when this process leads
+    }
+    if (health != null) {
+      health.close();
+    }
+    client.close();
+    log.info("controller stopped");
     return 0;
   }
 

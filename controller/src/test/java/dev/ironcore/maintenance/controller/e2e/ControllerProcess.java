@@ -68,6 +68,16 @@ final class ControllerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * SIGTERM, as the kubelet sends, then waits for the process to end.
+   *
+   * @return its exit code, or -1 when it did not end within 60 s
+   */
+  int terminate() throws InterruptedException {
+    process.destroy();
+    return process.waitFor(60, TimeUnit.SECONDS) ? process.exitValue() : -1;
+  }
+
   boolean alive() {
     return process.isAlive();
   }
