@@ -23,10 +23,17 @@ import org.slf4j.LoggerFactory;
  * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code
  * /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format, meters listed in {@link
  * WebhookMetrics}, each server with its own registry). The certificate is re-read from its PEM
- * files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}.
+ * files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}, which
+ * stops accepting connections and lets in-flight requests finish ({@link #STOP_TIMEOUT} at most).
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+
+  /**
+   * How long {@link #stop()} waits for in-flight requests after it stopped accepting new ones: 20
+   * s, within Kubernetes' default 30 s termination grace period.
+   */
+  public static final java.time.Duration STOP_TIMEOUT = java.time.Duration.ofSeconds(20);
 
   private final WebhookServerConfig config;
   private Javalin app;
@@ -71,6 +78,13 @@ public final class WebhookServer implements AutoCloseable {
               cfg.jsonMapper(
                   new io.javalin.json.JavalinJackson(
                       dev.ironcore.maintenance.api.json.JsonMappers.create(), false));
+              // graceful stop: connectors stop accepting, in-flight reviews finish (at most
+              // STOP_TIMEOUT), then the server ends
+              cfg.jetty.modifyServer(
+                  server -> {
+                    server.setStopTimeout(STOP_TIMEOUT.toMillis());
+                    server.setHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
+                  });
               // request threads with deep stacks: writing a 10,000-level object recurses
               cfg.jetty.threadPool =
                   new org.eclipse.jetty.util.thread.QueuedThreadPool(

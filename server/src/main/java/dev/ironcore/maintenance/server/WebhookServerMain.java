@@ -72,20 +72,17 @@ public final class WebhookServerMain implements Callable<Integer> {
       System.err.println("webhook-server: " + e.getMessage());
       return 1;
     }
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.stop();
-                  stopped.countDown();
-                },
-                "shutdown"));
+    // SIGTERM (kubelet) and SIGINT: stop accepting, finish in-flight reviews, exit 0 (a JVM ended
+    // by its default handler exits 143)
+    for (String signal : java.util.List.of("TERM", "INT")) {
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stopped.countDown());
+    }
     try {
       stopped.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      server.stop();
     }
+    server.stop();
     return 0;
   }
 
