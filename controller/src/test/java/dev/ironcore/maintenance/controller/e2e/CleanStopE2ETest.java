@@ -37,7 +37,7 @@ class CleanStopE2ETest {
             "--leader-election-namespace=" + world.ns,
             "--leader-election-id=first");
     await()
-        .atMost(Duration.ofSeconds(60))
+        .atMost(Duration.ofSeconds(120))
         .until(() -> "first".equals(holder(world)) && controller.probe("/readyz") == 200);
 
     assertThat(controller.terminate()).isZero();

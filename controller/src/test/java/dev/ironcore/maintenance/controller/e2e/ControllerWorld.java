@@ -75,6 +75,14 @@ final class ControllerWorld {
     crdsInstalled = true;
   }
 
+  /**
+   * For a controller process to start and list (a JVM start on a loaded machine can take tens of
+   * seconds).
+   */
+  static ConditionFactory processStarts() {
+    return await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250));
+  }
+
   static ConditionFactory eventually() {
     return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100));
   }

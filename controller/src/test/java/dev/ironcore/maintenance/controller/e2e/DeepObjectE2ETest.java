@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller.e2e;
 
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.processStarts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
@@ -89,7 +90,7 @@ class DeepObjectE2ETest {
     String pool = world.poolName("deep");
     world.createPool(pool, List.of());
     controller = ControllerProcess.start(world.cp.kubeconfig(), log, "--resync-period=5s");
-    eventually().until(() -> controller.probe("/readyz") == 200);
+    processStarts().until(() -> controller.probe("/readyz") == 200);
 
     createDeepMachine("vm-deep", pool);
     world.createMachine("vm-after", pool);
@@ -103,7 +104,7 @@ class DeepObjectE2ETest {
     world.createPool(second, List.of(), new Taint("k", null, "NoExecute"));
     createDeepMachine("vm-deep-2", second);
     controller = ControllerProcess.start(world.cp.kubeconfig(), log, "--resync-period=5s");
-    eventually().until(() -> controller.probe("/readyz") == 200);
+    processStarts().until(() -> controller.probe("/readyz") == 200);
     eventually().until(() -> deleting("vm-deep-2"));
     assertThat(controller.alive()).isTrue();
   }

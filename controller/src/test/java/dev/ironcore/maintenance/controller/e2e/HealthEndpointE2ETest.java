@@ -50,7 +50,7 @@ class HealthEndpointE2ETest {
     ControllerWorld world = new ControllerWorld();
     Path log = Files.createDirectories(Path.of("target", "health")).resolve(world.ns + ".log");
     controller = ControllerProcess.start(world.cp.kubeconfig(), log);
-    eventually().until(() -> ok("/healthz") && ok("/readyz"));
+    ControllerWorld.processStarts().until(() -> ok("/healthz") && ok("/readyz"));
 
     String pool = world.poolName("metrics");
     world.createPool(pool, List.of(), new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoExecute"));

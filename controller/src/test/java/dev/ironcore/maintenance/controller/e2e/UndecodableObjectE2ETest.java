@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller.e2e;
 
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.processStarts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -121,7 +122,7 @@ class UndecodableObjectE2ETest {
     createUndecodableMachine("vm-odd", pool);
 
     controller = ControllerProcess.start(world.cp.kubeconfig(), log, "--resync-period=5s");
-    eventually().until(() -> controller.probe("/readyz") == 200);
+    processStarts().until(() -> controller.probe("/readyz") == 200);
     world.createMachine("vm-plain", pool);
     eventually().until(() -> deleting("vm-plain"));
 
