@@ -51,6 +51,15 @@ public final class WebhookServerMain implements Callable<Integer> {
           "Label selector (kubectl -l syntax) of the CAPI Machines to mutate; empty selects all.")
   LabelSelector capiMachineSelector;
 
+  @Option(
+      names = "--max-threads",
+      defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_THREADS,
+      description =
+          "Most request threads of the HTTPS server (default ${DEFAULT-VALUE}, at least "
+              + WebhookServerConfig.MIN_THREADS
+              + ").")
+  int maxThreads;
+
   /**
    * @param args command line flags, see {@code --help}
    */
@@ -60,10 +69,17 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    WebhookServerConfig config =
-        WebhookServerConfig.of(certFile, keyFile)
-            .withBindAddress(bindAddress)
-            .withCapiMachineSelector(capiMachineSelector);
+    WebhookServerConfig config;
+    try {
+      config =
+          WebhookServerConfig.of(certFile, keyFile)
+              .withBindAddress(bindAddress)
+              .withCapiMachineSelector(capiMachineSelector)
+              .withMaxThreads(maxThreads);
+    } catch (IllegalArgumentException e) {
+      System.err.println("webhook-server: --max-threads: " + e.getMessage());
+      return 2;
+    }
     WebhookServer server = new WebhookServer(config);
     CountDownLatch stopped = new CountDownLatch(1);
     try {
