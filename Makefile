@@ -27,11 +27,8 @@ test: ## all unit and integration tests against a real local kube-apiserver (+ k
 run: ## local control plane, webhooks installed, webhook server on https://127.0.0.1:9443
 	hack/run-local.sh
 
-bench: ## JMH benchmarks (bench/ module, -Pbench); results go to bench/target/jmh.txt
-	$(MVN) -q -B -Pbench -DskipTests install -pl bench -am
-	$(MVN) -q -B -Pbench -pl bench dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-	java -cp "bench/target/classes:$$(cat bench/target/bench-classpath.txt)" org.openjdk.jmh.Main $(JMH_ARGS) \
-	  | tee bench/target/jmh.txt
+bench: ## webhook vs Go reference (h2load, TLS), controller at fleet scale, JMH; writes bench/results/<date>-<machine>.md
+	hack/bench.sh
 
 clean:
 	$(MVN) -q -B clean
