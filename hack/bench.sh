@@ -39,7 +39,7 @@ controller_cp="$(jar controller):$(cat controller/target/classpath.txt)"
 bench_cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 
 echo "make bench: webhook, ours vs reference (A/B alternating)"
-java -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
+java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
   --work "$out_dir/webhook" --out "$out_dir/webhook.md" \
   --ours-cp "$server_cp" --deployment manifests/deploy/webhook_deployment.yaml \
   --reference bench/target/reference-webhook \
@@ -47,7 +47,7 @@ java -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
 load_mid=$(uptime)
 
 echo "make bench: controller at fleet scale"
-java -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
+java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
   --work "$out_dir/fleet" --out "$out_dir/fleet.md" --repo "$repo" \
   --controlplane-dir "$bin_dir" --controller-cp "$controller_cp" \
   --deployment manifests/deploy/controller_deployment.yaml \
@@ -56,7 +56,7 @@ java -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
 load_after_fleet=$(uptime)
 
 echo "make bench: JMH (admission core, drain decision)"
-java -cp "$bench_cp" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s ${JMH_ARGS:-} | tee "$out_dir/jmh.txt"
+java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$bench_cp" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s ${JMH_ARGS:-} | tee "$out_dir/jmh.txt"
 load_after=$(uptime)
 
 machine=$(hostname -s)

@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
 
 /**
  * The API server's own request counter {@code apiserver_request_total}, summed by verb and resource
- * (with subresource), read from its {@code /metrics}. The difference of two snapshots is what all
- * clients asked between them.
+ * (resource.first-group-label, e.g. {@code machines.compute}, {@code machines.cluster}, with
+ * subresource), read from its {@code /metrics}. The difference of two snapshots is what all clients
+ * asked between them.
  */
 record ApiRequestCounts(Map<String, Long> byVerbResource) {
   static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE", "APPLY");
@@ -30,7 +31,15 @@ record ApiRequestCounts(Map<String, Long> byVerbResource) {
       while (l.find()) {
         labels.put(l.group(1), l.group(2));
       }
-      String resource = labels.getOrDefault("resource", "");
+      String group = labels.getOrDefault("group", "");
+      // machines of compute.ironcore.dev and of cluster.x-k8s.io share a resource name
+      String resource =
+          labels.getOrDefault("resource", "")
+              + (group.isEmpty()
+                  ? ""
+                  : "."
+                      + group.substring(
+                          0, group.indexOf('.') < 0 ? group.length() : group.indexOf('.')));
       String sub = labels.getOrDefault("subresource", "");
       String key = labels.get("verb") + " " + resource + (sub.isEmpty() ? "" : "/" + sub);
       counts.merge(key, (long) Double.parseDouble(m.group(2)), Long::sum);

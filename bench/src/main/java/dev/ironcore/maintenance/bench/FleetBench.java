@@ -7,7 +7,7 @@ import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.KubeWriter;
-import dev.ironcore.maintenance.controller.sim.PoolletSimulator;
+import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -288,7 +288,8 @@ public final class FleetBench {
         late.get(late.size() - 1),
         late.get(late.size() / 2),
         late.get((int) Math.ceil(0.99 * late.size()) - 1),
-        delta.get("PATCH machinepools/status") + delta.get("PUT machinepools/status"),
+        delta.get("PATCH machinepools.compute/status")
+            + delta.get("PUT machinepools.compute/status"),
         extra,
         renewSeconds);
   }

@@ -19,7 +19,8 @@ final class H2load {
   private static final Pattern REQUESTS =
       Pattern.compile(
           "requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed");
-  private static final Pattern STATUS = Pattern.compile("status codes: (\\d+) 2xx");
+  private static final Pattern STATUS =
+      Pattern.compile("status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx");
 
   /**
    * One h2load run's summary.
@@ -27,6 +28,7 @@ final class H2load {
    * @param succeeded requests answered (any status)
    * @param failed requests that got no answer
    * @param ok2xx answers with a 2xx status
+   * @param errors answers with a 3xx, 4xx or 5xx status
    * @param reqPerSec h2load's throughput over the measured time
    * @param seconds measured time
    * @param latencies per-request latencies when a log file was asked for, else null
@@ -35,6 +37,7 @@ final class H2load {
       long succeeded,
       long failed,
       long ok2xx,
+      long errors,
       double reqPerSec,
       double seconds,
       Latencies latencies) {}
@@ -106,6 +109,7 @@ final class H2load {
         Long.parseLong(req.group(4)),
         Long.parseLong(req.group(5)),
         Long.parseLong(st.group(1)),
+        Long.parseLong(st.group(2)) + Long.parseLong(st.group(3)) + Long.parseLong(st.group(4)),
         Double.parseDouble(fin.group(3)),
         seconds,
         logFile == null ? null : Latencies.read(logFile));

@@ -11,8 +11,9 @@ import java.util.List;
  * Per-request latencies from an h2load {@code --log-file} (one line per request: start time in µs
  * since the epoch, HTTP status, duration in µs), as exact order statistics, never means.
  *
- * @param micros sorted durations in µs
- * @param non2xx requests whose status was not 2xx (also counted in {@code micros})
+ * @param micros sorted durations in µs of the requests answered with 2xx
+ * @param non2xx requests without a 2xx status (cut off at the end of a timed run), not in {@code
+ *     micros}
  */
 record Latencies(long[] micros, int non2xx) {
 
@@ -34,6 +35,7 @@ record Latencies(long[] micros, int non2xx) {
       int status = Integer.parseInt(f[1]);
       if (status < 200 || status > 299) {
         bad++;
+        continue;
       }
       micros[n++] = Long.parseLong(f[2]);
     }
