@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A process under measurement: started with its output in a log file, its memory read from {@code
- * /proc/<pid>/status}, stopped with SIGTERM (SIGKILL after 10 s).
+ * /proc/<pid>/status}, stopped with SIGTERM (SIGKILL after 30 s).
  */
 final class ChildProcess implements AutoCloseable {
   private final Process process;
@@ -91,7 +91,7 @@ final class ChildProcess implements AutoCloseable {
   public void close() {
     process.destroy();
     try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {

@@ -25,7 +25,8 @@ import java.util.function.IntFunction;
  * </pre>
  *
  * Our server runs with the environment ({@code JAVA_TOOL_OPTIONS}, …) and tuning flags of the
- * shipped Deployment ({@link ShippedSettings}), plus one context run with no JVM flags at all.
+ * shipped Deployment ({@link ShippedSettings}), plus context runs with no JVM flags at all and with
+ * an AppCDS archive (made by a training run of the same JVM with {@code -XX:ArchiveClassesAtExit}).
  *
  * <pre>
  * </pre>
@@ -291,8 +292,26 @@ public final class WebhookBench {
         results.add(bench.measure(s, round, true));
       }
     }
+    // context: what the settings buy, and what an AppCDS archive would (not shipped, see README)
+    List<Instance> context = new ArrayList<>();
     System.out.println("webhook bench: context run, our server with JVM defaults");
-    Instance context = bench.measure(defaults, 1, false);
+    context.add(bench.measure(defaults, 1, false));
+    Path archive = work.resolve("webhook-appcds.jsa");
+    String shippedOptions = shipped.env().getOrDefault("JAVA_TOOL_OPTIONS", "");
+    Map<String, String> training = new java.util.HashMap<>(shipped.env());
+    training.put("JAVA_TOOL_OPTIONS", shippedOptions + " -XX:ArchiveClassesAtExit=" + archive);
+    System.out.println("webhook bench: context run, AppCDS training (archive written at exit)");
+    bench.measure(new Server("appcds-training", ours.command(), training), 1, false);
+    if (Files.exists(archive)) {
+      Map<String, String> withArchive = new java.util.HashMap<>(shipped.env());
+      withArchive.put("JAVA_TOOL_OPTIONS", shippedOptions + " -XX:SharedArchiveFile=" + archive);
+      System.out.println("webhook bench: context run, shipped settings + AppCDS archive");
+      context.add(
+          bench.measure(
+              new Server("ours, shipped settings + AppCDS archive", ours.command(), withArchive),
+              1,
+              false));
+    }
     Files.writeString(
         Path.of(a.get("out")),
         WebhookReport.render(results, context, bench.reviewSizes(), shipped));

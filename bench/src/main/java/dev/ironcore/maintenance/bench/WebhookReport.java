@@ -13,7 +13,7 @@ final class WebhookReport {
 
   static String render(
       List<WebhookBench.Instance> all,
-      WebhookBench.Instance context,
+      List<WebhookBench.Instance> context,
       Map<String, Long> reviewSizes,
       ShippedSettings shipped) {
     List<WebhookBench.Instance> ours = of(all, "ours");
@@ -89,18 +89,23 @@ final class WebhookReport {
           .append(" |\n");
     }
 
-    md.append("\n### Context: our server with JVM defaults (no flags), one short run\n\n");
     md.append(
-        "| ready after spawn (ms) | saturation h2 capi-machine (req/s) | RSS after saturation (MiB) | peak RSS (MiB) |\n|---|---|---|---|\n");
-    md.append("| ")
-        .append(f(context.readyMillis))
-        .append(" | ")
-        .append(f(context.runs.get("saturation h2 " + WebhookBench.CAPI).reqPerSec()))
-        .append(" | ")
-        .append(f(context.rssMiB.get("after saturation")))
-        .append(" | ")
-        .append(f(context.peakRssMiB))
-        .append(" |\n");
+        "\n### Context: other settings of our server, one short run each (after the rounds)\n\n");
+    md.append(
+        "| variant | ready after spawn (ms) | saturation h2 capi-machine (req/s) | RSS after saturation (MiB) | peak RSS (MiB) |\n|---|---|---|---|---|\n");
+    for (WebhookBench.Instance c : context) {
+      md.append("| ")
+          .append(c.server)
+          .append(" | ")
+          .append(f(c.readyMillis))
+          .append(" | ")
+          .append(f(c.runs.get("saturation h2 " + WebhookBench.CAPI).reqPerSec()))
+          .append(" | ")
+          .append(f(c.rssMiB.get("after saturation")))
+          .append(" | ")
+          .append(f(c.peakRssMiB))
+          .append(" |\n");
+    }
 
     md.append("\n### Targets\n\n").append(targets(ours, ref));
     return md.toString();

@@ -60,6 +60,8 @@ public final class WebhookServerMain implements Callable<Integer> {
               + ").")
   int maxThreads;
 
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   /**
    * @param args command line flags, see {@code --help}
    */
@@ -69,17 +71,19 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    WebhookServerConfig config;
-    try {
-      config =
-          WebhookServerConfig.of(certFile, keyFile)
-              .withBindAddress(bindAddress)
-              .withCapiMachineSelector(capiMachineSelector)
-              .withMaxThreads(maxThreads);
-    } catch (IllegalArgumentException e) {
-      System.err.println("webhook-server: --max-threads: " + e.getMessage());
-      return 2;
+    if (maxThreads < WebhookServerConfig.MIN_THREADS) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--max-threads must be at least "
+              + WebhookServerConfig.MIN_THREADS
+              + ", got "
+              + maxThreads);
     }
+    WebhookServerConfig config =
+        WebhookServerConfig.of(certFile, keyFile)
+            .withBindAddress(bindAddress)
+            .withCapiMachineSelector(capiMachineSelector)
+            .withMaxThreads(maxThreads);
     WebhookServer server = new WebhookServer(config);
     CountDownLatch stopped = new CountDownLatch(1);
     try {
