@@ -54,15 +54,17 @@ final class FleetReport {
             f(populateSeconds),
             shipped.describe(),
             grace.toSeconds()));
-    md.append("### Start-up and memory\n\n| spawn → caches synced (`/readyz` 200) | RSS (MiB)");
-    rss.keySet().forEach(k -> md.append(" | ").append(k));
-    md.append(" | peak RSS (VmHWM) |\n|---|---");
+    md.append("### Start-up and memory (RSS in MiB)\n\n| spawn → caches synced (`/readyz` 200)");
+    rss.keySet().forEach(k -> md.append(" | RSS ").append(k));
+    md.append(" | peak RSS (VmHWM) |\n|---");
     rss.keySet().forEach(k -> md.append("|---"));
-    md.append("|---|\n| ").append(f(readyMillis / 1000)).append(" s | ");
+    md.append("|---|\n| ").append(f(readyMillis / 1000)).append(" s");
     rss.values().forEach(v -> md.append(" | ").append(f(v)));
     md.append(" | ").append(f(peakRss)).append(" |\n");
 
-    md.append("\n### 1,000 pools whose Leases stop together\n\n");
+    md.append("\n### ")
+        .append(String.format("%,d", pools))
+        .append(" pools whose Leases stop together\n\n");
     md.append("Every Lease renewed once (")
         .append(f(lease.renewSeconds()))
         .append(
