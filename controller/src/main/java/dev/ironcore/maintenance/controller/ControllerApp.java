@@ -33,6 +33,7 @@ public final class ControllerApp implements AutoCloseable {
   private final KubernetesClient client;
   private final ControllerOptions options;
   private final List<AutoCloseable> running = new ArrayList<>();
+  private final List<Loop> loops = new ArrayList<>();
   private final ControllerMetrics metrics;
   private volatile boolean started;
 
@@ -83,6 +84,7 @@ public final class ControllerApp implements AutoCloseable {
     running.add(eviction);
     running.add(drain);
     running.add(health);
+    loops.addAll(List.of(eviction, drain, health));
 
     cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
     cache.onMachine(
@@ -133,8 +135,14 @@ public final class ControllerApp implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Stops all loops together (no new keys; passes in flight finish, {@link Loop#SHUTDOWN_GRACE} at
+   * most), then closes the rest in reverse start order, the caches last.
+   */
   @Override
   public void close() {
+    Loop.closeAll(loops, Loop.SHUTDOWN_GRACE);
+    loops.clear();
     for (int i = running.size() - 1; i >= 0; i--) {
       try {
         running.get(i).close();
