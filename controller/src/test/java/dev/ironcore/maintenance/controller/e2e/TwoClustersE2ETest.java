@@ -7,14 +7,23 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.toleratesM
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.Clusters;
+import dev.ironcore.maintenance.controller.ControllerApp;
+import dev.ironcore.maintenance.controller.ControllerOptions;
 import dev.ironcore.maintenance.controller.LeaderElection;
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * IronCore API.
  */
 class TwoClustersE2ETest {
+  private static final String SERVICE_ACCOUNT = RbacE2ETest.SERVICE_ACCOUNT;
   private static LocalControlPlane ironcoreCluster;
 
   private ControllerWorld world;
@@ -137,6 +147,79 @@ class TwoClustersE2ETest {
     assertThat(evictedEvents(world.client.v1().events().inNamespace(world.ns).list().getItems()))
         .as("no Evicted event in the CAPI cluster")
         .isEmpty();
+  }
+
+  /**
+   * The split RBAC is enough: the controller runs in-process as its ServiceAccount (impersonated)
+   * in both API servers; the IronCore one has only {@code rbac/accounts} and {@code rbac/ironcore},
+   * and CAPI Machines are granted in the other only by {@code rbac/capi}.
+   */
+  @Test
+  void eachClusterNeedsOnlyItsOwnPartOfTheRbac() throws Exception {
+    world = new ControllerWorld(ironcoreCluster);
+    for (String overlay : List.of("namespaces", "rbac/accounts", "rbac/capi")) {
+      world
+          .cp
+          .kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
+          .orThrow();
+    }
+    for (String overlay : List.of("namespaces", "rbac/accounts", "rbac/ironcore")) {
+      ironcoreCluster
+          .kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
+          .orThrow();
+    }
+    assertThat(
+            ironcoreCluster
+                .kubectl(
+                    "auth", "can-i", "list", "machines.cluster.x-k8s.io", "--as", SERVICE_ACCOUNT)
+                .stdout()
+                .trim())
+        .as("no CAPI rights in the IronCore API")
+        .isEqualTo("no");
+    String pool = world.poolName("rbac2");
+    world.createPool(pool, List.of());
+    world.createMachine("vm-1", pool);
+    world.createCapiMachine("node", pool, Map.of());
+
+    try (KubernetesClient capi = impersonated(world.cp.kubeconfig());
+        KubernetesClient ironcore = impersonated(ironcoreCluster.kubeconfig());
+        ControllerApp app =
+            new ControllerApp(
+                    new Clusters(capi, ironcore),
+                    ControllerOptions.defaults().withGracePeriod(Duration.ofSeconds(2)),
+                    ControllerMetrics.inMemory())
+                .start()) {
+      eventually().until(() -> hasHook(world.capiMachine("node")));
+      eventually()
+          .until(
+              () -> {
+                MachinePool p = world.pool(pool);
+                var ready =
+                    Conditions.find(
+                        p.getStatus() == null ? null : p.getStatus().getConditions(),
+                        Names.READY_CONDITION);
+                return ready != null && "Unknown".equals(ready.getStatus());
+              });
+      world.deleteCapiMachine("node");
+      eventually().until(() -> world.machine("vm-1").getMetadata().getDeletionTimestamp() != null);
+      eventually()
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          evictedEvents(
+                              world.ironcore.v1().events().inNamespace(world.ns).list().getItems()))
+                      .containsExactly("vm-1"));
+      world.poolletReleases("vm-1");
+      eventually().until(() -> !hasHook(world.capiMachine("node")));
+      world.capiFinishes("node");
+      eventually().until(() -> world.pool(pool) == null && world.capiMachine("node") == null);
+    }
+  }
+
+  private static KubernetesClient impersonated(Path kubeconfig) throws java.io.IOException {
+    Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+    config.setImpersonateUsername(SERVICE_ACCOUNT);
+    return new KubernetesClientBuilder().withConfig(config).build();
   }
 
   private static List<String> evictedEvents(List<Event> events) {
