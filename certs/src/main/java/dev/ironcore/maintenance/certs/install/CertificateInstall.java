@@ -54,7 +54,8 @@ public final class CertificateInstall {
    * @param commonName subject CN of the serving certificate (and {@code <cn>-ca} of a new CA)
    * @param dnsNames DNS SANs of the serving certificate
    * @param ipAddresses IP SANs of the serving certificate
-   * @param keys key type of new keys (CA and serving)
+   * @param keys key type of new keys (CA and serving); null keeps the type of the stored serving
+   *     key (ECDSA when there is none) and never re-issues for the key type alone
    * @param validity lifetime of a new serving certificate
    * @param caValidity lifetime of a new CA
    * @param waitTimeout how long to wait for the servers to present a new pair
@@ -237,7 +238,7 @@ public final class CertificateInstall {
       steps.add(
           new Step(
               "issue a serving certificate ("
-                  + settings.keys()
+                  + servingKeys(stored)
                   + ", valid "
                   + settings.validity().toDays()
                   + " days, SANs "
@@ -254,7 +255,7 @@ public final class CertificateInstall {
                         settings.dnsNames(),
                         settings.ipAddresses(),
                         settings.validity(),
-                        settings.keys());
+                        servingKeys(stored));
                 store.write(issued.certificatePem(), issued.privateKeyPem());
                 out.println("  written; expires " + issued.certificate().getNotAfter().toInstant());
               }));
@@ -319,8 +320,28 @@ public final class CertificateInstall {
   }
 
   private CertificateAuthority newCa() {
+    KeyAlgorithm keys = settings.keys() == null ? KeyAlgorithm.ECDSA : settings.keys();
     return CertificateAuthority.generate(
-        settings.commonName() + "-ca", settings.caValidity(), settings.keys());
+        settings.commonName() + "-ca", settings.caValidity(), keys);
+  }
+
+  /** The requested key type, else that of the stored pair, else ECDSA. */
+  private KeyAlgorithm servingKeys(Optional<ServingPairStore.StoredPair> stored) {
+    if (settings.keys() != null) {
+      return settings.keys();
+    }
+    try {
+      return stored
+          .map(s -> ServingPair.parse(s.certificatePem(), s.privateKeyPem()))
+          .map(
+              p ->
+                  KeyAlgorithm.RSA.matches(p.privateKey().getAlgorithm())
+                      ? KeyAlgorithm.RSA
+                      : KeyAlgorithm.ECDSA)
+          .orElse(KeyAlgorithm.ECDSA);
+    } catch (IllegalArgumentException e) {
+      return KeyAlgorithm.ECDSA;
+    }
   }
 
   /** The pair re-read from the store; it must be usable after our own write. */
@@ -333,7 +354,7 @@ public final class CertificateInstall {
   /** SANs, key type and remaining validity are as wanted. */
   private boolean servesWell(ServingPair pair, Instant now) {
     return pair.covers(settings.allNames())
-        && settings.keys().matches(pair.privateKey().getAlgorithm())
+        && (settings.keys() == null || settings.keys().matches(pair.privateKey().getAlgorithm()))
         && !Renewal.due(pair.leaf(), now);
   }
 
@@ -344,7 +365,7 @@ public final class CertificateInstall {
     if (!pair.covers(settings.allNames())) {
       return "a certificate without all SANs";
     }
-    if (!settings.keys().matches(pair.privateKey().getAlgorithm())) {
+    if (settings.keys() != null && !settings.keys().matches(pair.privateKey().getAlgorithm())) {
       return "a " + pair.privateKey().getAlgorithm() + " key";
     }
     if (Renewal.expired(pair.leaf(), now)) {

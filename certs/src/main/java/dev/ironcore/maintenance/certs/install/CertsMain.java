@@ -107,9 +107,11 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--key-algorithm",
-      defaultValue = "ecdsa",
       converter = KeyAlgorithmConverter.class,
-      description = "ecdsa (P-256) or rsa (2048) for new keys (default ${DEFAULT-VALUE}).")
+      description =
+          "ecdsa (P-256) or rsa (2048) for new keys; a serving key of the other type is"
+              + " re-issued. Default: keep the stored serving key's type, ecdsa for a new CA or"
+              + " when none is stored.")
   KeyAlgorithm keyAlgorithm;
 
   @Option(
