@@ -37,6 +37,14 @@ public final class SecretPairStore implements ServingPairStore {
   public Optional<StoredPair> read() {
     Secret s = get();
     if (s == null) {
+      if (client.namespaces().withName(namespace).get() == null) {
+        throw new Refusal(
+            "namespace "
+                + namespace
+                + " not found (for "
+                + describe()
+                + "); install first: kubectl apply -k manifests/default");
+      }
       return Optional.empty();
     }
     if (!TLS_TYPE.equals(s.getType())) {

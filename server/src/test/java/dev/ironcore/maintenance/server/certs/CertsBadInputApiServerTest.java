@@ -46,7 +46,7 @@ class CertsBadInputApiServerTest {
     cp = TestClusters.shared();
     String id = "certs-bad-" + UUID.randomUUID().toString().substring(0, 6);
     // nothing carries the objectSelector label and nothing listens there: never called
-    world = CertsWorld.install(cp, id, "https://127.0.0.1:" + FreePorts.pick(1).get(0));
+    world = CertsWorld.install(cp, id, "https://127.0.0.1:" + FreePorts.pick(1).get(0), false);
     namespace = id;
     cp.kubectl("create", "namespace", namespace).orThrow();
     caDir = tmp.resolve("ca");
@@ -112,6 +112,11 @@ class CertsBadInputApiServerTest {
         () -> {},
         "CustomResourceDefinition nopes.example.dev not found",
         withFlag("--crds=" + world.conversionCrd() + ",nopes.example.dev"));
+  }
+
+  @Test
+  void missingNamespaceIsRefused() throws IOException {
+    refusedWith(() -> {}, "namespace nope-ns not found", withFlag("--namespace=nope-ns"));
   }
 
   @Test

@@ -22,9 +22,13 @@ import java.util.Map;
 /**
  * Test objects for the certs CLI in a real API server: webhook configurations named {@code id}
  * (copies of {@code manifests/webhooks}, calling {@code baseUrl}, with an objectSelector {@code
- * certs-e2e=<id>} so only this test's objects reach them and no caBundle), the CRDs of {@code
- * manifests/local}, and two CRDs of our own: {@code <id>-conv} with webhook conversion and {@code
- * <id>-none} without.
+ * certs-e2e=<id>} so only this test's objects reach them and no caBundle), and two CRDs of our own:
+ * {@code <id>conv} with webhook conversion and {@code <id>none} without.
+ *
+ * <p>With {@code sharedCrds} also the CRDs of {@code manifests/local} (machines and machinepools,
+ * shared by every test of the JVM), their conversion webhook (where the CRDs have one) pointed at
+ * {@code baseUrl} with no caBundle, to be set by the CLI under test: the server at {@code baseUrl}
+ * must then serve until the JVM exits, as later tests convert through it.
  */
 final class CertsWorld {
   static final String LABEL = "certs-e2e";
@@ -33,23 +37,31 @@ final class CertsWorld {
   final TestCluster cp;
   final String id;
 
-  private CertsWorld(TestCluster cp, String id) {
+  final boolean sharedCrds;
+
+  private CertsWorld(TestCluster cp, String id, boolean sharedCrds) {
     this.cp = cp;
     this.id = id;
+    this.sharedCrds = sharedCrds;
   }
 
+  /** The shared CRDs of {@code manifests/local} whose conversion caBundle the CLI manages. */
+  static final List<String> SHARED_CRDS =
+      List.of("machines.compute.ironcore.dev", "machinepools.compute.ironcore.dev");
+
   /** Installs the objects; {@code baseUrl} e.g. {@code https://127.0.0.1:40123}. */
-  static CertsWorld install(TestCluster cp, String id, String baseUrl) {
-    CertsWorld w = new CertsWorld(cp, id);
+  static CertsWorld install(TestCluster cp, String id, String baseUrl, boolean sharedCrds) {
+    CertsWorld w = new CertsWorld(cp, id, sharedCrds);
     List<GenericKubernetesResource> objects =
         RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("local"));
     RenderedManifests.pointWebhooksAt(objects, baseUrl, "");
     List<String> crds = new ArrayList<>();
     for (GenericKubernetesResource o : objects) {
       switch (o.getKind()) {
-        case "CustomResourceDefinition", "Namespace" -> {
-          apply(cp, o);
-          if (o.getKind().equals("CustomResourceDefinition")) {
+        case "Namespace" -> apply(cp, o);
+        case "CustomResourceDefinition" -> {
+          if (sharedCrds) {
+            apply(cp, o);
             crds.add(o.getMetadata().getName());
           }
         }
@@ -198,15 +210,26 @@ final class CertsWorld {
     CustomResourceDefinition plain =
         cp.client().apiextensions().v1().customResourceDefinitions().withName(plainCrd()).get();
     out.put("plain", String.valueOf(plain.getSpec().getConversion()));
+    if (sharedCrds) {
+      for (String name : SHARED_CRDS) {
+        var c = cp.client().apiextensions().v1().customResourceDefinitions().withName(name).get();
+        var conversion = c.getSpec().getConversion();
+        if (conversion != null && "Webhook".equals(conversion.getStrategy())) {
+          out.put(name, conversion.getWebhook().getClientConfig().getCaBundle());
+        }
+      }
+    }
     return out;
   }
 
   /** Flags naming this world's objects, for {@link CertsMain}. */
   List<String> flags() {
+    String crds = conversionCrd() + "," + plainCrd();
+    if (sharedCrds) {
+      crds += "," + String.join(",", SHARED_CRDS);
+    }
     return List.of(
-        "--kubeconfig=" + cp.kubeconfig(),
-        "--webhook-configuration=" + id,
-        "--crds=" + conversionCrd() + "," + plainCrd());
+        "--kubeconfig=" + cp.kubeconfig(), "--webhook-configuration=" + id, "--crds=" + crds);
   }
 
   /** Result of one in-process run of the CLI. */

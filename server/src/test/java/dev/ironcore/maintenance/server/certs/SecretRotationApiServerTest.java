@@ -43,7 +43,7 @@ class SecretRotationApiServerTest {
     TestCluster cp = TestClusters.shared();
     String id = "certs-sec-" + UUID.randomUUID().toString().substring(0, 6);
     int port = FreePorts.pick(1).get(0);
-    CertsWorld world = CertsWorld.install(cp, id, "https://127.0.0.1:" + port);
+    CertsWorld world = CertsWorld.install(cp, id, "https://127.0.0.1:" + port, true);
     cp.kubectl("create", "namespace", id).orThrow();
     List<String> args = new ArrayList<>(world.flags());
     args.addAll(
@@ -91,7 +91,8 @@ class SecretRotationApiServerTest {
     } finally {
       load.close();
       kubelet.shutdownNow();
-      server.stop();
+      // the server keeps serving until the JVM exits: the shared CRDs now convert through it
+      Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "certs-e2e-stop"));
     }
   }
 
