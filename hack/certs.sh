@@ -7,7 +7,7 @@
 # Where: with KUBECONFIG pointing at a cluster (not .local/kubeconfig) it acts on that cluster's
 # install (Secret, webhook configurations, CRDs; CA kept in CERTS_DIR, default .certs/); otherwise on
 # the running `make run` (.local/kubeconfig; the pair as PEM files in .local/certs, which the
-# running webhook server reloads).
+# running webhook server reloads). A cluster's CA is kept in .certs/<kubeconfig current-context>/.
 # Environment: DRY_RUN=true (plan only), CERTS_DIR, CERTS_NAMESPACE, CERTS_SERVICE, CERTS_SECRET,
 # WEBHOOK_CONFIGURATION, CRDS (comma-separated, empty for none), SANS (comma-separated, replaces
 # the defaults), KEY_ALGORITHM (ecdsa|rsa), VALIDITY (e.g. 365d), CA_VALIDITY, WAIT_TIMEOUT,
@@ -26,8 +26,10 @@ case "${1:-}" in
 esac
 
 if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -m "$LOCAL/kubeconfig")" ]; then
-  echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG)" >&2
-  ARGS+=(--kubeconfig "$KUBECONFIG" --ca-dir "${CERTS_DIR:-$ROOT/.certs}")
+  context="$(sed -n 's/^current-context: *//p' "${KUBECONFIG%%:*}" 2>/dev/null | tr -d "\"'" | tr '/:' '__')"
+  CERTS_DIR="${CERTS_DIR:-$ROOT/.certs/${context:-default}}"
+  echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG, CA in $CERTS_DIR)" >&2
+  ARGS+=(--kubeconfig "${KUBECONFIG%%:*}" --ca-dir "$CERTS_DIR")
 elif [ -f "$LOCAL/kubeconfig" ]; then
   echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)" >&2
   ARGS+=(--kubeconfig "$LOCAL/kubeconfig" --ca-dir "${CERTS_DIR:-$LOCAL/certs}" --serving-files "$LOCAL/certs")
