@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param capiMachineSelector which CAPI Machines to mutate; {@link LabelSelector#everything()} for
  *     all
  * @param certificateReloadInterval how often the PEM files are checked for changes; zero disables
+ * @param certificateExpiryWarning warn (log and metric) when the serving certificate expires within
+ *     this window; zero disables
  * @param maxThreads most Jetty request threads (at least {@link #MIN_THREADS}); {@link
  *     #DEFAULT_MAX_THREADS} unless set
  */
@@ -23,6 +25,7 @@ public record WebhookServerConfig(
     String bindAddress,
     LabelSelector capiMachineSelector,
     Duration certificateReloadInterval,
+    Duration certificateExpiryWarning,
     int maxThreads) {
 
   /** Default {@link #certificateReloadInterval()}: 10 seconds. */
@@ -46,6 +49,10 @@ public record WebhookServerConfig(
     Objects.requireNonNull(bindAddress, "bindAddress");
     Objects.requireNonNull(capiMachineSelector, "capiMachineSelector");
     Objects.requireNonNull(certificateReloadInterval, "certificateReloadInterval");
+    Objects.requireNonNull(certificateExpiryWarning, "certificateExpiryWarning");
+    if (certificateExpiryWarning.isNegative()) {
+      throw new IllegalArgumentException("certificateExpiryWarning must not be negative");
+    }
     if (certificateReloadInterval.isNegative()) {
       throw new IllegalArgumentException("certificateReloadInterval must not be negative");
     }
@@ -55,9 +62,13 @@ public record WebhookServerConfig(
     }
   }
 
+  /** Default {@link #certificateExpiryWarning()}: 30 days. */
+  public static final Duration DEFAULT_EXPIRY_WARNING = Duration.ofDays(30);
+
   /**
    * @return settings listening on all addresses, mutating every CAPI Machine, checking the files
-   *     every {@link #DEFAULT_RELOAD_INTERVAL}
+   *     every {@link #DEFAULT_RELOAD_INTERVAL}, warning {@link #DEFAULT_EXPIRY_WARNING} before
+   *     expiry, with {@link #DEFAULT_MAX_THREADS} request threads
    */
   public static WebhookServerConfig of(Path certFile, Path keyFile) {
     return new WebhookServerConfig(
@@ -66,6 +77,7 @@ public record WebhookServerConfig(
         "0.0.0.0",
         LabelSelector.everything(),
         DEFAULT_RELOAD_INTERVAL,
+        DEFAULT_EXPIRY_WARNING,
         DEFAULT_MAX_THREADS);
   }
 
@@ -74,7 +86,13 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withBindAddress(String address) {
     return new WebhookServerConfig(
-        certFile, keyFile, address, capiMachineSelector, certificateReloadInterval, maxThreads);
+        certFile,
+        keyFile,
+        address,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        maxThreads);
   }
 
   /**
@@ -82,7 +100,13 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withCapiMachineSelector(LabelSelector selector) {
     return new WebhookServerConfig(
-        certFile, keyFile, bindAddress, selector, certificateReloadInterval, maxThreads);
+        certFile,
+        keyFile,
+        bindAddress,
+        selector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        maxThreads);
   }
 
   /**
@@ -90,7 +114,27 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withCertificateReloadInterval(Duration interval) {
     return new WebhookServerConfig(
-        certFile, keyFile, bindAddress, capiMachineSelector, interval, maxThreads);
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        interval,
+        certificateExpiryWarning,
+        maxThreads);
+  }
+
+  /**
+   * @return a copy warning when the certificate expires within {@code window} (zero disables)
+   */
+  public WebhookServerConfig withCertificateExpiryWarning(Duration window) {
+    return new WebhookServerConfig(
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        window,
+        maxThreads);
   }
 
   /**
@@ -99,6 +143,12 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withMaxThreads(int threads) {
     return new WebhookServerConfig(
-        certFile, keyFile, bindAddress, capiMachineSelector, certificateReloadInterval, threads);
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        threads);
   }
 }
