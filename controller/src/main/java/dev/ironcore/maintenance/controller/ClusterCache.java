@@ -17,15 +17,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The controller's read side: fabric8 informers on CAPI Machines (all of them; the {@code
- * --capi-machine-selector} is applied by the drain loop), IronCore Machines and MachinePools, with
- * indexes Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node ({@code
- * status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}. Each
- * informer is a {@link SupervisedInformer} (watched and healed). Objects returned are the cache's
- * own: never modify them.
+ * --capi-machine-selector} is applied by the drain loop) in the CAPI cluster, IronCore Machines and
+ * MachinePools in the IronCore API ({@link Clusters}), with indexes Machine → pool ({@code
+ * spec.machinePoolRef.name}) and CAPI Machine → node ({@code status.nodeRef.name}), and on the
+ * pools' Leases in {@code ironcore-machinepool-lease}. Objects returned are the cache's own,
+ * trimmed to what the loops read ({@link CacheTrim}): never modify them, never write them back.
+ * Each informer is a {@link SupervisedInformer} (watched and healed).
  */
 public final class ClusterCache implements AutoCloseable {
   private static final String BY_POOL = "byPool";
   private static final String BY_NODE = "byNode";
+
+  /** Objects per page of an informer's initial LIST (bounds the memory of listing 10,000). */
+  static final long LIST_LIMIT = 500;
 
   private final SupervisedInformer<CapiMachine> capiMachines;
   private final SupervisedInformer<Machine> machines;
@@ -38,39 +42,73 @@ public final class ClusterCache implements AutoCloseable {
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
    */
   public ClusterCache(KubernetesClient client, Duration resync) {
-    this(client, resync, Clock.systemUTC());
+    this(Clusters.single(client), resync);
+  }
+
+  /**
+   * Creates the (not yet started) informers: CAPI Machines from {@code clusters.capi()}, the rest
+   * from {@code clusters.ironcore()}.
+   *
+   * @param resync how often every cached object is replayed to the handlers (catches missed events)
+   */
+  public ClusterCache(Clusters clusters, Duration resync) {
+    this(clusters, resync, Clock.systemUTC());
   }
 
   /**
    * @param clock measures how long an informer is down
    */
-  public ClusterCache(KubernetesClient client, Duration resync, Clock clock) {
+  public ClusterCache(Clusters clusters, Duration resync, Clock clock) {
     long resyncMillis = resync.toMillis();
+    KubernetesClient capi = clusters.capi();
+    KubernetesClient ironcore = clusters.ironcore();
     // every CAPI Machine, not only selected ones: one that stops matching the selector must
     // still be seen, so that our finalizer and hook are released from it
+    // lists in pages of LIST_LIMIT; caches keep only what the loops read (CacheTrim)
     this.capiMachines =
         new SupervisedInformer<>(
             "capi-machines",
             () ->
-                client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis),
+                capi.resources(CapiMachine.class)
+                    .inAnyNamespace()
+                    .withLimit(LIST_LIMIT)
+                    .runnableInformer(resyncMillis)
+                    .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(BY_NODE, m -> listOf(m.nodeName())),
             clock);
     this.machines =
         new SupervisedInformer<>(
             "machines",
-            () -> client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis),
+            () ->
+                ironcore
+                    .resources(Machine.class)
+                    .inAnyNamespace()
+                    .withLimit(LIST_LIMIT)
+                    .runnableInformer(resyncMillis)
+                    .itemStore(CacheTrim.store(CacheTrim::machine)),
             Map.of(BY_POOL, m -> listOf(m.boundPoolName())),
             clock);
     this.pools =
         new SupervisedInformer<>(
             "machinepools",
-            () -> client.resources(MachinePool.class).runnableInformer(resyncMillis),
+            () ->
+                ironcore
+                    .resources(MachinePool.class)
+                    .withLimit(LIST_LIMIT)
+                    .runnableInformer(resyncMillis)
+                    .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(),
             clock);
     this.leases =
         new SupervisedInformer<>(
             "leases",
-            () -> client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis),
+            () ->
+                ironcore
+                    .leases()
+                    .inNamespace(Names.LEASE_NAMESPACE)
+                    .withLimit(LIST_LIMIT)
+                    .runnableInformer(resyncMillis)
+                    .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(),
             clock);
   }

@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
 public final class ControllerApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
 
-  private final KubernetesClient client;
+  private final Clusters clusters;
   private final ControllerOptions options;
   private final List<AutoCloseable> running = new ArrayList<>();
+  private final List<Loop> loops = new ArrayList<>();
   private final ControllerMetrics metrics;
   private volatile boolean started;
   private volatile ClusterCache cache;
@@ -47,8 +48,9 @@ public final class ControllerApp implements AutoCloseable {
   /** Default of {@code --informer-down-threshold}. */
   public static final Duration DEFAULT_INFORMER_DOWN_THRESHOLD = Duration.ofMinutes(2);
 
+  /** One cluster for everything, metrics in memory. */
   public ControllerApp(KubernetesClient client, ControllerOptions options) {
-    this(client, options, ControllerMetrics.inMemory());
+    this(Clusters.single(client), options, ControllerMetrics.inMemory());
   }
 
   /**
@@ -56,7 +58,16 @@ public final class ControllerApp implements AutoCloseable {
    */
   public ControllerApp(
       KubernetesClient client, ControllerOptions options, ControllerMetrics metrics) {
-    this.client = client;
+    this(Clusters.single(client), options, metrics);
+  }
+
+  /**
+   * @param clusters where CAPI Machines and where IronCore objects live (one client for both in a
+   *     single cluster); the caller closes them after {@link #close()}
+   * @param metrics where the loops record their meters (e.g. a Prometheus registry)
+   */
+  public ControllerApp(Clusters clusters, ControllerOptions options, ControllerMetrics metrics) {
+    this.clusters = clusters;
     this.options = options;
     this.metrics = metrics;
   }
@@ -103,7 +114,7 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
+    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod());
     this.cache = cache;
     Map<String, String> kinds =
         Map.of(
@@ -114,12 +125,15 @@ public final class ControllerApp implements AutoCloseable {
     for (SupervisedInformer<?> i : cache.informers()) {
       metrics.informer(i.resource(), kinds.get(i.resource()), i::up, i::restarts);
     }
-    KubeWriter writer = new KubeWriter(client);
+    KubeWriter writer = new KubeWriter(clusters);
     Loop eviction =
         new Loop(
             "eviction",
             new EvictionReconciler(
-                client, cache, new EventRecorder(client, Clock.systemUTC()), metrics),
+                clusters.ironcore(),
+                cache,
+                new EventRecorder(clusters, Clock.systemUTC()),
+                metrics),
             metrics);
     Loop drain =
         new Loop(
@@ -131,7 +145,7 @@ public final class ControllerApp implements AutoCloseable {
         new Loop(
             "health",
             new PoolHealthReconciler(
-                client, cache, Clock.systemUTC(), options.gracePeriod(), metrics),
+                clusters.ironcore(), cache, Clock.systemUTC(), options.gracePeriod(), metrics),
             metrics);
     Loop orphans =
         new Loop(
@@ -139,7 +153,7 @@ public final class ControllerApp implements AutoCloseable {
             new OrphanedMachineReconciler(
                 writer,
                 cache,
-                new EventRecorder(client, Clock.systemUTC()),
+                new EventRecorder(clusters, Clock.systemUTC()),
                 Clock.systemUTC(),
                 orphanedMachineGrace),
             metrics);
@@ -148,6 +162,7 @@ public final class ControllerApp implements AutoCloseable {
     running.add(drain);
     running.add(health);
     running.add(orphans);
+    loops.addAll(List.of(eviction, drain, health, orphans));
 
     cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
     cache.onMachine(
@@ -197,8 +212,14 @@ public final class ControllerApp implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Stops all loops together (no new keys; passes in flight finish, {@link Loop#SHUTDOWN_GRACE} at
+   * most), then closes the rest in reverse start order, the caches last.
+   */
   @Override
   public void close() {
+    Loop.closeAll(loops, Loop.SHUTDOWN_GRACE);
+    loops.clear();
     for (int i = running.size() - 1; i >= 0; i--) {
       try {
         running.get(i).close();

@@ -25,14 +25,29 @@ import java.util.function.Predicate;
  * fresh read. A write whose wanted state already holds sends nothing.
  */
 public final class KubeWriter {
-  private final KubernetesClient client;
+  /** Our JSON limits, with fabric8's modules (how the clients serialise). */
+  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization JSON =
+      dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization();
 
+  private final Clusters clusters;
+
+  /** Writes to one cluster that stores CAPI and IronCore objects alike. */
   public KubeWriter(KubernetesClient client) {
-    this.client = client;
+    this(Clusters.single(client));
   }
 
-  public KubernetesClient client() {
-    return client;
+  public KubeWriter(Clusters clusters) {
+    this.clusters = clusters;
+  }
+
+  /** The API server of CAPI Machines. */
+  public KubernetesClient capi() {
+    return clusters.capi();
+  }
+
+  /** The IronCore API server: MachinePools, Machines, pool Leases. */
+  public KubernetesClient ironcore() {
+    return clusters.ironcore();
   }
 
   /**
@@ -58,7 +73,7 @@ public final class KubeWriter {
     if (live == null || !when.test(live)) {
       return false;
     }
-    JsonNode json = client.getKubernetesSerialization().convertValue(live, JsonNode.class);
+    JsonNode json = JSON.convertValue(live, JsonNode.class);
     JsonPatch patch = edit.apply(MetadataPatches.on(json)).build();
     return apply(resource, patch);
   }
@@ -79,7 +94,7 @@ public final class KubeWriter {
    * @return the taints actually added (empty when the pool is gone or already has them)
    */
   public List<Taint> addTaints(String poolName, List<Taint> wanted) {
-    Resource<MachinePool> resource = client.resources(MachinePool.class).withName(poolName);
+    Resource<MachinePool> resource = ironcore().resources(MachinePool.class).withName(poolName);
     MachinePool live = resource.get();
     if (live == null) {
       return List.of();
@@ -101,8 +116,7 @@ public final class KubeWriter {
     JsonPatch.Builder b =
         JsonPatch.builder()
             .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
-    ArrayNode taintsJson =
-        client.getKubernetesSerialization().convertValue(missing, ArrayNode.class);
+    ArrayNode taintsJson = JSON.convertValue(missing, ArrayNode.class);
     if (live.getSpec() == null) {
       ObjectNode spec = f.objectNode();
       spec.set("taints", taintsJson);

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +63,12 @@ public final class WebhookServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
-    ServingCertificate served = ServingCertificate.load(config.certFile(), config.keyFile());
+    ServingCertificate served =
+        ServingCertificate.load(
+            config.certFile(),
+            config.keyFile(),
+            java.time.Clock.systemUTC(),
+            config.certificateExpiryWarning());
     certificate = served;
     Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
     HealthEndpoints health = new HealthEndpoints(served);
@@ -70,6 +76,7 @@ public final class WebhookServer implements AutoCloseable {
     WebhookMetrics metrics = new WebhookMetrics(prometheus);
     metrics.bindJvmMeters();
     metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
+    metrics.servingCertificateExpiresSoon(served::expiresSoon, served.expiryWarning());
     Javalin javalin =
         Javalin.create(
             cfg -> {
@@ -86,15 +93,7 @@ public final class WebhookServer implements AutoCloseable {
                     server.setHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
                   });
               // request threads with deep stacks: writing a 10,000-level object recurses
-              cfg.jetty.threadPool =
-                  new org.eclipse.jetty.util.thread.QueuedThreadPool(
-                      250,
-                      8,
-                      60_000,
-                      -1,
-                      null,
-                      null,
-                      dev.ironcore.maintenance.api.json.DeepStacks.threadFactory("webhook"));
+              cfg.jetty.threadPool = threadPool(config.maxThreads());
               cfg.jetty.addConnector(
                   (server, http) ->
                       HttpsConnectors.create(
@@ -170,6 +169,20 @@ public final class WebhookServer implements AutoCloseable {
   @Override
   public void close() {
     stop();
+  }
+
+  private static QueuedThreadPool threadPool(int maxThreads) {
+    QueuedThreadPool pool =
+        new QueuedThreadPool(
+            maxThreads,
+            Math.min(4, maxThreads),
+            60_000,
+            -1,
+            null,
+            null,
+            dev.ironcore.maintenance.api.json.DeepStacks.threadFactory("webhook"));
+    pool.setName("webhook");
+    return pool;
   }
 
   private void startReloading() {

@@ -14,16 +14,34 @@ import java.util.Objects;
  * @param capiMachineSelector which CAPI Machines to mutate; {@link LabelSelector#everything()} for
  *     all
  * @param certificateReloadInterval how often the PEM files are checked for changes; zero disables
+ * @param certificateExpiryWarning warn (log and metric) when the serving certificate expires within
+ *     this window; zero disables
+ * @param maxThreads most Jetty request threads (at least {@link #MIN_THREADS}); {@link
+ *     #DEFAULT_MAX_THREADS} unless set
  */
 public record WebhookServerConfig(
     Path certFile,
     Path keyFile,
     String bindAddress,
     LabelSelector capiMachineSelector,
-    Duration certificateReloadInterval) {
+    Duration certificateReloadInterval,
+    Duration certificateExpiryWarning,
+    int maxThreads) {
 
   /** Default {@link #certificateReloadInterval()}: 10 seconds. */
   public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
+
+  /**
+   * Default {@link #maxThreads()}: 16. Each admission takes tens of microseconds, so a few threads
+   * keep two cores busy (measured by {@code make bench}); Jetty's own default is 200.
+   */
+  public static final int DEFAULT_MAX_THREADS = 16;
+
+  /**
+   * Smallest {@link #maxThreads()}: Jetty reserves threads for its acceptor and selectors, and
+   * refuses to start with fewer than it needs.
+   */
+  public static final int MIN_THREADS = 8;
 
   public WebhookServerConfig {
     Objects.requireNonNull(certFile, "certFile");
@@ -31,18 +49,36 @@ public record WebhookServerConfig(
     Objects.requireNonNull(bindAddress, "bindAddress");
     Objects.requireNonNull(capiMachineSelector, "capiMachineSelector");
     Objects.requireNonNull(certificateReloadInterval, "certificateReloadInterval");
+    Objects.requireNonNull(certificateExpiryWarning, "certificateExpiryWarning");
+    if (certificateExpiryWarning.isNegative()) {
+      throw new IllegalArgumentException("certificateExpiryWarning must not be negative");
+    }
     if (certificateReloadInterval.isNegative()) {
       throw new IllegalArgumentException("certificateReloadInterval must not be negative");
     }
+    if (maxThreads < MIN_THREADS) {
+      throw new IllegalArgumentException(
+          "maxThreads must be at least " + MIN_THREADS + ", got " + maxThreads);
+    }
   }
+
+  /** Default {@link #certificateExpiryWarning()}: 30 days. */
+  public static final Duration DEFAULT_EXPIRY_WARNING = Duration.ofDays(30);
 
   /**
    * @return settings listening on all addresses, mutating every CAPI Machine, checking the files
-   *     every {@link #DEFAULT_RELOAD_INTERVAL}
+   *     every {@link #DEFAULT_RELOAD_INTERVAL}, warning {@link #DEFAULT_EXPIRY_WARNING} before
+   *     expiry, with {@link #DEFAULT_MAX_THREADS} request threads
    */
   public static WebhookServerConfig of(Path certFile, Path keyFile) {
     return new WebhookServerConfig(
-        certFile, keyFile, "0.0.0.0", LabelSelector.everything(), DEFAULT_RELOAD_INTERVAL);
+        certFile,
+        keyFile,
+        "0.0.0.0",
+        LabelSelector.everything(),
+        DEFAULT_RELOAD_INTERVAL,
+        DEFAULT_EXPIRY_WARNING,
+        DEFAULT_MAX_THREADS);
   }
 
   /**
@@ -50,7 +86,13 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withBindAddress(String address) {
     return new WebhookServerConfig(
-        certFile, keyFile, address, capiMachineSelector, certificateReloadInterval);
+        certFile,
+        keyFile,
+        address,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        maxThreads);
   }
 
   /**
@@ -58,13 +100,55 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withCapiMachineSelector(LabelSelector selector) {
     return new WebhookServerConfig(
-        certFile, keyFile, bindAddress, selector, certificateReloadInterval);
+        certFile,
+        keyFile,
+        bindAddress,
+        selector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        maxThreads);
   }
 
   /**
    * @return a copy checking the PEM files every {@code interval} (zero disables)
    */
   public WebhookServerConfig withCertificateReloadInterval(Duration interval) {
-    return new WebhookServerConfig(certFile, keyFile, bindAddress, capiMachineSelector, interval);
+    return new WebhookServerConfig(
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        interval,
+        certificateExpiryWarning,
+        maxThreads);
+  }
+
+  /**
+   * @return a copy warning when the certificate expires within {@code window} (zero disables)
+   */
+  public WebhookServerConfig withCertificateExpiryWarning(Duration window) {
+    return new WebhookServerConfig(
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        window,
+        maxThreads);
+  }
+
+  /**
+   * @return a copy with at most {@code threads} Jetty request threads
+   * @throws IllegalArgumentException when {@code threads} is below {@link #MIN_THREADS}
+   */
+  public WebhookServerConfig withMaxThreads(int threads) {
+    return new WebhookServerConfig(
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        threads);
   }
 }

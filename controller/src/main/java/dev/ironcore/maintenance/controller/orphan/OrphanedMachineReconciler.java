@@ -69,14 +69,14 @@ public final class OrphanedMachineReconciler implements Reconciler {
       return Result.requeueAfter(
           wait.delay(), "poollet finalizer orphaned (pool " + pool + " absent)");
     }
-    if (writer.client().resources(MachinePool.class).withName(pool).get() != null) {
+    if (writer.ironcore().resources(MachinePool.class).withName(pool).get() != null) {
       firstSeen.remove(key); // the cache lags: the pool exists
       return Result.done();
     }
     boolean released =
         writer.patchMetadata(
             writer
-                .client()
+                .ironcore()
                 .resources(Machine.class)
                 .inNamespace(Keys.namespace(key))
                 .withName(Keys.name(key)),
