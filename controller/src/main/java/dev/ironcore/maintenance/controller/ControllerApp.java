@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.drain.DrainGauges;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
@@ -61,24 +62,26 @@ public final class ControllerApp implements AutoCloseable {
   public ControllerApp start() throws Exception {
     ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
     KubeWriter writer = new KubeWriter(client);
+    Clock clock = Clock.systemUTC();
+    EventRecorder events = new EventRecorder(client, clock);
     Loop eviction =
-        new Loop(
-            "eviction",
-            new EvictionReconciler(
-                client, cache, new EventRecorder(client, Clock.systemUTC()), metrics),
-            metrics);
-    Loop drain =
-        new Loop(
-            "drain",
-            new DrainReconciler(
-                writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector())),
-            metrics);
+        new Loop("eviction", new EvictionReconciler(client, cache, events, metrics), metrics);
+    DrainReconciler drainReconciler =
+        new DrainReconciler(
+            writer,
+            cache,
+            metrics,
+            LabelSelector.parse(options.capiMachineSelector()),
+            options.drainPolicy(),
+            clock,
+            events);
+    Loop drain = new Loop("drain", drainReconciler, metrics);
     Loop health =
         new Loop(
             "health",
-            new PoolHealthReconciler(
-                client, cache, Clock.systemUTC(), options.gracePeriod(), metrics),
+            new PoolHealthReconciler(client, cache, clock, options.gracePeriod(), metrics, events),
             metrics);
+    DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     running.add(cache);
     running.add(eviction);
     running.add(drain);
@@ -111,10 +114,12 @@ public final class ControllerApp implements AutoCloseable {
     health.start(1);
     started = true;
     LOG.info(
-        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
+        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
         options.capiMachineSelector(),
         options.resyncPeriod(),
-        options.gracePeriod());
+        options.gracePeriod(),
+        options.drainPolicy().drainTimeout(),
+        options.drainPolicy().maxConcurrentDrains());
 
     if (options.simulatePoollet()) {
       PoolletSimulator poollet = new PoolletSimulator(writer, options.poolletShutdownDelay());

@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.controller.drain.DrainPolicy;
 import java.time.Duration;
 
 /**
@@ -16,6 +17,7 @@ import java.time.Duration;
  *     dev.ironcore.maintenance.controller.sim.CapiStandIn}
  * @param gracePeriod pool health: how long Lease and Ready may stand still before Ready=Unknown
  *     ({@code --machine-pool-lifecycle-grace-period})
+ * @param drainPolicy {@code --drain-timeout} and {@code --max-concurrent-drains}
  */
 public record ControllerOptions(
     String capiMachineSelector,
@@ -24,15 +26,38 @@ public record ControllerOptions(
     boolean simulatePoollet,
     Duration poolletShutdownDelay,
     boolean simulateCapi,
-    Duration gracePeriod) {
+    Duration gracePeriod,
+    DrainPolicy drainPolicy) {
 
   /** Default of {@code --machine-pool-lifecycle-grace-period}, as IronCore's. */
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(50);
 
-  /** Defaults: all CAPI Machines, 5 min resync, 2 workers, no simulators, 50 s grace period. */
+  /**
+   * Defaults: all CAPI Machines, 5 min resync, 2 workers, no simulators, 50 s grace period, 30 min
+   * drain timeout, unlimited concurrent drains.
+   */
   public static ControllerOptions defaults() {
     return new ControllerOptions(
-        "", Duration.ofMinutes(5), 2, false, Duration.ofSeconds(2), false, DEFAULT_GRACE_PERIOD);
+        "",
+        Duration.ofMinutes(5),
+        2,
+        false,
+        Duration.ofSeconds(2),
+        false,
+        DEFAULT_GRACE_PERIOD,
+        DrainPolicy.defaults());
+  }
+
+  public ControllerOptions withDrainPolicy(DrainPolicy policy) {
+    return new ControllerOptions(
+        capiMachineSelector,
+        resyncPeriod,
+        workers,
+        simulatePoollet,
+        poolletShutdownDelay,
+        simulateCapi,
+        gracePeriod,
+        policy);
   }
 
   public ControllerOptions withGracePeriod(Duration d) {
@@ -43,7 +68,8 @@ public record ControllerOptions(
         simulatePoollet,
         poolletShutdownDelay,
         simulateCapi,
-        d);
+        d,
+        drainPolicy);
   }
 
   public ControllerOptions withCapiMachineSelector(String selector) {
@@ -54,7 +80,8 @@ public record ControllerOptions(
         simulatePoollet,
         poolletShutdownDelay,
         simulateCapi,
-        gracePeriod);
+        gracePeriod,
+        drainPolicy);
   }
 
   public ControllerOptions withResyncPeriod(Duration d) {
@@ -65,11 +92,19 @@ public record ControllerOptions(
         simulatePoollet,
         poolletShutdownDelay,
         simulateCapi,
-        gracePeriod);
+        gracePeriod,
+        drainPolicy);
   }
 
   public ControllerOptions withSimulators(boolean poollet, Duration shutdownDelay, boolean capi) {
     return new ControllerOptions(
-        capiMachineSelector, resyncPeriod, workers, poollet, shutdownDelay, capi, gracePeriod);
+        capiMachineSelector,
+        resyncPeriod,
+        workers,
+        poollet,
+        shutdownDelay,
+        capi,
+        gracePeriod,
+        drainPolicy);
   }
 }
