@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
-import dev.ironcore.maintenance.api.capi.CapiMachineStatus;
-import dev.ironcore.maintenance.api.capi.NodeRef;
 import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
@@ -135,10 +133,16 @@ final class ControllerWorld {
     if (node == null) {
       return created;
     }
-    CapiMachineStatus status = new CapiMachineStatus();
-    status.setNodeRef(new NodeRef(node));
-    created.setStatus(status);
-    return client.resources(CapiMachine.class).inNamespace(ns).resource(created).updateStatus();
+    // a merge patch, not an update: the controller may already have added its finalizer and hook
+    return client
+        .resources(CapiMachine.class)
+        .inNamespace(ns)
+        .withName(name)
+        .subresource("status")
+        .patch(
+            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            "{\"status\":{\"nodeRef\":{\"name\":\"" + node + "\"}}}");
   }
 
   MachinePool pool(String name) {
