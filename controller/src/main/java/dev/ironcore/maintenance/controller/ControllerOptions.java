@@ -10,11 +10,6 @@ import java.time.Duration;
  *     empty = all
  * @param resyncPeriod how often cached objects are replayed to the loops, to catch missed events
  * @param workers worker threads per loop
- * @param simulatePoollet LOCAL ONLY: run the {@link
- *     dev.ironcore.maintenance.controller.sim.PoolletSimulator}
- * @param poolletShutdownDelay the simulated VM shutdown time
- * @param simulateCapi LOCAL ONLY: run the {@link
- *     dev.ironcore.maintenance.controller.sim.CapiStandIn}
  * @param gracePeriod pool health: how long Lease and Ready may stand still before Ready=Unknown
  *     ({@code --machine-pool-lifecycle-grace-period})
  * @param drainPolicy {@code --drain-timeout} and {@code --max-concurrent-drains}
@@ -23,9 +18,6 @@ public record ControllerOptions(
     String capiMachineSelector,
     Duration resyncPeriod,
     int workers,
-    boolean simulatePoollet,
-    Duration poolletShutdownDelay,
-    boolean simulateCapi,
     Duration gracePeriod,
     DrainPolicy drainPolicy) {
 
@@ -33,78 +25,27 @@ public record ControllerOptions(
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(50);
 
   /**
-   * Defaults: all CAPI Machines, 5 min resync, 2 workers, no simulators, 50 s grace period, 30 min
-   * drain timeout, unlimited concurrent drains.
+   * Defaults: all CAPI Machines, 5 min resync, 2 workers, 50 s grace period, 30 min drain timeout,
+   * unlimited concurrent drains.
    */
   public static ControllerOptions defaults() {
     return new ControllerOptions(
-        "",
-        Duration.ofMinutes(5),
-        2,
-        false,
-        Duration.ofSeconds(2),
-        false,
-        DEFAULT_GRACE_PERIOD,
-        DrainPolicy.defaults());
+        "", Duration.ofMinutes(5), 2, DEFAULT_GRACE_PERIOD, DrainPolicy.defaults());
   }
 
   public ControllerOptions withDrainPolicy(DrainPolicy policy) {
-    return new ControllerOptions(
-        capiMachineSelector,
-        resyncPeriod,
-        workers,
-        simulatePoollet,
-        poolletShutdownDelay,
-        simulateCapi,
-        gracePeriod,
-        policy);
+    return new ControllerOptions(capiMachineSelector, resyncPeriod, workers, gracePeriod, policy);
   }
 
   public ControllerOptions withGracePeriod(Duration d) {
-    return new ControllerOptions(
-        capiMachineSelector,
-        resyncPeriod,
-        workers,
-        simulatePoollet,
-        poolletShutdownDelay,
-        simulateCapi,
-        d,
-        drainPolicy);
+    return new ControllerOptions(capiMachineSelector, resyncPeriod, workers, d, drainPolicy);
   }
 
   public ControllerOptions withCapiMachineSelector(String selector) {
-    return new ControllerOptions(
-        selector,
-        resyncPeriod,
-        workers,
-        simulatePoollet,
-        poolletShutdownDelay,
-        simulateCapi,
-        gracePeriod,
-        drainPolicy);
+    return new ControllerOptions(selector, resyncPeriod, workers, gracePeriod, drainPolicy);
   }
 
   public ControllerOptions withResyncPeriod(Duration d) {
-    return new ControllerOptions(
-        capiMachineSelector,
-        d,
-        workers,
-        simulatePoollet,
-        poolletShutdownDelay,
-        simulateCapi,
-        gracePeriod,
-        drainPolicy);
-  }
-
-  public ControllerOptions withSimulators(boolean poollet, Duration shutdownDelay, boolean capi) {
-    return new ControllerOptions(
-        capiMachineSelector,
-        resyncPeriod,
-        workers,
-        poollet,
-        shutdownDelay,
-        capi,
-        gracePeriod,
-        drainPolicy);
+    return new ControllerOptions(capiMachineSelector, d, workers, gracePeriod, drainPolicy);
   }
 }
