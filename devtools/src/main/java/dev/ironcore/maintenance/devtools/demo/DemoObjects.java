@@ -12,7 +12,13 @@ import java.nio.charset.StandardCharsets;
 final class DemoObjects {
   private DemoObjects() {}
 
+  /** A second demo pool that is never drained: with the poollet heartbeat it stays Ready=True. */
+  static final String STANDBY_POOL = "pool-standby";
+
   /**
+   * Creates the demo namespace, MachinePools {@code pool} and {@link #STANDBY_POOL} (both labelled
+   * for the poollet simulator's heartbeat), three Machines on {@code pool} and the CAPI Machine.
+   *
    * @param capiLabels labels of the CAPI Machine (to match {@code --capi-machine-selector})
    * @param poolletFinalizers put the poollet finalizer on the Machines here (no webhook installed)
    */
@@ -31,8 +37,13 @@ final class DemoObjects {
             ---
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: MachinePool
-            metadata: {name: %2$s}
+            metadata: {name: %2$s, labels: {%8$s: "true"}}
             spec: {providerID: "ironcore://%2$s"}
+            ---
+            apiVersion: compute.ironcore.dev/v1alpha1
+            kind: MachinePool
+            metadata: {name: %9$s, labels: {%8$s: "true"}}
+            spec: {providerID: "ironcore://%9$s"}
             ---
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: Machine
@@ -65,7 +76,9 @@ final class DemoObjects {
                 Names.MAINTENANCE_TAINT_KEY,
                 Names.CAPI_MACHINE_FINALIZER,
                 io.fabric8.kubernetes.client.utils.Serialization.asJson(capiLabels),
-                poolletFinalizers ? "[" + Names.POOLLET_FINALIZER + "]" : "[]");
+                poolletFinalizers ? "[" + Names.POOLLET_FINALIZER + "]" : "[]",
+                dev.ironcore.maintenance.devtools.sim.PoolletHeartbeat.LABEL,
+                STANDBY_POOL);
     client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).serverSideApply();
     var capi =
         client
