@@ -28,14 +28,16 @@ import org.slf4j.LoggerFactory;
 public final class ControllerApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
 
-  private final KubernetesClient client;
+  private final Clusters clusters;
   private final ControllerOptions options;
   private final List<AutoCloseable> running = new ArrayList<>();
+  private final List<Loop> loops = new ArrayList<>();
   private final ControllerMetrics metrics;
   private volatile boolean started;
 
+  /** One cluster for everything, metrics in memory. */
   public ControllerApp(KubernetesClient client, ControllerOptions options) {
-    this(client, options, ControllerMetrics.inMemory());
+    this(Clusters.single(client), options, ControllerMetrics.inMemory());
   }
 
   /**
@@ -43,7 +45,16 @@ public final class ControllerApp implements AutoCloseable {
    */
   public ControllerApp(
       KubernetesClient client, ControllerOptions options, ControllerMetrics metrics) {
-    this.client = client;
+    this(Clusters.single(client), options, metrics);
+  }
+
+  /**
+   * @param clusters where CAPI Machines and where IronCore objects live (one client for both in a
+   *     single cluster); the caller closes them after {@link #close()}
+   * @param metrics where the loops record their meters (e.g. a Prometheus registry)
+   */
+  public ControllerApp(Clusters clusters, ControllerOptions options, ControllerMetrics metrics) {
+    this.clusters = clusters;
     this.options = options;
     this.metrics = metrics;
   }
@@ -55,12 +66,15 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
-    KubeWriter writer = new KubeWriter(client);
+    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod());
+    KubeWriter writer = new KubeWriter(clusters);
     Clock clock = Clock.systemUTC();
-    EventRecorder events = new EventRecorder(client, clock);
+    EventRecorder events = new EventRecorder(clusters, clock);
     Loop eviction =
-        new Loop("eviction", new EvictionReconciler(client, cache, events, metrics), metrics);
+        new Loop(
+            "eviction",
+            new EvictionReconciler(clusters.ironcore(), cache, events, metrics),
+            metrics);
     DrainReconciler drainReconciler =
         new DrainReconciler(
             writer,
@@ -74,13 +88,15 @@ public final class ControllerApp implements AutoCloseable {
     Loop health =
         new Loop(
             "health",
-            new PoolHealthReconciler(client, cache, clock, options.gracePeriod(), metrics, events),
+            new PoolHealthReconciler(
+                clusters.ironcore(), cache, clock, options.gracePeriod(), metrics, events),
             metrics);
     DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     running.add(cache);
     running.add(eviction);
     running.add(drain);
     running.add(health);
+    loops.addAll(List.of(eviction, drain, health));
 
     cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
     cache.onMachine(
@@ -119,8 +135,14 @@ public final class ControllerApp implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Stops all loops together (no new keys; passes in flight finish, {@link Loop#SHUTDOWN_GRACE} at
+   * most), then closes the rest in reverse start order, the caches last.
+   */
   @Override
   public void close() {
+    Loop.closeAll(loops, Loop.SHUTDOWN_GRACE);
+    loops.clear();
     for (int i = running.size() - 1; i >= 0; i--) {
       try {
         running.get(i).close();

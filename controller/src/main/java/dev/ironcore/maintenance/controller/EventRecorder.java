@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.Names;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * less than {@link #DEFAULT_WINDOW} ago is not created again; the existing Event gets its {@code
  * count} incremented and its {@code lastTimestamp} moved (a JSON merge PATCH). The memory of
  * written events is per process (an LRU of {@link #MAX_REMEMBERED}); after a restart the first
- * repeat creates a new Event, as with client-go. A failure to record is logged, never thrown:
- * events are informational.
+ * repeat creates a new Event, as with client-go. Each Event is written in the API server that
+ * stores its object ({@link Clusters}: a CAPI Machine's in the CAPI cluster, everything else in the
+ * IronCore API). A failure to record is logged, never thrown: events are informational.
  */
 public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -40,7 +42,7 @@ public final class EventRecorder {
   /** How many distinct events are remembered for deduplication (least recently used dropped). */
   static final int MAX_REMEMBERED = 4096;
 
-  private final KubernetesClient client;
+  private final Clusters clusters;
   private final Clock clock;
   private final Duration window;
   private final Map<Key, Written> written =
@@ -54,20 +56,25 @@ public final class EventRecorder {
       };
 
   public EventRecorder(KubernetesClient client, Clock clock) {
-    this(client, clock, DEFAULT_WINDOW);
+    this(Clusters.single(client), clock, DEFAULT_WINDOW);
+  }
+
+  public EventRecorder(Clusters clusters, Clock clock) {
+    this(clusters, clock, DEFAULT_WINDOW);
   }
 
   /**
    * @param window a repeat within this time of the last occurrence updates the existing Event
    */
-  public EventRecorder(KubernetesClient client, Clock clock, Duration window) {
-    this.client = client;
+  public EventRecorder(Clusters clusters, Clock clock, Duration window) {
+    this.clusters = clusters;
     this.clock = clock;
     this.window = window;
   }
 
   /** What makes two events "the same" (client-go's {@code getEventKey}, minus the source). */
   private record Key(
+      String apiVersion,
       String kind,
       String namespace,
       String name,
@@ -77,7 +84,8 @@ public final class EventRecorder {
       String message) {}
 
   /** The Event object written for a key: where it is, its count and when it last occurred. */
-  private record Written(String namespace, String name, int count, Instant last) {}
+  private record Written(
+      KubernetesClient client, String namespace, String name, int count, Instant last) {}
 
   /**
    * Records an event on {@code object} (namespaced; events of cluster-scoped objects go to
@@ -93,6 +101,7 @@ public final class EventRecorder {
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     Key key =
         new Key(
+            object.getApiVersion(),
             object.getKind(),
             meta.getNamespace(),
             meta.getName(),
@@ -109,8 +118,12 @@ public final class EventRecorder {
           return;
         }
       }
-      Event created = create(object, ns, type, reason, message, now);
-      written.put(key, new Written(ns, created.getMetadata().getName(), 1, now));
+      KubernetesClient client =
+          String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
+              ? clusters.capi()
+              : clusters.ironcore();
+      Event created = create(client, object, ns, type, reason, message, now);
+      written.put(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
     } catch (RuntimeException e) {
       LOG.warn("could not record event {} on {}/{}: {}", reason, ns, meta.getName(), e.toString());
     }
@@ -123,7 +136,8 @@ public final class EventRecorder {
     int count = previous.count() + 1;
     String patch = "{\"count\":" + count + ",\"lastTimestamp\":\"" + Objects.toString(now) + "\"}";
     try {
-      client
+      previous
+          .client()
           .v1()
           .events()
           .inNamespace(previous.namespace())
@@ -135,11 +149,17 @@ public final class EventRecorder {
       }
       throw e;
     }
-    return new Written(previous.namespace(), previous.name(), count, now);
+    return new Written(previous.client(), previous.namespace(), previous.name(), count, now);
   }
 
   private Event create(
-      HasMetadata object, String ns, String type, String reason, String message, Instant now) {
+      KubernetesClient client,
+      HasMetadata object,
+      String ns,
+      String type,
+      String reason,
+      String message,
+      Instant now) {
     var meta = object.getMetadata();
     String time = now.toString();
     return client

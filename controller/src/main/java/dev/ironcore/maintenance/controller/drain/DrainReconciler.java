@@ -76,7 +76,7 @@ public final class DrainReconciler implements Reconciler {
     this.policy = policy;
     this.clock = clock;
     this.events = events;
-    this.conditions = new PoolConditionWriter(writer.client(), clock);
+    this.conditions = new PoolConditionWriter(writer.ironcore(), clock);
     metrics.drainSteps(
         Arrays.stream(DrainStep.class.getPermittedSubclasses())
             .map(Class::getSimpleName)
@@ -176,7 +176,7 @@ public final class DrainReconciler implements Reconciler {
   private Performed perform(String key, DrainStep step) {
     Resource<CapiMachine> capi =
         writer
-            .client()
+            .capi()
             .resources(CapiMachine.class)
             .inNamespace(Keys.namespace(key))
             .withName(Keys.name(key));
@@ -226,7 +226,7 @@ public final class DrainReconciler implements Reconciler {
       }
     } else if (step instanceof DrainStep.RemoveHook s) {
       if (s.poolMissing()
-          && writer.client().resources(MachinePool.class).withName(s.pool()).get() != null) {
+          && writer.ironcore().resources(MachinePool.class).withName(s.pool()).get() != null) {
         LOG.info("drain {}: cache was behind, pool {} exists", key, s.pool());
         return Performed.CACHE_BEHIND;
       }
@@ -252,7 +252,7 @@ public final class DrainReconciler implements Reconciler {
     } else if (step instanceof DrainStep.WaitForCapi) {
       LOG.debug("drain {}: waiting for CAPI to remove {}", key, Names.CAPI_MACHINE_FINALIZER);
     } else if (step instanceof DrainStep.DeletePool s) {
-      var deleted = writer.client().resources(MachinePool.class).withName(s.pool()).delete();
+      var deleted = writer.ironcore().resources(MachinePool.class).withName(s.pool()).delete();
       return log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
     } else if (step instanceof DrainStep.RemoveFinalizer s) {
       boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));
@@ -269,11 +269,11 @@ public final class DrainReconciler implements Reconciler {
 
   private List<String> liveBlockingMachines(String pool) {
     List<Machine> bound =
-        writer.client().resources(Machine.class).inAnyNamespace().list().getItems().stream()
+        writer.ironcore().resources(Machine.class).inAnyNamespace().list().getItems().stream()
             .filter(m -> pool.equals(m.boundPoolName()))
             .collect(Collectors.toList());
     return DrainDecision.blockingMachines(
-        writer.client().resources(MachinePool.class).withName(pool).get(), bound);
+        writer.ironcore().resources(MachinePool.class).withName(pool).get(), bound);
   }
 
   private static Performed log(boolean sent, String key, String what) {

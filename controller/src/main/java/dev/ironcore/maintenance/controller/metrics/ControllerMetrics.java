@@ -6,7 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,9 @@ import java.util.function.ToDoubleBiFunction;
  * Prometheus shows them:
  *
  * <ul>
- *   <li>{@code ironcore_maintenance_reconcile_seconds{loop,result}}: pass durations; result is
- *       {@code done}, {@code requeue} or {@code error};
- *   <li>{@code ironcore_maintenance_workqueue_depth{loop}}: keys waiting to be processed;
+ *   <li>per loop, controller-runtime's work-queue and reconcile metrics: see {@link
+ *       WorkQueueMetrics} ({@code workqueue_*{name}}) and {@link ReconcileMetrics} ({@code
+ *       controller_runtime_reconcile_*{controller}});
  *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints;
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
  *       RemoveHook, DeletePool, ...);
@@ -43,21 +44,6 @@ import java.util.function.ToDoubleBiFunction;
  */
 public final class ControllerMetrics {
   private final MeterRegistry registry;
-
-  /** Bucket bounds of the reconcile-duration histogram. */
-  static final Duration[] RECONCILE_BUCKETS = {
-    Duration.ofMillis(5),
-    Duration.ofMillis(10),
-    Duration.ofMillis(25),
-    Duration.ofMillis(50),
-    Duration.ofMillis(100),
-    Duration.ofMillis(250),
-    Duration.ofMillis(500),
-    Duration.ofSeconds(1),
-    Duration.ofMillis(2500),
-    Duration.ofSeconds(5),
-    Duration.ofSeconds(10)
-  };
 
   /** Bucket bounds of the drain-duration histogram. */
   static final Duration[] DRAIN_BUCKETS = {
@@ -82,10 +68,11 @@ public final class ControllerMetrics {
 
   private final MultiGauge blocking;
 
+  /** Registers the process-wide counters in {@code registry}, at 0. */
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
-    evictionCounter();
-    unknownCounter();
+    evictions().increment(0);
+    poolsMarkedUnknown().increment(0);
     this.blocking =
         MultiGauge.builder("ironcore.maintenance.drain.blocking.machines")
             .description("Bound Machines still blocking a held drain, per pool")
@@ -93,42 +80,36 @@ public final class ControllerMetrics {
     drainDurationTimer();
   }
 
-  /** Meters kept in memory only (tests, or when nothing scrapes). */
+  /**
+   * Meters kept in memory only (tests, or when nothing scrapes), in a Prometheus registry as
+   * exported (a simple registry cannot name histogram buckets below 1 ms apart).
+   */
   public static ControllerMetrics inMemory() {
-    return new ControllerMetrics(new SimpleMeterRegistry());
+    return new ControllerMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   public MeterRegistry registry() {
     return registry;
   }
 
-  /** Records one reconcile pass of {@code loop} that took {@code duration}. */
-  public void reconciled(String loop, String result, Duration duration) {
-    Timer.builder("ironcore.maintenance.reconcile")
-        .description("Reconcile pass duration")
-        .serviceLevelObjectives(RECONCILE_BUCKETS)
-        .tag("loop", loop)
-        .tag("result", result)
-        .register(registry)
-        .record(duration);
+  /** Registers the work-queue meters of loop {@code loop} (all at 0). */
+  public WorkQueueMetrics workQueue(String loop) {
+    return new WorkQueueMetrics(registry, loop, System::nanoTime);
   }
 
-  /** Exposes the depth of {@code loop}'s queue. */
-  public void queueDepth(String loop, Supplier<Number> depth) {
-    Gauge.builder("ironcore.maintenance.workqueue.depth", depth)
-        .description("Keys waiting in the work queue")
-        .tag("loop", loop)
-        .register(registry);
-  }
-
-  private Counter evictionCounter() {
-    return Counter.builder("ironcore.maintenance.evictions")
-        .description("Machines evicted by a NoExecute taint")
-        .register(registry);
+  /** Registers the reconcile meters of loop {@code loop} (all at 0). */
+  public ReconcileMetrics reconcile(String loop) {
+    return new ReconcileMetrics(registry, loop);
   }
 
   public void evicted() {
-    evictionCounter().increment();
+    evictions().increment();
+  }
+
+  private Counter evictions() {
+    return Counter.builder("ironcore.maintenance.evictions")
+        .description("Machines evicted by a NoExecute taint")
+        .register(registry);
   }
 
   private Counter drainStepCounter(String step) {
@@ -146,16 +127,6 @@ public final class ControllerMetrics {
   /** Counts a drain step, named like its {@code DrainStep} type. */
   public void drainStep(String step) {
     drainStepCounter(step).increment();
-  }
-
-  private Counter unknownCounter() {
-    return Counter.builder("ironcore.maintenance.pools.marked.unknown")
-        .description("MachinePools set to Ready=Unknown")
-        .register(registry);
-  }
-
-  public void poolMarkedUnknown() {
-    unknownCounter().increment();
   }
 
   private Timer drainDurationTimer() {
@@ -219,5 +190,15 @@ public final class ControllerMetrics {
             .register(registry);
       }
     }
+  }
+
+  public void poolMarkedUnknown() {
+    poolsMarkedUnknown().increment();
+  }
+
+  private Counter poolsMarkedUnknown() {
+    return Counter.builder("ironcore.maintenance.pools.marked.unknown")
+        .description("MachinePools set to Ready=Unknown")
+        .register(registry);
   }
 }
