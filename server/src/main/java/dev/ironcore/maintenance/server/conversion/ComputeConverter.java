@@ -19,9 +19,10 @@ import java.util.List;
  *       annotation (added only when there is something to keep; {@code metadata} and {@code
  *       metadata.annotations} are created when absent).
  *   <li>v1alpha1 → v1alpha2: the annotation's members are put back and the annotation removed
- *       ({@code metadata.annotations} too when it is then empty), so it never shows in a v1alpha2
- *       read. A v1alpha1 entry that carries such a member itself (stored before v1alpha2 existed)
- *       keeps it.
+ *       ({@code metadata.annotations} too when it is then empty, and then {@code metadata} when
+ *       that is empty: both were created by down-conversion), so it never shows in a v1alpha2 read.
+ *       A v1alpha1 entry that carries such a member itself (stored before v1alpha2 existed) keeps
+ *       it.
  *   <li>Same version: only the copy.
  * </ul>
  */
@@ -121,6 +122,9 @@ public final class ComputeConverter {
     annotations.remove(V1alpha2Fields.ANNOTATION);
     if (annotations.isEmpty()) {
       meta.remove("annotations");
+      if (meta.isEmpty()) {
+        out.remove("metadata");
+      }
     }
   }
 
