@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.controller.e2e.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,18 +23,7 @@ class DrainDemoTest {
   @Test
   void theDemoDrainsPoolAInOrderAndPrintsEveryStep() throws Exception {
     TestCluster cp = TestClusters.shared();
-    for (String overlay : List.of("crds", "capi-local")) {
-      cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
-          .orThrow();
-    }
-    cp.kubectl(
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/machinepools.compute.ironcore.dev",
-            "crd/machines.compute.ironcore.dev",
-            "crd/machines.cluster.x-k8s.io")
-        .orThrow();
+    CrdsWithConversion.install(cp);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ControllerApp controller =
         new ControllerApp(
