@@ -4,11 +4,13 @@
 SHELL := /bin/bash
 MVN ?= mvn
 # make run DEMO=false / make run CONTROLLER_ARGS='--machine-pool-lifecycle-grace-period=20s'
+# make run SIMULATOR_ARGS='--poollet-shutdown-delay=5s' (devtools' local poollet/CAPI simulators)
 # make run CAPI_MACHINE_SELECTOR='role=ironcore' (webhook server and controller alike)
 DEMO ?= true
 CONTROLLER_ARGS ?=
+SIMULATOR_ARGS ?=
 CAPI_MACHINE_SELECTOR ?=
-export DEMO CONTROLLER_ARGS CAPI_MACHINE_SELECTOR
+export DEMO CONTROLLER_ARGS SIMULATOR_ARGS CAPI_MACHINE_SELECTOR
 
 .PHONY: controlplane build test run bench clean
 

@@ -2,7 +2,8 @@
 # make run: a local control plane with our CRDs and webhooks, the webhook server on
 # https://127.0.0.1:$WEBHOOK_PORT and (once it exists) the controller. Ctrl-C stops everything.
 #
-# Environment: DEMO (default true), CONTROLLER_ARGS (extra controller flags), WEBHOOK_PORT (9443),
+# Environment: DEMO (default true), CONTROLLER_ARGS (extra controller flags), SIMULATOR_ARGS (extra
+# flags of the local simulators, e.g. --poollet-shutdown-delay=5s), WEBHOOK_PORT (9443),
 # CAPI_MACHINE_SELECTOR (label selector given to BOTH the webhook server and the controller;
 # default empty = all CAPI Machines).
 # Everything lives in .local/ (git-ignored): kubeconfig, control-plane pki and logs, certs/,
@@ -13,6 +14,7 @@ ROOT="$PWD"
 LOCAL="$ROOT/.local"
 DEMO="${DEMO:-true}"
 CONTROLLER_ARGS="${CONTROLLER_ARGS:-}"
+SIMULATOR_ARGS="${SIMULATOR_ARGS:-}"
 WEBHOOK_PORT="${WEBHOOK_PORT:-9443}"
 CAPI_MACHINE_SELECTOR="${CAPI_MACHINE_SELECTOR:-}"
 CONTROLLER_HEALTH_PORT="${CONTROLLER_HEALTH_PORT:-8081}"
@@ -42,27 +44,31 @@ esac
 BIN_DIR="$(hack/build-controlplane.sh)"
 export CONTROLPLANE_DIR="$BIN_DIR"
 
-log "building (mvn install, no tests)"
-mvnq -DskipTests install
+# One reactor build writes every module's runtime classpath; our own modules resolve to this
+# checkout's target/ (nothing is installed into ~/.m2, which other checkouts share).
+log "building (mvn package, no tests)"
+mvnq -DskipTests package dependency:build-classpath -DincludeScope=runtime \
+  -Dmdep.outputFile=target/runtime-classpath.txt
 
 # Runtime classpath of a module: its classes plus its runtime dependencies, with our own modules
-# taken from this checkout's target/classes (not from ~/.m2, which another checkout may overwrite).
+# taken from this checkout's target/classes.
 classpath() {
   local module="$1" out="$ROOT/$1/target/runtime-classpath.txt"
-  mvnq -pl "$module" dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile="$out"
-  echo "$ROOT/$module/target/classes:$(sed -E "s#[^:]*/dev/ironcore/maintenance/([a-z]+)/[^/:]+/[a-z]+-[^/:]+\.jar#$ROOT/\1/target/classes#g" "$out")"
+  echo "$ROOT/$module/target/classes:$(sed -E "s#$ROOT/([a-z]+)/target/[a-z]+-[^/:]+\.jar#$ROOT/\1/target/classes#g" "$out")"
 }
 has_main() { [ -f "$ROOT/$1/target/classes/$(echo "$2" | tr . /).class" ]; }
 
-TESTKIT_CP="$(classpath testkit)"
+# devtools: local-only tools (control plane, manifests, simulators, demo); the controller runs from
+# its own module's classpath, which holds no simulator.
+DEVTOOLS_CP="$(classpath devtools)"
 CONTROLLER_CP="$(classpath controller)"
 
 # The controller's command line, also written to .local/controller.sh so that it can be started
 # again by hand (e.g. after killing it mid-drain to watch it resume). CONTROLLER_ARGS come last,
-# so they can override the defaults here (e.g. --poollet-shutdown-delay=5s).
+# so they can override the defaults here (e.g. --resync-period=30s).
 # shellcheck disable=SC2206 # CONTROLLER_ARGS is a list of flags
 CONTROLLER_CMD=(java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.ControllerMain
-  --simulate-poollet --simulate-capi --capi-machine-selector="$CAPI_MACHINE_SELECTOR"
+  --capi-machine-selector="$CAPI_MACHINE_SELECTOR"
   --health-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT" $CONTROLLER_ARGS)
 if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
   log "the controller refuses its flags (CONTROLLER_ARGS='$CONTROLLER_ARGS'):"
@@ -92,7 +98,7 @@ trap 'exit 130' INT TERM
 # 1. control plane (etcd + kube-apiserver) until we stop it
 rm -f "$LOCAL/ready"
 log "starting local control plane (logs: $LOCAL/etcd.log, $LOCAL/kube-apiserver.log)"
-java -cp "$TESTKIT_CP" dev.ironcore.maintenance.testkit.LocalControlPlaneMain \
+java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.LocalControlPlaneMain \
   --bin-dir "$BIN_DIR" --work-dir "$LOCAL" >"$LOCAL/controlplane.out" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 600); do
@@ -107,9 +113,9 @@ export KUBECONFIG="$LOCAL/kubeconfig"
 log "control plane ready at $(cat "$LOCAL/ready")"
 
 # 2. webhook serving certificate (CA kept across runs) and manifests/local pointed at it
-java -cp "$TESTKIT_CP" dev.ironcore.maintenance.certs.GenerateCerts \
+java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.certs.GenerateCerts \
   --out "$LOCAL/certs" --service ironcore-maintenance-webhook --namespace ironcore-maintenance-system >/dev/null
-java -cp "$TESTKIT_CP" dev.ironcore.maintenance.testkit.InstallManifests \
+java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.InstallManifests \
   --kubeconfig "$KUBECONFIG" --overlay "$ROOT/manifests/local" \
   --base-url "https://127.0.0.1:$WEBHOOK_PORT" --ca-bundle "$LOCAL/certs/ca.crt" --kubectl "$BIN_DIR/kubectl" >&2
 
@@ -133,7 +139,17 @@ else
   log "WARNING: $SERVER_MAIN not built yet; webhooks are installed but nothing answers them"
 fi
 
-# 4. controller, with the local-only simulators (poollet and CAPI stand-ins) ---------------------
+# 4. local-only simulators (poollet and CAPI stand-ins, devtools), then the controller ------------
+log "starting simulators of the machinepoollet and Cluster API (LOCAL ONLY; log: $LOCAL/simulators.log)"
+# shellcheck disable=SC2086 # SIMULATOR_ARGS is a list of flags
+java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.sim.SimulatorsMain \
+  --simulate-poollet --simulate-capi $SIMULATOR_ARGS >"$LOCAL/simulators.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 300); do
+  grep -q "simulators started" "$LOCAL/simulators.log" 2>/dev/null && break
+  kill -0 "${PIDS[-1]}" 2>/dev/null || { log "simulators exited:"; tail -20 "$LOCAL/simulators.log" >&2; exit 1; }
+  sleep 0.2
+done
 log "starting controller (.local/controller.sh; log: $LOCAL/controller.log)"
 "$LOCAL/controller.sh" >"$LOCAL/controller.log" 2>&1 &
 CONTROLLER_PID=$!
@@ -149,7 +165,7 @@ done
 if [ "$DEMO" = "true" ]; then
   log "demo (make run DEMO=false skips it)"
   CAPI_MACHINE_SELECTOR="$CAPI_MACHINE_SELECTOR" \
-    java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
+    java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
 fi
 
 echo

@@ -8,8 +8,6 @@ import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Loop;
-import dev.ironcore.maintenance.controller.sim.CapiStandIn;
-import dev.ironcore.maintenance.controller.sim.PoolletSimulator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,7 +23,6 @@ import org.slf4j.LoggerFactory;
  * keyed by CAPI Machine and a health loop keyed by pool, with events fanned out (a pool change
  * re-queues its bound Machines, the CAPI Machines on its node and its health; a Lease change
  * re-queues its pool's health; a Machine change re-queues the CAPI Machines on its pool's node).
- * Optionally starts the local-only simulators.
  */
 public final class ControllerApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
@@ -55,9 +52,7 @@ public final class ControllerApp implements AutoCloseable {
     return started;
   }
 
-  /**
-   * Starts informers, waits for them to sync (60 s at most), then starts the loops and simulators.
-   */
+  /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
     ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
     KubeWriter writer = new KubeWriter(client);
@@ -116,20 +111,6 @@ public final class ControllerApp implements AutoCloseable {
         options.resyncPeriod(),
         options.gracePeriod());
 
-    if (options.simulatePoollet()) {
-      PoolletSimulator poollet = new PoolletSimulator(writer, options.poolletShutdownDelay());
-      poollet.start();
-      running.add(poollet);
-      LOG.warn(
-          "LOCAL ONLY: poollet simulator on (VM shutdown {} ms)",
-          options.poolletShutdownDelay().toMillis());
-    }
-    if (options.simulateCapi()) {
-      CapiStandIn capi = new CapiStandIn(writer);
-      capi.start();
-      running.add(capi);
-      LOG.warn("LOCAL ONLY: CAPI stand-in on");
-    }
     return this;
   }
 

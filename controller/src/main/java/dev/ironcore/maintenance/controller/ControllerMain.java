@@ -57,27 +57,6 @@ public final class ControllerMain implements Callable<Integer> {
   int workers;
 
   @Option(
-      names = "--simulate-poollet",
-      defaultValue = "false",
-      description =
-          "LOCAL USE ONLY: act as the machinepoollet and release deleting Machines after the shutdown delay.")
-  boolean simulatePoollet;
-
-  @Option(
-      names = "--poollet-shutdown-delay",
-      defaultValue = "2s",
-      converter = DurationConverter.class,
-      description = "LOCAL USE ONLY: simulated VM shutdown time of the poollet simulator.")
-  java.time.Duration poolletShutdownDelay;
-
-  @Option(
-      names = "--simulate-capi",
-      defaultValue = "false",
-      description =
-          "LOCAL USE ONLY: act as CAPI and remove machine.cluster.x-k8s.io once no pre-drain hook remains.")
-  boolean simulateCapi;
-
-  @Option(
       names = "--leader-elect",
       defaultValue = "false",
       description =
@@ -123,14 +102,7 @@ public final class ControllerMain implements Callable<Integer> {
       return 0;
     }
     ControllerOptions options =
-        new ControllerOptions(
-            capiMachineSelector,
-            resyncPeriod,
-            workers,
-            simulatePoollet,
-            poolletShutdownDelay,
-            simulateCapi,
-            gracePeriod);
+        new ControllerOptions(capiMachineSelector, resyncPeriod, workers, gracePeriod);
     KubernetesClient client = new KubernetesClientBuilder().build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);

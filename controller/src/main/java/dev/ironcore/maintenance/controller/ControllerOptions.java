@@ -9,67 +9,29 @@ import java.time.Duration;
  *     empty = all
  * @param resyncPeriod how often cached objects are replayed to the loops, to catch missed events
  * @param workers worker threads per loop
- * @param simulatePoollet LOCAL ONLY: run the {@link
- *     dev.ironcore.maintenance.controller.sim.PoolletSimulator}
- * @param poolletShutdownDelay the simulated VM shutdown time
- * @param simulateCapi LOCAL ONLY: run the {@link
- *     dev.ironcore.maintenance.controller.sim.CapiStandIn}
  * @param gracePeriod pool health: how long Lease and Ready may stand still before Ready=Unknown
  *     ({@code --machine-pool-lifecycle-grace-period})
  */
 public record ControllerOptions(
-    String capiMachineSelector,
-    Duration resyncPeriod,
-    int workers,
-    boolean simulatePoollet,
-    Duration poolletShutdownDelay,
-    boolean simulateCapi,
-    Duration gracePeriod) {
+    String capiMachineSelector, Duration resyncPeriod, int workers, Duration gracePeriod) {
 
   /** Default of {@code --machine-pool-lifecycle-grace-period}, as IronCore's. */
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(50);
 
-  /** Defaults: all CAPI Machines, 5 min resync, 2 workers, no simulators, 50 s grace period. */
+  /** Defaults: all CAPI Machines, 5 min resync, 2 workers, 50 s grace period. */
   public static ControllerOptions defaults() {
-    return new ControllerOptions(
-        "", Duration.ofMinutes(5), 2, false, Duration.ofSeconds(2), false, DEFAULT_GRACE_PERIOD);
+    return new ControllerOptions("", Duration.ofMinutes(5), 2, DEFAULT_GRACE_PERIOD);
   }
 
   public ControllerOptions withGracePeriod(Duration d) {
-    return new ControllerOptions(
-        capiMachineSelector,
-        resyncPeriod,
-        workers,
-        simulatePoollet,
-        poolletShutdownDelay,
-        simulateCapi,
-        d);
+    return new ControllerOptions(capiMachineSelector, resyncPeriod, workers, d);
   }
 
   public ControllerOptions withCapiMachineSelector(String selector) {
-    return new ControllerOptions(
-        selector,
-        resyncPeriod,
-        workers,
-        simulatePoollet,
-        poolletShutdownDelay,
-        simulateCapi,
-        gracePeriod);
+    return new ControllerOptions(selector, resyncPeriod, workers, gracePeriod);
   }
 
   public ControllerOptions withResyncPeriod(Duration d) {
-    return new ControllerOptions(
-        capiMachineSelector,
-        d,
-        workers,
-        simulatePoollet,
-        poolletShutdownDelay,
-        simulateCapi,
-        gracePeriod);
-  }
-
-  public ControllerOptions withSimulators(boolean poollet, Duration shutdownDelay, boolean capi) {
-    return new ControllerOptions(
-        capiMachineSelector, resyncPeriod, workers, poollet, shutdownDelay, capi, gracePeriod);
+    return new ControllerOptions(capiMachineSelector, d, workers, gracePeriod);
   }
 }

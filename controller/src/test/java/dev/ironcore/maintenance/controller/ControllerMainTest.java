@@ -26,8 +26,6 @@ class ControllerMainTest {
     ControllerMain main = parse();
     assertThat(main.gracePeriod).isEqualTo(Duration.ofSeconds(50));
     assertThat(main.capiMachineSelector).isEmpty();
-    assertThat(main.simulatePoollet).isFalse();
-    assertThat(main.simulateCapi).isFalse();
     assertThat(main.leaderElect).isFalse();
   }
 

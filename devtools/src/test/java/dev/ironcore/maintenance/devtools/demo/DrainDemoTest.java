@@ -1,12 +1,15 @@
-package dev.ironcore.maintenance.controller.demo;
+package dev.ironcore.maintenance.devtools.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
-import dev.ironcore.maintenance.controller.e2e.CrdsWithConversion;
+import dev.ironcore.maintenance.controller.KubeWriter;
+import dev.ironcore.maintenance.devtools.sim.CapiStandIn;
+import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code make run} demo against a real API server with the controller and both local simulators
- * in-process (no webhook server here: the controller adds finalizer and hook itself, and the demo
- * writes the poollet finalizer the webhook would add).
+ * in-process, beside the simulators (no webhook server here: the controller adds finalizer and hook
+ * itself, and the demo writes the poollet finalizer the webhook would add).
  */
 class DrainDemoTest {
 
@@ -25,11 +28,14 @@ class DrainDemoTest {
     TestCluster cp = TestClusters.shared();
     CrdsWithConversion.install(cp);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ControllerApp controller =
-        new ControllerApp(
-                cp.newClient(),
-                ControllerOptions.defaults().withSimulators(true, Duration.ofMillis(500), true))
-            .start()) {
+    try (KubernetesClient simulatorClient = cp.newClient();
+        ControllerApp controller =
+            new ControllerApp(cp.newClient(), ControllerOptions.defaults()).start();
+        PoolletSimulator poollet =
+            new PoolletSimulator(new KubeWriter(simulatorClient), Duration.ofMillis(500));
+        CapiStandIn capi = new CapiStandIn(new KubeWriter(simulatorClient))) {
+      poollet.start();
+      capi.start();
       boolean ok =
           new DrainDemo(cp.client(), new PrintStream(bytes, true, StandardCharsets.UTF_8), true)
               .run();

@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller.demo;
+package dev.ironcore.maintenance.devtools.demo;
 
 import dev.ironcore.maintenance.api.Names;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,6 @@
-package dev.ironcore.maintenance.testkit;
+package dev.ironcore.maintenance.devtools;
 
+import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller.demo;
+package dev.ironcore.maintenance.devtools.demo;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;

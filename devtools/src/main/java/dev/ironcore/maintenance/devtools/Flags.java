@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.testkit;
+package dev.ironcore.maintenance.devtools;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller.demo;
+package dev.ironcore.maintenance.devtools.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

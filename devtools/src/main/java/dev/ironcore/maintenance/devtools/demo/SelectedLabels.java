@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller.demo;
+package dev.ironcore.maintenance.devtools.demo;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.api.selector.Requirement;

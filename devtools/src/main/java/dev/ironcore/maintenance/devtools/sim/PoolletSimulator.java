@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller.sim;
+package dev.ironcore.maintenance.devtools.sim;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Machine;

@@ -1,5 +1,7 @@
-package dev.ironcore.maintenance.testkit;
+package dev.ironcore.maintenance.devtools;
 
+import dev.ironcore.maintenance.testkit.Kubectl;
+import dev.ironcore.maintenance.testkit.WebhookInstaller;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

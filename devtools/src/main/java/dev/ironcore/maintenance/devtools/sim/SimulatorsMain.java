@@ -1,0 +1,121 @@
+package dev.ironcore.maintenance.devtools.sim;
+
+import dev.ironcore.maintenance.controller.GoDuration;
+import dev.ironcore.maintenance.controller.KubeWriter;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * LOCAL USE ONLY: the stand-ins that {@code make run} starts beside the controller, in a process of
+ * their own as the real components are: {@code --simulate-poollet} ({@link PoolletSimulator}) and
+ * {@code --simulate-capi} ({@link CapiStandIn}). The cluster is found as kubectl finds it. Runs
+ * until SIGTERM or Ctrl-C; exit code 2 on bad flags or when neither simulator is asked for.
+ */
+@Command(
+    name = "ironcore-maintenance-simulators",
+    mixinStandardHelpOptions = true,
+    description =
+        "LOCAL USE ONLY: simulate the machinepoollet and Cluster API for a local API server"
+            + " without them.")
+public final class SimulatorsMain implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(SimulatorsMain.class);
+
+  @Option(
+      names = "--simulate-poollet",
+      description =
+          "Act as the machinepoollet: release a deleting Machine's poollet finalizer after the"
+              + " shutdown delay.")
+  boolean simulatePoollet;
+
+  @Option(
+      names = "--poollet-shutdown-delay",
+      defaultValue = "2s",
+      converter = DurationConverter.class,
+      description =
+          "Simulated VM shutdown time of the poollet simulator (default: ${DEFAULT-VALUE}).")
+  Duration poolletShutdownDelay;
+
+  @Option(
+      names = "--simulate-capi",
+      description =
+          "Act as Cluster API: remove machine.cluster.x-k8s.io from a deleting CAPI Machine once no"
+              + " pre-drain hook remains.")
+  boolean simulateCapi;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (!simulatePoollet && !simulateCapi) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "nothing to simulate: give --simulate-poollet and/or --simulate-capi");
+    }
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    List<AutoCloseable> running = start(new KubeWriter(client));
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  for (AutoCloseable c : running) {
+                    try {
+                      c.close();
+                    } catch (Exception e) {
+                      LOG.debug("close", e);
+                    }
+                  }
+                  client.close();
+                  stop.countDown();
+                },
+                "simulators-stop"));
+    stop.await();
+    return 0;
+  }
+
+  /** Starts the simulators asked for; the caller closes them. */
+  List<AutoCloseable> start(KubeWriter writer) {
+    List<AutoCloseable> running = new ArrayList<>();
+    if (simulatePoollet) {
+      PoolletSimulator poollet = new PoolletSimulator(writer, poolletShutdownDelay);
+      poollet.start();
+      running.add(poollet);
+      LOG.warn(
+          "LOCAL ONLY: poollet simulator on (VM shutdown {} ms)", poolletShutdownDelay.toMillis());
+    }
+    if (simulateCapi) {
+      CapiStandIn capi = new CapiStandIn(writer);
+      capi.start();
+      running.add(capi);
+      LOG.warn("LOCAL ONLY: CAPI stand-in on");
+    }
+    LOG.info("simulators started");
+    return running;
+  }
+
+  /** Picocli converter for Go-style durations ({@link GoDuration}). */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      try {
+        return GoDuration.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SimulatorsMain()).execute(args));
+  }
+}
