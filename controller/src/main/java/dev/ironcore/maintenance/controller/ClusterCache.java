@@ -36,16 +36,36 @@ public final class ClusterCache implements AutoCloseable {
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
    */
   public ClusterCache(KubernetesClient client, Duration resync) {
+    this(client, resync, ComputeApi.V1ALPHA1);
+  }
+
+  /**
+   * Creates the (not yet started) informers.
+   *
+   * @param resync how often every cached object is replayed to the handlers (catches missed events)
+   * @param api the compute.ironcore.dev version to read Machines and MachinePools in
+   */
+  public ClusterCache(KubernetesClient client, Duration resync, ComputeApi api) {
     long resyncMillis = resync.toMillis();
     // every CAPI Machine, not only selected ones: one that stops matching the selector must
     // still be seen, so that our finalizer and hook are released from it
     this.capiMachines =
         client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
     this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
-    this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
+    this.machines =
+        widen(client.resources(api.machineClass()).inAnyNamespace().runnableInformer(resyncMillis));
     this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
-    this.pools = client.resources(MachinePool.class).runnableInformer(resyncMillis);
+    this.pools = widen(client.resources(api.poolClass()).runnableInformer(resyncMillis));
     this.leases = client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
+  }
+
+  /**
+   * An informer of a subclass (e.g. {@code MachineV1alpha2}) as one of its base class: safe, since
+   * the cache is only read and every object it holds is a {@code T}.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> SharedIndexInformer<T> widen(SharedIndexInformer<? extends T> informer) {
+    return (SharedIndexInformer<T>) informer;
   }
 
   private static List<String> listOf(String s) {

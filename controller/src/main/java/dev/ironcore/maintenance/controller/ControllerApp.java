@@ -54,13 +54,32 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
+    List<String> served = ComputeApi.served(client);
+    ComputeApi api = ComputeApi.of(served);
+    if (api.delayedEviction()) {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction on (tolerationSeconds)",
+          served,
+          api.apiVersion());
+    } else {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction off (v1alpha1-only API"
+              + " server; a matching toleration tolerates for good)",
+          served.isEmpty() ? "nothing yet" : served,
+          api.apiVersion());
+    }
+    ClusterCache cache = new ClusterCache(client, options.resyncPeriod(), api);
     KubeWriter writer = new KubeWriter(client);
     Loop eviction =
         new Loop(
             "eviction",
             new EvictionReconciler(
-                client, cache, new EventRecorder(client, Clock.systemUTC()), metrics),
+                client,
+                cache,
+                new EventRecorder(client, Clock.systemUTC()),
+                metrics,
+                Clock.systemUTC(),
+                api.delayedEviction()),
             metrics);
     Loop drain =
         new Loop(
