@@ -54,6 +54,10 @@ class DrainDemoTest {
               "Machine vm-1 released by the poollet and gone",
               "Machine vm-2 released by the poollet and gone");
       assertThat(out).contains("Machine vm-1 evicted (deleting; the poollet shuts its VM down)");
+      assertThat(out)
+          .contains(
+              "Machine vm-tolerant read in both versions: compute.ironcore.dev/v1alpha1 tolerations=",
+              " | compute.ironcore.dev/v1alpha2 tolerations=");
       assertThat(out.indexOf("Machine vm-2 released"))
           .isLessThan(out.indexOf("pre-drain hook removed"));
       assertThat(out.indexOf("Machine vm-1 released"))
