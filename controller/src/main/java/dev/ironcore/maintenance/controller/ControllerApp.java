@@ -27,14 +27,16 @@ import org.slf4j.LoggerFactory;
 public final class ControllerApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
 
-  private final KubernetesClient client;
+  private final Clusters clusters;
   private final ControllerOptions options;
   private final List<AutoCloseable> running = new ArrayList<>();
+  private final List<Loop> loops = new ArrayList<>();
   private final ControllerMetrics metrics;
   private volatile boolean started;
 
+  /** One cluster for everything, metrics in memory. */
   public ControllerApp(KubernetesClient client, ControllerOptions options) {
-    this(client, options, ControllerMetrics.inMemory());
+    this(Clusters.single(client), options, ControllerMetrics.inMemory());
   }
 
   /**
@@ -42,7 +44,16 @@ public final class ControllerApp implements AutoCloseable {
    */
   public ControllerApp(
       KubernetesClient client, ControllerOptions options, ControllerMetrics metrics) {
-    this.client = client;
+    this(Clusters.single(client), options, metrics);
+  }
+
+  /**
+   * @param clusters where CAPI Machines and where IronCore objects live (one client for both in a
+   *     single cluster); the caller closes them after {@link #close()}
+   * @param metrics where the loops record their meters (e.g. a Prometheus registry)
+   */
+  public ControllerApp(Clusters clusters, ControllerOptions options, ControllerMetrics metrics) {
+    this.clusters = clusters;
     this.options = options;
     this.metrics = metrics;
   }
@@ -54,7 +65,7 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    List<String> served = ComputeApi.served(client);
+    List<String> served = ComputeApi.served(clusters.ironcore());
     ComputeApi api = ComputeApi.of(served);
     if (api.delayedEviction()) {
       LOG.info(
@@ -68,15 +79,15 @@ public final class ControllerApp implements AutoCloseable {
           served.isEmpty() ? "nothing yet" : served,
           api.apiVersion());
     }
-    ClusterCache cache = new ClusterCache(client, options.resyncPeriod(), api);
-    KubeWriter writer = new KubeWriter(client);
+    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod(), api);
+    KubeWriter writer = new KubeWriter(clusters);
     Loop eviction =
         new Loop(
             "eviction",
             new EvictionReconciler(
-                client,
+                clusters.ironcore(),
                 cache,
-                new EventRecorder(client, Clock.systemUTC()),
+                new EventRecorder(clusters, Clock.systemUTC()),
                 metrics,
                 Clock.systemUTC(),
                 api.delayedEviction()),
@@ -91,12 +102,13 @@ public final class ControllerApp implements AutoCloseable {
         new Loop(
             "health",
             new PoolHealthReconciler(
-                client, cache, Clock.systemUTC(), options.gracePeriod(), metrics),
+                clusters.ironcore(), cache, Clock.systemUTC(), options.gracePeriod(), metrics),
             metrics);
     running.add(cache);
     running.add(eviction);
     running.add(drain);
     running.add(health);
+    loops.addAll(List.of(eviction, drain, health));
 
     cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
     cache.onMachine(
@@ -133,8 +145,14 @@ public final class ControllerApp implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Stops all loops together (no new keys; passes in flight finish, {@link Loop#SHUTDOWN_GRACE} at
+   * most), then closes the rest in reverse start order, the caches last.
+   */
   @Override
   public void close() {
+    Loop.closeAll(loops, Loop.SHUTDOWN_GRACE);
+    loops.clear();
     for (int i = running.size() - 1; i >= 0; i--) {
       try {
         running.get(i).close();

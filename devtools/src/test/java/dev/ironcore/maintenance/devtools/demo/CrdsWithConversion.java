@@ -15,25 +15,41 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Installs {@code manifests/crds} and {@code manifests/capi-local} once per JVM with the CRDs'
- * conversion webhook pointed at a real {@link WebhookServer} started here (the API server stores
- * v1alpha2 and calls {@code /convert} for every v1alpha1 read and write). No admission webhooks are
- * installed: the demo writes what the webhooks would add. (Same as the controller tests' helper of
- * this name; test classes are not shared between modules.)
+ * Installs overlays (by default {@code manifests/crds} and {@code manifests/capi-local}) with the
+ * CRDs' conversion webhook pointed at a real {@link WebhookServer} started once per JVM (the API
+ * server stores v1alpha2 and calls {@code /convert} for every v1alpha1 read and write). One server
+ * serves every cluster it is installed into. No admission webhooks are installed: the controller
+ * tests act as the webhooks would where they need to. (Same as the controller tests' helper of this
+ * name; test classes are not shared between modules.)
  */
 final class CrdsWithConversion {
   private static WebhookServer server;
+  private static String caPem;
 
   private CrdsWithConversion() {}
 
+  /** {@code manifests/crds} and {@code manifests/capi-local} into {@code cp}. */
+  static WebhookServer install(TestCluster cp) {
+    return install(cp, "crds", "capi-local");
+  }
+
   /**
-   * @param cp the shared cluster
+   * @param cp where to install (the first call's cluster also chooses the server's port)
+   * @param overlays names under {@code manifests/}
    * @return the running conversion server
    */
-  static synchronized WebhookServer install(TestCluster cp) {
-    if (server != null) {
-      return server;
+  static synchronized WebhookServer install(TestCluster cp, String... overlays) {
+    if (server == null) {
+      start(cp);
     }
+    String base = "https://" + cp.webhookHost() + ":" + server.port();
+    for (String overlay : overlays) {
+      WebhookInstaller.install(cp, ManifestPaths.overlay(overlay), base, caPem);
+    }
+    return server;
+  }
+
+  private static void start(TestCluster cp) {
     try {
       Path dir = Files.createTempDirectory("conversion-certs");
       CertificateAuthority ca =
@@ -49,14 +65,10 @@ final class CrdsWithConversion {
           new WebhookServer(
               WebhookServerConfig.of(dir.resolve("tls.crt"), dir.resolve("tls.key"))
                   .withBindAddress("127.0.0.1"));
-      int port = started.start(cp.webhookPort());
+      started.start(cp.webhookPort());
       Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "conversion-stop"));
-      String base = "https://" + cp.webhookHost() + ":" + port;
-      for (String overlay : List.of("crds", "capi-local")) {
-        WebhookInstaller.install(cp, ManifestPaths.overlay(overlay), base, ca.certificatePem());
-      }
+      caPem = ca.certificatePem();
       server = started;
-      return server;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
