@@ -82,7 +82,8 @@ class ManifestsTest {
     List<GenericKubernetesResource> ironcore =
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/ironcore"));
     assertThat(names(ironcore, "MutatingWebhookConfiguration"))
-        .containsExactly("machine.maintenance.ironcore.dev");
+        .containsExactly(
+            "machine.maintenance.ironcore.dev", "machinepool.maintenance.ironcore.dev");
     assertThat(names(ironcore, "ValidatingWebhookConfiguration"))
         .containsExactly(
             "machine.validate.maintenance.ironcore.dev",
