@@ -1,6 +1,7 @@
 # ironcore-maintenance: webhooks and MachinePool drain controller.
 #   make run     local control plane + webhook server + controller + drain demo, Ctrl-C stops everything
 #   make test    builds the control-plane binaries if missing, then runs all tests
+#   make certs / make rotate-certs   webhook CA + serving certificate (make run's install, or KUBECONFIG=...)
 SHELL := /bin/bash
 MVN ?= mvn
 # make run DEMO=false / make run CONTROLLER_ARGS='--machine-pool-lifecycle-grace-period=20s'
@@ -14,7 +15,7 @@ CAPI_MACHINE_SELECTOR ?=
 TWO_CLUSTERS ?= false
 export DEMO CONTROLLER_ARGS SIMULATOR_ARGS CAPI_MACHINE_SELECTOR TWO_CLUSTERS
 
-.PHONY: controlplane build test run bench clean
+.PHONY: controlplane build test run bench clean certs rotate-certs
 
 controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
 	hack/build-controlplane.sh
@@ -30,6 +31,12 @@ test: ## all unit and integration tests against a real local kube-apiserver (+ k
 
 run: ## local control plane, webhooks installed, webhook server on https://127.0.0.1:9443
 	hack/run-local.sh
+
+certs: ## issue or reuse the webhook CA and serving pair; write the pair (Secret or make run's files) and every caBundle
+	hack/certs.sh ensure
+
+rotate-certs: ## rotate the webhook CA and serving pair with overlap (no failed calls); DRY_RUN=true prints the plan
+	hack/certs.sh rotate
 
 bench: ## JMH benchmarks (bench/ module, -Pbench); results go to bench/target/jmh.txt
 	$(MVN) -q -B -Pbench -DskipTests install -pl bench -am

@@ -56,7 +56,12 @@ public final class WebhookServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
-    ServingCertificate served = ServingCertificate.load(config.certFile(), config.keyFile());
+    ServingCertificate served =
+        ServingCertificate.load(
+            config.certFile(),
+            config.keyFile(),
+            java.time.Clock.systemUTC(),
+            config.certificateExpiryWarning());
     certificate = served;
     Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
     HealthEndpoints health = new HealthEndpoints(served);
@@ -64,6 +69,7 @@ public final class WebhookServer implements AutoCloseable {
     WebhookMetrics metrics = new WebhookMetrics(prometheus);
     metrics.bindJvmMeters();
     metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
+    metrics.servingCertificateExpiresSoon(served::expiresSoon, served.expiryWarning());
     Javalin javalin =
         Javalin.create(
             cfg -> {
