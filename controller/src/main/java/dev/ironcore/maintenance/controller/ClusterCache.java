@@ -19,12 +19,15 @@ import java.util.concurrent.TimeUnit;
  * --capi-machine-selector} is applied by the drain loop) in the CAPI cluster, IronCore Machines and
  * MachinePools in the IronCore API ({@link Clusters}), with indexes Machine → pool ({@code
  * spec.machinePoolRef.name}) and CAPI Machine → node ({@code status.nodeRef.name}), and on the
- * pools' Leases in {@code ironcore-machinepool-lease}. Objects returned are the cache's own: never
- * modify them.
+ * pools' Leases in {@code ironcore-machinepool-lease}. Objects returned are the cache's own,
+ * trimmed to what the loops read ({@link CacheTrim}): never modify them, never write them back.
  */
 public final class ClusterCache implements AutoCloseable {
   private static final String BY_POOL = "byPool";
   private static final String BY_NODE = "byNode";
+
+  /** Objects per page of an informer's initial LIST (bounds the memory of listing 10,000). */
+  static final long LIST_LIMIT = 500;
 
   private final SharedIndexInformer<CapiMachine> capiMachines;
   private final SharedIndexInformer<Machine> machines;
@@ -53,16 +56,54 @@ public final class ClusterCache implements AutoCloseable {
     KubernetesClient ironcore = clusters.ironcore();
     // every CAPI Machine, not only selected ones: one that stops matching the selector must
     // still be seen, so that our finalizer and hook are released from it
+    // lists in pages of LIST_LIMIT; caches keep only what the loops read (CacheTrim)
     this.capiMachines =
-        capi.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
+        capi.resources(CapiMachine.class)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
     this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
-    this.machines =
-        widen(
-            ironcore.resources(api.machineClass()).inAnyNamespace().runnableInformer(resyncMillis));
+    this.machines = machineInformer(ironcore, api.machineClass(), resyncMillis);
     this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
-    this.pools = widen(ironcore.resources(api.poolClass()).runnableInformer(resyncMillis));
+    this.pools = poolInformer(ironcore, api.poolClass(), resyncMillis);
     this.leases =
-        ironcore.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
+        ironcore
+            .leases()
+            .inNamespace(Names.LEASE_NAMESPACE)
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
+  }
+
+  /**
+   * Machines in {@code type}'s version, listed in pages, trimmed in the store ({@link CacheTrim}).
+   */
+  private static <T extends Machine> SharedIndexInformer<Machine> machineInformer(
+      KubernetesClient client, Class<T> type, long resyncMillis) {
+    return widen(
+        client
+            .resources(type)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(
+                CacheTrim.store(
+                    (T m) -> {
+                      CacheTrim.machine(m);
+                      return m;
+                    })));
+  }
+
+  /** MachinePools in {@code type}'s version, listed in pages, without managed fields. */
+  private static <T extends MachinePool> SharedIndexInformer<MachinePool> poolInformer(
+      KubernetesClient client, Class<T> type, long resyncMillis) {
+    return widen(
+        client
+            .resources(type)
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)));
   }
 
   /**
@@ -125,6 +166,16 @@ public final class ClusterCache implements AutoCloseable {
    */
   public Lease lease(String name) {
     return leases.getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
+  }
+
+  /** Every cached CAPI Machine (selected or not). */
+  public List<CapiMachine> capiMachines() {
+    return capiMachines.getStore().list();
+  }
+
+  /** Every cached MachinePool. */
+  public List<MachinePool> pools() {
+    return pools.getStore().list();
   }
 
   /** IronCore Machines bound to pool {@code name}, deleting ones included. */

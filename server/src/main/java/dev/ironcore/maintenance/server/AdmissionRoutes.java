@@ -7,6 +7,8 @@ import dev.ironcore.maintenance.server.mutation.TaintTimeAddedMutator;
 import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
+import dev.ironcore.maintenance.server.warning.EvictionWarningHandler;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +32,10 @@ public final class AdmissionRoutes {
    */
   public static final String VALIDATE_MACHINE = "/validate/machine";
 
-  /** Validating webhook for {@code compute.ironcore.dev} MachinePools: taints. */
+  /**
+   * Validating webhook for {@code compute.ironcore.dev} MachinePools: taints; warns when an added
+   * NoExecute taint will evict bound Machines.
+   */
   public static final String VALIDATE_MACHINEPOOL = "/validate/machinepool";
 
   /**
@@ -53,16 +58,31 @@ public final class AdmissionRoutes {
    */
   public static Map<String, AdmissionHandler> create(
       Predicate<Map<String, String>> capiMachineSelector) {
-    return create(capiMachineSelector, Clock.systemUTC());
+    return create(capiMachineSelector, BoundMachines.NONE);
   }
 
   /**
    * @param capiMachineSelector which CAPI Machines (by labels) to mutate
+   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines for its
+   *     eviction warnings ({@link BoundMachines#NONE}: no warnings)
+   * @return path → handler, in a stable order
+   */
+  public static Map<String, AdmissionHandler> create(
+      Predicate<Map<String, String>> capiMachineSelector, BoundMachines boundMachines) {
+    return create(capiMachineSelector, boundMachines, Clock.systemUTC());
+  }
+
+  /**
+   * @param capiMachineSelector which CAPI Machines (by labels) to mutate
+   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines for its
+   *     eviction warnings ({@link BoundMachines#NONE}: no warnings)
    * @param clock the time new NoExecute taints are stamped with
    * @return path → handler, in a stable order
    */
   public static Map<String, AdmissionHandler> create(
-      Predicate<Map<String, String>> capiMachineSelector, Clock clock) {
+      Predicate<Map<String, String>> capiMachineSelector,
+      BoundMachines boundMachines,
+      Clock clock) {
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
     routes.put(MUTATE_CAPI_MACHINE, new CapiMachineMutator(capiMachineSelector));
     routes.put(MUTATE_MACHINE, new MachineMutator());
@@ -71,7 +91,10 @@ public final class AdmissionRoutes {
         VALIDATE_MACHINE,
         new ValidatingHandler(
             List.of(new MachinePoolRefImmutable(), ListFieldValidator.tolerations())));
-    routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of(ListFieldValidator.taints())));
+    routes.put(
+        VALIDATE_MACHINEPOOL,
+        new EvictionWarningHandler(
+            new ValidatingHandler(List.of(ListFieldValidator.taints())), boundMachines));
     return routes;
   }
 }
