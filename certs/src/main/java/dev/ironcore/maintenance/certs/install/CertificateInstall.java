@@ -233,7 +233,8 @@ public final class CertificateInstall {
     boolean issue =
         pair.isEmpty()
             || !CaBundle.signedBy(pair.get().leaf(), caCert)
-            || !servesWell(pair.get(), now);
+            || !servesWell(pair.get(), now)
+            || !store.consistent();
     if (issue) {
       steps.add(
           new Step(
