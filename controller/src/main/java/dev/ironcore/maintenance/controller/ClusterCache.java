@@ -139,6 +139,16 @@ public final class ClusterCache implements AutoCloseable {
     return leases.getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
   }
 
+  /** Every cached CAPI Machine (selected or not). */
+  public List<CapiMachine> capiMachines() {
+    return capiMachines.getStore().list();
+  }
+
+  /** Every cached MachinePool. */
+  public List<MachinePool> pools() {
+    return pools.getStore().list();
+  }
+
   /** IronCore Machines bound to pool {@code name}, deleting ones included. */
   public List<Machine> machinesBoundTo(String name) {
     return machines.getIndexer().byIndex(BY_POOL, name);

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.drain.DrainGauges;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
@@ -67,27 +68,30 @@ public final class ControllerApp implements AutoCloseable {
   public ControllerApp start() throws Exception {
     ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod());
     KubeWriter writer = new KubeWriter(clusters);
+    Clock clock = Clock.systemUTC();
+    EventRecorder events = new EventRecorder(clusters, clock);
     Loop eviction =
         new Loop(
             "eviction",
-            new EvictionReconciler(
-                clusters.ironcore(),
-                cache,
-                new EventRecorder(clusters, Clock.systemUTC()),
-                metrics),
+            new EvictionReconciler(clusters.ironcore(), cache, events, metrics),
             metrics);
-    Loop drain =
-        new Loop(
-            "drain",
-            new DrainReconciler(
-                writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector())),
-            metrics);
+    DrainReconciler drainReconciler =
+        new DrainReconciler(
+            writer,
+            cache,
+            metrics,
+            LabelSelector.parse(options.capiMachineSelector()),
+            options.drainPolicy(),
+            clock,
+            events);
+    Loop drain = new Loop("drain", drainReconciler, metrics);
     Loop health =
         new Loop(
             "health",
             new PoolHealthReconciler(
-                clusters.ironcore(), cache, Clock.systemUTC(), options.gracePeriod(), metrics),
+                clusters.ironcore(), cache, clock, options.gracePeriod(), metrics, events),
             metrics);
+    DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     running.add(cache);
     running.add(eviction);
     running.add(drain);
@@ -121,10 +125,12 @@ public final class ControllerApp implements AutoCloseable {
     health.start(1);
     started = true;
     LOG.info(
-        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
+        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
         options.capiMachineSelector(),
         options.resyncPeriod(),
-        options.gracePeriod());
+        options.gracePeriod(),
+        options.drainPolicy().drainTimeout(),
+        options.drainPolicy().maxConcurrentDrains());
 
     return this;
   }

@@ -6,6 +6,8 @@ import dev.ironcore.maintenance.server.mutation.MachineMutator;
 import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
+import dev.ironcore.maintenance.server.warning.EvictionWarningHandler;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,10 @@ public final class AdmissionRoutes {
    */
   public static final String VALIDATE_MACHINE = "/validate/machine";
 
-  /** Validating webhook for {@code compute.ironcore.dev} MachinePools: taints. */
+  /**
+   * Validating webhook for {@code compute.ironcore.dev} MachinePools: taints; warns when an added
+   * NoExecute taint will evict bound Machines.
+   */
   public static final String VALIDATE_MACHINEPOOL = "/validate/machinepool";
 
   /** Reserved for the CRD conversion webhook (not served yet). */
@@ -41,6 +46,17 @@ public final class AdmissionRoutes {
    */
   public static Map<String, AdmissionHandler> create(
       Predicate<Map<String, String>> capiMachineSelector) {
+    return create(capiMachineSelector, BoundMachines.NONE);
+  }
+
+  /**
+   * @param capiMachineSelector which CAPI Machines (by labels) to mutate
+   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines for its
+   *     eviction warnings ({@link BoundMachines#NONE}: no warnings)
+   * @return path → handler, in a stable order
+   */
+  public static Map<String, AdmissionHandler> create(
+      Predicate<Map<String, String>> capiMachineSelector, BoundMachines boundMachines) {
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
     routes.put(MUTATE_CAPI_MACHINE, new CapiMachineMutator(capiMachineSelector));
     routes.put(MUTATE_MACHINE, new MachineMutator());
@@ -48,7 +64,10 @@ public final class AdmissionRoutes {
         VALIDATE_MACHINE,
         new ValidatingHandler(
             List.of(new MachinePoolRefImmutable(), ListFieldValidator.tolerations())));
-    routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of(ListFieldValidator.taints())));
+    routes.put(
+        VALIDATE_MACHINEPOOL,
+        new EvictionWarningHandler(
+            new ValidatingHandler(List.of(ListFieldValidator.taints())), boundMachines));
     return routes;
   }
 }

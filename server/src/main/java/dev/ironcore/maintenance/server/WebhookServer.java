@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.server.http.MetricsEndpoint;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import dev.ironcore.maintenance.server.tls.HttpsConnectors;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
 import io.javalin.Javalin;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -30,6 +31,7 @@ public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
 
   private final WebhookServerConfig config;
+  private final BoundMachines boundMachines;
   private Javalin app;
   private ServingCertificate certificate;
   private PrometheusMeterRegistry registry;
@@ -40,7 +42,17 @@ public final class WebhookServer implements AutoCloseable {
    * @param config settings; the certificate is read on {@link #start(int)}
    */
   public WebhookServer(WebhookServerConfig config) {
+    this(config, BoundMachines.NONE);
+  }
+
+  /**
+   * @param config settings; the certificate is read on {@link #start(int)}
+   * @param boundMachines where the MachinePool webhook looks up bound Machines for its eviction
+   *     warnings (an in-memory cache; never a blocking call)
+   */
+  public WebhookServer(WebhookServerConfig config, BoundMachines boundMachines) {
     this.config = Objects.requireNonNull(config, "config");
+    this.boundMachines = Objects.requireNonNull(boundMachines, "boundMachines");
   }
 
   /**
@@ -63,7 +75,8 @@ public final class WebhookServer implements AutoCloseable {
             java.time.Clock.systemUTC(),
             config.certificateExpiryWarning());
     certificate = served;
-    Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
+    Map<String, AdmissionHandler> routes =
+        AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     HealthEndpoints health = new HealthEndpoints(served);
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WebhookMetrics metrics = new WebhookMetrics(prometheus);

@@ -54,6 +54,25 @@ class ManifestsTest {
   }
 
   @Test
+  void monitoringOverlayScrapesBothProcessesAndAlertsOnExportedMetrics() {
+    List<GenericKubernetesResource> objs =
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("monitoring"));
+    assertThat(objs)
+        .extracting(GenericKubernetesResource::getKind)
+        .containsExactlyInAnyOrder("Service", "ServiceMonitor", "ServiceMonitor", "PrometheusRule");
+    String yaml =
+        kustomizer()
+            .run("kustomize", ManifestPaths.overlay("monitoring").toString())
+            .orThrow()
+            .stdout();
+    assertThat(yaml)
+        .contains("expr: max(ironcore_maintenance_drains_stuck) > 0")
+        .contains("ironcore_maintenance_drain_oldest_age_seconds")
+        .contains("ironcore_maintenance_pools{ready=\"Unknown\"}")
+        .contains("ironcore_maintenance_serving_certificate_expiry_seconds");
+  }
+
+  @Test
   void twoClusterOverlaysRegisterEachWebhookWhereItsResourceIsStored() {
     List<GenericKubernetesResource> capi =
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/capi"));
