@@ -66,14 +66,29 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod());
+    List<String> served = ComputeApi.served(clusters.ironcore());
+    ComputeApi api = ComputeApi.of(served);
+    if (api.delayedEviction()) {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction on (tolerationSeconds)",
+          served,
+          api.apiVersion());
+    } else {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction off (v1alpha1-only API"
+              + " server; a matching toleration tolerates for good)",
+          served.isEmpty() ? "nothing yet" : served,
+          api.apiVersion());
+    }
+    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod(), api);
     KubeWriter writer = new KubeWriter(clusters);
     Clock clock = Clock.systemUTC();
     EventRecorder events = new EventRecorder(clusters, clock);
     Loop eviction =
         new Loop(
             "eviction",
-            new EvictionReconciler(clusters.ironcore(), cache, events, metrics),
+            new EvictionReconciler(
+                clusters.ironcore(), cache, events, metrics, clock, api.delayedEviction()),
             metrics);
     DrainReconciler drainReconciler =
         new DrainReconciler(

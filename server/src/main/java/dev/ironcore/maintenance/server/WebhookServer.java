@@ -21,11 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTPS admission webhook server: Javalin on Jetty with one TLS connector (TLS 1.2+, ALPN
- * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code
- * /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format, meters listed in {@link
- * WebhookMetrics}, each server with its own registry). The certificate is re-read from its PEM
- * files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}.
+ * The HTTPS admission and conversion webhook server: Javalin on Jetty with one TLS connector (TLS
+ * 1.2+, ALPN {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths and
+ * {@link AdmissionRoutes#CONVERT}, GET {@code /healthz}, {@code /readyz} and {@code /metrics}
+ * (Prometheus text format, meters listed in {@link WebhookMetrics}, each server with its own
+ * registry). The certificate is re-read from its PEM files periodically. One instance serves once:
+ * {@link #start(int)}, then {@link #stop()}.
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
@@ -95,6 +96,9 @@ public final class WebhookServer implements AutoCloseable {
               routes.forEach(
                   (path, handler) ->
                       cfg.routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
+              cfg.routes.post(
+                  AdmissionRoutes.CONVERT,
+                  MeteredEndpoint.conversion(AdmissionRoutes.CONVERT, metrics));
               cfg.routes.get("/healthz", health::healthz);
               cfg.routes.get("/readyz", health::readyz);
               cfg.routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
@@ -118,11 +122,12 @@ public final class WebhookServer implements AutoCloseable {
     this.port = javalin.port();
     startReloading();
     LOG.info(
-        "webhook server listening on https://{}:{} (paths {}, /healthz, /readyz, /metrics; "
+        "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
             + "CAPI Machine selector \"{}\")",
         config.bindAddress(),
         this.port,
         routes.keySet(),
+        AdmissionRoutes.CONVERT,
         config.capiMachineSelector());
     return this.port;
   }

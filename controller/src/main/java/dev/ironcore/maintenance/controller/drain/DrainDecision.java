@@ -335,9 +335,11 @@ public final class DrainDecision {
 
   /**
    * Bound Machines ({@code namespace/name}, sorted) that do not tolerate the pool's {@code
-   * maintenance.ironcore.dev} NoExecute taint; Machines still shutting down count. The taint is the
-   * pool's own (matched by key and effect, so a value someone gave it counts, as it does for
-   * eviction), or {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none.
+   * maintenance.ironcore.dev} NoExecute taint for good; Machines still shutting down count. A
+   * Machine that tolerates it only with {@code tolerationSeconds} blocks until the eviction loop
+   * has evicted it and it is gone (domain reference §5, drain step 4). The taint is the pool's own
+   * (matched by key and effect, so a value someone gave it counts, as it does for eviction), or
+   * {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none.
    */
   public static List<String> blockingMachines(MachinePool pool, List<Machine> bound) {
     List<Taint> present =
@@ -349,7 +351,7 @@ public final class DrainDecision {
     List<String> blocking = new ArrayList<>();
     for (Machine m : bound) {
       var tolerations = m.getSpec() == null ? null : m.getSpec().getTolerations();
-      if (probes.stream().anyMatch(t -> !Tolerations.tolerated(t, tolerations))) {
+      if (probes.stream().anyMatch(t -> !Tolerations.toleratedForever(t, tolerations))) {
         blocking.add(m.getMetadata().getNamespace() + "/" + m.getMetadata().getName());
       }
     }
