@@ -8,6 +8,7 @@ import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class ClusterCache implements AutoCloseable {
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
    */
   public ClusterCache(KubernetesClient client, Duration resync) {
-    this(Clusters.single(client), resync);
+    this(Clusters.single(client), resync, ComputeApi.V1ALPHA1);
   }
 
   /**
@@ -50,15 +51,16 @@ public final class ClusterCache implements AutoCloseable {
    * from {@code clusters.ironcore()}.
    *
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
+   * @param api the compute.ironcore.dev version to read Machines and MachinePools in
    */
-  public ClusterCache(Clusters clusters, Duration resync) {
-    this(clusters, resync, Clock.systemUTC());
+  public ClusterCache(Clusters clusters, Duration resync, ComputeApi api) {
+    this(clusters, resync, api, Clock.systemUTC());
   }
 
   /**
    * @param clock measures how long an informer is down
    */
-  public ClusterCache(Clusters clusters, Duration resync, Clock clock) {
+  public ClusterCache(Clusters clusters, Duration resync, ComputeApi api, Clock clock) {
     long resyncMillis = resync.toMillis();
     KubernetesClient capi = clusters.capi();
     KubernetesClient ironcore = clusters.ironcore();
@@ -79,24 +81,13 @@ public final class ClusterCache implements AutoCloseable {
     this.machines =
         new SupervisedInformer<>(
             "machines",
-            () ->
-                ironcore
-                    .resources(Machine.class)
-                    .inAnyNamespace()
-                    .withLimit(LIST_LIMIT)
-                    .runnableInformer(resyncMillis)
-                    .itemStore(CacheTrim.store(CacheTrim::machine)),
+            () -> machineInformer(ironcore, api.machineClass(), resyncMillis),
             Map.of(BY_POOL, m -> listOf(m.boundPoolName())),
             clock);
     this.pools =
         new SupervisedInformer<>(
             "machinepools",
-            () ->
-                ironcore
-                    .resources(MachinePool.class)
-                    .withLimit(LIST_LIMIT)
-                    .runnableInformer(resyncMillis)
-                    .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
+            () -> poolInformer(ironcore, api.poolClass(), resyncMillis),
             Map.of(),
             clock);
     this.leases =
@@ -116,6 +107,45 @@ public final class ClusterCache implements AutoCloseable {
   /** The four informers, for the watchdog and metrics. */
   public List<SupervisedInformer<?>> informers() {
     return List.of(capiMachines, machines, pools, leases);
+  }
+
+  /**
+   * Machines in {@code type}'s version, listed in pages, trimmed in the store ({@link CacheTrim}).
+   */
+  private static <T extends Machine> SharedIndexInformer<Machine> machineInformer(
+      KubernetesClient client, Class<T> type, long resyncMillis) {
+    return widen(
+        client
+            .resources(type)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(
+                CacheTrim.store(
+                    (T m) -> {
+                      CacheTrim.machine(m);
+                      return m;
+                    })));
+  }
+
+  /** MachinePools in {@code type}'s version, listed in pages, without managed fields. */
+  private static <T extends MachinePool> SharedIndexInformer<MachinePool> poolInformer(
+      KubernetesClient client, Class<T> type, long resyncMillis) {
+    return widen(
+        client
+            .resources(type)
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)));
+  }
+
+  /**
+   * An informer of a subclass (e.g. {@code MachineV1alpha2}) as one of its base class: safe, since
+   * the cache is only read and every object it holds is a {@code T}.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> SharedIndexInformer<T> widen(SharedIndexInformer<? extends T> informer) {
+    return (SharedIndexInformer<T>) informer;
   }
 
   private static List<String> listOf(String s) {
@@ -165,6 +195,16 @@ public final class ClusterCache implements AutoCloseable {
    */
   public Lease lease(String name) {
     return leases.informer().getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
+  }
+
+  /** Every cached CAPI Machine (selected or not). */
+  public List<CapiMachine> capiMachines() {
+    return capiMachines.informer().getStore().list();
+  }
+
+  /** Every cached MachinePool. */
+  public List<MachinePool> pools() {
+    return pools.informer().getStore().list();
   }
 
   /** IronCore Machines bound to pool {@code name}, deleting ones included. */

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.drain.DrainGauges;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
@@ -114,7 +115,21 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod());
+    List<String> served = ComputeApi.served(clusters.ironcore());
+    ComputeApi api = ComputeApi.of(served);
+    if (api.delayedEviction()) {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction on (tolerationSeconds)",
+          served,
+          api.apiVersion());
+    } else {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction off (v1alpha1-only API"
+              + " server; a matching toleration tolerates for good)",
+          served.isEmpty() ? "nothing yet" : served,
+          api.apiVersion());
+    }
+    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod(), api);
     this.cache = cache;
     Map<String, String> kinds =
         Map.of(
@@ -126,27 +141,31 @@ public final class ControllerApp implements AutoCloseable {
       metrics.informer(i.resource(), kinds.get(i.resource()), i::up, i::restarts);
     }
     KubeWriter writer = new KubeWriter(clusters);
+    Clock clock = Clock.systemUTC();
+    EventRecorder events = new EventRecorder(clusters, clock);
     Loop eviction =
         new Loop(
             "eviction",
             new EvictionReconciler(
-                clusters.ironcore(),
-                cache,
-                new EventRecorder(clusters, Clock.systemUTC()),
-                metrics),
+                clusters.ironcore(), cache, events, metrics, clock, api.delayedEviction()),
             metrics);
-    Loop drain =
-        new Loop(
-            "drain",
-            new DrainReconciler(
-                writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector())),
-            metrics);
+    DrainReconciler drainReconciler =
+        new DrainReconciler(
+            writer,
+            cache,
+            metrics,
+            LabelSelector.parse(options.capiMachineSelector()),
+            options.drainPolicy(),
+            clock,
+            events);
+    Loop drain = new Loop("drain", drainReconciler, metrics);
     Loop health =
         new Loop(
             "health",
             new PoolHealthReconciler(
-                clusters.ironcore(), cache, Clock.systemUTC(), options.gracePeriod(), metrics),
+                clusters.ironcore(), cache, clock, options.gracePeriod(), metrics, events),
             metrics);
+    DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     Loop orphans =
         new Loop(
             "orphans",
@@ -204,10 +223,12 @@ public final class ControllerApp implements AutoCloseable {
     orphans.start(1);
     started = true;
     LOG.info(
-        "controller started: loops eviction, drain, health, orphans; CAPI machine selector \"{}\"; resync {}; grace period {}",
+        "controller started: loops eviction, drain, health, orphans; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
         options.capiMachineSelector(),
         options.resyncPeriod(),
-        options.gracePeriod());
+        options.gracePeriod(),
+        options.drainPolicy().drainTimeout(),
+        options.drainPolicy().maxConcurrentDrains());
 
     return this;
   }

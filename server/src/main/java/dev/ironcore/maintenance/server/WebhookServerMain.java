@@ -1,6 +1,9 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
+import dev.ironcore.maintenance.server.warning.MachineCache;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -53,6 +56,17 @@ public final class WebhookServerMain implements Callable<Integer> {
   LabelSelector capiMachineSelector;
 
   @Option(
+      names = "--eviction-warnings",
+      defaultValue = "true",
+      negatable = true,
+      fallbackValue = "true",
+      description =
+          "Warn (kubectl prints it) when a NoExecute taint added to a MachinePool will evict bound Machines,"
+              + " counted from a watch of Machines (needs list/watch on machines.compute.ironcore.dev; without"
+              + " API access, or until the first list, no warning). Default ${DEFAULT-VALUE}.")
+  boolean evictionWarnings;
+
+  @Option(
       names = "--max-threads",
       defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_THREADS,
       description =
@@ -96,7 +110,18 @@ public final class WebhookServerMain implements Callable<Integer> {
             .withCapiMachineSelector(capiMachineSelector)
             .withCertificateExpiryWarning(certificateExpiryWarning)
             .withMaxThreads(maxThreads);
-    WebhookServer server = new WebhookServer(config);
+    MachineCache machines = null;
+    KubernetesClient client = null;
+    if (evictionWarnings) {
+      try {
+        client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
+        machines = new MachineCache(client, Duration.ofMinutes(10)).start();
+      } catch (RuntimeException e) {
+        System.err.println("webhook-server: no eviction warnings: " + e.getMessage());
+      }
+    }
+    WebhookServer server =
+        new WebhookServer(config, machines == null ? BoundMachines.NONE : machines);
     CountDownLatch stopped = new CountDownLatch(1);
     try {
       server.start(port);
@@ -115,6 +140,12 @@ public final class WebhookServerMain implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     server.stop();
+    if (machines != null) {
+      machines.close();
+    }
+    if (client != null) {
+      client.close();
+    }
     return 0;
   }
 
