@@ -38,9 +38,10 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 /**
  * Hostile input corpus against the running HTTPS server (h2, as the API server speaks): random
  * JSON, a wrong type at every field of a real review, truncated bodies, huge and deep values,
- * duplicate keys, unicode in names and keys, on every webhook path. 10,000 requests per run. Every
- * reply is a valid AdmissionReview carrying the request's uid (when it had a readable one), or a
- * clean 4xx; never a 5xx, never a dropped connection; the heap does not grow with the corpus.
+ * duplicate keys, unicode in names and keys, on every webhook path and on {@code /convert}
+ * (ConversionReviews). 10,000 requests per run. Every reply is a valid AdmissionReview carrying the
+ * request's uid (when it had a readable one), or a clean 4xx; never a 5xx, never a dropped
+ * connection; the heap does not grow with the corpus.
  */
 class HostileReviewsPropertyTest {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -114,10 +115,16 @@ class HostileReviewsPropertyTest {
       return;
     }
     JsonNode reply = JsonMappers.shared().readTree(r.body());
-    assertThat(reply.path("kind").asText()).isEqualTo("AdmissionReview");
-    assertThat(reply.path("apiVersion").asText()).startsWith("admission.k8s.io/");
     JsonNode response = reply.path("response");
-    assertThat(response.path("allowed").isBoolean()).as("response.allowed").isTrue();
+    if (path.equals(AdmissionRoutes.CONVERT)) {
+      assertThat(reply.path("kind").asText()).isEqualTo("ConversionReview");
+      assertThat(reply.path("apiVersion").asText()).startsWith("apiextensions.k8s.io/");
+      assertThat(response.at("/result/status").asText()).isIn("Success", "Failure");
+    } else {
+      assertThat(reply.path("kind").asText()).isEqualTo("AdmissionReview");
+      assertThat(reply.path("apiVersion").asText()).startsWith("admission.k8s.io/");
+      assertThat(response.path("allowed").isBoolean()).as("response.allowed").isTrue();
+    }
     assertThat(response.path("uid").isTextual()).as("response.uid").isTrue();
     if (uid != null) {
       assertThat(response.path("uid").asText()).isEqualTo(uid);
@@ -133,6 +140,60 @@ class HostileReviewsPropertyTest {
   @Provide
   Arbitrary<String> paths() {
     return Arbitraries.of(PATHS);
+  }
+
+  /** The admission paths and {@code /convert} (for bodies that are no review of either kind). */
+  @Provide
+  Arbitrary<String> anyPath() {
+    return Arbitraries.of(
+        java.util.stream.Stream.concat(
+                PATHS.stream(), java.util.stream.Stream.of(AdmissionRoutes.CONVERT))
+            .toList());
+  }
+
+  /** A well-formed ConversionReview of one Machine or MachinePool (unicode allowed in names). */
+  private static Arbitrary<ObjectNode> conversionReview() {
+    Arbitrary<String> uid = Arbitraries.strings().withCharRange('\u0000', '\ud7ff').ofMaxLength(40);
+    return Combinators.combine(
+            uid,
+            anyText(),
+            Arbitraries.of("v1alpha1", "v1alpha2"),
+            Arbitraries.integers().between(0, 1))
+        .as(
+            (u, name, to, k) -> {
+              ObjectNode review = F.objectNode();
+              review.put("apiVersion", "apiextensions.k8s.io/v1").put("kind", "ConversionReview");
+              ObjectNode request = review.putObject("request");
+              request.put("uid", u);
+              request.put("desiredAPIVersion", "compute.ironcore.dev/" + to);
+              ObjectNode object = request.putArray("objects").addObject();
+              object
+                  .put(
+                      "apiVersion",
+                      "compute.ironcore.dev/" + (to.equals("v1alpha1") ? "v1alpha2" : "v1alpha1"))
+                  .put("kind", k == 0 ? "Machine" : "MachinePool");
+              ObjectNode meta = object.putObject("metadata");
+              meta.put("name", name);
+              meta.putObject("labels").put(name, name);
+              meta.putObject("annotations").put("a", name);
+              ObjectNode spec = object.putObject("spec");
+              if (k == 0) {
+                spec.putObject("machinePoolRef").put("name", name);
+                spec.putArray("tolerations")
+                    .addObject()
+                    .put("key", name)
+                    .put("operator", "Exists")
+                    .put("effect", "NoExecute")
+                    .put("tolerationSeconds", 5);
+              } else {
+                spec.putArray("taints")
+                    .addObject()
+                    .put("key", name)
+                    .put("effect", "NoExecute")
+                    .put("timeAdded", "2026-01-01T00:00:00Z");
+              }
+              return review;
+            });
   }
 
   private static Arbitrary<String> anyText() {
@@ -287,9 +348,20 @@ class HostileReviewsPropertyTest {
     }
   }
 
-  // ---- properties: 4 x 2,500 = 10,000 requests ----
+  // ---- properties: 5 x 2,000 = 10,000 requests ----
 
-  @Property(tries = 2500)
+  @Property(tries = 2000)
+  void aHostileValueAtAnyFieldOfAConversionReview(@ForAll("conversionWithHostileField") Case c)
+      throws Exception {
+    check(AdmissionRoutes.CONVERT, utf8(c.body()), c.uid());
+  }
+
+  @Provide
+  Arbitrary<Case> conversionWithHostileField() {
+    return hostile(conversionReview());
+  }
+
+  @Property(tries = 2000)
   void randomJsonGetsAReviewOrA4xx(@ForAll("paths") String path, @ForAll("randomJson") String body)
       throws Exception {
     check(path, utf8(body), null);
@@ -310,7 +382,7 @@ class HostileReviewsPropertyTest {
     }
   }
 
-  @Property(tries = 2500)
+  @Property(tries = 2000)
   void aHostileValueAtAnyFieldOfARealReview(
       @ForAll("paths") String path, @ForAll("reviewWithHostileField") Case c) throws Exception {
     check(path, utf8(c.body()), c.uid());
@@ -320,7 +392,12 @@ class HostileReviewsPropertyTest {
 
   @Provide
   Arbitrary<Case> reviewWithHostileField() {
-    return Combinators.combine(review(), Arbitraries.integers().greaterOrEqual(0), hostileValue())
+    return hostile(review());
+  }
+
+  /** {@code reviews} with one field (any, at any depth) replaced by a hostile value. */
+  private static Arbitrary<Case> hostile(Arbitrary<ObjectNode> reviews) {
+    return Combinators.combine(reviews, Arbitraries.integers().greaterOrEqual(0), hostileValue())
         .as(
             (review, index, value) -> {
               List<String> paths = pointers(review, "", new ArrayList<>());
@@ -338,9 +415,9 @@ class HostileReviewsPropertyTest {
             });
   }
 
-  @Property(tries = 2500)
+  @Property(tries = 2000)
   void truncatedBodiesGetAReviewWithWhateverUidWasReadable(
-      @ForAll("paths") String path, @ForAll("reviews") ObjectNode review, @ForAll double cut)
+      @ForAll("anyPath") String path, @ForAll("reviews") ObjectNode review, @ForAll double cut)
       throws Exception {
     byte[] whole = JsonMappers.shared().writeValueAsBytes(review);
     int length = (int) (Math.abs(cut) % 1.0 * whole.length);
@@ -353,9 +430,9 @@ class HostileReviewsPropertyTest {
     return review();
   }
 
-  @Property(tries = 2500)
+  @Property(tries = 2000)
   void duplicateKeysDeepAndHugeBodies(
-      @ForAll("paths") String path, @ForAll("extremeBodies") String body) throws Exception {
+      @ForAll("anyPath") String path, @ForAll("extremeBodies") String body) throws Exception {
     check(path, utf8(body), null);
   }
 
