@@ -133,10 +133,10 @@ public final class ControllerApp implements AutoCloseable {
     this.cache = cache;
     Map<String, String> kinds =
         Map.of(
-            "capi-machines", "CapiMachine",
-            "machines", "Machine",
-            "machinepools", "MachinePool",
-            "leases", "Lease");
+            "capi-machines", "Machine.cluster.x-k8s.io",
+            "machines", "Machine.compute.ironcore.dev",
+            "machinepools", "MachinePool.compute.ironcore.dev",
+            "leases", "Lease.coordination.k8s.io");
     for (SupervisedInformer<?> i : cache.informers()) {
       metrics.informer(i.resource(), kinds.get(i.resource()), i::up, i::restarts);
     }

@@ -19,7 +19,7 @@ public final class DecodeErrors {
   /**
    * Logs (WARN) and counts one object that could not be decoded.
    *
-   * @param kind the resource kind, e.g. {@code Machine}
+   * @param kind the resource kind and group, e.g. {@code Machine.compute.ironcore.dev}
    * @param key {@code namespace/name} or {@code name}
    */
   static void record(String kind, String key, String error) {
@@ -32,7 +32,10 @@ public final class DecodeErrors {
         error);
   }
 
-  /** Objects of {@code kind} that could not be decoded since the process started. */
+  /**
+   * Objects of {@code kind} (kind and group, e.g. {@code MachinePool.compute.ironcore.dev}) that
+   * could not be decoded since the process started.
+   */
   public static long count(String kind) {
     return counter(kind).sum();
   }

@@ -80,9 +80,18 @@ public final class TolerantDecoding extends SimpleModule {
       ((Salvageable) object).salvage(error, tree);
       String ns = object.getMetadata().getNamespace();
       String name = object.getMetadata().getName();
-      DecodeErrors.record(
-          type.getSimpleName(), ns == null || ns.isEmpty() ? name : ns + "/" + name, error);
+      DecodeErrors.record(kindOf(type), ns == null || ns.isEmpty() ? name : ns + "/" + name, error);
       return object;
+    }
+
+    /**
+     * {@code Kind.group} of a resource class (e.g. {@code Machine.compute.ironcore.dev}): the same
+     * for every version's class, distinct for CAPI's and IronCore's Machine.
+     */
+    @SuppressWarnings("unchecked")
+    static String kindOf(Class<?> type) {
+      Class<? extends HasMetadata> resource = (Class<? extends HasMetadata>) type;
+      return HasMetadata.getKind(resource) + "." + HasMetadata.getGroup(resource);
     }
 
     /** The metadata as fabric8 reads it, else the fields our loops need, read by hand. */

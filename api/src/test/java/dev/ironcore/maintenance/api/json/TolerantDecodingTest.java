@@ -23,7 +23,7 @@ class TolerantDecodingTest {
 
   @Test
   void aMachineThatDoesNotFitItsShapeKeepsMetadataAndBindingAndIsMarked() {
-    long before = DecodeErrors.count("Machine");
+    long before = DecodeErrors.count("Machine.compute.ironcore.dev");
     Machine m = serialization.unmarshal(machine("bad", "{'key':'k'}"), Machine.class);
     assertThat(m.decodeError()).contains("Toleration");
     assertThat(m.getMetadata().getName()).isEqualTo("bad");
@@ -31,7 +31,7 @@ class TolerantDecodingTest {
     assertThat(m.getMetadata().getFinalizers()).containsExactly("f");
     assertThat(m.boundPoolName()).isEqualTo("pool-a");
     assertThat(m.getSpec().getTolerations()).isNull();
-    assertThat(DecodeErrors.count("Machine")).isEqualTo(before + 1);
+    assertThat(DecodeErrors.count("Machine.compute.ironcore.dev")).isEqualTo(before + 1);
   }
 
   @Test

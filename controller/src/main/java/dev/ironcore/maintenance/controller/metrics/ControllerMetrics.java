@@ -212,7 +212,8 @@ public final class ControllerMetrics {
    * Exposes an informer's state.
    *
    * @param resource e.g. {@code machines}
-   * @param kind the Java kind its objects decode to, e.g. {@code Machine} (for decode errors)
+   * @param kind kind and group of its objects, e.g. {@code Machine.compute.ironcore.dev} (for
+   *     decode errors)
    */
   public void informer(
       String resource,

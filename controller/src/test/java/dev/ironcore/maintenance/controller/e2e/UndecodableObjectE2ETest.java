@@ -135,7 +135,7 @@ class UndecodableObjectE2ETest {
     assertThat(deleting("vm-odd-2")).isFalse();
     String logText = Files.readString(log);
     assertThat(logText)
-        .contains("cannot decode Machine " + world.ns + "/vm-odd:")
-        .contains("cannot decode Machine " + world.ns + "/vm-odd-2:");
+        .contains("cannot decode Machine.compute.ironcore.dev " + world.ns + "/vm-odd:")
+        .contains("cannot decode Machine.compute.ironcore.dev " + world.ns + "/vm-odd-2:");
   }
 }
