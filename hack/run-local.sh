@@ -18,6 +18,7 @@ SIMULATOR_ARGS="${SIMULATOR_ARGS:-}"
 WEBHOOK_PORT="${WEBHOOK_PORT:-9443}"
 CAPI_MACHINE_SELECTOR="${CAPI_MACHINE_SELECTOR:-}"
 CONTROLLER_HEALTH_PORT="${CONTROLLER_HEALTH_PORT:-8081}"
+CONTROLLER_METRICS_PORT="${CONTROLLER_METRICS_PORT:-8080}"
 MVN="${MVN:-mvn}"
 
 log() { echo "[run] $*" >&2; }
@@ -28,7 +29,7 @@ mvnq() {
 }
 mkdir -p "$LOCAL"
 
-for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT; do
+for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT CONTROLLER_METRICS_PORT; do
   if (exec 3<>"/dev/tcp/127.0.0.1/${!port_var}") 2>/dev/null; then
     log "port ${!port_var} is already in use (another make run?); stop that or use $port_var=<free port>"
     exit 1
@@ -69,7 +70,8 @@ CONTROLLER_CP="$(classpath controller)"
 # shellcheck disable=SC2206 # CONTROLLER_ARGS is a list of flags
 CONTROLLER_CMD=(java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.ControllerMain
   --capi-machine-selector="$CAPI_MACHINE_SELECTOR"
-  --health-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT" $CONTROLLER_ARGS)
+  --health-probe-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT"
+  --metrics-bind-address="127.0.0.1:$CONTROLLER_METRICS_PORT" $CONTROLLER_ARGS)
 if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
   log "the controller refuses its flags (CONTROLLER_ARGS='$CONTROLLER_ARGS'):"
   echo "$out" | head -3 >&2

@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
+import dev.ironcore.maintenance.controller.runtime.LoggedReconciler;
 import dev.ironcore.maintenance.controller.runtime.Loop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -59,20 +60,26 @@ public final class ControllerApp implements AutoCloseable {
     Loop eviction =
         new Loop(
             "eviction",
-            new EvictionReconciler(
-                client, cache, new EventRecorder(client, Clock.systemUTC()), metrics),
+            LoggedReconciler.of(
+                "Machine.compute.ironcore.dev",
+                new EvictionReconciler(
+                    client, cache, new EventRecorder(client, Clock.systemUTC()), metrics)),
             metrics);
     Loop drain =
         new Loop(
             "drain",
-            new DrainReconciler(
-                writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector())),
+            LoggedReconciler.of(
+                "Machine.cluster.x-k8s.io",
+                new DrainReconciler(
+                    writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector()))),
             metrics);
     Loop health =
         new Loop(
             "health",
-            new PoolHealthReconciler(
-                client, cache, Clock.systemUTC(), options.gracePeriod(), metrics),
+            LoggedReconciler.of(
+                "MachinePool.compute.ironcore.dev",
+                new PoolHealthReconciler(
+                    client, cache, Clock.systemUTC(), options.gracePeriod(), metrics)),
             metrics);
     running.add(cache);
     running.add(eviction);

@@ -1,11 +1,14 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.process.ProcessOptions;
+import dev.ironcore.maintenance.process.VersionInfo;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -16,6 +19,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "webhook-server",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionInfo.Provider.class,
     description = "Serves the IronCore maintenance admission webhooks over HTTPS.")
 public final class WebhookServerMain implements Callable<Integer> {
 
@@ -51,6 +55,8 @@ public final class WebhookServerMain implements Callable<Integer> {
           "Label selector (kubectl -l syntax) of the CAPI Machines to mutate; empty selects all.")
   LabelSelector capiMachineSelector;
 
+  @Mixin ProcessOptions process;
+
   /**
    * @param args command line flags, see {@code --help}
    */
@@ -60,6 +66,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    process.applyLogging();
     WebhookServerConfig config =
         WebhookServerConfig.of(certFile, keyFile)
             .withBindAddress(bindAddress)
