@@ -12,7 +12,12 @@ SIMULATOR_ARGS ?=
 CAPI_MACHINE_SELECTOR ?=
 export DEMO CONTROLLER_ARGS SIMULATOR_ARGS CAPI_MACHINE_SELECTOR
 
-.PHONY: controlplane build test run bench clean
+# make image IMAGE=registry/name:tag PUSH=true (default: OCI tarball image/target/jib-image.tar)
+IMAGE ?= ironcore-maintenance:latest
+PUSH ?= false
+export IMAGE PUSH
+
+.PHONY: controlplane build test run image bench clean
 
 controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
 	hack/build-controlplane.sh
@@ -28,6 +33,9 @@ test: ## all unit and integration tests against a real local kube-apiserver (+ k
 
 run: ## local control plane, webhooks installed, webhook server on https://127.0.0.1:9443
 	hack/run-local.sh
+
+image: ## ONE image for both processes (Jib, no Docker): OCI tarball, or PUSH=true to IMAGE; one-line reason when it cannot
+	hack/image.sh
 
 bench: ## JMH benchmarks (bench/ module, -Pbench); results go to bench/target/jmh.txt
 	$(MVN) -q -B -Pbench -DskipTests install -pl bench -am
