@@ -79,19 +79,34 @@ if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
 fi
 {
   echo '#!/usr/bin/env bash'
-  echo "# written by make run: starts the controller as make run did; extra flags are appended"
+  echo "# written by make run: starts the controller as make run did; extra flags are appended."
+  echo "# Its pid goes to $LOCAL/controller.pid (stop it with: kill \$(cat $LOCAL/controller.pid))."
   echo "export KUBECONFIG=$LOCAL/kubeconfig"
+  echo "echo \$\$ >$LOCAL/controller.pid"
   printf 'exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@"'
 } >"$LOCAL/controller.sh"
 chmod +x "$LOCAL/controller.sh"
 
 PIDS=()
+# The controller of .local/controller.pid, if that pid still runs this checkout's controller (also
+# one restarted by hand, which is not our child).
+controller_pid() {
+  local pid
+  pid="$(cat "$LOCAL/controller.pid" 2>/dev/null)" || return 1
+  [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$ROOT/controller/target/classes.*ControllerMain" \
+    && echo "$pid"
+}
 cleanup() {
   trap - EXIT INT TERM
   log "stopping"
-  local i
+  local i pid
+  if pid="$(controller_pid)"; then kill -TERM "$pid" 2>/dev/null || true; fi
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill -TERM "${PIDS[i]}" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if pid="$(controller_pid)"; then
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  fi
+  rm -f "$LOCAL/controller.pid"
   log "stopped"
 }
 trap cleanup EXIT
@@ -170,10 +185,14 @@ if [ "$DEMO" = "true" ]; then
     java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
 fi
 
+KUBECTL_VERSION="$("$BIN_DIR/kubectl" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)"
 echo
 echo "export KUBECONFIG=$LOCAL/kubeconfig"
+echo "export PATH=$BIN_DIR:\$PATH   # kubectl ${KUBECTL_VERSION:-?}, built with the API server (same version, no skew)"
 echo
-log "running; Ctrl-C stops everything"
+log "controller pid $(cat "$LOCAL/controller.pid" 2>/dev/null) in $LOCAL/controller.pid; kill it to try a crash mid-drain:"
+log "  kill -9 \$(cat $LOCAL/controller.pid)   then restart: $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
+log "running; Ctrl-C stops everything (a controller restarted by hand too)"
 # Stay up until Ctrl-C or until the control plane or the webhook server exits. When the controller
 # exits (or is killed to try a crash mid-drain), everything else stays up for a restart by hand.
 while true; do
@@ -182,6 +201,7 @@ while true; do
   if [ -n "$exited" ] && [ "$exited" = "$CONTROLLER_PID" ]; then
     log "controller exited (see $LOCAL/controller.log); the rest stays up. Start it again with:"
     log "  $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
+    log "(its pid goes to $LOCAL/controller.pid; Ctrl-C here stops it too)"
     remaining=()
     for pid in "${PIDS[@]}"; do [ "$pid" != "$CONTROLLER_PID" ] && remaining+=("$pid"); done
     PIDS=("${remaining[@]}")
