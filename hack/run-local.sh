@@ -5,9 +5,12 @@
 # Environment: DEMO (default true), CONTROLLER_ARGS (extra controller flags), SIMULATOR_ARGS (extra
 # flags of the local simulators, e.g. --poollet-shutdown-delay=5s), WEBHOOK_PORT (9443),
 # CAPI_MACHINE_SELECTOR (label selector given to BOTH the webhook server and the controller;
-# default empty = all CAPI Machines).
+# default empty = all CAPI Machines), TWO_CLUSTERS (default false; true: a second control plane
+# holds the IronCore API - MachinePools, Machines, pool Leases - while CAPI Machines and the
+# controller's own Lease stay in the first; the controller, simulators and demo get
+# --ironcore-kubeconfig, and each API server registers only the webhooks of what it stores).
 # Everything lives in .local/ (git-ignored): kubeconfig, control-plane pki and logs, certs/,
-# *.log of each process.
+# *.log of each process; the second control plane in .local/ironcore/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -19,6 +22,8 @@ WEBHOOK_PORT="${WEBHOOK_PORT:-9443}"
 CAPI_MACHINE_SELECTOR="${CAPI_MACHINE_SELECTOR:-}"
 CONTROLLER_HEALTH_PORT="${CONTROLLER_HEALTH_PORT:-8081}"
 CONTROLLER_METRICS_PORT="${CONTROLLER_METRICS_PORT:-8080}"
+TWO_CLUSTERS="${TWO_CLUSTERS:-false}"
+IRONCORE_LOCAL="$LOCAL/ironcore"
 MVN="${MVN:-mvn}"
 
 log() { echo "[run] $*" >&2; }
@@ -35,6 +40,15 @@ for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT CONTROLLER_METRICS_PORT; do
     exit 1
   fi
 done
+case "$TWO_CLUSTERS" in
+  true|false) ;;
+  *) log "TWO_CLUSTERS must be true or false, got '$TWO_CLUSTERS'"; exit 1 ;;
+esac
+case " $CONTROLLER_ARGS " in
+  *--ironcore-kubeconfig*)
+    log "use TWO_CLUSTERS=true instead of --ironcore-kubeconfig in CONTROLLER_ARGS"
+    exit 1 ;;
+esac
 case " $CONTROLLER_ARGS " in
   *--capi-machine-selector*)
     log "use CAPI_MACHINE_SELECTOR='...' instead of --capi-machine-selector in CONTROLLER_ARGS:" \
@@ -77,6 +91,12 @@ if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
   echo "$out" | head -3 >&2
   exit 1
 fi
+# (added after the check above: the IronCore kubeconfig exists only once its control plane runs)
+SIMULATOR_CLUSTER_ARGS=()
+if [ "$TWO_CLUSTERS" = "true" ]; then
+  CONTROLLER_CMD+=(--ironcore-kubeconfig="$IRONCORE_LOCAL/kubeconfig")
+  SIMULATOR_CLUSTER_ARGS=(--ironcore-kubeconfig="$IRONCORE_LOCAL/kubeconfig")
+fi
 {
   echo '#!/usr/bin/env bash'
   echo "# written by make run: starts the controller as make run did; extra flags are appended."
@@ -112,29 +132,51 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# 1. control plane (etcd + kube-apiserver) until we stop it
-rm -f "$LOCAL/ready"
-log "starting local control plane (logs: $LOCAL/etcd.log, $LOCAL/kube-apiserver.log)"
-java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.LocalControlPlaneMain \
-  --bin-dir "$BIN_DIR" --work-dir "$LOCAL" >"$LOCAL/controlplane.out" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 1 600); do
-  [ -f "$LOCAL/ready" ] && break
-  if ! kill -0 "${PIDS[0]}" 2>/dev/null; then
-    log "control plane failed to start:"; cat "$LOCAL/controlplane.out" >&2; exit 1
-  fi
-  sleep 0.2
-done
-[ -f "$LOCAL/ready" ] || { log "control plane not ready after 120 s"; tail -40 "$LOCAL/controlplane.out" >&2; exit 1; }
+# 1. control plane(s) (etcd + kube-apiserver) until we stop them
+# start_controlplane WORK_DIR WHAT: runs LocalControlPlaneMain in the background, waits for WORK/ready
+start_controlplane() {
+  local work="$1" what="$2" pid
+  mkdir -p "$work"
+  rm -f "$work/ready"
+  log "starting $what control plane (logs: $work/etcd.log, $work/kube-apiserver.log)"
+  java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.LocalControlPlaneMain \
+    --bin-dir "$BIN_DIR" --work-dir "$work" >"$work/controlplane.out" 2>&1 &
+  pid=$!
+  PIDS+=("$pid")
+  for _ in $(seq 1 600); do
+    [ -f "$work/ready" ] && break
+    if ! kill -0 "$pid" 2>/dev/null; then
+      log "$what control plane failed to start:"; cat "$work/controlplane.out" >&2; exit 1
+    fi
+    sleep 0.2
+  done
+  [ -f "$work/ready" ] || { log "$what control plane not ready after 120 s"; tail -40 "$work/controlplane.out" >&2; exit 1; }
+  log "$what control plane ready at $(cat "$work/ready")"
+}
+if [ "$TWO_CLUSTERS" = "true" ]; then
+  start_controlplane "$LOCAL" "CAPI (the controller's own cluster)"
+  start_controlplane "$IRONCORE_LOCAL" "IronCore API"
+else
+  start_controlplane "$LOCAL" "local"
+fi
 export KUBECONFIG="$LOCAL/kubeconfig"
-log "control plane ready at $(cat "$LOCAL/ready")"
 
 # 2. webhook serving certificate (CA kept across runs) and manifests/local pointed at it
 java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.certs.GenerateCerts \
   --out "$LOCAL/certs" --service ironcore-maintenance-webhook --namespace ironcore-maintenance-system >/dev/null
-java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.InstallManifests \
-  --kubeconfig "$KUBECONFIG" --overlay "$ROOT/manifests/local" \
-  --base-url "https://127.0.0.1:$WEBHOOK_PORT" --ca-bundle "$LOCAL/certs/ca.crt" --kubectl "$BIN_DIR/kubectl" >&2
+# install_manifests KUBECONFIG [--only-api-group GROUP]
+install_manifests() {
+  java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.InstallManifests \
+    --kubeconfig "$1" --overlay "$ROOT/manifests/local" "${@:2}" \
+    --base-url "https://127.0.0.1:$WEBHOOK_PORT" --ca-bundle "$LOCAL/certs/ca.crt" --kubectl "$BIN_DIR/kubectl" >&2
+}
+if [ "$TWO_CLUSTERS" = "true" ]; then
+  # each API server registers the webhooks of what it stores (one local webhook server serves both)
+  install_manifests "$KUBECONFIG" --only-api-group cluster.x-k8s.io
+  install_manifests "$IRONCORE_LOCAL/kubeconfig" --only-api-group compute.ironcore.dev
+else
+  install_manifests "$KUBECONFIG"
+fi
 
 # 3. webhook server
 SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
@@ -160,7 +202,7 @@ fi
 log "starting simulators of the machinepoollet and Cluster API (LOCAL ONLY; log: $LOCAL/simulators.log)"
 # shellcheck disable=SC2086 # SIMULATOR_ARGS is a list of flags
 java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.sim.SimulatorsMain \
-  --simulate-poollet --simulate-capi $SIMULATOR_ARGS >"$LOCAL/simulators.log" 2>&1 &
+  --simulate-poollet --simulate-capi "${SIMULATOR_CLUSTER_ARGS[@]}" $SIMULATOR_ARGS >"$LOCAL/simulators.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 300); do
   grep -q "simulators started" "$LOCAL/simulators.log" 2>/dev/null && break
@@ -182,6 +224,7 @@ done
 if [ "$DEMO" = "true" ]; then
   log "demo (make run DEMO=false skips it)"
   CAPI_MACHINE_SELECTOR="$CAPI_MACHINE_SELECTOR" \
+    IRONCORE_KUBECONFIG="$([ "$TWO_CLUSTERS" = "true" ] && echo "$IRONCORE_LOCAL/kubeconfig")" \
     java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
 fi
 
@@ -189,6 +232,10 @@ KUBECTL_VERSION="$("$BIN_DIR/kubectl" version --client -o json 2>/dev/null | sed
 echo
 echo "export KUBECONFIG=$LOCAL/kubeconfig"
 echo "export PATH=$BIN_DIR:\$PATH   # kubectl ${KUBECTL_VERSION:-?}, built with the API server (same version, no skew)"
+if [ "$TWO_CLUSTERS" = "true" ]; then
+  echo "# CAPI Machines live there; the IronCore API (MachinePools, Machines) is at:"
+  echo "#   kubectl --kubeconfig $IRONCORE_LOCAL/kubeconfig get machinepools,machines.compute.ironcore.dev -A"
+fi
 echo
 log "controller pid $(cat "$LOCAL/controller.pid" 2>/dev/null) in $LOCAL/controller.pid; kill it to try a crash mid-drain:"
 log "  kill -9 \$(cat $LOCAL/controller.pid)   then restart: $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"

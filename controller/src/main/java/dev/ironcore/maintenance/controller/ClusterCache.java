@@ -16,10 +16,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The controller's read side: fabric8 informers on CAPI Machines (all of them; the {@code
- * --capi-machine-selector} is applied by the drain loop), IronCore Machines and MachinePools, with
- * indexes Machine → pool ({@code spec.machinePoolRef.name}) and CAPI Machine → node ({@code
- * status.nodeRef.name}), and on the pools' Leases in {@code ironcore-machinepool-lease}. Objects
- * returned are the cache's own: never modify them.
+ * --capi-machine-selector} is applied by the drain loop) in the CAPI cluster, IronCore Machines and
+ * MachinePools in the IronCore API ({@link Clusters}), with indexes Machine → pool ({@code
+ * spec.machinePoolRef.name}) and CAPI Machine → node ({@code status.nodeRef.name}), and on the
+ * pools' Leases in {@code ironcore-machinepool-lease}. Objects returned are the cache's own: never
+ * modify them.
  */
 public final class ClusterCache implements AutoCloseable {
   private static final String BY_POOL = "byPool";
@@ -36,16 +37,30 @@ public final class ClusterCache implements AutoCloseable {
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
    */
   public ClusterCache(KubernetesClient client, Duration resync) {
+    this(Clusters.single(client), resync);
+  }
+
+  /**
+   * Creates the (not yet started) informers: CAPI Machines from {@code clusters.capi()}, the rest
+   * from {@code clusters.ironcore()}.
+   *
+   * @param resync how often every cached object is replayed to the handlers (catches missed events)
+   */
+  public ClusterCache(Clusters clusters, Duration resync) {
     long resyncMillis = resync.toMillis();
+    KubernetesClient capi = clusters.capi();
+    KubernetesClient ironcore = clusters.ironcore();
     // every CAPI Machine, not only selected ones: one that stops matching the selector must
     // still be seen, so that our finalizer and hook are released from it
     this.capiMachines =
-        client.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
+        capi.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
     this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
-    this.machines = client.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
+    this.machines =
+        ironcore.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
     this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
-    this.pools = client.resources(MachinePool.class).runnableInformer(resyncMillis);
-    this.leases = client.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
+    this.pools = ironcore.resources(MachinePool.class).runnableInformer(resyncMillis);
+    this.leases =
+        ironcore.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
   }
 
   private static List<String> listOf(String s) {

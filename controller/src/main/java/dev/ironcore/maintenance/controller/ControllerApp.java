@@ -28,14 +28,16 @@ import org.slf4j.LoggerFactory;
 public final class ControllerApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
 
-  private final KubernetesClient client;
+  private final Clusters clusters;
   private final ControllerOptions options;
   private final List<AutoCloseable> running = new ArrayList<>();
+  private final List<Loop> loops = new ArrayList<>();
   private final ControllerMetrics metrics;
   private volatile boolean started;
 
+  /** One cluster for everything, metrics in memory. */
   public ControllerApp(KubernetesClient client, ControllerOptions options) {
-    this(client, options, ControllerMetrics.inMemory());
+    this(Clusters.single(client), options, ControllerMetrics.inMemory());
   }
 
   /**
@@ -43,7 +45,16 @@ public final class ControllerApp implements AutoCloseable {
    */
   public ControllerApp(
       KubernetesClient client, ControllerOptions options, ControllerMetrics metrics) {
-    this.client = client;
+    this(Clusters.single(client), options, metrics);
+  }
+
+  /**
+   * @param clusters where CAPI Machines and where IronCore objects live (one client for both in a
+   *     single cluster); the caller closes them after {@link #close()}
+   * @param metrics where the loops record their meters (e.g. a Prometheus registry)
+   */
+  public ControllerApp(Clusters clusters, ControllerOptions options, ControllerMetrics metrics) {
+    this.clusters = clusters;
     this.options = options;
     this.metrics = metrics;
   }
@@ -55,15 +66,18 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    ClusterCache cache = new ClusterCache(client, options.resyncPeriod());
-    KubeWriter writer = new KubeWriter(client);
+    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod());
+    KubeWriter writer = new KubeWriter(clusters);
     Loop eviction =
         new Loop(
             "eviction",
             LoggedReconciler.of(
                 "Machine.compute.ironcore.dev",
                 new EvictionReconciler(
-                    client, cache, new EventRecorder(client, Clock.systemUTC()), metrics)),
+                    clusters.ironcore(),
+                    cache,
+                    new EventRecorder(clusters, Clock.systemUTC()),
+                    metrics)),
             metrics);
     Loop drain =
         new Loop(
@@ -79,12 +93,13 @@ public final class ControllerApp implements AutoCloseable {
             LoggedReconciler.of(
                 "MachinePool.compute.ironcore.dev",
                 new PoolHealthReconciler(
-                    client, cache, Clock.systemUTC(), options.gracePeriod(), metrics)),
+                    clusters.ironcore(), cache, Clock.systemUTC(), options.gracePeriod(), metrics)),
             metrics);
     running.add(cache);
     running.add(eviction);
     running.add(drain);
     running.add(health);
+    loops.addAll(List.of(eviction, drain, health));
 
     cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
     cache.onMachine(
@@ -121,8 +136,14 @@ public final class ControllerApp implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Stops all loops together (no new keys; passes in flight finish, {@link Loop#SHUTDOWN_GRACE} at
+   * most), then closes the rest in reverse start order, the caches last.
+   */
   @Override
   public void close() {
+    Loop.closeAll(loops, Loop.SHUTDOWN_GRACE);
+    loops.clear();
     for (int i = running.size() - 1; i >= 0; i--) {
       try {
         running.get(i).close();

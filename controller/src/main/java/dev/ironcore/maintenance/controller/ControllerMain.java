@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.controller.metrics.HealthServer;
 import dev.ironcore.maintenance.process.BindAddress;
 import dev.ironcore.maintenance.process.ProcessOptions;
 import dev.ironcore.maintenance.process.VersionInfo;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -103,6 +104,17 @@ public final class ControllerMain implements Callable<Integer> {
   @Mixin ProcessOptions process;
 
   @Option(
+      names = "--ironcore-kubeconfig",
+      converter = KubeconfigConverter.class,
+      paramLabel = "FILE",
+      description =
+          "Kubeconfig of the IronCore API: MachinePools, Machines, pool Leases and their Events are"
+              + " read and written there, CAPI Machines and the leader-election Lease stay in the"
+              + " controller's own cluster (in-cluster or KUBECONFIG). Default: one cluster for"
+              + " all.")
+  Config ironcoreKubeconfig;
+
+  @Option(
       names = "--validate-flags",
       hidden = true,
       description = "Check the flags and exit (used by make run before it starts anything).")
@@ -127,11 +139,23 @@ public final class ControllerMain implements Callable<Integer> {
     ControllerOptions options =
         new ControllerOptions(capiMachineSelector, resyncPeriod, workers, gracePeriod);
     KubernetesClient client = new KubernetesClientBuilder().build();
+    Clusters clusters =
+        ironcoreKubeconfig == null
+            ? Clusters.single(client)
+            : new Clusters(
+                client, new KubernetesClientBuilder().withConfig(ironcoreKubeconfig).build());
+    org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+        .info(
+            clusters.separate()
+                ? "CAPI Machines and leader election: {}; IronCore API (--ironcore-kubeconfig): {}"
+                : "CAPI Machines, IronCore API and leader election: {}",
+            clusters.capi().getMasterUrl(),
+            clusters.ironcore().getMasterUrl());
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
-    ControllerApp app = new ControllerApp(client, options, new ControllerMetrics(registry));
+    ControllerApp app = new ControllerApp(clusters, options, new ControllerMetrics(registry));
     String identity = leaderElect ? candidateIdentity() : null;
     Readiness readiness = new Readiness(identity);
     HealthServer health = null;
@@ -194,7 +218,7 @@ public final class ControllerMain implements Callable<Integer> {
                   if (running != null) {
                     running.cancel(true);
                   }
-                  client.close();
+                  clusters.close();
                   stop.countDown();
                 }));
     stop.await();

@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.Names;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
@@ -10,8 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes core/v1 Events (what {@code kubectl describe} and {@code kubectl get events} show). A
- * failure to record is logged, never thrown: events are informational.
+ * Writes core/v1 Events (what {@code kubectl describe} and {@code kubectl get events} show), each
+ * in the API server that stores its object ({@link Clusters}: a CAPI Machine's in the CAPI cluster,
+ * everything else in the IronCore API). A failure to record is logged, never thrown: events are
+ * informational.
  */
 public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -19,11 +22,15 @@ public final class EventRecorder {
   /** The event source / reporting component. */
   public static final String COMPONENT = "ironcore-maintenance-controller";
 
-  private final KubernetesClient client;
+  private final Clusters clusters;
   private final Clock clock;
 
   public EventRecorder(KubernetesClient client, Clock clock) {
-    this.client = client;
+    this(Clusters.single(client), clock);
+  }
+
+  public EventRecorder(Clusters clusters, Clock clock) {
+    this.clusters = clusters;
     this.clock = clock;
   }
 
@@ -39,6 +46,10 @@ public final class EventRecorder {
             ? "default"
             : object.getMetadata().getNamespace();
     String now = Instant.now(clock).toString();
+    KubernetesClient client =
+        String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
+            ? clusters.capi()
+            : clusters.ironcore();
     try {
       client
           .v1()

@@ -26,14 +26,25 @@ import java.util.function.Predicate;
  * fresh read. A write whose wanted state already holds sends nothing.
  */
 public final class KubeWriter {
-  private final KubernetesClient client;
+  private final Clusters clusters;
 
+  /** Writes to one cluster that stores CAPI and IronCore objects alike. */
   public KubeWriter(KubernetesClient client) {
-    this.client = client;
+    this(Clusters.single(client));
   }
 
-  public KubernetesClient client() {
-    return client;
+  public KubeWriter(Clusters clusters) {
+    this.clusters = clusters;
+  }
+
+  /** The API server of CAPI Machines. */
+  public KubernetesClient capi() {
+    return clusters.capi();
+  }
+
+  /** The IronCore API server: MachinePools, Machines, pool Leases. */
+  public KubernetesClient ironcore() {
+    return clusters.ironcore();
   }
 
   /**
@@ -80,7 +91,7 @@ public final class KubeWriter {
    * @return the taints actually added (empty when the pool is gone or already has them)
    */
   public List<Taint> addTaints(String poolName, List<Taint> wanted) {
-    Resource<MachinePool> resource = client.resources(MachinePool.class).withName(poolName);
+    Resource<MachinePool> resource = ironcore().resources(MachinePool.class).withName(poolName);
     MachinePool live = resource.get();
     if (live == null) {
       return List.of();

@@ -15,10 +15,13 @@ import java.util.Set;
  *
  * <pre>
  * InstallManifests --kubeconfig FILE --overlay DIR --base-url URL --ca-bundle PEMFILE [--kubectl BIN]
+ *                  [--only-api-group GROUP]
  * </pre>
  *
- * kubectl defaults to {@code $CONTROLPLANE_DIR/kubectl} or the one found by {@link Kubectl#locate}.
- * Exit code 0 on success, 2 on bad arguments, 1 on failure.
+ * {@code --only-api-group} installs only what a cluster storing that group's resources needs (its
+ * CRDs and the webhooks for its resources; see {@code RenderedManifests#onlyForApiGroup}), for CAPI
+ * and IronCore in two API servers. kubectl defaults to {@code $CONTROLPLANE_DIR/kubectl} or the one
+ * found by {@link Kubectl#locate}. Exit code 0 on success, 2 on bad arguments, 1 on failure.
  */
 public final class InstallManifests {
 
@@ -27,7 +30,11 @@ public final class InstallManifests {
   public static void main(String[] args) {
     Flags f;
     try {
-      f = Flags.parse(args, Set.of("kubeconfig", "overlay", "base-url", "ca-bundle", "kubectl"));
+      f =
+          Flags.parse(
+              args,
+              Set.of(
+                  "kubeconfig", "overlay", "base-url", "ca-bundle", "kubectl", "only-api-group"));
       f.required("kubeconfig");
       f.required("overlay");
       f.required("base-url");
@@ -36,7 +43,7 @@ public final class InstallManifests {
       System.err.println("InstallManifests: " + e.getMessage());
       System.err.println(
           "usage: InstallManifests --kubeconfig FILE --overlay DIR --base-url URL"
-              + " --ca-bundle PEMFILE [--kubectl BIN]");
+              + " --ca-bundle PEMFILE [--kubectl BIN] [--only-api-group GROUP]");
       System.exit(2);
       return;
     }
@@ -53,7 +60,8 @@ public final class InstallManifests {
             .install(
                 Path.of(f.required("overlay")),
                 f.required("base-url"),
-                Files.readString(Path.of(f.required("ca-bundle"))));
+                Files.readString(Path.of(f.required("ca-bundle"))),
+                f.optional("only-api-group", null));
       }
     } catch (IOException | RuntimeException e) {
       System.err.println("InstallManifests: " + e);

@@ -81,6 +81,50 @@ public final class RenderedManifests {
     }
   }
 
+  /**
+   * What a cluster that stores only the resources of {@code apiGroup} needs from {@code objects}:
+   * CustomResourceDefinitions of other groups are dropped, and so is every webhook whose rules name
+   * no resource of {@code apiGroup} (a webhook configuration left without webhooks is dropped
+   * whole). Everything else (namespaces, RBAC, ...) is kept. Used when CAPI Machines and IronCore
+   * objects live in two API servers: each registers only the webhooks of what it stores.
+   *
+   * @param apiGroup e.g. {@code cluster.x-k8s.io} or {@code compute.ironcore.dev}
+   * @return the kept objects in their order (webhook configurations are changed in place)
+   */
+  public static List<GenericKubernetesResource> onlyForApiGroup(
+      List<GenericKubernetesResource> objects, String apiGroup) {
+    List<GenericKubernetesResource> kept = new ArrayList<>();
+    for (GenericKubernetesResource o : objects) {
+      Map<String, Object> props = o.getAdditionalProperties();
+      switch (o.getKind()) {
+        case "CustomResourceDefinition" -> {
+          if (apiGroup.equals(child(props.get("spec"), "group"))) {
+            kept.add(o);
+          }
+        }
+        case "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration" -> {
+          List<Object> hooks = new ArrayList<>();
+          if (props.get("webhooks") instanceof List<?> list) {
+            list.stream().filter(h -> namesGroup(h, apiGroup)).forEach(hooks::add);
+          }
+          if (!hooks.isEmpty()) {
+            props.put("webhooks", hooks);
+            kept.add(o);
+          }
+        }
+        default -> kept.add(o);
+      }
+    }
+    return kept;
+  }
+
+  private static boolean namesGroup(Object webhook, String apiGroup) {
+    return child(webhook, "rules") instanceof List<?> rules
+        && rules.stream()
+            .anyMatch(
+                r -> child(r, "apiGroups") instanceof List<?> groups && groups.contains(apiGroup));
+  }
+
   @SuppressWarnings("unchecked")
   private static void rewrite(Object clientConfig, String base, String caBundle) {
     if (!(clientConfig instanceof Map<?, ?>)) {

@@ -63,7 +63,20 @@ public final class WebhookInstaller {
    */
   public List<GenericKubernetesResource> install(
       Path overlayDir, String baseUrl, String caBundlePem) {
+    return install(overlayDir, baseUrl, caBundlePem, null);
+  }
+
+  /**
+   * As {@link #install(Path, String, String)}, but for a cluster that stores only the resources of
+   * {@code onlyApiGroup} (see {@link RenderedManifests#onlyForApiGroup}): only its CRDs and the
+   * webhooks for its resources are installed. Null installs everything.
+   */
+  public List<GenericKubernetesResource> install(
+      Path overlayDir, String baseUrl, String caBundlePem, String onlyApiGroup) {
     List<GenericKubernetesResource> objects = RenderedManifests.render(kubectl, overlayDir);
+    if (onlyApiGroup != null) {
+      objects = RenderedManifests.onlyForApiGroup(objects, onlyApiGroup);
+    }
     RenderedManifests.pointWebhooksAt(objects, baseUrl, caBundlePem);
     List<GenericKubernetesResource> ordered = new ArrayList<>(objects);
     ordered.sort(Comparator.comparingInt(WebhookInstaller::rank));
@@ -80,7 +93,11 @@ public final class WebhookInstaller {
     }
     crds.forEach(this::awaitEstablished);
     LOG.info(
-        "installed {} objects from {} with webhooks at {}", ordered.size(), overlayDir, baseUrl);
+        "installed {} objects from {}{} with webhooks at {}",
+        ordered.size(),
+        overlayDir,
+        onlyApiGroup == null ? "" : " (only for " + onlyApiGroup + ")",
+        baseUrl);
     return ordered;
   }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -51,6 +52,65 @@ class ManifestsTest {
             .orThrow()
             .stdout();
     assertThat(yaml).contains("name: ironcore-maintenance-webhook").doesNotContain("url:");
+  }
+
+  @Test
+  void twoClusterOverlaysRegisterEachWebhookWhereItsResourceIsStored() {
+    List<GenericKubernetesResource> capi =
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/capi"));
+    assertThat(names(capi, "MutatingWebhookConfiguration"))
+        .containsExactly("capi-machine.maintenance.ironcore.dev");
+    assertThat(names(capi, "ValidatingWebhookConfiguration")).isEmpty();
+    assertThat(kindsAndNames(capi))
+        .contains(
+            "Deployment/ironcore-maintenance-controller",
+            "ClusterRole/ironcore-maintenance-controller-capi",
+            "Role/ironcore-maintenance-controller-leader-election")
+        .doesNotContain(
+            "ClusterRole/ironcore-maintenance-controller", "Namespace/ironcore-machinepool-lease");
+    assertThat(
+            Serialization.asYaml(
+                capi.stream()
+                    .filter(
+                        o -> o.getMetadata().getName().equals("ironcore-maintenance-controller"))
+                    .filter(o -> o.getKind().equals("Deployment"))
+                    .findFirst()
+                    .orElseThrow()))
+        .contains(
+            "--ironcore-kubeconfig=/etc/ironcore-maintenance/ironcore/kubeconfig",
+            "secretName: \"ironcore-maintenance-ironcore-kubeconfig\"");
+
+    List<GenericKubernetesResource> ironcore =
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/ironcore"));
+    assertThat(names(ironcore, "MutatingWebhookConfiguration"))
+        .containsExactly("machine.maintenance.ironcore.dev");
+    assertThat(names(ironcore, "ValidatingWebhookConfiguration"))
+        .containsExactly(
+            "machine.validate.maintenance.ironcore.dev",
+            "machinepool.validate.maintenance.ironcore.dev");
+    assertThat(kindsAndNames(ironcore))
+        .contains(
+            "Deployment/ironcore-maintenance-webhook",
+            "ClusterRole/ironcore-maintenance-controller",
+            "Role/ironcore-maintenance-controller-pool-leases",
+            "ServiceAccount/ironcore-maintenance-controller")
+        .doesNotContain(
+            "Deployment/ironcore-maintenance-controller",
+            "ClusterRole/ironcore-maintenance-controller-capi");
+  }
+
+  private static List<String> kindsAndNames(List<GenericKubernetesResource> objs) {
+    return objs.stream().map(o -> o.getKind() + "/" + o.getMetadata().getName()).toList();
+  }
+
+  /** Names of the webhooks in the configurations of {@code kind}. */
+  private static List<Object> names(List<GenericKubernetesResource> objs, String kind) {
+    return objs.stream()
+        .filter(o -> o.getKind().equals(kind))
+        .flatMap(o -> ((List<?>) o.getAdditionalProperties().get("webhooks")).stream())
+        .map(h -> ((Map<?, ?>) h).get("name"))
+        .map(Object.class::cast)
+        .toList();
   }
 
   @Test

@@ -79,7 +79,7 @@ public final class DrainReconciler implements Reconciler {
     }
     Resource<CapiMachine> capi =
         writer
-            .client()
+            .capi()
             .resources(CapiMachine.class)
             .inNamespace(Keys.namespace(key))
             .withName(Keys.name(key));
@@ -119,7 +119,7 @@ public final class DrainReconciler implements Reconciler {
       return Result.requeueAfter(HOLD_RECHECK, "holding");
     } else if (step instanceof DrainStep.RemoveHook s) {
       if (s.poolMissing()
-          && writer.client().resources(MachinePool.class).withName(s.pool()).get() != null) {
+          && writer.ironcore().resources(MachinePool.class).withName(s.pool()).get() != null) {
         LOG.info("drain {}: cache was behind, pool {} exists", key, s.pool());
         return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
       }
@@ -145,7 +145,7 @@ public final class DrainReconciler implements Reconciler {
     } else if (step instanceof DrainStep.WaitForCapi s) {
       LOG.debug("drain {}: waiting for CAPI to remove {}", key, Names.CAPI_MACHINE_FINALIZER);
     } else if (step instanceof DrainStep.DeletePool s) {
-      var deleted = writer.client().resources(MachinePool.class).withName(s.pool()).delete();
+      var deleted = writer.ironcore().resources(MachinePool.class).withName(s.pool()).delete();
       log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
     } else if (step instanceof DrainStep.RemoveFinalizer s) {
       boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));
@@ -162,11 +162,11 @@ public final class DrainReconciler implements Reconciler {
 
   private List<String> liveBlockingMachines(String pool) {
     List<Machine> bound =
-        writer.client().resources(Machine.class).inAnyNamespace().list().getItems().stream()
+        writer.ironcore().resources(Machine.class).inAnyNamespace().list().getItems().stream()
             .filter(m -> pool.equals(m.boundPoolName()))
             .collect(Collectors.toList());
     return DrainDecision.blockingMachines(
-        writer.client().resources(MachinePool.class).withName(pool).get(), bound);
+        writer.ironcore().resources(MachinePool.class).withName(pool).get(), bound);
   }
 
   private static void log(boolean sent, String key, String what) {

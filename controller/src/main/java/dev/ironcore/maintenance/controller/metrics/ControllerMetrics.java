@@ -1,21 +1,18 @@
 package dev.ironcore.maintenance.controller.metrics;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
-import java.util.function.Supplier;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
  * The controller's Micrometer meters (exported for Prometheus at {@code /metrics}). Names, as
  * Prometheus shows them:
  *
  * <ul>
- *   <li>{@code ironcore_maintenance_reconcile_seconds{loop,result}}: pass durations; result is
- *       {@code done}, {@code requeue} or {@code error};
- *   <li>{@code ironcore_maintenance_workqueue_depth{loop}}: keys waiting to be processed;
+ *   <li>per loop, controller-runtime's work-queue and reconcile metrics: see {@link
+ *       WorkQueueMetrics} ({@code workqueue_*{name}}) and {@link ReconcileMetrics} ({@code
+ *       controller_runtime_reconcile_*{controller}});
  *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints;
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
  *       RemoveHook, DeletePool, ...);
@@ -25,42 +22,43 @@ import java.util.function.Supplier;
 public final class ControllerMetrics {
   private final MeterRegistry registry;
 
+  /** Registers the process-wide counters in {@code registry}, at 0. */
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
+    evictions().increment(0);
+    poolsMarkedUnknown().increment(0);
   }
 
-  /** Meters kept in memory only (tests, or when nothing scrapes). */
+  /**
+   * Meters kept in memory only (tests, or when nothing scrapes), in a Prometheus registry as
+   * exported (a simple registry cannot name histogram buckets below 1 ms apart).
+   */
   public static ControllerMetrics inMemory() {
-    return new ControllerMetrics(new SimpleMeterRegistry());
+    return new ControllerMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   public MeterRegistry registry() {
     return registry;
   }
 
-  /** Records one reconcile pass of {@code loop} that took {@code duration}. */
-  public void reconciled(String loop, String result, Duration duration) {
-    Timer.builder("ironcore.maintenance.reconcile")
-        .description("Reconcile pass duration")
-        .tag("loop", loop)
-        .tag("result", result)
-        .register(registry)
-        .record(duration);
+  /** Registers the work-queue meters of loop {@code loop} (all at 0). */
+  public WorkQueueMetrics workQueue(String loop) {
+    return new WorkQueueMetrics(registry, loop, System::nanoTime);
   }
 
-  /** Exposes the depth of {@code loop}'s queue. */
-  public void queueDepth(String loop, Supplier<Number> depth) {
-    Gauge.builder("ironcore.maintenance.workqueue.depth", depth)
-        .description("Keys waiting in the work queue")
-        .tag("loop", loop)
-        .register(registry);
+  /** Registers the reconcile meters of loop {@code loop} (all at 0). */
+  public ReconcileMetrics reconcile(String loop) {
+    return new ReconcileMetrics(registry, loop);
   }
 
   public void evicted() {
-    Counter.builder("ironcore.maintenance.evictions")
+    evictions().increment();
+  }
+
+  private Counter evictions() {
+    return Counter.builder("ironcore.maintenance.evictions")
         .description("Machines evicted by a NoExecute taint")
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** Counts a drain step, named like its {@code DrainStep} type. */
@@ -73,9 +71,12 @@ public final class ControllerMetrics {
   }
 
   public void poolMarkedUnknown() {
-    Counter.builder("ironcore.maintenance.pools.marked.unknown")
+    poolsMarkedUnknown().increment();
+  }
+
+  private Counter poolsMarkedUnknown() {
+    return Counter.builder("ironcore.maintenance.pools.marked.unknown")
         .description("MachinePools set to Ready=Unknown")
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 }

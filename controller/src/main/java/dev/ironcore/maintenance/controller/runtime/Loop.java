@@ -1,38 +1,66 @@
 package dev.ironcore.maintenance.controller.runtime;
 
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
+import dev.ironcore.maintenance.controller.metrics.ReconcileMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A named control loop: a {@link WorkQueue} drained by worker threads that call one {@link
- * Reconciler}. Failures are logged and retried with back-off (100 ms doubling to 30 s).
+ * Reconciler}.
+ *
+ * <ul>
+ *   <li>Anything a pass throws, {@link Error}s included, is caught, logged with the key, counted
+ *       ({@link ReconcileMetrics}) and retried with back-off (100 ms doubling to 30 s); a worker
+ *       never dies of a failing pass.
+ *   <li>{@link #close()} stops handing out keys and waits for the passes in flight to finish (at
+ *       most the shutdown grace, 10 s by default) without interrupting them, so a write that has
+ *       started completes.
+ * </ul>
  */
 public final class Loop implements AutoCloseable {
+  /** How long {@link #close()} waits for passes in flight. */
+  public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
   private static final Logger LOG = LoggerFactory.getLogger(Loop.class);
 
   private final String name;
   private final Reconciler reconciler;
   private final WorkQueue queue;
+  private final ReconcileMetrics metrics;
+  private final Duration shutdownGrace;
   private final List<Thread> workers = new ArrayList<>();
-  private final ControllerMetrics metrics;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   public Loop(String name, Reconciler reconciler) {
     this(name, reconciler, ControllerMetrics.inMemory());
   }
 
   /**
-   * @param metrics where pass durations and the queue depth are recorded
+   * @param metrics where the loop registers its work-queue and reconcile meters
    */
   public Loop(String name, Reconciler reconciler, ControllerMetrics metrics) {
+    this(name, reconciler, metrics, SHUTDOWN_GRACE);
+  }
+
+  /**
+   * @param shutdownGrace how long {@link #close()} waits for passes in flight
+   */
+  public Loop(
+      String name, Reconciler reconciler, ControllerMetrics metrics, Duration shutdownGrace) {
     this.name = name;
     this.reconciler = reconciler;
-    this.queue = new WorkQueue(name, Duration.ofMillis(100), Duration.ofSeconds(30));
-    this.metrics = metrics;
-    metrics.queueDepth(name, queue::length);
+    this.queue =
+        new WorkQueue(
+            name, Duration.ofMillis(100), Duration.ofSeconds(30), metrics.workQueue(name));
+    this.metrics = metrics.reconcile(name);
+    this.shutdownGrace = shutdownGrace;
   }
 
   public String name() {
@@ -44,11 +72,13 @@ public final class Loop implements AutoCloseable {
     return queue;
   }
 
-  /** Starts {@code workers} threads. */
-  public void start(int workerCount) {
+  /** Starts {@code workerCount} threads. */
+  public synchronized void start(int workerCount) {
     for (int i = 0; i < workerCount; i++) {
       Thread t = new Thread(this::work, name + "-worker-" + i);
       t.setDaemon(true);
+      t.setUncaughtExceptionHandler(
+          (thread, e) -> LOG.error("{}: worker {} died", name, thread.getName(), e));
       workers.add(t);
       t.start();
     }
@@ -63,37 +93,109 @@ public final class Loop implements AutoCloseable {
         return;
       }
       if (key == null) {
-        return;
+        return; // shut down
       }
-      long start = System.nanoTime();
       try {
-        Result result = reconciler.reconcile(key);
-        queue.forget(key);
-        if (result.requeueAfter() != null) {
-          queue.addAfter(key, result.requeueAfter());
-        }
-        metrics.reconciled(
-            name,
-            result.requeueAfter() == null ? "done" : "requeue",
-            Duration.ofNanos(System.nanoTime() - start));
-      } catch (Exception e) {
-        metrics.reconciled(name, "error", Duration.ofNanos(System.nanoTime() - start));
-        int n = queue.failures(key) + 1;
-        if (n <= 3) {
-          LOG.info("{} {}: will retry ({}): {}", name, key, n, e.toString());
-        } else {
-          LOG.warn("{} {}: failed {} times, will retry", name, key, n, e);
-        }
-        queue.addRateLimited(key);
+        process(key);
       } finally {
         queue.done(key);
       }
     }
   }
 
+  private void process(String key) {
+    long start = System.nanoTime();
+    Result result;
+    try {
+      result = reconciler.reconcile(key);
+    } catch (Throwable t) { // Errors too: a bug in one pass must not kill the worker
+      metrics.threw(t, Duration.ofNanos(System.nanoTime() - start));
+      int n = queue.failures(key) + 1;
+      long delay = queue.addRateLimited(key).toMillis();
+      if (!(t instanceof Exception)) {
+        LOG.error("{} {}: reconcile threw {}, retry {} in {} ms", name, key, t, n, delay, t);
+      } else if (n <= 3) {
+        LOG.info("{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, t.toString());
+      } else {
+        LOG.warn("{} {}: failed {} times, will retry in {} ms", name, key, n, delay, t);
+      }
+      return;
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    queue.forget(key);
+    if (result.requeueAfter() == null) {
+      metrics.returned("success", took);
+    } else {
+      metrics.returned(result.requeueAfter().isZero() ? "requeue" : "requeue_after", took);
+      queue.addAfter(key, result.requeueAfter());
+    }
+  }
+
+  /**
+   * Stops handing out keys: idle workers end at once, busy ones after their current pass. Does not
+   * wait. Idempotent.
+   */
+  public void shutdown() {
+    queue.close();
+  }
+
+  /**
+   * Waits until every worker has ended, at most {@code timeout}.
+   *
+   * @return true when all ended; false when passes are still running
+   */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<Thread> started;
+    synchronized (this) {
+      started = List.copyOf(workers);
+    }
+    for (Thread t : started) {
+      long left = deadline - System.nanoTime();
+      if (left > 0) {
+        TimeUnit.NANOSECONDS.timedJoin(t, left);
+      }
+      if (t.isAlive()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@link #shutdown()}, then waits for the passes in flight (at most the shutdown grace); passes
+   * still running after it are logged and left to finish on their own (workers are daemon threads).
+   * Only the first close (here or in {@link #closeAll}) waits.
+   */
   @Override
   public void close() {
-    queue.close();
-    workers.forEach(Thread::interrupt);
+    closeAll(List.of(this), shutdownGrace);
+  }
+
+  /**
+   * Shuts all {@code loops} down at once, then waits for their passes in flight, at most {@code
+   * grace} in total; logs the keys of passes still running after it. Loops closed before are
+   * skipped.
+   */
+  public static void closeAll(List<Loop> loops, Duration grace) {
+    List<Loop> closing = loops.stream().filter(l -> l.closed.compareAndSet(false, true)).toList();
+    closing.forEach(Loop::shutdown);
+    long deadline = System.nanoTime() + grace.toNanos();
+    for (Loop loop : closing) {
+      try {
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        if (!loop.awaitTermination(left)) {
+          Set<String> keys = loop.queue.inFlight();
+          LOG.warn(
+              "{}: passes still running after {} ms, not waiting longer: {}",
+              loop.name,
+              grace.toMillis(),
+              keys);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 }

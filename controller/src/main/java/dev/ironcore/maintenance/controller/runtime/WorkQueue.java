@@ -1,11 +1,13 @@
 package dev.ironcore.maintenance.controller.runtime;
 
+import dev.ironcore.maintenance.controller.metrics.WorkQueueMetrics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +16,10 @@ import java.util.concurrent.TimeUnit;
  * A work queue of object keys with the guarantees of client-go's: a key is queued at most once,
  * never processed by two workers at once (a key added while being processed is processed again
  * afterwards), delayed adds with at most one pending delay per key (the earliest wins), and per-key
- * exponential back-off for failures.
+ * exponential back-off for failures. After {@link #close()} nothing is handed out or queued any
+ * more; keys being processed may still be marked {@link #done}.
+ *
+ * <p>It reports client-go's work-queue metrics ({@link WorkQueueMetrics}).
  */
 public final class WorkQueue implements AutoCloseable {
   private final Set<String> queue = new LinkedHashSet<>();
@@ -28,15 +33,24 @@ public final class WorkQueue implements AutoCloseable {
   private final ScheduledExecutorService timers;
   private final Duration baseDelay;
   private final Duration maxDelay;
+  private final WorkQueueMetrics metrics;
   private boolean shutDown;
 
+  /** A queue whose metrics are kept in memory only. */
+  public WorkQueue(String name, Duration baseDelay, Duration maxDelay) {
+    this(name, baseDelay, maxDelay, WorkQueueMetrics.inMemory(name));
+  }
+
   /**
+   * @param name names the timer thread
    * @param baseDelay first retry delay after a failure, doubled per consecutive failure
    * @param maxDelay upper bound of the retry delay
+   * @param metrics told about every add, take, done and retry
    */
-  public WorkQueue(String name, Duration baseDelay, Duration maxDelay) {
+  public WorkQueue(String name, Duration baseDelay, Duration maxDelay, WorkQueueMetrics metrics) {
     this.baseDelay = baseDelay;
     this.maxDelay = maxDelay;
+    this.metrics = metrics;
     this.timers =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -54,10 +68,13 @@ public final class WorkQueue implements AutoCloseable {
       return;
     }
     if (processing.contains(key)) {
-      dirty.add(key);
+      if (dirty.add(key)) {
+        metrics.added(key);
+      }
       return;
     }
     if (queue.add(key)) {
+      metrics.added(key);
       notifyAll();
     }
   }
@@ -80,7 +97,8 @@ public final class WorkQueue implements AutoCloseable {
       }
       waiting.put(key, deadline);
     }
-    timers.schedule(() -> fire(key, deadline), delay.toMillis(), TimeUnit.MILLISECONDS);
+    var unused =
+        timers.schedule(() -> fire(key, deadline), delay.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void fire(String key, long deadline) {
@@ -101,15 +119,20 @@ public final class WorkQueue implements AutoCloseable {
 
   /**
    * Queues {@code key} after its back-off delay, which doubles with each call until {@link
-   * #forget}.
+   * #forget}, and counts a retry.
+   *
+   * @return the delay chosen
    */
-  public void addRateLimited(String key) {
+  public Duration addRateLimited(String key) {
     int n;
     synchronized (this) {
       n = failures.merge(key, 1, Integer::sum);
     }
+    metrics.retried();
     long millis = baseDelay.toMillis() << Math.min(n - 1, 20);
-    addAfter(key, Duration.ofMillis(Math.min(millis, maxDelay.toMillis())));
+    Duration delay = Duration.ofMillis(Math.min(millis, maxDelay.toMillis()));
+    addAfter(key, delay);
+    return delay;
   }
 
   /** Resets the back-off of {@code key} (after a successful pass). */
@@ -133,15 +156,23 @@ public final class WorkQueue implements AutoCloseable {
     String key = queue.iterator().next();
     queue.remove(key);
     processing.add(key);
+    metrics.taken(key);
     return key;
   }
 
   /** Marks {@code key} as no longer processing; queues it again if it was added meanwhile. */
   public synchronized void done(String key) {
-    processing.remove(key);
-    if (dirty.remove(key) && queue.add(key)) {
+    if (processing.remove(key)) {
+      metrics.done(key);
+    }
+    if (dirty.remove(key) && !shutDown && queue.add(key)) {
       notifyAll();
     }
+  }
+
+  /** The keys being processed now (taken and not yet done), sorted. */
+  public synchronized Set<String> inFlight() {
+    return new TreeSet<>(processing);
   }
 
   /** Number of keys waiting (not counting delayed ones). */
@@ -149,6 +180,12 @@ public final class WorkQueue implements AutoCloseable {
     return queue.size();
   }
 
+  /** True once {@link #close()} was called. */
+  public synchronized boolean isShutDown() {
+    return shutDown;
+  }
+
+  /** Stops handing out keys ({@link #take} returns null) and ignores further adds. Idempotent. */
   @Override
   public synchronized void close() {
     shutDown = true;

@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
-import dev.ironcore.maintenance.api.capi.CapiMachineStatus;
-import dev.ironcore.maintenance.api.capi.NodeRef;
 import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
@@ -21,6 +19,8 @@ import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,21 +39,35 @@ final class ControllerWorld {
 
   final TestCluster cp;
   final KubernetesClient client;
+
+  /** Where MachinePools and Machines live: {@link #client} unless the world spans two clusters. */
+  final KubernetesClient ironcore;
+
   final KubeWriter writer;
   final String ns;
   final String suffix;
 
   ControllerWorld() {
+    this(null);
+  }
+
+  /**
+   * @param ironcoreCluster a second API server for MachinePools and Machines (its CRDs installed),
+   *     or null for one cluster; CAPI Machines always live in the shared cluster
+   */
+  ControllerWorld(TestCluster ironcoreCluster) {
     cp = TestClusters.shared();
     installCrds(cp);
     client = cp.client();
+    ironcore = ironcoreCluster == null ? client : ironcoreCluster.client();
     writer = new KubeWriter(client);
     suffix = UUID.randomUUID().toString().substring(0, 6);
     ns = "t-" + suffix;
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-        .create();
+    for (KubernetesClient c : ironcore == client ? List.of(client) : List.of(client, ironcore)) {
+      c.namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+          .create();
+    }
   }
 
   private static synchronized void installCrds(TestCluster cp) {
@@ -92,7 +106,7 @@ final class ControllerWorld {
       spec.setTaints(new ArrayList<>(List.of(taints)));
     }
     p.setSpec(spec);
-    return client.resources(MachinePool.class).resource(p).create();
+    return ironcore.resources(MachinePool.class).resource(p).create();
   }
 
   /** A Machine bound to {@code pool} holding the poollet finalizer, as the machinepoollet would. */
@@ -110,7 +124,7 @@ final class ControllerWorld {
     spec.setTolerations(tolerations.length == 0 ? null : List.of(tolerations));
     spec.setAdditionalProperty("image", "ghcr.io/ironcore-dev/os-images/gardenlinux:1592");
     m.setSpec(spec);
-    return client.resources(Machine.class).inNamespace(ns).resource(m).create();
+    return ironcore.resources(Machine.class).inNamespace(ns).resource(m).create();
   }
 
   /**
@@ -135,18 +149,23 @@ final class ControllerWorld {
     if (node == null) {
       return created;
     }
-    CapiMachineStatus status = new CapiMachineStatus();
-    status.setNodeRef(new NodeRef(node));
-    created.setStatus(status);
-    return client.resources(CapiMachine.class).inNamespace(ns).resource(created).updateStatus();
+    // a merge patch, not an update: the controller may have added its finalizer meanwhile
+    return client
+        .resources(CapiMachine.class)
+        .inNamespace(ns)
+        .withName(name)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"nodeRef\":{\"name\":\"" + node + "\"}}}");
   }
 
   MachinePool pool(String name) {
-    return client.resources(MachinePool.class).withName(name).get();
+    return ironcore.resources(MachinePool.class).withName(name).get();
   }
 
   Machine machine(String name) {
-    return client.resources(Machine.class).inNamespace(ns).withName(name).get();
+    return ironcore.resources(Machine.class).inNamespace(ns).withName(name).get();
   }
 
   CapiMachine capiMachine(String name) {
@@ -160,7 +179,8 @@ final class ControllerWorld {
   /** Acts as the machinepoollet: the VM is off, release the Machine. */
   void poolletReleases(String machine) {
     removeFinalizer(
-        client.resources(Machine.class).inNamespace(ns).withName(machine), Names.POOLLET_FINALIZER);
+        ironcore.resources(Machine.class).inNamespace(ns).withName(machine),
+        Names.POOLLET_FINALIZER);
   }
 
   /** Acts as CAPI: node drained and deleted, drop {@code machine.cluster.x-k8s.io}. */

@@ -62,10 +62,13 @@ class HealthEndpointE2ETest {
             () -> {
               String metrics = get("/metrics").body();
               assertThat(metrics).contains("ironcore_maintenance_evictions_total 1.0");
-              assertThat(metrics).contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"}");
+              assertThat(metrics).contains("workqueue_depth{name=\"drain\"}");
+              assertThat(metrics).contains("workqueue_retries_total{name=\"health\"} 0.0");
               assertThat(metrics)
-                  .contains(
-                      "ironcore_maintenance_reconcile_seconds_count{loop=\"eviction\",result=\"done\"}");
+                  .containsPattern(
+                      "controller_runtime_reconcile_total\\{controller=\"eviction\",result=\"success\"\\} [1-9]");
+              assertThat(metrics)
+                  .contains("controller_runtime_reconcile_errors_total{controller=\"drain\"}");
               assertThat(metrics).contains("jvm_memory_used_bytes");
             });
     assertThat(get("/metrics").headers().firstValue("Content-Type"))

@@ -1,40 +1,105 @@
 package dev.ironcore.maintenance.controller.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class ControllerMetricsTest {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final ControllerMetrics metrics = new ControllerMetrics(registry);
 
   @Test
   void exportsTheDocumentedPrometheusNamesWithTheirLabels() {
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    ControllerMetrics metrics = new ControllerMetrics(registry);
-    AtomicInteger depth = new AtomicInteger(3);
-    metrics.queueDepth("drain", depth::get);
-    metrics.reconciled("drain", "done", Duration.ofMillis(5));
-    metrics.reconciled("drain", "done", Duration.ofMillis(7));
-    metrics.reconciled("eviction", "error", Duration.ofMillis(1));
     metrics.evicted();
     metrics.evicted();
     metrics.drainStep("AddTaints");
     metrics.poolMarkedUnknown();
 
-    String text = registry.scrape();
-    assertThat(text)
-        .contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"} 3.0")
-        .contains("ironcore_maintenance_reconcile_seconds_count{loop=\"drain\",result=\"done\"} 2")
-        .contains(
-            "ironcore_maintenance_reconcile_seconds_count{loop=\"eviction\",result=\"error\"} 1")
+    assertThat(registry.scrape())
         .contains("ironcore_maintenance_evictions_total 2.0")
         .contains("ironcore_maintenance_drain_steps_total{step=\"AddTaints\"} 1.0")
         .contains("ironcore_maintenance_pools_marked_unknown_total 1.0");
-    depth.set(0);
+  }
+
+  @Test
+  void everyCounterOfALoopExistsAtZeroBeforeAnythingHappened() {
+    metrics.workQueue("drain");
+    metrics.reconcile("drain");
+
     assertThat(registry.scrape())
-        .contains("ironcore_maintenance_workqueue_depth{loop=\"drain\"} 0.0");
+        .contains("ironcore_maintenance_evictions_total 0.0")
+        .contains("ironcore_maintenance_pools_marked_unknown_total 0.0")
+        .contains("workqueue_depth{name=\"drain\"} 0.0")
+        .contains("workqueue_adds_total{name=\"drain\"} 0.0")
+        .contains("workqueue_retries_total{name=\"drain\"} 0.0")
+        .contains("workqueue_queue_duration_seconds_count{name=\"drain\"} 0")
+        .contains("workqueue_work_duration_seconds_count{name=\"drain\"} 0")
+        .contains("workqueue_unfinished_work_seconds{name=\"drain\"} 0.0")
+        .contains("workqueue_longest_running_processor_seconds{name=\"drain\"} 0.0")
+        .contains("controller_runtime_reconcile_total{controller=\"drain\",result=\"success\"} 0.0")
+        .contains("controller_runtime_reconcile_total{controller=\"drain\",result=\"requeue\"} 0.0")
+        .contains(
+            "controller_runtime_reconcile_total{controller=\"drain\",result=\"requeue_after\"} 0.0")
+        .contains("controller_runtime_reconcile_total{controller=\"drain\",result=\"error\"} 0.0")
+        .contains("controller_runtime_reconcile_errors_total{controller=\"drain\"} 0.0")
+        .contains("controller_runtime_reconcile_panics_total{controller=\"drain\"} 0.0")
+        .contains("controller_runtime_reconcile_time_seconds_count{controller=\"drain\"} 0");
+  }
+
+  @Test
+  void workQueueMetricsFollowClientGo() {
+    AtomicLong now = new AtomicLong();
+    WorkQueueMetrics queue = new WorkQueueMetrics(registry, "eviction", now::get);
+
+    queue.added("a");
+    queue.added("b");
+    now.addAndGet(2_000_000_000L);
+    queue.taken("a");
+    queue.taken("b");
+    now.addAndGet(3_000_000_000L);
+    queue.done("a");
+    now.addAndGet(1_000_000_000L);
+    queue.retried();
+
+    assertThat(registry.scrape())
+        .contains("workqueue_depth{name=\"eviction\"} 0.0")
+        .contains("workqueue_adds_total{name=\"eviction\"} 2.0")
+        .contains("workqueue_retries_total{name=\"eviction\"} 1.0")
+        .contains("workqueue_queue_duration_seconds_count{name=\"eviction\"} 2")
+        .contains("workqueue_queue_duration_seconds_sum{name=\"eviction\"} 4.0")
+        .contains("workqueue_queue_duration_seconds_bucket{name=\"eviction\",le=\"10.0\"} 2")
+        .contains("workqueue_work_duration_seconds_sum{name=\"eviction\"} 3.0")
+        .contains("workqueue_unfinished_work_seconds{name=\"eviction\"} 4.0")
+        .contains("workqueue_longest_running_processor_seconds{name=\"eviction\"} 4.0");
+  }
+
+  @Test
+  void reconcileMetricsCountResultsErrorsAndErrorsThatAreNotExceptions() {
+    ReconcileMetrics reconcile = metrics.reconcile("health");
+
+    reconcile.returned("success", Duration.ofMillis(3));
+    reconcile.returned("requeue_after", Duration.ofMillis(3));
+    reconcile.threw(new IllegalStateException("conflict"), Duration.ofMillis(3));
+    reconcile.threw(new AssertionError("bug"), Duration.ofMillis(3));
+
+    assertThat(registry.scrape())
+        .contains(
+            "controller_runtime_reconcile_total{controller=\"health\",result=\"success\"} 1.0")
+        .contains(
+            "controller_runtime_reconcile_total{controller=\"health\",result=\"requeue_after\"} 1.0")
+        .contains("controller_runtime_reconcile_total{controller=\"health\",result=\"error\"} 2.0")
+        .contains("controller_runtime_reconcile_errors_total{controller=\"health\"} 2.0")
+        .contains("controller_runtime_reconcile_panics_total{controller=\"health\"} 1.0")
+        .contains("controller_runtime_reconcile_time_seconds_count{controller=\"health\"} 4")
+        .contains(
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"health\",le=\"0.005\"} 4");
+    assertThatThrownBy(() -> reconcile.returned("error", Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

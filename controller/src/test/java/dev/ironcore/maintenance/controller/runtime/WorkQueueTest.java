@@ -3,6 +3,9 @@ package dev.ironcore.maintenance.controller.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ironcore.maintenance.controller.metrics.WorkQueueMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +61,47 @@ class WorkQueueTest {
       assertThat(q.take()).isEqualTo("held");
       q.done("held");
       assertThat(q.waitingCount()).as("the 10 s and 5 s requests were absorbed").isZero();
+    }
+  }
+
+  @Test
+  void metricsCountAKeyAddedWhileProcessingOnceAndAbsorbedAddsNever() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    WorkQueueMetrics metrics = new WorkQueueMetrics(registry, "t", System::nanoTime);
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1), metrics)) {
+      q.add("a");
+      q.add("a"); // absorbed
+      assertThat(q.take()).isEqualTo("a");
+      q.add("a"); // dirty while processing
+      q.add("a"); // absorbed
+      assertThat(registry.scrape())
+          .contains("workqueue_adds_total{name=\"t\"} 2.0")
+          .contains("workqueue_depth{name=\"t\"} 1.0")
+          .contains("workqueue_work_duration_seconds_count{name=\"t\"} 0");
+      q.done("a");
+      assertThat(q.take()).isEqualTo("a");
+      q.done("a");
+      assertThat(registry.scrape())
+          .contains("workqueue_adds_total{name=\"t\"} 2.0")
+          .contains("workqueue_depth{name=\"t\"} 0.0")
+          .contains("workqueue_queue_duration_seconds_count{name=\"t\"} 2")
+          .contains("workqueue_work_duration_seconds_count{name=\"t\"} 2")
+          .contains("workqueue_unfinished_work_seconds{name=\"t\"} 0.0");
+    }
+  }
+
+  @Test
+  void afterCloseNothingIsHandedOutOrQueued() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
+      q.add("a");
+      q.add("b");
+      assertThat(q.take()).isEqualTo("a");
+      q.close();
+      assertThat(q.take()).isNull();
+      q.add("a"); // dirty while in flight: dropped
+      q.done("a");
+      assertThat(q.inFlight()).isEmpty();
+      assertThat(q.take()).isNull();
     }
   }
 }

@@ -1,13 +1,16 @@
 package dev.ironcore.maintenance.devtools.demo;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.controller.Clusters;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
  * The demo's objects, written as a user would write them in YAML: no finalizers of ours, no hook —
- * the webhooks add those. The CAPI Machine carries CAPI's own finalizer, as CAPI sets it.
+ * the webhooks add those. The CAPI Machine carries CAPI's own finalizer, as CAPI sets it. The pool
+ * and its Machines go to the IronCore API, the CAPI Machine to the CAPI cluster (namespace {@code
+ * ns} in both; the same cluster when there is only one).
  */
 final class DemoObjects {
   private DemoObjects() {}
@@ -17,18 +20,21 @@ final class DemoObjects {
    * @param poolletFinalizers put the poollet finalizer on the Machines here (no webhook installed)
    */
   static void create(
-      KubernetesClient client,
+      Clusters clusters,
       String ns,
       String pool,
       String capiMachine,
       java.util.Map<String, String> capiLabels,
       boolean poolletFinalizers) {
-    String yaml =
+    String namespace =
         """
             apiVersion: v1
             kind: Namespace
-            metadata: {name: %1$s}
-            ---
+            metadata: {name: %s}
+            """
+            .formatted(ns);
+    String ironcore =
+        """
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: MachinePool
             metadata: {name: %2$s}
@@ -36,39 +42,45 @@ final class DemoObjects {
             ---
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: Machine
-            metadata: {name: vm-1, namespace: %1$s, finalizers: %7$s}
+            metadata: {name: vm-1, namespace: %1$s, finalizers: %4$s}
             spec: {machineClassRef: {name: x3-small}, machinePoolRef: {name: %2$s}, power: "On"}
             ---
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: Machine
-            metadata: {name: vm-2, namespace: %1$s, finalizers: %7$s}
+            metadata: {name: vm-2, namespace: %1$s, finalizers: %4$s}
             spec: {machineClassRef: {name: x3-small}, machinePoolRef: {name: %2$s}, power: "On"}
             ---
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: Machine
-            metadata: {name: vm-tolerant, namespace: %1$s, finalizers: %7$s}
+            metadata: {name: vm-tolerant, namespace: %1$s, finalizers: %4$s}
             spec:
               machineClassRef: {name: x3-small}
               machinePoolRef: {name: %2$s}
               power: "On"
-              tolerations: [{key: %4$s, operator: Exists}]
-            ---
-            apiVersion: cluster.x-k8s.io/v1beta2
-            kind: Machine
-            metadata: {name: %3$s, namespace: %1$s, finalizers: [%5$s], labels: %6$s}
-            spec: {clusterName: demo}
+              tolerations: [{key: %3$s, operator: Exists}]
             """
             .formatted(
                 ns,
                 pool,
-                capiMachine,
                 Names.MAINTENANCE_TAINT_KEY,
-                Names.CAPI_MACHINE_FINALIZER,
-                io.fabric8.kubernetes.client.utils.Serialization.asJson(capiLabels),
                 poolletFinalizers ? "[" + Names.POOLLET_FINALIZER + "]" : "[]");
-    client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).serverSideApply();
+    String capiYaml =
+        """
+            apiVersion: cluster.x-k8s.io/v1beta2
+            kind: Machine
+            metadata: {name: %s, namespace: %s, finalizers: [%s], labels: %s}
+            spec: {clusterName: demo}
+            """
+            .formatted(
+                capiMachine,
+                ns,
+                Names.CAPI_MACHINE_FINALIZER,
+                io.fabric8.kubernetes.client.utils.Serialization.asJson(capiLabels));
+    apply(clusters.ironcore(), namespace + "---\n" + ironcore);
+    apply(clusters.capi(), namespace + "---\n" + capiYaml);
     var capi =
-        client
+        clusters
+            .capi()
             .genericKubernetesResources("cluster.x-k8s.io/v1beta2", "Machine")
             .inNamespace(ns)
             .withName(capiMachine);
@@ -77,5 +89,9 @@ final class DemoObjects {
             io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
                 io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
             "{\"status\":{\"nodeRef\":{\"name\":\"" + pool + "\"}}}");
+  }
+
+  private static void apply(KubernetesClient client, String yaml) {
+    client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).serverSideApply();
   }
 }

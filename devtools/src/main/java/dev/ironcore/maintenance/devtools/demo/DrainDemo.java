@@ -4,6 +4,8 @@ import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.Clusters;
+import dev.ironcore.maintenance.controller.KubeconfigConverter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.PrintStream;
@@ -18,8 +20,11 @@ import java.util.stream.Collectors;
  * LOCAL DEMO for {@code make run}: creates MachinePool {@code pool-a} with three Machines (one
  * tolerating {@code maintenance.ironcore.dev}) and a CAPI Machine on node {@code pool-a}, deletes
  * the CAPI Machine and prints each step of the drain as it is observed, with the time since the
- * deletion. Expects the webhook server and the controller with both simulators to be running. Exit
- * code 0 when the pool is gone and the CAPI Machine released, 1 otherwise (timeout 120 s).
+ * deletion. Expects the webhook server and the controller with both simulators to be running. The
+ * CAPI cluster is found as kubectl finds it; {@code IRONCORE_KUBECONFIG}, when set, names a
+ * separate IronCore API for the pool and its Machines (as the controller's {@code
+ * --ironcore-kubeconfig}). Exit code 0 when the pool is gone and the CAPI Machine released, 1
+ * otherwise (timeout 120 s).
  */
 public final class DrainDemo {
   static final String NAMESPACE = "demo";
@@ -27,7 +32,7 @@ public final class DrainDemo {
   static final String CAPI_MACHINE = "node-a";
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
-  private final KubernetesClient client;
+  private final Clusters clusters;
   private final PrintStream out;
   private final Set<String> seen = new LinkedHashSet<>();
   private long start;
@@ -39,14 +44,30 @@ public final class DrainDemo {
    *     cluster without our webhooks); {@code make run} leaves it to the mutating webhook
    */
   DrainDemo(KubernetesClient client, PrintStream out, boolean addPoolletFinalizers) {
-    this.client = client;
+    this(Clusters.single(client), out, addPoolletFinalizers);
+  }
+
+  /**
+   * @param clusters CAPI Machines in {@code capi()}, MachinePool and Machines in {@code ironcore()}
+   */
+  DrainDemo(Clusters clusters, PrintStream out, boolean addPoolletFinalizers) {
+    this.clusters = clusters;
     this.out = out;
     this.addPoolletFinalizers = addPoolletFinalizers;
   }
 
   public static void main(String[] args) throws Exception {
-    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
-      System.exit(new DrainDemo(client, System.out, false).run() ? 0 : 1);
+    String ironcoreKubeconfig = System.getenv("IRONCORE_KUBECONFIG");
+    KubernetesClient capi = new KubernetesClientBuilder().build();
+    try (Clusters clusters =
+        ironcoreKubeconfig == null || ironcoreKubeconfig.isBlank()
+            ? Clusters.single(capi)
+            : new Clusters(
+                capi,
+                new KubernetesClientBuilder()
+                    .withConfig(new KubeconfigConverter().convert(ironcoreKubeconfig))
+                    .build())) {
+      System.exit(new DrainDemo(clusters, System.out, false).run() ? 0 : 1);
     }
   }
 
@@ -56,7 +77,7 @@ public final class DrainDemo {
     if (!labels.isEmpty()) {
       say("CAPI_MACHINE_SELECTOR=%s: labelling the CAPI Machine %s", selector, labels);
     }
-    DemoObjects.create(client, NAMESPACE, POOL, CAPI_MACHINE, labels, addPoolletFinalizers);
+    DemoObjects.create(clusters, NAMESPACE, POOL, CAPI_MACHINE, labels, addPoolletFinalizers);
     say(
         "created MachinePool %s; Machines %s/vm-1, vm-2 (no tolerations), vm-tolerant (tolerates %s); CAPI Machine %s/%s with status.nodeRef.name=%s",
         POOL, NAMESPACE, Names.MAINTENANCE_TAINT_KEY, NAMESPACE, CAPI_MACHINE, POOL);
@@ -82,7 +103,12 @@ public final class DrainDemo {
       say("Machine %s finalizers: %s", vm, m.getMetadata().getFinalizers());
     }
 
-    client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).delete();
+    clusters
+        .capi()
+        .resources(CapiMachine.class)
+        .inNamespace(NAMESPACE)
+        .withName(CAPI_MACHINE)
+        .delete();
     start = System.nanoTime();
     say(
         "deleted CAPI Machine %s/%s (as Cluster API would on scale-down); watching the drain:",
@@ -115,7 +141,7 @@ public final class DrainDemo {
   private void observe() {
     // CAPI Machine first: once it is gone the pool is gone too
     CapiMachine capi = capi();
-    MachinePool pool = client.resources(MachinePool.class).withName(POOL).get();
+    MachinePool pool = clusters.ironcore().resources(MachinePool.class).withName(POOL).get();
     if (pool != null) {
       List<String> maint =
           pool.getSpec().taintsOrEmpty().stream()
@@ -175,11 +201,16 @@ public final class DrainDemo {
   }
 
   private CapiMachine capi() {
-    return client.resources(CapiMachine.class).inNamespace(NAMESPACE).withName(CAPI_MACHINE).get();
+    return clusters
+        .capi()
+        .resources(CapiMachine.class)
+        .inNamespace(NAMESPACE)
+        .withName(CAPI_MACHINE)
+        .get();
   }
 
   private Machine machine(String name) {
-    return client.resources(Machine.class).inNamespace(NAMESPACE).withName(name).get();
+    return clusters.ironcore().resources(Machine.class).inNamespace(NAMESPACE).withName(name).get();
   }
 
   private static boolean waitFor(Duration timeout, java.util.function.BooleanSupplier condition)

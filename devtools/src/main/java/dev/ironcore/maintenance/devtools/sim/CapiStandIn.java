@@ -53,7 +53,7 @@ public final class CapiStandIn implements AutoCloseable {
   public void start() {
     informer =
         writer
-            .client()
+            .capi()
             .resources(CapiMachine.class)
             .inAnyNamespace()
             .inform(Handlers.onAnyChange((old, m) -> retry.execute(() -> finish(m))), 0);
@@ -68,7 +68,7 @@ public final class CapiStandIn implements AutoCloseable {
       boolean sent =
           writer.patchMetadata(
               writer
-                  .client()
+                  .capi()
                   .resources(CapiMachine.class)
                   .inNamespace(meta.getNamespace())
                   .withName(meta.getName()),

@@ -43,7 +43,7 @@ public final class PoolletSimulator implements AutoCloseable {
   public void start() {
     informer =
         writer
-            .client()
+            .ironcore()
             .resources(Machine.class)
             .inAnyNamespace()
             .inform(
@@ -72,7 +72,7 @@ public final class PoolletSimulator implements AutoCloseable {
     try {
       writer.patchMetadata(
           writer
-              .client()
+              .ironcore()
               .resources(Machine.class)
               .inNamespace(meta.getNamespace())
               .withName(meta.getName()),

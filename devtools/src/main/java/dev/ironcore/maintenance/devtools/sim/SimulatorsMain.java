@@ -1,7 +1,10 @@
 package dev.ironcore.maintenance.devtools.sim;
 
+import dev.ironcore.maintenance.controller.Clusters;
 import dev.ironcore.maintenance.controller.GoDuration;
 import dev.ironcore.maintenance.controller.KubeWriter;
+import dev.ironcore.maintenance.controller.KubeconfigConverter;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
@@ -52,6 +55,16 @@ public final class SimulatorsMain implements Callable<Integer> {
               + " pre-drain hook remains.")
   boolean simulateCapi;
 
+  @Option(
+      names = "--ironcore-kubeconfig",
+      converter = KubeconfigConverter.class,
+      paramLabel = "FILE",
+      description =
+          "Kubeconfig of the IronCore API (where the poollet simulator watches Machines), as the"
+              + " controller's flag; CAPI Machines stay in KUBECONFIG's cluster. Default: one"
+              + " cluster for all.")
+  Config ironcoreKubeconfig;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -62,7 +75,12 @@ public final class SimulatorsMain implements Callable<Integer> {
           "nothing to simulate: give --simulate-poollet and/or --simulate-capi");
     }
     KubernetesClient client = new KubernetesClientBuilder().build();
-    List<AutoCloseable> running = start(new KubeWriter(client));
+    Clusters clusters =
+        ironcoreKubeconfig == null
+            ? Clusters.single(client)
+            : new Clusters(
+                client, new KubernetesClientBuilder().withConfig(ironcoreKubeconfig).build());
+    List<AutoCloseable> running = start(new KubeWriter(clusters));
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -75,7 +93,7 @@ public final class SimulatorsMain implements Callable<Integer> {
                       LOG.debug("close", e);
                     }
                   }
-                  client.close();
+                  clusters.close();
                   stop.countDown();
                 },
                 "simulators-stop"));

@@ -2,18 +2,23 @@ package dev.ironcore.maintenance.devtools.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.controller.Clusters;
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
 import dev.ironcore.maintenance.controller.KubeWriter;
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.devtools.sim.CapiStandIn;
 import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
+import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,36 +26,85 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@code make run} demo against a real API server with the controller and both local simulators
  * in-process, beside the simulators (no webhook server here: the controller adds finalizer and hook
- * itself, and the demo writes the poollet finalizer the webhook would add).
+ * itself, and the demo writes the poollet finalizer the webhook would add); once with one API
+ * server, once with CAPI Machines and the IronCore API in two (the pool is found only in the
+ * second, so a controller looking for it in the first would release the hook without any drain
+ * step).
  */
 class DrainDemoTest {
 
   @Test
   void theDemoDrainsPoolAInOrderAndPrintsEveryStep() throws Exception {
     TestCluster cp = TestClusters.shared();
-    for (String overlay : List.of("crds", "capi-local")) {
+    install(cp, "crds", "capi-local");
+    try (KubernetesClient controllerClient = cp.newClient();
+        KubernetesClient simulatorClient = cp.newClient()) {
+      assertDemoDrains(
+          Clusters.single(controllerClient),
+          Clusters.single(simulatorClient),
+          Clusters.single(cp.client()));
+    }
+  }
+
+  /**
+   * {@code make run TWO_CLUSTERS=true}: CAPI Machine in one API server, pool and Machines in
+   * another.
+   */
+  @Test
+  void theDemoDrainsAcrossTwoApiServers() throws Exception {
+    TestCluster capiCluster = TestClusters.shared();
+    install(capiCluster, "capi-local");
+    try (LocalControlPlane ironcoreCluster =
+            LocalControlPlane.start(
+                SharedControlPlane.binDir(),
+                Path.of("target", "controlplane", ProcessHandle.current().pid() + "-ironcore"));
+        KubernetesClient controllerCapi = capiCluster.newClient();
+        KubernetesClient controllerIronCore = ironcoreCluster.newClient();
+        KubernetesClient simulatorCapi = capiCluster.newClient();
+        KubernetesClient simulatorIronCore = ironcoreCluster.newClient()) {
+      install(ironcoreCluster, "crds");
+      assertDemoDrains(
+          new Clusters(controllerCapi, controllerIronCore),
+          new Clusters(simulatorCapi, simulatorIronCore),
+          new Clusters(capiCluster.client(), ironcoreCluster.client()));
+    }
+  }
+
+  private static void install(TestCluster cp, String... overlays) {
+    for (String overlay : overlays) {
       cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
           .orThrow();
     }
-    cp.kubectl(
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/machinepools.compute.ironcore.dev",
-            "crd/machines.compute.ironcore.dev",
-            "crd/machines.cluster.x-k8s.io")
-        .orThrow();
+    for (String overlay : overlays) {
+      List<String> crds =
+          overlay.equals("crds")
+              ? List.of(
+                  "crd/machinepools.compute.ironcore.dev", "crd/machines.compute.ironcore.dev")
+              : List.of("crd/machines.cluster.x-k8s.io");
+      List<String> args =
+          new java.util.ArrayList<>(
+              List.of("wait", "--for=condition=Established", "--timeout=60s"));
+      args.addAll(crds);
+      cp.kubectl(args.toArray(String[]::new)).orThrow();
+    }
+  }
+
+  /** Runs the controller (in-process), both simulators and the demo; checks the demo's story. */
+  private static void assertDemoDrains(
+      Clusters controllerClusters, Clusters simulatorClusters, Clusters demoClusters)
+      throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (KubernetesClient simulatorClient = cp.newClient();
-        ControllerApp controller =
-            new ControllerApp(cp.newClient(), ControllerOptions.defaults()).start();
+    try (ControllerApp controller =
+            new ControllerApp(
+                    controllerClusters, ControllerOptions.defaults(), ControllerMetrics.inMemory())
+                .start();
         PoolletSimulator poollet =
-            new PoolletSimulator(new KubeWriter(simulatorClient), Duration.ofMillis(500));
-        CapiStandIn capi = new CapiStandIn(new KubeWriter(simulatorClient))) {
+            new PoolletSimulator(new KubeWriter(simulatorClusters), Duration.ofMillis(500));
+        CapiStandIn capi = new CapiStandIn(new KubeWriter(simulatorClusters))) {
       poollet.start();
       capi.start();
       boolean ok =
-          new DrainDemo(cp.client(), new PrintStream(bytes, true, StandardCharsets.UTF_8), true)
+          new DrainDemo(demoClusters, new PrintStream(bytes, true, StandardCharsets.UTF_8), true)
               .run();
       String out = bytes.toString(StandardCharsets.UTF_8);
       assertThat(ok).as(out).isTrue();

@@ -1,0 +1,176 @@
+package dev.ironcore.maintenance.controller.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class LoopTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final ControllerMetrics metrics = new ControllerMetrics(registry);
+
+  /** A reconcile that throws an Error (not an Exception) twice, then succeeds. */
+  private static final class FailsTwiceWithAnError implements Reconciler {
+    final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+
+    @Override
+    public Result reconcile(String key) {
+      int n = calls.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+      if (key.equals("demo/broken") && n <= 2) {
+        throw new AssertionError("bug in pass " + n);
+      }
+      return Result.done();
+    }
+
+    int calls(String key) {
+      return calls.getOrDefault(key, new AtomicInteger()).get();
+    }
+  }
+
+  @Test
+  void anErrorThrownInAReconcileIsRetriedWithBackOffAndCountedAndTheWorkerLivesOn() {
+    FailsTwiceWithAnError reconciler = new FailsTwiceWithAnError();
+    try (Loop loop = new Loop("drain", reconciler, metrics)) {
+      loop.start(1); // one worker: had it died, nothing below would be processed
+      loop.queue().add("demo/broken");
+
+      await().atMost(PATIENCE).until(() -> reconciler.calls("demo/broken") == 3);
+      loop.queue().add("demo/next");
+      await().atMost(PATIENCE).until(() -> reconciler.calls("demo/next") == 1);
+
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(registry.scrape())
+                      .contains(
+                          "controller_runtime_reconcile_total{controller=\"drain\",result=\"error\"} 2.0")
+                      .contains(
+                          "controller_runtime_reconcile_total{controller=\"drain\",result=\"success\"} 2.0")
+                      .contains(
+                          "controller_runtime_reconcile_errors_total{controller=\"drain\"} 2.0")
+                      .contains(
+                          "controller_runtime_reconcile_panics_total{controller=\"drain\"} 2.0")
+                      .contains("workqueue_retries_total{name=\"drain\"} 2.0")
+                      .contains("workqueue_adds_total{name=\"drain\"} 4.0")
+                      .contains("workqueue_depth{name=\"drain\"} 0.0"));
+      assertThat(loop.queue().failures("demo/broken")).as("back-off reset by the success").isZero();
+    }
+  }
+
+  @Test
+  void resultsAreCountedByControllerRuntimesNames() {
+    Reconciler reconciler =
+        key ->
+            switch (key) {
+              case "again" -> Result.again("next step");
+              case "later" -> Result.requeueAfter(Duration.ofHours(1), "wait");
+              default -> Result.done();
+            };
+    try (Loop loop = new Loop("eviction", reconciler, metrics)) {
+      loop.start(2);
+      List.of("done", "later").forEach(loop.queue()::add);
+      await()
+          .atMost(PATIENCE)
+          .untilAsserted(
+              () ->
+                  assertThat(registry.scrape())
+                      .contains(
+                          "controller_runtime_reconcile_total{controller=\"eviction\",result=\"success\"} 1.0")
+                      .contains(
+                          "controller_runtime_reconcile_total{controller=\"eviction\",result=\"requeue_after\"} 1.0")
+                      .contains("workqueue_work_duration_seconds_count{name=\"eviction\"} 2"));
+      assertThat(loop.queue().waitingCount()).as("the requeue_after is pending").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void shutdownTakesNoNewKeyAndWaitsForThePassInFlightWithoutInterruptingIt() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean interrupted = new AtomicBoolean();
+    AtomicBoolean finished = new AtomicBoolean();
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Reconciler reconciler =
+        key -> {
+          seen.add(key);
+          if (key.equals("slow")) {
+            started.countDown();
+            try {
+              release.await();
+              finished.set(true);
+            } catch (InterruptedException e) {
+              interrupted.set(true);
+            }
+          }
+          return Result.done();
+        };
+    Loop loop = new Loop("health", reconciler, metrics, Duration.ofMinutes(5));
+    loop.start(1);
+    loop.queue().add("slow");
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+    loop.queue().add("queued-before-shutdown");
+
+    Thread closer = new Thread(loop::close, "closer");
+    closer.start();
+    await().atMost(PATIENCE).until(() -> loop.queue().isShutDown());
+    loop.queue().add("added-after-shutdown");
+    assertThat(closer.isAlive()).as("close waits for the pass in flight").isTrue();
+    assertThat(registry.scrape())
+        .doesNotContain("workqueue_unfinished_work_seconds{name=\"health\"} 0.0");
+
+    release.countDown();
+    closer.join(TimeUnit.SECONDS.toMillis(30));
+    assertThat(closer.isAlive()).isFalse();
+    assertThat(finished).as("the pass ran to its end").isTrue();
+    assertThat(interrupted).isFalse();
+    assertThat(seen).containsExactly("slow");
+  }
+
+  @Test
+  void shutdownGivesUpWaitingAfterTheGraceButNeverInterrupts() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicBoolean interrupted = new AtomicBoolean();
+    Reconciler stuck =
+        key -> {
+          started.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            interrupted.set(true);
+          }
+          return Result.done();
+        };
+    Loop loop = new Loop("drain", stuck, metrics, Duration.ofMillis(200));
+    try {
+      loop.start(1);
+      loop.queue().add("stuck");
+      assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+
+      loop.close(); // returns although the pass still runs
+      assertThat(loop.queue().inFlight()).containsExactly("stuck");
+      assertThat(loop.awaitTermination(Duration.ZERO)).isFalse();
+      assertThat(interrupted).isFalse();
+    } finally {
+      release.countDown();
+    }
+    assertThat(loop.awaitTermination(PATIENCE)).isTrue();
+    assertThat(interrupted).isFalse();
+  }
+}
