@@ -39,6 +39,21 @@ class LoggingTest {
   }
 
   @Test
+  void theShippedLogbackXmlLoadsWithoutErrorsAndSetsTheLevels() {
+    var context = (ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory();
+    assertThat(new ch.qos.logback.core.status.StatusUtil(context).getHighestLevel(0))
+        .as(context.getStatusManager().getCopyOfStatusList().toString())
+        .isLessThan(ch.qos.logback.core.status.Status.ERROR);
+    assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getLevel())
+        .isEqualTo(ch.qos.logback.classic.Level.INFO);
+    assertThat(
+            context
+                .getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")
+                .getLevel())
+        .isEqualTo(ch.qos.logback.classic.Level.ERROR);
+  }
+
+  @Test
   void jsonLinesCarryLevelLoggerMessageAndTheObjectActedOn() throws Exception {
     String out =
         capture(

@@ -67,6 +67,10 @@ class DeployManifestsE2ETest {
                 assertThat(t.getLabelSelector().getMatchLabels()).isEqualTo(labels);
               });
       assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThanOrEqualTo(30L);
+      assertThat(pod.getTerminationGracePeriodSeconds())
+          .as("longer than the loops' shutdown, with time left to release the Lease")
+          .isGreaterThan(
+              dev.ironcore.maintenance.controller.runtime.Loop.SHUTDOWN_GRACE.toSeconds() + 5);
       assertThat(budgets)
           .as("a PodDisruptionBudget for " + file)
           .map(b -> b.getSpec().getSelector().getMatchLabels())
