@@ -1,6 +1,7 @@
 # ironcore-maintenance: webhooks and MachinePool drain controller.
 #   make run     local control plane + webhook server + controller + drain demo, Ctrl-C stops everything
 #   make test    builds the control-plane binaries if missing, then runs all tests
+#   make certs / make rotate-certs   webhook CA + serving certificate (make run's install, or KUBECONFIG=...)
 SHELL := /bin/bash
 MVN ?= mvn
 # make run DEMO=false / make run CONTROLLER_ARGS='--machine-pool-lifecycle-grace-period=20s'
@@ -19,7 +20,7 @@ IMAGE ?= ironcore-maintenance:latest
 PUSH ?= false
 export IMAGE PUSH
 
-.PHONY: controlplane build test run image bench clean
+.PHONY: controlplane build test run image bench clean certs rotate-certs
 
 controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
 	hack/build-controlplane.sh
@@ -38,6 +39,12 @@ run: ## local control plane, webhooks installed, webhook server on https://127.0
 
 image: ## ONE image for both processes (Jib, no Docker): OCI tarball, or PUSH=true to IMAGE; one-line reason when it cannot
 	hack/image.sh
+
+certs: ## issue or reuse the webhook CA and serving pair; write the pair (Secret or make run's files) and every caBundle
+	hack/certs.sh ensure
+
+rotate-certs: ## rotate the webhook CA and serving pair with overlap (no failed calls); DRY_RUN=true prints the plan
+	hack/certs.sh rotate
 
 bench: ## JMH benchmarks (bench/ module, -Pbench); results go to bench/target/jmh.txt
 	$(MVN) -q -B -Pbench -DskipTests install -pl bench -am

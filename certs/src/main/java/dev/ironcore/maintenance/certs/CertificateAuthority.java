@@ -37,11 +37,12 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A self-signed certificate authority (EC P-256, SHA256withECDSA) that issues serving and client
- * certificates for local clusters, webhooks and tests.
+ * A self-signed certificate authority (EC P-256 by default, or RSA 2048) that issues serving and
+ * client certificates for local clusters, webhooks and tests.
  *
  * <p>Every certificate's {@code notBefore} lies five minutes in the past to tolerate clock skew;
- * {@code notAfter} is {@code now + validity}. Issued leaf keys are fresh EC P-256 keys.
+ * {@code notAfter} is {@code now + validity}. Issued leaf keys are fresh keys of the requested
+ * {@link KeyAlgorithm} (EC P-256 unless said otherwise).
  */
 public final class CertificateAuthority {
 
@@ -63,8 +64,20 @@ public final class CertificateAuthority {
    * @param validity how long the CA is valid from now; must be positive
    */
   public static CertificateAuthority generate(String commonName, Duration validity) {
+    return generate(commonName, validity, KeyAlgorithm.ECDSA);
+  }
+
+  /**
+   * Creates a new self-signed CA with a key of the given type.
+   *
+   * @param commonName subject CN
+   * @param validity how long the CA is valid from now; must be positive
+   * @param algorithm key type of the CA
+   */
+  public static CertificateAuthority generate(
+      String commonName, Duration validity, KeyAlgorithm algorithm) {
     requirePositive(validity);
-    KeyPair keys = KeyPairs.ecP256();
+    KeyPair keys = algorithm.generate();
     X500Name subject = name(commonName, List.of());
     Instant now = Instant.now();
     try {
@@ -99,19 +112,44 @@ public final class CertificateAuthority {
    *     does not belong to the certificate
    */
   public static CertificateAuthority load(Path certPem, Path keyPem) {
-    X509Certificate cert;
-    PrivateKey key;
+    String certText;
+    String keyText;
     try {
-      cert = Pem.decodeCertificate(Files.readString(certPem));
-      key = Pem.decodePrivateKey(Files.readString(keyPem));
+      certText = Files.readString(certPem);
+      keyText = Files.readString(keyPem);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read CA from " + certPem + " and " + keyPem, e);
     }
+    return parse(certText, keyText, certPem.toString(), keyPem.toString());
+  }
+
+  /**
+   * A CA from PEM text.
+   *
+   * @param certName how to name the certificate in error messages (e.g. its file)
+   * @param keyName how to name the key in error messages
+   * @throws IllegalArgumentException if the PEM is empty or malformed, the certificate is no CA, or
+   *     the key does not belong to the certificate
+   */
+  public static CertificateAuthority parse(
+      String certPem, String keyPem, String certName, String keyName) {
+    X509Certificate cert;
+    PrivateKey key;
+    try {
+      cert = Pem.decodeCertificate(certPem);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(certName + ": " + e.getMessage(), e);
+    }
+    try {
+      key = Pem.decodePrivateKey(keyPem);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(keyName + ": " + e.getMessage(), e);
+    }
     if (cert.getBasicConstraints() < 0) {
-      throw new IllegalArgumentException(certPem + " is not a CA certificate");
+      throw new IllegalArgumentException(certName + " is not a CA certificate");
     }
     if (!KeyMatch.belongTogether(cert.getPublicKey(), key)) {
-      throw new IllegalArgumentException(keyPem + " is not the private key of " + certPem);
+      throw new IllegalArgumentException(keyName + " is not the private key of " + certName);
     }
     return new CertificateAuthority(cert, key);
   }
@@ -126,7 +164,18 @@ public final class CertificateAuthority {
    */
   public IssuedCertificate issueServing(
       String cn, List<String> dnsNames, List<String> ipAddresses, Duration validity) {
-    return issue(cn, List.of(), dnsNames, ipAddresses, KeyPurposeId.id_kp_serverAuth, validity);
+    return issueServing(cn, dnsNames, ipAddresses, validity, KeyAlgorithm.ECDSA);
+  }
+
+  /** As {@link #issueServing(String, List, List, Duration)} with a fresh key of {@code keys}. */
+  public IssuedCertificate issueServing(
+      String cn,
+      List<String> dnsNames,
+      List<String> ipAddresses,
+      Duration validity,
+      KeyAlgorithm keys) {
+    return issue(
+        cn, List.of(), dnsNames, ipAddresses, KeyPurposeId.id_kp_serverAuth, validity, keys);
   }
 
   /**
@@ -138,7 +187,14 @@ public final class CertificateAuthority {
    * @param validity lifetime from now; must be positive
    */
   public IssuedCertificate issueClient(String cn, List<String> organizations, Duration validity) {
-    return issue(cn, organizations, List.of(), List.of(), KeyPurposeId.id_kp_clientAuth, validity);
+    return issue(
+        cn,
+        organizations,
+        List.of(),
+        List.of(),
+        KeyPurposeId.id_kp_clientAuth,
+        validity,
+        KeyAlgorithm.ECDSA);
   }
 
   /** The CA certificate. */
@@ -167,10 +223,11 @@ public final class CertificateAuthority {
       List<String> dnsNames,
       List<String> ipAddresses,
       KeyPurposeId purpose,
-      Duration validity) {
+      Duration validity,
+      KeyAlgorithm algorithm) {
     Objects.requireNonNull(cn, "cn");
     requirePositive(validity);
-    KeyPair keys = KeyPairs.ecP256();
+    KeyPair keys = algorithm.generate();
     Instant now = Instant.now();
     try {
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();

@@ -39,10 +39,22 @@ public final class PemKeyStores {
 
   /** As {@link #load(Path, Path)}, with the given store and key-entry password. */
   public static KeyStore load(Path certPem, Path keyPem, char[] password) {
-    List<X509Certificate> chain = Pem.decodeCertificates(read(certPem));
-    PrivateKey key = Pem.decodePrivateKey(read(keyPem));
+    return fromPem(read(certPem), read(keyPem), password, certPem.toString(), keyPem.toString());
+  }
+
+  /**
+   * As {@link #load(Path, Path, char[])}, from PEM text already read.
+   *
+   * @param certName how to name the certificate in error messages (e.g. its file)
+   * @param keyName how to name the key in error messages
+   * @throws IllegalArgumentException if the PEM is malformed or the key does not match the leaf
+   */
+  public static KeyStore fromPem(
+      String certPem, String keyPem, char[] password, String certName, String keyName) {
+    List<X509Certificate> chain = Pem.decodeCertificates(certPem);
+    PrivateKey key = Pem.decodePrivateKey(keyPem);
     if (!KeyMatch.belongTogether(chain.get(0).getPublicKey(), key)) {
-      throw new IllegalArgumentException(keyPem + " is not the private key of " + certPem);
+      throw new IllegalArgumentException(keyName + " is not the private key of " + certName);
     }
     try {
       KeyStore ks = emptyStore();

@@ -61,7 +61,12 @@ public final class WebhookServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
-    ServingCertificate served = ServingCertificate.load(config.certFile(), config.keyFile());
+    ServingCertificate served =
+        ServingCertificate.load(
+            config.certFile(),
+            config.keyFile(),
+            java.time.Clock.systemUTC(),
+            config.certificateExpiryWarning());
     certificate = served;
     Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
     HealthEndpoints health = new HealthEndpoints(served);
@@ -69,6 +74,7 @@ public final class WebhookServer implements AutoCloseable {
     WebhookMetrics metrics = new WebhookMetrics(prometheus);
     metrics.bindJvmMeters();
     metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
+    metrics.servingCertificateExpiresSoon(served::expiresSoon, served.expiryWarning());
     Javalin javalin =
         Javalin.create(
             cfg -> {

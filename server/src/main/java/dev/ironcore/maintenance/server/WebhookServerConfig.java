@@ -14,13 +14,16 @@ import java.util.Objects;
  * @param capiMachineSelector which CAPI Machines to mutate; {@link LabelSelector#everything()} for
  *     all
  * @param certificateReloadInterval how often the PEM files are checked for changes; zero disables
+ * @param certificateExpiryWarning warn (log and metric) when the serving certificate expires within
+ *     this window; zero disables
  */
 public record WebhookServerConfig(
     Path certFile,
     Path keyFile,
     String bindAddress,
     LabelSelector capiMachineSelector,
-    Duration certificateReloadInterval) {
+    Duration certificateReloadInterval,
+    Duration certificateExpiryWarning) {
 
   /** Default {@link #certificateReloadInterval()}: 10 seconds. */
   public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
@@ -31,18 +34,31 @@ public record WebhookServerConfig(
     Objects.requireNonNull(bindAddress, "bindAddress");
     Objects.requireNonNull(capiMachineSelector, "capiMachineSelector");
     Objects.requireNonNull(certificateReloadInterval, "certificateReloadInterval");
+    Objects.requireNonNull(certificateExpiryWarning, "certificateExpiryWarning");
+    if (certificateExpiryWarning.isNegative()) {
+      throw new IllegalArgumentException("certificateExpiryWarning must not be negative");
+    }
     if (certificateReloadInterval.isNegative()) {
       throw new IllegalArgumentException("certificateReloadInterval must not be negative");
     }
   }
 
+  /** Default {@link #certificateExpiryWarning()}: 30 days. */
+  public static final Duration DEFAULT_EXPIRY_WARNING = Duration.ofDays(30);
+
   /**
    * @return settings listening on all addresses, mutating every CAPI Machine, checking the files
-   *     every {@link #DEFAULT_RELOAD_INTERVAL}
+   *     every {@link #DEFAULT_RELOAD_INTERVAL}, warning {@link #DEFAULT_EXPIRY_WARNING} before
+   *     expiry
    */
   public static WebhookServerConfig of(Path certFile, Path keyFile) {
     return new WebhookServerConfig(
-        certFile, keyFile, "0.0.0.0", LabelSelector.everything(), DEFAULT_RELOAD_INTERVAL);
+        certFile,
+        keyFile,
+        "0.0.0.0",
+        LabelSelector.everything(),
+        DEFAULT_RELOAD_INTERVAL,
+        DEFAULT_EXPIRY_WARNING);
   }
 
   /**
@@ -50,7 +66,12 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withBindAddress(String address) {
     return new WebhookServerConfig(
-        certFile, keyFile, address, capiMachineSelector, certificateReloadInterval);
+        certFile,
+        keyFile,
+        address,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning);
   }
 
   /**
@@ -58,13 +79,27 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withCapiMachineSelector(LabelSelector selector) {
     return new WebhookServerConfig(
-        certFile, keyFile, bindAddress, selector, certificateReloadInterval);
+        certFile,
+        keyFile,
+        bindAddress,
+        selector,
+        certificateReloadInterval,
+        certificateExpiryWarning);
   }
 
   /**
    * @return a copy checking the PEM files every {@code interval} (zero disables)
    */
   public WebhookServerConfig withCertificateReloadInterval(Duration interval) {
-    return new WebhookServerConfig(certFile, keyFile, bindAddress, capiMachineSelector, interval);
+    return new WebhookServerConfig(
+        certFile, keyFile, bindAddress, capiMachineSelector, interval, certificateExpiryWarning);
+  }
+
+  /**
+   * @return a copy warning when the certificate expires within {@code window} (zero disables)
+   */
+  public WebhookServerConfig withCertificateExpiryWarning(Duration window) {
+    return new WebhookServerConfig(
+        certFile, keyFile, bindAddress, capiMachineSelector, certificateReloadInterval, window);
   }
 }

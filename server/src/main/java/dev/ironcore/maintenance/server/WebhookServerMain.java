@@ -4,6 +4,7 @@ import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.process.ProcessOptions;
 import dev.ironcore.maintenance.process.VersionInfo;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -55,6 +56,16 @@ public final class WebhookServerMain implements Callable<Integer> {
           "Label selector (kubectl -l syntax) of the CAPI Machines to mutate; empty selects all.")
   LabelSelector capiMachineSelector;
 
+  @Option(
+      names = "--certificate-expiry-warning",
+      defaultValue = "30d",
+      converter = DurationConverter.class,
+      description =
+          "Log a warning and set metric ironcore_maintenance_serving_certificate_expiring to 1"
+              + " when the serving certificate expires within this window, e.g. 30d, 12h; 0"
+              + " disables (default ${DEFAULT-VALUE}).")
+  Duration certificateExpiryWarning;
+
   @Mixin ProcessOptions process;
 
   /**
@@ -70,7 +81,8 @@ public final class WebhookServerMain implements Callable<Integer> {
     WebhookServerConfig config =
         WebhookServerConfig.of(certFile, keyFile)
             .withBindAddress(bindAddress)
-            .withCapiMachineSelector(capiMachineSelector);
+            .withCapiMachineSelector(capiMachineSelector)
+            .withCertificateExpiryWarning(certificateExpiryWarning);
     WebhookServer server = new WebhookServer(config);
     CountDownLatch stopped = new CountDownLatch(1);
     try {
@@ -94,6 +106,37 @@ public final class WebhookServerMain implements Callable<Integer> {
       server.stop();
     }
     return 0;
+  }
+
+  /** Parses {@code 30d}, {@code 12h}, {@code 30m}, {@code 45s}, {@code 0} or ISO-8601. */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("(\\d+)([dhms]?)").matcher(value.trim());
+      try {
+        Duration d;
+        if (m.matches()) {
+          long n = Long.parseLong(m.group(1));
+          d =
+              switch (m.group(2)) {
+                case "d" -> Duration.ofDays(n);
+                case "h" -> Duration.ofHours(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofSeconds(n);
+              };
+        } else {
+          d = Duration.parse(value.trim());
+        }
+        if (d.isNegative()) {
+          throw new CommandLine.TypeConversionException("'" + value + "' is negative");
+        }
+        return d;
+      } catch (java.time.format.DateTimeParseException | NumberFormatException e) {
+        throw new CommandLine.TypeConversionException(
+            "'" + value + "' is no duration (e.g. 30d, 12h, 30m, 45s)");
+      }
+    }
   }
 
   /** Parses {@code --capi-machine-selector}; a bad selector is reported as a flag error. */

@@ -97,6 +97,16 @@ class ManifestsTest {
         .doesNotContain(
             "Deployment/ironcore-maintenance-controller",
             "ClusterRole/ironcore-maintenance-controller-capi");
+    // the controller runs in the CAPI cluster: of its objects the IronCore one gets only its
+    // identity and RBAC (anything added to manifests/deploy for the controller, e.g. a
+    // PodDisruptionBudget or a metrics Service, must be dropped in two-clusters/ironcore too)
+    assertThat(
+            ironcore.stream()
+                .filter(
+                    o -> o.getMetadata().getName().startsWith("ironcore-maintenance-controller"))
+                .map(GenericKubernetesResource::getKind)
+                .distinct())
+        .isSubsetOf("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding");
   }
 
   private static List<String> kindsAndNames(List<GenericKubernetesResource> objs) {

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +35,10 @@ import java.util.function.Supplier;
  *       errored} (malformed reviews and handler failures; 413/415 carry no decision);
  *   <li>{@code ironcore_maintenance_serving_certificate_expiry_seconds}: Unix time of the served
  *       certificate's notAfter (follows reloads);
+ *   <li>{@code ironcore_maintenance_serving_certificate_expiring}: 1 while the served certificate
+ *       expires within the warning window (default 30 days, {@code --certificate-expiry-warning}),
+ *       else 0; {@code ironcore_maintenance_serving_certificate_expiry_warning_seconds} is that
+ *       window;
  *   <li>after {@link #bindJvmMeters()}: Micrometer's JVM memory, thread and processor meters
  *       ({@code jvm_memory_used_bytes}, {@code jvm_threads_live_threads}, {@code system_cpu_count},
  *       ...).
@@ -125,6 +130,29 @@ public final class WebhookMetrics {
             "ironcore.maintenance.serving.certificate.expiry",
             () -> notAfter.get().getEpochSecond())
         .description("Unix time at which the serving certificate expires (notAfter)")
+        .baseUnit("seconds")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /**
+   * Exposes whether the served certificate expires within the warning window; asked at every
+   * scrape.
+   *
+   * @param expiresSoon true while the certificate expires within {@code window}
+   * @param window the warning window
+   */
+  public void servingCertificateExpiresSoon(BooleanSupplier expiresSoon, Duration window) {
+    Objects.requireNonNull(expiresSoon, "expiresSoon");
+    Gauge.builder(
+            "ironcore.maintenance.serving.certificate.expiring",
+            () -> expiresSoon.getAsBoolean() ? 1 : 0)
+        .description(
+            "1 while the serving certificate expires within the warning window, otherwise 0")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder("ironcore.maintenance.serving.certificate.expiry.warning", window::toSeconds)
+        .description("Warning window before the serving certificate's expiry")
         .baseUnit("seconds")
         .strongReference(true)
         .register(registry);

@@ -3,12 +3,15 @@ package dev.ironcore.maintenance.server.tls;
 import dev.ironcore.maintenance.certs.PemKeyStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.Objects;
@@ -21,26 +24,46 @@ import org.slf4j.LoggerFactory;
  * The server's TLS identity, read from a PEM certificate chain and a PEM private key, held in a
  * Jetty {@link SslContextFactory.Server} (TLS 1.2 and 1.3 only). {@link #reloadIfChanged()}
  * re-reads the files and swaps the identity in place when their bytes changed, so new handshakes
- * use the new certificate; a failed reload keeps the old one and makes {@link #problem()} report
- * the failure, so {@code /healthz} fails until the files are fixed.
+ * use the new certificate while connections already open (and requests in flight on them) go on
+ * with the old one. Only a parseable certificate together with its own key is ever loaded: the pair
+ * is built from the very bytes read, and files that change while being read (a writer between its
+ * two files, a Kubernetes {@code ..data} symlink swap between our two reads) are read again at the
+ * next check. A failed reload keeps the old identity, logs why, and makes {@link #problem()} report
+ * the failure, so {@code /healthz} and {@code /readyz} fail until the files are fixed.
+ *
+ * <p>Expiry warning: when the served certificate expires within {@link #expiryWarning()} (default
+ * 30 days), {@link #expiresSoon()} is true and a warning is logged at load, at each new certificate
+ * and once a day.
  */
 public final class ServingCertificate {
   private static final Logger LOG = LoggerFactory.getLogger(ServingCertificate.class);
 
+  /** Default {@link #expiryWarning()}: 30 days. */
+  public static final Duration DEFAULT_EXPIRY_WARNING = Duration.ofDays(30);
+
+  private static final Duration WARN_AGAIN = Duration.ofDays(1);
+
   private final Path certFile;
   private final Path keyFile;
   private final Clock clock;
+  private final Duration expiryWarning;
   private final SslContextFactory.Server sslContextFactory = new SslContextFactory.Server();
 
   private byte[] loadedCert;
   private byte[] loadedKey;
   private X509Certificate current;
   private String reloadProblem;
+  private X509Certificate warnedAbout;
+  private Instant warnedAt;
 
-  private ServingCertificate(Path certFile, Path keyFile, Clock clock) {
+  private ServingCertificate(Path certFile, Path keyFile, Clock clock, Duration expiryWarning) {
     this.certFile = Objects.requireNonNull(certFile, "certFile");
     this.keyFile = Objects.requireNonNull(keyFile, "keyFile");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.expiryWarning = Objects.requireNonNull(expiryWarning, "expiryWarning");
+    if (expiryWarning.isNegative()) {
+      throw new IllegalArgumentException("expiryWarning must not be negative");
+    }
   }
 
   /**
@@ -56,15 +79,28 @@ public final class ServingCertificate {
 
   /** As {@link #load(Path, Path)}, judging expiry by {@code clock}. */
   public static ServingCertificate load(Path certFile, Path keyFile, Clock clock) {
-    ServingCertificate certificate = new ServingCertificate(certFile, keyFile, clock);
+    return load(certFile, keyFile, clock, DEFAULT_EXPIRY_WARNING);
+  }
+
+  /**
+   * As {@link #load(Path, Path)}, judging expiry by {@code clock} and warning when the certificate
+   * expires within {@code expiryWarning} (zero: never).
+   */
+  public static ServingCertificate load(
+      Path certFile, Path keyFile, Clock clock, Duration expiryWarning) {
+    ServingCertificate certificate =
+        new ServingCertificate(certFile, keyFile, clock, expiryWarning);
     SslContextFactory.Server factory = certificate.sslContextFactory;
     factory.setIncludeProtocols("TLSv1.3", "TLSv1.2");
     factory.setKeyManagerPassword(new String(PemKeyStores.DEFAULT_PASSWORD));
     factory.setCertAlias(PemKeyStores.KEY_ALIAS);
     byte[][] files = certificate.readFiles();
-    KeyStore keyStore = PemKeyStores.load(certFile, keyFile);
+    KeyStore keyStore = certificate.keyStore(files);
     factory.setKeyStore(keyStore);
-    certificate.remember(files, keyStore);
+    synchronized (certificate) {
+      certificate.remember(files, keyStore);
+      certificate.warnIfExpiringSoon();
+    }
     return certificate;
   }
 
@@ -83,30 +119,59 @@ public final class ServingCertificate {
   }
 
   /**
-   * Re-reads both files; when their bytes differ from what is loaded, builds a new key store and
-   * swaps it into the running factory.
+   * @return the warning window: {@link #expiresSoon()} when the certificate expires within it
+   */
+  public Duration expiryWarning() {
+    return expiryWarning;
+  }
+
+  /**
+   * @return true when the served certificate expires within {@link #expiryWarning()} (or has
+   *     expired)
+   */
+  public synchronized boolean expiresSoon() {
+    return !expiryWarning.isZero()
+        && clock.instant().plus(expiryWarning).isAfter(current.getNotAfter().toInstant());
+  }
+
+  /**
+   * Re-reads both files; when their bytes differ from what is loaded, builds a new key store from
+   * those bytes and swaps it into the running factory. Files that change between two reads are left
+   * for the next call.
    *
    * @return true when a new certificate was loaded
    */
   public synchronized boolean reloadIfChanged() {
     try {
       byte[][] files = readFiles();
-      if (Arrays.equals(files[0], loadedCert) && Arrays.equals(files[1], loadedKey)) {
+      byte[][] again = readFiles();
+      if (!Arrays.equals(files[0], again[0]) || !Arrays.equals(files[1], again[1])) {
+        LOG.debug("{} / {} changed while being read; trying again later", certFile, keyFile);
         return false;
       }
-      KeyStore keyStore = PemKeyStores.load(certFile, keyFile);
+      if (Arrays.equals(files[0], loadedCert) && Arrays.equals(files[1], loadedKey)) {
+        warnIfExpiringSoon();
+        return false;
+      }
+      KeyStore keyStore = keyStore(files);
       sslContextFactory.reload(f -> f.setKeyStore(keyStore));
       remember(files, keyStore);
       LOG.info(
-          "reloaded serving certificate from {} (subject {}, valid until {})",
+          "reloaded serving certificate from {} (subject {}, serial {}, valid until {})",
           certFile,
           current.getSubjectX500Principal().getName(),
+          current.getSerialNumber().toString(16),
           current.getNotAfter().toInstant());
+      warnIfExpiringSoon();
       return true;
     } catch (Exception e) {
       String problem = "cannot load " + certFile + " / " + keyFile + ": " + e.getMessage();
       if (!problem.equals(reloadProblem)) {
-        LOG.error("{}; still serving the previous certificate", problem);
+        LOG.error(
+            "{}; still serving the previous certificate (serial {}, valid until {})",
+            problem,
+            current.getSerialNumber().toString(16),
+            current.getNotAfter().toInstant());
       }
       reloadProblem = problem;
       return false;
@@ -130,6 +195,36 @@ public final class ServingCertificate {
           "serving certificate is not valid before " + current.getNotBefore().toInstant());
     }
     return Optional.empty();
+  }
+
+  private void warnIfExpiringSoon() {
+    if (!expiresSoon()) {
+      return;
+    }
+    Instant now = clock.instant();
+    if (current.equals(warnedAbout) && now.isBefore(warnedAt.plus(WARN_AGAIN))) {
+      return;
+    }
+    warnedAbout = current;
+    warnedAt = now;
+    Duration left = Duration.between(now, current.getNotAfter().toInstant());
+    LOG.warn(
+        "serving certificate {} (serial {}) expires at {}, in {} h (warning window {} days);"
+            + " renew it (make certs re-issues it, make rotate-certs rotates CA and certificate)",
+        current.getSubjectX500Principal().getName(),
+        current.getSerialNumber().toString(16),
+        current.getNotAfter().toInstant(),
+        Math.max(0, left.toHours()),
+        expiryWarning.toDays());
+  }
+
+  private KeyStore keyStore(byte[][] files) {
+    return PemKeyStores.fromPem(
+        new String(files[0], StandardCharsets.UTF_8),
+        new String(files[1], StandardCharsets.UTF_8),
+        PemKeyStores.DEFAULT_PASSWORD,
+        certFile.toString(),
+        keyFile.toString());
   }
 
   private byte[][] readFiles() {

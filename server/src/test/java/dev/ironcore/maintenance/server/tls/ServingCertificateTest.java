@@ -3,6 +3,8 @@ package dev.ironcore.maintenance.server.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ironcore.maintenance.certs.IssuedCertificate;
+import dev.ironcore.maintenance.certs.install.FilePairStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,6 +60,60 @@ class ServingCertificateTest {
     certs.issueServing("other").writeTo(dir.resolve("other.crt"), otherKey);
     assertThatThrownBy(() -> ServingCertificate.load(certs.certFile(), otherKey))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void followsTheKubeletDataSymlinkSwapAndNeverLoadsAHalfWrittenOrMismatchedPair()
+      throws Exception {
+    TestCertificates certs = TestCertificates.create(dir.resolve("src"));
+    Path mount = dir.resolve("mount");
+    FilePairStore store = new FilePairStore(mount); // the kubelet's ..data layout
+    store.write(Files.readString(certs.certFile()), Files.readString(certs.keyFile()));
+    assertThat(Files.isSymbolicLink(store.certFile())).isTrue();
+    ServingCertificate serving = ServingCertificate.load(store.certFile(), store.keyFile());
+    String first = serving.current().getSerialNumber().toString();
+
+    IssuedCertificate next = certs.issueServing("after-swap");
+    store.write(next.certificatePem(), next.privateKeyPem());
+    assertThat(serving.reloadIfChanged()).isTrue();
+    assertThat(serving.current()).isEqualTo(next.certificate());
+    assertThat(serving.problem()).isEmpty();
+
+    // a certificate without its key: the key of another pair under the new certificate
+    IssuedCertificate lone = certs.issueServing("without-key");
+    store.write(lone.certificatePem(), next.privateKeyPem());
+    assertThat(serving.reloadIfChanged()).isFalse();
+    assertThat(serving.current()).isEqualTo(next.certificate());
+    assertThat(serving.problem()).hasValueSatisfying(p -> assertThat(p).contains("private key"));
+    // the key file missing entirely
+    Files.delete(mount.resolve("..data").toRealPath().resolve("tls.key"));
+    assertThat(serving.reloadIfChanged()).isFalse();
+    assertThat(serving.current()).isEqualTo(next.certificate());
+    assertThat(first).isNotEqualTo(serving.current().getSerialNumber().toString());
+
+    IssuedCertificate fixed = certs.issueServing("fixed");
+    store.write(fixed.certificatePem(), fixed.privateKeyPem());
+    assertThat(serving.reloadIfChanged()).isTrue();
+    assertThat(serving.current()).isEqualTo(fixed.certificate());
+    assertThat(serving.problem()).isEmpty();
+  }
+
+  @Test
+  void warnsWhenTheCertificateExpiresWithinTheWindow() {
+    TestCertificates certs = TestCertificates.create(dir); // valid for one hour
+    Clock now = Clock.systemUTC();
+    assertThat(
+            ServingCertificate.load(certs.certFile(), certs.keyFile(), now, Duration.ofDays(30))
+                .expiresSoon())
+        .isTrue();
+    assertThat(
+            ServingCertificate.load(certs.certFile(), certs.keyFile(), now, Duration.ofMinutes(30))
+                .expiresSoon())
+        .isFalse();
+    assertThat(
+            ServingCertificate.load(certs.certFile(), certs.keyFile(), now, Duration.ZERO)
+                .expiresSoon())
+        .isFalse();
   }
 
   @Test

@@ -1,0 +1,408 @@
+package dev.ironcore.maintenance.certs.install;
+
+import dev.ironcore.maintenance.certs.CaBundle;
+import dev.ironcore.maintenance.certs.CertificateAuthority;
+import dev.ironcore.maintenance.certs.KeyAlgorithm;
+import dev.ironcore.maintenance.certs.Renewal;
+import dev.ironcore.maintenance.certs.ServingPair;
+import java.io.PrintStream;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code make certs} ({@link Mode#ENSURE}) and {@code make rotate-certs} ({@link Mode#ROTATE}).
+ *
+ * <p>First everything is read and checked (CA files, webhook configurations, CRDs, the stored
+ * serving pair): bad input is a {@link Refusal} before anything is written. Then a plan of steps is
+ * printed and carried out, each step idempotent, so a run killed anywhere is completed by running
+ * again:
+ *
+ * <ol>
+ *   <li>save a new CA (as {@code ca-next.*} while rotating, so a re-run resumes with it);
+ *   <li>add the target CA to every caBundle, keeping the unexpired CAs already trusted;
+ *   <li>issue a serving pair from the target CA and write it to the store, unless the stored one is
+ *       from that CA, matches its key, covers the SANs, has the requested key type and more than a
+ *       third of its validity left;
+ *   <li>when a caBundle still trusts another CA: wait until every running server presents the new
+ *       pair in a fresh TLS handshake;
+ *   <li>drop every other CA from the caBundles;
+ *   <li>make {@code ca-next.*} the current CA.
+ * </ol>
+ *
+ * With {@code dryRun} only the plan is printed.
+ */
+public final class CertificateInstall {
+
+  /** What to do. */
+  public enum Mode {
+    /** Issue or reuse: change only what is missing, invalid or has less than a third left. */
+    ENSURE,
+    /** Rotate to a new CA and serving pair with overlap. */
+    ROTATE
+  }
+
+  /**
+   * @param mode ensure or rotate
+   * @param dryRun print the plan only
+   * @param commonName subject CN of the serving certificate (and {@code <cn>-ca} of a new CA)
+   * @param dnsNames DNS SANs of the serving certificate
+   * @param ipAddresses IP SANs of the serving certificate
+   * @param keys key type of new keys (CA and serving); null keeps the type of the stored serving
+   *     key (ECDSA when there is none) and never re-issues for the key type alone
+   * @param validity lifetime of a new serving certificate
+   * @param caValidity lifetime of a new CA
+   * @param waitTimeout how long to wait for the servers to present a new pair
+   */
+  public record Settings(
+      Mode mode,
+      boolean dryRun,
+      String commonName,
+      List<String> dnsNames,
+      List<String> ipAddresses,
+      KeyAlgorithm keys,
+      Duration validity,
+      Duration caValidity,
+      Duration waitTimeout) {
+
+    /** DNS and IP SANs together. */
+    List<String> allNames() {
+      List<String> out = new ArrayList<>(dnsNames);
+      out.addAll(ipAddresses);
+      return out;
+    }
+  }
+
+  private final Settings settings;
+  private final CaFiles caFiles;
+  private final ServingPairStore store;
+  private final ClusterTrust trust;
+  private final ServerProbe probe;
+  private final PrintStream out;
+  private final Clock clock;
+
+  /**
+   * @param settings what to do
+   * @param caFiles where the CA is kept
+   * @param store where the servers read their pair
+   * @param trust the caBundles
+   * @param probe how to see what the servers present
+   * @param out progress output
+   * @param clock judges expiry and the one-third rule
+   */
+  public CertificateInstall(
+      Settings settings,
+      CaFiles caFiles,
+      ServingPairStore store,
+      ClusterTrust trust,
+      ServerProbe probe,
+      PrintStream out,
+      Clock clock) {
+    this.settings = settings;
+    this.caFiles = caFiles;
+    this.store = store;
+    this.trust = trust;
+    this.probe = probe;
+    this.out = out;
+    this.clock = clock;
+  }
+
+  /** A step of the plan: what it will do, and doing it. */
+  private record Step(String description, Runnable action) {}
+
+  /**
+   * Checks, plans and (unless dry run) carries out.
+   *
+   * @throws Refusal on bad input, before anything is written
+   * @throws IllegalStateException when the servers do not present the new pair in time (the old CA
+   *     stays trusted; run again to continue)
+   */
+  public void run() {
+    Instant now = clock.instant();
+    boolean rotate = settings.mode() == Mode.ROTATE;
+    // 1. check everything before writing anything
+    CaFiles.State cas = caFiles.read(now, !rotate);
+    ClusterTrust.Snapshot snapshot = trust.read();
+    Optional<ServingPairStore.StoredPair> stored = store.read();
+    Optional<ServingPair> pair = Optional.empty();
+    String pairProblem = stored.isEmpty() ? "none stored yet" : null;
+    if (stored.isPresent()) {
+      try {
+        pair =
+            Optional.of(
+                ServingPair.parse(stored.get().certificatePem(), stored.get().privateKeyPem()));
+      } catch (IllegalArgumentException e) {
+        pairProblem = CaFiles.oneLine(e.getMessage());
+        if (!rotate && cas.next().isEmpty()) {
+          throw new Refusal(
+              store.describe()
+                  + " holds an unusable pair ("
+                  + pairProblem
+                  + "); make rotate-certs replaces it");
+        }
+      }
+    }
+    out.println("serving pair: " + store.describe() + " (" + describePair(pair, pairProblem) + ")");
+    out.println("CA directory: " + caFiles.dir());
+    snapshot.notes().forEach(n -> out.println("note: " + n));
+    List<TrustSlot> slots = snapshot.slots();
+
+    // 2. the CA every caBundle shall trust at the end
+    CertificateAuthority target;
+    boolean newCa = false;
+    boolean pending;
+    if (cas.next().isPresent()) {
+      target = cas.next().get();
+      pending = true;
+      out.println("resuming the rotation to CA " + describe(target.certificate()));
+    } else if (rotate) {
+      target = newCa();
+      newCa = true;
+      pending = true;
+    } else if (cas.current().isPresent()) {
+      target = cas.current().get();
+      pending = Renewal.due(target.certificate(), now);
+      if (pending) {
+        out.println(
+            "CA "
+                + describe(target.certificate())
+                + " has less than a third of its validity left: rotating to a new CA");
+        target = newCa();
+        newCa = true;
+      }
+    } else {
+      boolean fresh = stored.isEmpty() && slots.stream().allMatch(s -> s.bundle().isEmpty());
+      if (!fresh
+          && pair.isPresent()
+          && servesWell(pair.get(), now)
+          && trustedEverywhere(slots, pair.get())) {
+        out.println(
+            "up to date (no CA in "
+                + caFiles.dir()
+                + ", none needed): serving certificate expires "
+                + pair.get().leaf().getNotAfter().toInstant());
+        return;
+      }
+      target = newCa();
+      newCa = true;
+      pending = !fresh;
+      if (pending) {
+        out.println(
+            "no CA in "
+                + caFiles.dir()
+                + " and the cluster trusts another one: rotating to a new CA");
+      }
+    }
+
+    // 3. the plan
+    CertificateAuthority ca = target;
+    X509Certificate caCert = target.certificate();
+    List<Step> steps = new ArrayList<>();
+    if (newCa) {
+      boolean keepAsNext = pending;
+      steps.add(
+          new Step(
+              "save the new CA "
+                  + describe(caCert)
+                  + (keepAsNext ? " as ca-next.crt/ca-next.key" : " as ca.crt/ca.key"),
+              () -> {
+                if (keepAsNext) {
+                  caFiles.writeNext(ca);
+                } else {
+                  caFiles.writeCurrent(ca);
+                }
+              }));
+    }
+    long lacking = slots.stream().filter(s -> !s.bundle().contains(caCert)).count();
+    if (lacking > 0) {
+      steps.add(
+          new Step(
+              "add the CA to "
+                  + lacking
+                  + " of "
+                  + slots.size()
+                  + " caBundles, keeping the CAs they trust now",
+              () -> print(trust.update(b -> b.withoutExpired(clock.instant()).plus(caCert)))));
+    }
+    boolean issue =
+        pair.isEmpty()
+            || !CaBundle.signedBy(pair.get().leaf(), caCert)
+            || !servesWell(pair.get(), now);
+    if (issue) {
+      steps.add(
+          new Step(
+              "issue a serving certificate ("
+                  + servingKeys(stored)
+                  + ", valid "
+                  + settings.validity().toDays()
+                  + " days, SANs "
+                  + String.join(", ", settings.allNames())
+                  + ") and write it to "
+                  + store.describe()
+                  + (pairProblem == null && pair.isPresent()
+                      ? " (replacing " + why(pair.get(), caCert, now) + ")"
+                      : ""),
+              () -> {
+                var issued =
+                    ca.issueServing(
+                        settings.commonName(),
+                        settings.dnsNames(),
+                        settings.ipAddresses(),
+                        settings.validity(),
+                        servingKeys(stored));
+                store.write(issued.certificatePem(), issued.privateKeyPem());
+                out.println("  written; expires " + issued.certificate().getNotAfter().toInstant());
+              }));
+    }
+    boolean othersTrusted =
+        slots.stream()
+            .anyMatch(s -> !s.bundle().withoutExpired(now).plus(caCert).isExactly(caCert));
+    if (othersTrusted) {
+      Set<TrustSlot.Endpoint> endpoints = new LinkedHashSet<>();
+      slots.forEach(s -> endpoints.add(s.endpoint()));
+      steps.add(
+          new Step(
+              "wait until the running webhook server(s) present the new serving certificate "
+                  + "(up to "
+                  + settings.waitTimeout().toSeconds()
+                  + " s)",
+              () -> {
+                ServingPair now2 = storedPair();
+                probe.awaitPresented(endpoints, now2.leaf(), settings.waitTimeout(), out::println);
+              }));
+    }
+    if (slots.stream().anyMatch(s -> !s.bundle().isExactly(caCert))) {
+      steps.add(
+          new Step(
+              "drop every other CA from the caBundles (trust only " + describe(caCert) + ")",
+              () -> print(trust.update(b -> CaBundle.of(caCert)))));
+    }
+    if (pending) {
+      steps.add(
+          new Step(
+              "make the new CA current (ca-next.* -> ca.* in " + caFiles.dir() + ")",
+              () -> caFiles.promoteNext(ca)));
+    }
+
+    if (steps.isEmpty()) {
+      out.println(
+          "up to date: serving certificate expires "
+              + pair.map(p -> p.leaf().getNotAfter().toInstant().toString()).orElse("?")
+              + ", CA "
+              + describe(caCert));
+      return;
+    }
+    out.println((settings.dryRun() ? "plan (DRY_RUN, nothing is changed):" : "plan:"));
+    for (int i = 0; i < steps.size(); i++) {
+      out.println("  " + (i + 1) + ". " + steps.get(i).description());
+    }
+    if (settings.dryRun()) {
+      return;
+    }
+    for (int i = 0; i < steps.size(); i++) {
+      out.println("[" + (i + 1) + "/" + steps.size() + "] " + steps.get(i).description());
+      steps.get(i).action().run();
+    }
+    ServingPair done = storedPair();
+    out.println(
+        "done: serving certificate expires "
+            + done.leaf().getNotAfter().toInstant()
+            + " (serial "
+            + done.leaf().getSerialNumber().toString(16)
+            + "), CA "
+            + describe(caCert));
+  }
+
+  private CertificateAuthority newCa() {
+    KeyAlgorithm keys = settings.keys() == null ? KeyAlgorithm.ECDSA : settings.keys();
+    return CertificateAuthority.generate(
+        settings.commonName() + "-ca", settings.caValidity(), keys);
+  }
+
+  /** The requested key type, else that of the stored pair, else ECDSA. */
+  private KeyAlgorithm servingKeys(Optional<ServingPairStore.StoredPair> stored) {
+    if (settings.keys() != null) {
+      return settings.keys();
+    }
+    try {
+      return stored
+          .map(s -> ServingPair.parse(s.certificatePem(), s.privateKeyPem()))
+          .map(
+              p ->
+                  KeyAlgorithm.RSA.matches(p.privateKey().getAlgorithm())
+                      ? KeyAlgorithm.RSA
+                      : KeyAlgorithm.ECDSA)
+          .orElse(KeyAlgorithm.ECDSA);
+    } catch (IllegalArgumentException e) {
+      return KeyAlgorithm.ECDSA;
+    }
+  }
+
+  /** The pair re-read from the store; it must be usable after our own write. */
+  private ServingPair storedPair() {
+    var s =
+        store.read().orElseThrow(() -> new IllegalStateException(store.describe() + " is empty"));
+    return ServingPair.parse(s.certificatePem(), s.privateKeyPem());
+  }
+
+  /** SANs, key type and remaining validity are as wanted. */
+  private boolean servesWell(ServingPair pair, Instant now) {
+    return pair.covers(settings.allNames())
+        && (settings.keys() == null || settings.keys().matches(pair.privateKey().getAlgorithm()))
+        && !Renewal.due(pair.leaf(), now);
+  }
+
+  private String why(ServingPair pair, X509Certificate ca, Instant now) {
+    if (!CaBundle.signedBy(pair.leaf(), ca)) {
+      return "a certificate from another CA";
+    }
+    if (!pair.covers(settings.allNames())) {
+      return "a certificate without all SANs";
+    }
+    if (settings.keys() != null && !settings.keys().matches(pair.privateKey().getAlgorithm())) {
+      return "a " + pair.privateKey().getAlgorithm() + " key";
+    }
+    if (Renewal.expired(pair.leaf(), now)) {
+      return "an expired certificate";
+    }
+    return "a certificate with less than a third of its validity left";
+  }
+
+  private static boolean trustedEverywhere(List<TrustSlot> slots, ServingPair pair) {
+    return slots.stream().allMatch(s -> s.bundle().signed(pair.leaf()));
+  }
+
+  private void print(List<String> lines) {
+    if (lines.isEmpty()) {
+      out.println("  nothing to change");
+    }
+    lines.forEach(l -> out.println("  " + l));
+  }
+
+  private static String describePair(Optional<ServingPair> pair, String problem) {
+    if (pair.isEmpty()) {
+      return problem;
+    }
+    X509Certificate leaf = pair.get().leaf();
+    return "serial "
+        + leaf.getSerialNumber().toString(16)
+        + ", expires "
+        + leaf.getNotAfter().toInstant();
+  }
+
+  /** {@code CN (serial …, expires …)}. */
+  static String describe(X509Certificate c) {
+    return c.getSubjectX500Principal().getName()
+        + " (serial "
+        + c.getSerialNumber().toString(16)
+        + ", expires "
+        + c.getNotAfter().toInstant()
+        + ")";
+  }
+}

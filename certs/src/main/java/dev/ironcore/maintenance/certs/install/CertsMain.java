@@ -1,0 +1,282 @@
+package dev.ironcore.maintenance.certs.install;
+
+import dev.ironcore.maintenance.certs.GenerateCerts;
+import dev.ironcore.maintenance.certs.KeyAlgorithm;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code make certs} and {@code make rotate-certs}: issue, reuse or rotate the webhook server's CA
+ * and serving certificate and install them into a cluster (see {@link CertificateInstall}). Exit
+ * code 0 when done (or up to date, or a dry run), 1 on refused input or a failure (one line on
+ * stderr, starting with {@code certs:}), 2 on bad flags.
+ */
+@Command(
+    name = "certs",
+    mixinStandardHelpOptions = true,
+    description =
+        "Issues or reuses (default) or rotates (--rotate) the webhook CA and serving certificate,"
+            + " writes the serving pair and every caBundle.")
+public final class CertsMain implements Callable<Integer> {
+
+  @Option(names = "--rotate", description = "Rotate to a new CA and serving pair, with overlap.")
+  boolean rotate;
+
+  @Option(
+      names = "--dry-run",
+      description = "Print the plan, change nothing (also DRY_RUN=true in the environment).")
+  boolean dryRun;
+
+  @Option(
+      names = "--kubeconfig",
+      description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config or in-cluster).")
+  Path kubeconfig;
+
+  @Option(
+      names = "--namespace",
+      defaultValue = "ironcore-maintenance-system",
+      description = "Namespace of the Service and Secret (default ${DEFAULT-VALUE}).")
+  String namespace;
+
+  @Option(
+      names = "--service",
+      defaultValue = "ironcore-maintenance-webhook",
+      description =
+          "Service of the webhook server, for the default SANs (default ${DEFAULT-VALUE}).")
+  String service;
+
+  @Option(
+      names = "--secret",
+      defaultValue = "ironcore-maintenance-webhook-tls",
+      description = "kubernetes.io/tls Secret the server mounts (default ${DEFAULT-VALUE}).")
+  String secret;
+
+  @Option(
+      names = "--webhook-configuration",
+      defaultValue = "ironcore-maintenance",
+      description =
+          "Name of the Mutating- and ValidatingWebhookConfiguration (default ${DEFAULT-VALUE}).")
+  String webhookConfiguration;
+
+  @Option(
+      names = "--crds",
+      split = ",",
+      defaultValue = "machines.compute.ironcore.dev,machinepools.compute.ironcore.dev",
+      description =
+          "CRDs whose webhook conversion caBundle is set, comma-separated; empty for none"
+              + " (default ${DEFAULT-VALUE}).")
+  List<String> crds;
+
+  @Option(
+      names = "--ca-dir",
+      required = true,
+      description = "Directory of ca.crt/ca.key (and ca-next.* during a rotation).")
+  Path caDir;
+
+  @Option(
+      names = "--serving-files",
+      description =
+          "Write the serving pair as tls.crt/tls.key into this directory (make run) instead of"
+              + " the Secret.")
+  Path servingFiles;
+
+  @Option(
+      names = "--san",
+      description =
+          "Subject alternative name (DNS name or IP), repeatable; replaces the default <svc>,"
+              + " <svc>.<ns>, <svc>.<ns>.svc, <svc>.<ns>.svc.cluster.local, localhost, 127.0.0.1.")
+  List<String> sans;
+
+  @Option(
+      names = "--key-algorithm",
+      converter = KeyAlgorithmConverter.class,
+      description =
+          "ecdsa (P-256) or rsa (2048) for new keys; a serving key of the other type is"
+              + " re-issued. Default: keep the stored serving key's type, ecdsa for a new CA or"
+              + " when none is stored.")
+  KeyAlgorithm keyAlgorithm;
+
+  @Option(
+      names = "--validity",
+      defaultValue = "365d",
+      converter = DurationConverter.class,
+      description =
+          "Lifetime of a new serving certificate, e.g. 365d, 12h (default ${DEFAULT-VALUE}).")
+  Duration validity;
+
+  @Option(
+      names = "--ca-validity",
+      defaultValue = "3650d",
+      converter = DurationConverter.class,
+      description = "Lifetime of a new CA (default ${DEFAULT-VALUE}).")
+  Duration caValidity;
+
+  @Option(
+      names = "--wait-timeout",
+      defaultValue = "300s",
+      converter = DurationConverter.class,
+      description =
+          "How long to wait for the servers to present a new pair (default ${DEFAULT-VALUE}).")
+  Duration waitTimeout;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  /** Printing to System.out and System.err. */
+  public CertsMain() {
+    this(System.out, System.err);
+  }
+
+  CertsMain(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /**
+   * @param args see {@code --help}
+   */
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /**
+   * Runs the command as {@link #main} would, without exiting.
+   *
+   * @return the exit code
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    CommandLine cl = new CommandLine(new CertsMain(out, err));
+    cl.setOut(new java.io.PrintWriter(out, true, StandardCharsets.UTF_8));
+    cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+    return cl.execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    boolean dry = dryRun || "true".equalsIgnoreCase(System.getenv("DRY_RUN"));
+    List<String> dns = new ArrayList<>();
+    List<String> ips = new ArrayList<>();
+    List<String> names =
+        sans == null || sans.isEmpty()
+            ? defaultSans()
+            : sans.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+    for (String n : names) {
+      (n.matches("[0-9.]+|.*:.*") ? ips : dns).add(n);
+    }
+    List<String> crdNames =
+        crds == null
+            ? List.of()
+            : crds.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+    try (KubernetesClient client = client()) {
+      ServingPairStore store =
+          servingFiles != null
+              ? new FilePairStore(servingFiles)
+              : new SecretPairStore(client, namespace, secret);
+      var settings =
+          new CertificateInstall.Settings(
+              rotate ? CertificateInstall.Mode.ROTATE : CertificateInstall.Mode.ENSURE,
+              dry,
+              service,
+              dns,
+              ips,
+              keyAlgorithm,
+              validity,
+              caValidity,
+              waitTimeout);
+      new CertificateInstall(
+              settings,
+              new CaFiles(caDir),
+              store,
+              new ClusterTrust(client, webhookConfiguration, crdNames),
+              new ServerProbe(client),
+              out,
+              Clock.systemUTC())
+          .run();
+      return 0;
+    } catch (Refusal e) {
+      err.println("certs: " + e.getMessage() + " (nothing changed)");
+      return 1;
+    } catch (KubernetesClientException e) {
+      err.println("certs: cluster: " + CaFiles.oneLine(e.getMessage()));
+      return 1;
+    } catch (RuntimeException | IOException e) {
+      err.println("certs: " + CaFiles.oneLine(e.getMessage()) + "; run again to continue");
+      return 1;
+    }
+  }
+
+  private List<String> defaultSans() {
+    List<String> out = new ArrayList<>(GenerateCerts.servingDnsNames(service, namespace));
+    out.add("127.0.0.1");
+    return out;
+  }
+
+  private KubernetesClient client() throws IOException {
+    Config config =
+        kubeconfig == null
+            ? Config.autoConfigure(null)
+            : Config.fromKubeconfig(Files.readString(kubeconfig));
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  static final class KeyAlgorithmConverter implements CommandLine.ITypeConverter<KeyAlgorithm> {
+    @Override
+    public KeyAlgorithm convert(String value) {
+      try {
+        return KeyAlgorithm.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** {@code 90d}, {@code 12h}, {@code 30m}, {@code 45s}, or ISO-8601 ({@code PT1H}); positive. */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    private static final Pattern SIMPLE = Pattern.compile("(\\d+)([dhms])");
+
+    @Override
+    public Duration convert(String value) {
+      Matcher m = SIMPLE.matcher(value.trim().toLowerCase(Locale.ROOT));
+      Duration d;
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(1));
+        d =
+            switch (m.group(2)) {
+              case "d" -> Duration.ofDays(n);
+              case "h" -> Duration.ofHours(n);
+              case "m" -> Duration.ofMinutes(n);
+              default -> Duration.ofSeconds(n);
+            };
+      } else {
+        try {
+          d = Duration.parse(value.trim());
+        } catch (java.time.format.DateTimeParseException e) {
+          throw new CommandLine.TypeConversionException(
+              "'" + value + "' is no duration (e.g. 365d, 12h, 30m, 45s)");
+        }
+      }
+      if (d.isZero() || d.isNegative()) {
+        throw new CommandLine.TypeConversionException("'" + value + "' must be positive");
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,243 @@
+package dev.ironcore.maintenance.certs.install;
+
+import dev.ironcore.maintenance.certs.CaBundle;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * Every {@code caBundle} through which the API server trusts the webhook server: each webhook of
+ * the Mutating- and ValidatingWebhookConfiguration, and {@code
+ * spec.conversion.webhook.clientConfig} of each named CRD whose conversion strategy is {@code
+ * Webhook} (a CRD without webhook conversion has no slot and is reported as a note). Uses fabric8's
+ * typed admissionregistration/v1 and apiextensions/v1 models; every write is an update with the
+ * resourceVersion just read, so a concurrent change fails the write rather than being lost.
+ */
+public final class ClusterTrust {
+  private final KubernetesClient client;
+  private final String webhookConfiguration;
+  private final List<String> crds;
+
+  /**
+   * @param client cluster access
+   * @param webhookConfiguration name of both webhook configurations
+   * @param crds names of the CRDs whose conversion webhook we serve (may be empty)
+   */
+  public ClusterTrust(KubernetesClient client, String webhookConfiguration, List<String> crds) {
+    this.client = client;
+    this.webhookConfiguration = webhookConfiguration;
+    this.crds = List.copyOf(crds);
+  }
+
+  /**
+   * What the cluster holds now.
+   *
+   * @param slots every caBundle, in a stable order
+   * @param notes facts worth printing (CRDs without webhook conversion, unreadable bundles)
+   */
+  public record Snapshot(List<TrustSlot> slots, List<String> notes) {}
+
+  /**
+   * Reads all objects.
+   *
+   * @throws Refusal when a webhook configuration or CRD does not exist
+   */
+  public Snapshot read() {
+    Objects o = fetch();
+    List<TrustSlot> slots = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    String mOwner = "MutatingWebhookConfiguration " + webhookConfiguration;
+    for (MutatingWebhook w : nonNull(o.mutating.getWebhooks())) {
+      slots.add(slot(mOwner, w.getName(), w.getClientConfig(), notes));
+    }
+    String vOwner = "ValidatingWebhookConfiguration " + webhookConfiguration;
+    for (ValidatingWebhook w : nonNull(o.validating.getWebhooks())) {
+      slots.add(slot(vOwner, w.getName(), w.getClientConfig(), notes));
+    }
+    for (CustomResourceDefinition crd : o.crds) {
+      var cc = conversionClientConfig(crd);
+      String owner = "CustomResourceDefinition " + crd.getMetadata().getName();
+      if (cc == null) {
+        notes.add(owner + ": no webhook conversion (strategy None), no caBundle to set");
+        continue;
+      }
+      CaBundle bundle = parse(cc.getCaBundle(), owner + " [conversion]", notes);
+      TrustSlot.Endpoint ep =
+          cc.getService() == null
+              ? new TrustSlot.Endpoint(cc.getUrl(), null, null, 443)
+              : new TrustSlot.Endpoint(
+                  null,
+                  cc.getService().getNamespace(),
+                  cc.getService().getName(),
+                  cc.getService().getPort() == null ? 443 : cc.getService().getPort());
+      slots.add(new TrustSlot(owner, "conversion", bundle, ep));
+    }
+    return new Snapshot(slots, notes);
+  }
+
+  /**
+   * Re-reads every object, sets each caBundle to {@code change.apply(current)} and updates the
+   * objects where one changed.
+   *
+   * @return one line per updated object, saying what it trusts now
+   */
+  public List<String> update(UnaryOperator<CaBundle> change) {
+    Objects o = fetch();
+    List<String> done = new ArrayList<>();
+    List<String> ignored = new ArrayList<>();
+    int changed = 0;
+    for (MutatingWebhook w : nonNull(o.mutating.getWebhooks())) {
+      changed += apply(w.getClientConfig(), change, ignored);
+    }
+    write(o.mutating, changed, done);
+    changed = 0;
+    for (ValidatingWebhook w : nonNull(o.validating.getWebhooks())) {
+      changed += apply(w.getClientConfig(), change, ignored);
+    }
+    write(o.validating, changed, done);
+    for (CustomResourceDefinition crd : o.crds) {
+      var cc = conversionClientConfig(crd);
+      if (cc == null) {
+        continue;
+      }
+      CaBundle now = parse(cc.getCaBundle(), "", ignored);
+      CaBundle next = change.apply(now);
+      if (!next.pem().equals(now.pem())) {
+        cc.setCaBundle(encode(next));
+        write(crd, 1, done);
+      }
+    }
+    return done;
+  }
+
+  private record Objects(
+      MutatingWebhookConfiguration mutating,
+      ValidatingWebhookConfiguration validating,
+      List<CustomResourceDefinition> crds) {}
+
+  private Objects fetch() {
+    MutatingWebhookConfiguration m =
+        client
+            .admissionRegistration()
+            .v1()
+            .mutatingWebhookConfigurations()
+            .withName(webhookConfiguration)
+            .get();
+    if (m == null) {
+      throw new Refusal(
+          "MutatingWebhookConfiguration "
+              + webhookConfiguration
+              + " not found; install the webhooks first (kubectl apply -k manifests/default)");
+    }
+    ValidatingWebhookConfiguration v =
+        client
+            .admissionRegistration()
+            .v1()
+            .validatingWebhookConfigurations()
+            .withName(webhookConfiguration)
+            .get();
+    if (v == null) {
+      throw new Refusal(
+          "ValidatingWebhookConfiguration "
+              + webhookConfiguration
+              + " not found; install the webhooks first (kubectl apply -k manifests/default)");
+    }
+    List<CustomResourceDefinition> found = new ArrayList<>();
+    for (String name : crds) {
+      CustomResourceDefinition crd =
+          client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+      if (crd == null) {
+        throw new Refusal(
+            "CustomResourceDefinition "
+                + name
+                + " not found; install it, or leave it out with --crds (CRDS= in make)");
+      }
+      found.add(crd);
+    }
+    return new Objects(m, v, found);
+  }
+
+  private static io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig
+      conversionClientConfig(CustomResourceDefinition crd) {
+    CustomResourceConversion conv = crd.getSpec() == null ? null : crd.getSpec().getConversion();
+    if (conv == null
+        || !"Webhook".equals(conv.getStrategy())
+        || conv.getWebhook() == null
+        || conv.getWebhook().getClientConfig() == null) {
+      return null;
+    }
+    return conv.getWebhook().getClientConfig();
+  }
+
+  private static TrustSlot slot(
+      String owner, String entry, WebhookClientConfig cc, List<String> notes) {
+    CaBundle bundle = parse(cc.getCaBundle(), owner + " [" + entry + "]", notes);
+    TrustSlot.Endpoint ep =
+        cc.getService() == null
+            ? new TrustSlot.Endpoint(cc.getUrl(), null, null, 443)
+            : new TrustSlot.Endpoint(
+                null,
+                cc.getService().getNamespace(),
+                cc.getService().getName(),
+                cc.getService().getPort() == null ? 443 : cc.getService().getPort());
+    return new TrustSlot(owner, entry, bundle, ep);
+  }
+
+  private static int apply(
+      WebhookClientConfig cc, UnaryOperator<CaBundle> change, List<String> ignored) {
+    CaBundle now = parse(cc.getCaBundle(), "", ignored);
+    CaBundle next = change.apply(now);
+    if (next.pem().equals(now.pem())) {
+      return 0;
+    }
+    cc.setCaBundle(encode(next));
+    return 1;
+  }
+
+  private void write(HasMetadata object, int changed, List<String> done) {
+    if (changed == 0) {
+      return;
+    }
+    client.resource(object).update();
+    done.add(
+        object.getKind()
+            + " "
+            + object.getMetadata().getName()
+            + ": "
+            + changed
+            + (changed == 1 ? " caBundle" : " caBundles")
+            + " updated");
+  }
+
+  /** Base64 PEM as stored in {@code caBundle}; unreadable text counts as empty, with a note. */
+  private static CaBundle parse(String base64, String where, List<String> notes) {
+    if (base64 == null || base64.isBlank()) {
+      return CaBundle.empty();
+    }
+    try {
+      return CaBundle.parse(new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      notes.add(where + ": caBundle unreadable (" + e.getMessage() + "), will be replaced");
+      return CaBundle.empty();
+    }
+  }
+
+  private static String encode(CaBundle bundle) {
+    return Base64.getEncoder().encodeToString(bundle.pem().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static <T> List<T> nonNull(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+}

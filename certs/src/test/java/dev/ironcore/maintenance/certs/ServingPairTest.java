@@ -1,0 +1,42 @@
+package dev.ironcore.maintenance.certs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ServingPairTest {
+  private final CertificateAuthority ca = CertificateAuthority.generate("ca", Duration.ofDays(1));
+
+  @Test
+  void parsesAMatchingPairAndReadsItsSans() {
+    IssuedCertificate issued =
+        ca.issueServing(
+            "svc",
+            List.of("svc", "svc.ns.svc"),
+            List.of("127.0.0.1"),
+            Duration.ofDays(1),
+            KeyAlgorithm.RSA);
+    ServingPair pair = ServingPair.of(issued);
+    assertThat(pair.privateKey().getAlgorithm()).isEqualTo("RSA");
+    assertThat(pair.subjectAlternativeNames()).containsExactly("svc", "svc.ns.svc", "127.0.0.1");
+    assertThat(pair.covers(List.of("svc.ns.svc", "127.0.0.1"))).isTrue();
+    assertThat(pair.covers(List.of("localhost"))).isFalse();
+  }
+
+  @Test
+  void refusesEmptyGarbageAndMismatchedPairs() {
+    IssuedCertificate one = ca.issueServing("one", List.of(), List.of(), Duration.ofDays(1));
+    IssuedCertificate two = ca.issueServing("two", List.of(), List.of(), Duration.ofDays(1));
+    assertThatThrownBy(() -> ServingPair.parse("", one.privateKeyPem()))
+        .hasMessageContaining("tls.crt is empty");
+    assertThatThrownBy(() -> ServingPair.parse(one.certificatePem(), null))
+        .hasMessageContaining("tls.key is empty");
+    assertThatThrownBy(() -> ServingPair.parse("junk", one.privateKeyPem()))
+        .hasMessageContaining("tls.crt");
+    assertThatThrownBy(() -> ServingPair.parse(one.certificatePem(), two.privateKeyPem()))
+        .hasMessageContaining("not the private key");
+  }
+}

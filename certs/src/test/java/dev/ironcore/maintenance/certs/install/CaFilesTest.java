@@ -1,0 +1,52 @@
+package dev.ironcore.maintenance.certs.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ironcore.maintenance.certs.CertificateAuthority;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CaFilesTest {
+  @TempDir Path dir;
+  private final CertificateAuthority ca = CertificateAuthority.generate("ca", Duration.ofDays(1));
+
+  @Test
+  void currentNextAndPromotion() {
+    CaFiles files = new CaFiles(dir);
+    assertThat(files.read(Instant.now(), true).current()).isEmpty();
+    files.writeCurrent(ca);
+    assertThat(files.read(Instant.now(), true).current().get().certificate())
+        .isEqualTo(ca.certificate());
+    CertificateAuthority next = CertificateAuthority.generate("next", Duration.ofDays(1));
+    files.writeNext(next);
+    CaFiles.State state = files.read(Instant.now(), true);
+    assertThat(state.next().get().certificate()).isEqualTo(next.certificate());
+    files.promoteNext(next);
+    state = files.read(Instant.now(), true);
+    assertThat(state.next()).isEmpty();
+    assertThat(state.current().get().certificate()).isEqualTo(next.certificate());
+  }
+
+  @Test
+  void refusesBadCaFilesWithOneLine() throws Exception {
+    CaFiles files = new CaFiles(dir);
+    files.writeCurrent(ca);
+    Instant later = Instant.now().plus(Duration.ofDays(2));
+    assertThatThrownBy(() -> files.read(later, true))
+        .isInstanceOf(Refusal.class)
+        .hasMessageContaining("expired");
+    assertThat(files.read(later, false).current()).isPresent(); // rotate-certs replaces it
+    Files.writeString(dir.resolve("ca.crt"), "");
+    assertThatThrownBy(() -> files.read(Instant.now(), true))
+        .isInstanceOf(Refusal.class)
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    Files.delete(dir.resolve("ca.crt"));
+    assertThatThrownBy(() -> files.read(Instant.now(), true))
+        .hasMessageContaining("ca.crt is missing");
+  }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# make certs / make rotate-certs: runs dev.ironcore.maintenance.certs.install.CertsMain.
+#
+#   hack/certs.sh ensure   issue or reuse CA + serving pair, write the pair and every caBundle
+#   hack/certs.sh rotate   rotate to a new CA + serving pair with overlap
+#
+# Where: with KUBECONFIG pointing at a cluster (not .local/kubeconfig) it acts on that cluster's
+# install (Secret, webhook configurations, CRDs; CA kept in CERTS_DIR, default .certs/); otherwise on
+# the running `make run` (.local/kubeconfig; the pair as PEM files in .local/certs, which the
+# running webhook server reloads). A cluster's CA is kept in .certs/<kubeconfig current-context>/.
+# Environment: DRY_RUN=true (plan only), CERTS_DIR, CERTS_NAMESPACE, CERTS_SERVICE, CERTS_SECRET,
+# WEBHOOK_CONFIGURATION, CRDS (comma-separated, empty for none), SANS (comma-separated, replaces
+# the defaults), KEY_ALGORITHM (ecdsa|rsa), VALIDITY (e.g. 365d), CA_VALIDITY, WAIT_TIMEOUT,
+# CERTS_ARGS (more flags, see --help).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+LOCAL="$ROOT/.local"
+MVN="${MVN:-mvn}"
+
+ARGS=()
+case "${1:-}" in
+  ensure) ;;
+  rotate) ARGS+=(--rotate) ;;
+  *) echo "usage: $0 ensure|rotate" >&2; exit 2 ;;
+esac
+
+if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -m "$LOCAL/kubeconfig")" ]; then
+  context="$(sed -n 's/^current-context: *//p' "${KUBECONFIG%%:*}" 2>/dev/null | tr -d "\"'" | tr '/:' '__')"
+  CERTS_DIR="${CERTS_DIR:-$ROOT/.certs/${context:-default}}"
+  echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG, CA in $CERTS_DIR)" >&2
+  ARGS+=(--kubeconfig "${KUBECONFIG%%:*}" --ca-dir "$CERTS_DIR")
+elif [ -f "$LOCAL/kubeconfig" ]; then
+  echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)" >&2
+  ARGS+=(--kubeconfig "$LOCAL/kubeconfig" --ca-dir "${CERTS_DIR:-$LOCAL/certs}" --serving-files "$LOCAL/certs")
+else
+  echo "certs: no cluster: set KUBECONFIG=... for a cluster install, or start make run first" >&2
+  exit 1
+fi
+[ -n "${CERTS_NAMESPACE:-}" ] && ARGS+=(--namespace "$CERTS_NAMESPACE")
+[ -n "${CERTS_SERVICE:-}" ] && ARGS+=(--service "$CERTS_SERVICE")
+[ -n "${CERTS_SECRET:-}" ] && ARGS+=(--secret "$CERTS_SECRET")
+[ -n "${WEBHOOK_CONFIGURATION:-}" ] && ARGS+=(--webhook-configuration "$WEBHOOK_CONFIGURATION")
+[ -n "${CRDS+set}" ] && ARGS+=("--crds=$CRDS")
+if [ -n "${SANS:-}" ]; then
+  IFS=',' read -ra san_list <<<"$SANS"
+  for s in "${san_list[@]}"; do ARGS+=(--san "$s"); done
+fi
+[ -n "${KEY_ALGORITHM:-}" ] && ARGS+=(--key-algorithm "$KEY_ALGORITHM")
+[ -n "${VALIDITY:-}" ] && ARGS+=(--validity "$VALIDITY")
+[ -n "${CA_VALIDITY:-}" ] && ARGS+=(--ca-validity "$CA_VALIDITY")
+[ -n "${WAIT_TIMEOUT:-}" ] && ARGS+=(--wait-timeout "$WAIT_TIMEOUT")
+# shellcheck disable=SC2206 # CERTS_ARGS is a list of flags
+[ -n "${CERTS_ARGS:-}" ] && ARGS+=($CERTS_ARGS)
+
+# Compile the certs module only (no install into ~/.m2) and run it from target/classes.
+cp_file="$ROOT/certs/target/certs-classpath.txt"
+if ! out="$("$MVN" -q -B -pl certs compile dependency:build-classpath -Dmdep.outputFile="$cp_file" 2>&1)"; then
+  echo "$out" >&2
+  exit 1
+fi
+exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \
+  dev.ironcore.maintenance.certs.install.CertsMain "${ARGS[@]}"

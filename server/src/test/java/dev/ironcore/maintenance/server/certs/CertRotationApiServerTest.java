@@ -1,0 +1,295 @@
+package dev.ironcore.maintenance.server.certs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ironcore.maintenance.certs.CaBundle;
+import dev.ironcore.maintenance.certs.Pem;
+import dev.ironcore.maintenance.certs.install.CertsMain;
+import dev.ironcore.maintenance.server.WebhookServer;
+import dev.ironcore.maintenance.server.WebhookServerConfig;
+import dev.ironcore.maintenance.testkit.FreePorts;
+import dev.ironcore.maintenance.testkit.KubectlResult;
+import dev.ironcore.maintenance.testkit.TestCluster;
+import dev.ironcore.maintenance.testkit.TestClusters;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code make certs} and {@code make rotate-certs} (the {@link CertsMain} CLI, in files mode as for
+ * {@code make run}) against the real API server, with a webhook server that reads the PEM files and
+ * a continuous stream of admission calls ({@link AdmissionLoad}, mutating and validating) that must
+ * never fail. Conversion reads are not part of the stream yet: the server has no conversion
+ * endpoint; the conversion CRD's caBundle is still rotated and checked.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CertRotationApiServerTest {
+  @TempDir static Path tmp;
+
+  static TestCluster cp;
+  static CertsWorld world;
+  static WebhookServer server;
+  static AdmissionLoad load;
+  static Path caDir;
+  static Path servingDir;
+  static int port;
+
+  @BeforeAll
+  static void setUp() {
+    cp = TestClusters.shared();
+    String id = "certs-e2e-" + UUID.randomUUID().toString().substring(0, 6);
+    port = FreePorts.pick(1).get(0);
+    world = CertsWorld.install(cp, id, "https://127.0.0.1:" + port, true);
+    caDir = tmp.resolve("ca");
+    servingDir = tmp.resolve("serving");
+
+    // make certs on a fresh install: a new CA, the pair, every caBundle
+    CertsWorld.Run first = CertsWorld.run(args());
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(first.out()).contains(world.plainCrd() + ": no webhook conversion");
+
+    server =
+        new WebhookServer(
+            WebhookServerConfig.of(servingDir.resolve("tls.crt"), servingDir.resolve("tls.key"))
+                .withBindAddress("127.0.0.1")
+                .withCertificateReloadInterval(Duration.ofMillis(500)));
+    server.start(port);
+    cp.kubectl("create", "namespace", id).orThrow();
+    String label = CertsWorld.LABEL + ": " + id;
+    load = new AdmissionLoad(cp, id, label, id + "-pool", 2);
+    KubectlResult pool = cp.kubectlTool().runWithInput(load.poolYaml(0), "apply", "-f", "-");
+    assertThat(pool.ok()).as(pool.stderr()).isTrue();
+    await("webhooks called")
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              KubectlResult r =
+                  cp.kubectlTool()
+                      .runWithInput(
+                          load.machineYaml(99, 0),
+                          "apply",
+                          "--dry-run=server",
+                          "-o",
+                          "json",
+                          "-f",
+                          "-");
+              return r.ok() && r.stdout().contains("machinepoollet.ironcore.dev/machine");
+            });
+    load.start();
+  }
+
+  @AfterAll
+  static void tearDown() throws InterruptedException {
+    if (load != null) {
+      load.close();
+    }
+    // the server keeps serving until the JVM exits: the shared CRDs now convert through it
+    if (server != null) {
+      WebhookServer s = server;
+      Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "certs-e2e-stop"));
+    }
+  }
+
+  static List<String> args(String... extra) {
+    List<String> a = new ArrayList<>(world.flags());
+    a.add("--ca-dir=" + caDir);
+    a.add("--serving-files=" + servingDir);
+    a.add("--san=localhost");
+    a.add("--san=127.0.0.1");
+    a.add("--wait-timeout=120s");
+    a.addAll(List.of(extra));
+    return a;
+  }
+
+  @Test
+  @Order(1)
+  void certsAgainIsUpToDateAndChangesNothing() throws IOException {
+    Map<String, String> before = world.caBundles();
+    String pair = Files.readString(servingDir.resolve("tls.crt"));
+    CertsWorld.Run again = CertsWorld.run(args());
+    assertThat(again.exitCode()).isZero();
+    assertThat(again.out()).contains("up to date");
+    assertThat(world.caBundles()).isEqualTo(before);
+    assertThat(Files.readString(servingDir.resolve("tls.crt"))).isEqualTo(pair);
+    assertEveryBundleIsExactly(currentCa());
+  }
+
+  @Test
+  @Order(2)
+  void rotationUnderAdmissionLoadFailsNoCallAndNewHandshakesPresentTheNewCertificate()
+      throws Exception {
+    X509Certificate oldCa = currentCa();
+    X509Certificate oldLeaf = presented();
+    awaitMoreCalls(10);
+    int okBefore = load.ok();
+
+    CertsWorld.Run rotation = CertsWorld.run(args("--rotate"));
+
+    assertThat(rotation.exitCode()).as(rotation.err()).isZero();
+    assertThat(rotation.out())
+        .contains("[1/", "presents the new certificate", "done: serving certificate expires");
+    X509Certificate newCa = currentCa();
+    assertThat(newCa).isNotEqualTo(oldCa);
+    assertEveryBundleIsExactly(newCa);
+    X509Certificate leaf = presented(); // a fresh handshake, same server instance
+    assertThat(leaf).isNotEqualTo(oldLeaf);
+    assertThat(CaBundle.signedBy(leaf, newCa)).isTrue();
+    assertThat(leaf)
+        .isEqualTo(Pem.decodeCertificate(Files.readString(servingDir.resolve("tls.crt"))));
+    awaitMoreCalls(10);
+    System.out.println("admission calls during and after the rotation: " + (load.ok() - okBefore));
+    assertThat(load.failures()).isEmpty();
+  }
+
+  @Test
+  @Order(3)
+  void rotationKilledAfterEachStepCompletesWhenRunAgain() throws Exception {
+    for (int killAt = 2; killAt <= 6; killAt++) {
+      X509Certificate before = currentCa();
+      Process p =
+          new ProcessBuilder(childCommand(args("--rotate"))).redirectErrorStream(true).start();
+      boolean killed = false;
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          System.out.println("child: " + line);
+          if (line.startsWith("[" + killAt + "/")) {
+            p.destroyForcibly(); // SIGKILL, no clean-up
+            killed = true;
+            break;
+          }
+        }
+      }
+      p.waitFor();
+      assertThat(killed).as("rotation reached step " + killAt).isTrue();
+
+      boolean underWay = Files.exists(caDir.resolve("ca-next.crt"));
+      // only the last step (two file renames) can finish between its line and the SIGKILL
+      assertThat(underWay || killAt == 6)
+          .as("rotation under way after a kill at " + killAt)
+          .isTrue();
+      CertsWorld.Run resumed = CertsWorld.run(args("--rotate"));
+      assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+      if (underWay) {
+        assertThat(resumed.out()).contains("resuming the rotation");
+      }
+      X509Certificate after = currentCa();
+      assertThat(after).isNotEqualTo(before);
+      assertEveryBundleIsExactly(after);
+      assertThat(Files.exists(caDir.resolve("ca-next.crt"))).isFalse();
+      await("server presents the final pair")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> CaBundle.signedBy(presented(), after));
+      awaitMoreCalls(4);
+      assertThat(load.failures())
+          .as("failed admission calls after a kill before step " + killAt)
+          .isEmpty();
+    }
+  }
+
+  @Test
+  @Order(4)
+  void dryRunPrintsThePlanAndChangesNothing() throws IOException {
+    Map<String, String> before = world.caBundles();
+    String pair = Files.readString(servingDir.resolve("tls.crt"));
+    CertsWorld.Run dry = CertsWorld.run(args("--rotate", "--dry-run"));
+    assertThat(dry.exitCode()).isZero();
+    assertThat(dry.out()).contains("plan (DRY_RUN", "add the CA to", "drop every other CA");
+    assertThat(world.caBundles()).isEqualTo(before);
+    assertThat(Files.readString(servingDir.resolve("tls.crt"))).isEqualTo(pair);
+    assertThat(Files.exists(caDir.resolve("ca-next.crt"))).isFalse();
+  }
+
+  private static void awaitMoreCalls(int n) {
+    int target = load.ok() + n;
+    await("admission calls").atMost(Duration.ofSeconds(120)).until(() -> load.ok() >= target);
+  }
+
+  private static X509Certificate currentCa() throws IOException {
+    return Pem.decodeCertificate(Files.readString(caDir.resolve("ca.crt")));
+  }
+
+  private static void assertEveryBundleIsExactly(X509Certificate ca) {
+    String expected =
+        Base64.getEncoder().encodeToString(Pem.encode(ca).getBytes(StandardCharsets.UTF_8));
+    world
+        .caBundles()
+        .forEach(
+            (slot, bundle) -> {
+              if (!slot.equals("plain")) {
+                assertThat(bundle).as(slot).isEqualTo(expected);
+              } else {
+                assertThat(bundle)
+                    .as("CRD without webhook conversion untouched")
+                    .doesNotContain("caBundle");
+              }
+            });
+  }
+
+  /** The leaf the server presents in a fresh TLS handshake. */
+  static X509Certificate presented() throws Exception {
+    return presentedAt(port);
+  }
+
+  /** The leaf the server on {@code 127.0.0.1:port} presents in a fresh TLS handshake. */
+  static X509Certificate presentedAt(int port) throws Exception {
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(
+        null,
+        new TrustManager[] {
+          new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] c, String a) {}
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] c, String a) {}
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+              return new X509Certificate[0];
+            }
+          }
+        },
+        null);
+    try (Socket raw = new Socket("127.0.0.1", port);
+        SSLSocket s =
+            (SSLSocket) ctx.getSocketFactory().createSocket(raw, "127.0.0.1", port, true)) {
+      s.startHandshake();
+      return (X509Certificate) s.getSession().getPeerCertificates()[0];
+    }
+  }
+
+  private static List<String> childCommand(List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(CertsMain.class.getName());
+    cmd.addAll(args);
+    return cmd;
+  }
+}
