@@ -113,7 +113,8 @@ PIDS=()
 controller_pid() {
   local pid
   pid="$(cat "$LOCAL/controller.pid" 2>/dev/null)" || return 1
-  [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$ROOT/controller/target/classes.*ControllerMain" \
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] \
+    && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$ROOT/controller/target/classes.*ControllerMain" \
     && echo "$pid"
 }
 cleanup() {
