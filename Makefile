@@ -46,11 +46,8 @@ certs: ## issue or reuse the webhook CA and serving pair; write the pair (Secret
 rotate-certs: ## rotate the webhook CA and serving pair with overlap (no failed calls); DRY_RUN=true prints the plan
 	hack/certs.sh rotate
 
-bench: ## JMH benchmarks (bench/ module, -Pbench); results go to bench/target/jmh.txt
-	$(MVN) -q -B -Pbench -DskipTests install -pl bench -am
-	$(MVN) -q -B -Pbench -pl bench dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-	java -cp "bench/target/classes:$$(cat bench/target/bench-classpath.txt)" org.openjdk.jmh.Main $(JMH_ARGS) \
-	  | tee bench/target/jmh.txt
+bench: ## webhook vs Go reference (h2load, TLS), controller at fleet scale, JMH; writes bench/results/<date>-<machine>.md
+	hack/bench.sh
 
 clean:
 	$(MVN) -q -B clean

@@ -28,25 +28,28 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = "-Dironcore.maintenance.log.level=WARN")
 public class AdmissionBenchmark {
-    private byte[] body;
-    private AdmissionHandler capiMutator;
-    private AdmissionHandler capiMutatorWithSelector;
+  private byte[] body;
+  private AdmissionHandler capiMutator;
+  private AdmissionHandler capiMutatorWithSelector;
 
-    @Setup
-    public void setUp() {
-        body = Reviews.capiMachineCreate();
-        capiMutator = AdmissionRoutes.create(LabelSelector.everything()).get(AdmissionRoutes.MUTATE_CAPI_MACHINE);
-        capiMutatorWithSelector = AdmissionRoutes.create(LabelSelector.parse("cluster.x-k8s.io/cluster-name in (prod,stage),!skip"))
-                .get(AdmissionRoutes.MUTATE_CAPI_MACHINE);
-    }
+  @Setup
+  public void setUp() {
+    body = Reviews.capiMachineCreate();
+    capiMutator =
+        AdmissionRoutes.create(LabelSelector.everything()).get(AdmissionRoutes.MUTATE_CAPI_MACHINE);
+    capiMutatorWithSelector =
+        AdmissionRoutes.create(
+                LabelSelector.parse("cluster.x-k8s.io/cluster-name in (prod,stage),!skip"))
+            .get(AdmissionRoutes.MUTATE_CAPI_MACHINE);
+  }
 
-    @Benchmark
-    public ObjectNode mutateCapiMachineCreate() {
-        return AdmissionReviews.reply(body, capiMutator);
-    }
+  @Benchmark
+  public ObjectNode mutateCapiMachineCreate() {
+    return AdmissionReviews.reply(body, capiMutator);
+  }
 
-    @Benchmark
-    public ObjectNode mutateCapiMachineCreateWithSelector() {
-        return AdmissionReviews.reply(body, capiMutatorWithSelector);
-    }
+  @Benchmark
+  public ObjectNode mutateCapiMachineCreateWithSelector() {
+    return AdmissionReviews.reply(body, capiMutatorWithSelector);
+  }
 }

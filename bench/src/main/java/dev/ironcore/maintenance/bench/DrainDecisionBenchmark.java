@@ -30,7 +30,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** One drain pass's decision for a pool holding {@code machines} bound Machines (half tolerate the taint). */
+/**
+ * One drain pass's decision for a pool holding {@code machines} bound Machines (half tolerate the
+ * taint).
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -38,42 +41,48 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class DrainDecisionBenchmark {
-    @Param({"10", "1000"})
-    public int machines;
+  @Param({"10", "1000"})
+  public int machines;
 
-    private DrainInput input;
+  private DrainInput input;
 
-    @Setup
-    public void setUp() {
-        CapiMachine capi = new CapiMachine();
-        capi.setMetadata(new ObjectMetaBuilder().withName("node").withNamespace("ns").withDeletionTimestamp("2026-11-29T08:00:00Z")
-                .withFinalizers(Names.CAPI_MACHINE_FINALIZER, Names.CLEANUP_FINALIZER)
-                .withAnnotations(Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE)).build());
-        CapiMachineStatus status = new CapiMachineStatus();
-        status.setNodeRef(new NodeRef("pool-a"));
-        capi.setStatus(status);
-        MachinePool pool = new MachinePool();
-        pool.setMetadata(new ObjectMetaBuilder().withName("pool-a").build());
-        MachinePoolSpec spec = new MachinePoolSpec();
-        spec.setTaints(new ArrayList<>(DrainDecision.MAINTENANCE_TAINTS));
-        pool.setSpec(spec);
-        List<Machine> bound = new ArrayList<>();
-        for (int i = 0; i < machines; i++) {
-            Machine m = new Machine();
-            m.setMetadata(new ObjectMetaBuilder().withName("vm-" + i).withNamespace("ns").build());
-            MachineSpec ms = new MachineSpec();
-            ms.setMachinePoolRef(new LocalRef("pool-a"));
-            if (i % 2 == 0) {
-                ms.setTolerations(List.of(new Toleration(Names.MAINTENANCE_TAINT_KEY, "Exists", null, null)));
-            }
-            m.setSpec(ms);
-            bound.add(m);
-        }
-        input = new DrainInput(capi, true, pool, bound);
+  @Setup
+  public void setUp() {
+    CapiMachine capi = new CapiMachine();
+    capi.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("node")
+            .withNamespace("ns")
+            .withDeletionTimestamp("2026-11-29T08:00:00Z")
+            .withFinalizers(Names.CAPI_MACHINE_FINALIZER, Names.CLEANUP_FINALIZER)
+            .withAnnotations(Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE))
+            .build());
+    CapiMachineStatus status = new CapiMachineStatus();
+    status.setNodeRef(new NodeRef("pool-a"));
+    capi.setStatus(status);
+    MachinePool pool = new MachinePool();
+    pool.setMetadata(new ObjectMetaBuilder().withName("pool-a").build());
+    MachinePoolSpec spec = new MachinePoolSpec();
+    spec.setTaints(new ArrayList<>(DrainDecision.MAINTENANCE_TAINTS));
+    pool.setSpec(spec);
+    List<Machine> bound = new ArrayList<>();
+    for (int i = 0; i < machines; i++) {
+      Machine m = new Machine();
+      m.setMetadata(new ObjectMetaBuilder().withName("vm-" + i).withNamespace("ns").build());
+      MachineSpec ms = new MachineSpec();
+      ms.setMachinePoolRef(new LocalRef("pool-a"));
+      if (i % 2 == 0) {
+        ms.setTolerations(
+            List.of(new Toleration(Names.MAINTENANCE_TAINT_KEY, "Exists", null, null)));
+      }
+      m.setSpec(ms);
+      bound.add(m);
     }
+    input = new DrainInput(capi, true, pool, bound);
+  }
 
-    @Benchmark
-    public DrainStep decide() {
-        return DrainDecision.next(input);
-    }
+  @Benchmark
+  public DrainStep decide() {
+    return DrainDecision.next(input);
+  }
 }

@@ -4,11 +4,11 @@ import java.nio.charset.StandardCharsets;
 
 /** Realistic AdmissionReview bodies as the kube-apiserver sends them (admission.k8s.io/v1). */
 final class Reviews {
-    private Reviews() {}
+  private Reviews() {}
 
-    /** CREATE of a CAPI Machine with a typical spec and managedFields, about 2.5 KB. */
-    static byte[] capiMachineCreate() {
-        return """
+  /** CREATE of a CAPI Machine with a typical spec and managedFields, about 2.5 KB. */
+  static byte[] capiMachineCreate() {
+    return """
             {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{
              "uid":"705ab4f5-6393-11e8-b7cc-42010a800002",
              "kind":{"group":"cluster.x-k8s.io","version":"v1beta2","kind":"Machine"},
@@ -28,6 +28,7 @@ final class Reviews {
                "infrastructureRef":{"apiGroup":"infrastructure.cluster.x-k8s.io","kind":"IronCoreMachine","name":"worker-7f9c-abcde"},
                "version":"v1.34.4","failureDomain":"zone-a","deletion":{"nodeDrainTimeoutSeconds":600}}},
              "oldObject":null,"dryRun":false,"options":{"apiVersion":"meta.k8s.io/v1","kind":"CreateOptions"}}}
-            """.getBytes(StandardCharsets.UTF_8);
-    }
+            """
+        .getBytes(StandardCharsets.UTF_8);
+  }
 }

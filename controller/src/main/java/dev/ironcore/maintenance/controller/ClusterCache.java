@@ -19,12 +19,15 @@ import java.util.concurrent.TimeUnit;
  * --capi-machine-selector} is applied by the drain loop) in the CAPI cluster, IronCore Machines and
  * MachinePools in the IronCore API ({@link Clusters}), with indexes Machine → pool ({@code
  * spec.machinePoolRef.name}) and CAPI Machine → node ({@code status.nodeRef.name}), and on the
- * pools' Leases in {@code ironcore-machinepool-lease}. Objects returned are the cache's own: never
- * modify them.
+ * pools' Leases in {@code ironcore-machinepool-lease}. Objects returned are the cache's own,
+ * trimmed to what the loops read ({@link CacheTrim}): never modify them, never write them back.
  */
 public final class ClusterCache implements AutoCloseable {
   private static final String BY_POOL = "byPool";
   private static final String BY_NODE = "byNode";
+
+  /** Objects per page of an informer's initial LIST (bounds the memory of listing 10,000). */
+  static final long LIST_LIMIT = 500;
 
   private final SharedIndexInformer<CapiMachine> capiMachines;
   private final SharedIndexInformer<Machine> machines;
@@ -52,15 +55,35 @@ public final class ClusterCache implements AutoCloseable {
     KubernetesClient ironcore = clusters.ironcore();
     // every CAPI Machine, not only selected ones: one that stops matching the selector must
     // still be seen, so that our finalizer and hook are released from it
+    // lists in pages of LIST_LIMIT; caches keep only what the loops read (CacheTrim)
     this.capiMachines =
-        capi.resources(CapiMachine.class).inAnyNamespace().runnableInformer(resyncMillis);
+        capi.resources(CapiMachine.class)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
     this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
     this.machines =
-        ironcore.resources(Machine.class).inAnyNamespace().runnableInformer(resyncMillis);
+        ironcore
+            .resources(Machine.class)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::machine));
     this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
-    this.pools = ironcore.resources(MachinePool.class).runnableInformer(resyncMillis);
+    this.pools =
+        ironcore
+            .resources(MachinePool.class)
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
     this.leases =
-        ironcore.leases().inNamespace(Names.LEASE_NAMESPACE).runnableInformer(resyncMillis);
+        ironcore
+            .leases()
+            .inNamespace(Names.LEASE_NAMESPACE)
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
   }
 
   private static List<String> listOf(String s) {

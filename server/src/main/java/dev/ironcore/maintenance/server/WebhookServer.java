@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,6 +80,7 @@ public final class WebhookServer implements AutoCloseable {
         Javalin.create(
             cfg -> {
               cfg.startup.showJavalinBanner = false;
+              cfg.jetty.threadPool = threadPool(config.maxThreads());
               cfg.jetty.modifyServer(
                   server -> {
                     server.insertHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
@@ -159,6 +161,12 @@ public final class WebhookServer implements AutoCloseable {
   @Override
   public void close() {
     stop();
+  }
+
+  private static QueuedThreadPool threadPool(int maxThreads) {
+    QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
+    pool.setName("webhook");
+    return pool;
   }
 
   private void startReloading() {

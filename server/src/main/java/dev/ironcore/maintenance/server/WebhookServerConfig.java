@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param certificateReloadInterval how often the PEM files are checked for changes; zero disables
  * @param certificateExpiryWarning warn (log and metric) when the serving certificate expires within
  *     this window; zero disables
+ * @param maxThreads most Jetty request threads (at least {@link #MIN_THREADS}); {@link
+ *     #DEFAULT_MAX_THREADS} unless set
  */
 public record WebhookServerConfig(
     Path certFile,
@@ -23,10 +25,23 @@ public record WebhookServerConfig(
     String bindAddress,
     LabelSelector capiMachineSelector,
     Duration certificateReloadInterval,
-    Duration certificateExpiryWarning) {
+    Duration certificateExpiryWarning,
+    int maxThreads) {
 
   /** Default {@link #certificateReloadInterval()}: 10 seconds. */
   public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
+
+  /**
+   * Default {@link #maxThreads()}: 16. Each admission takes tens of microseconds, so a few threads
+   * keep two cores busy (measured by {@code make bench}); Jetty's own default is 200.
+   */
+  public static final int DEFAULT_MAX_THREADS = 16;
+
+  /**
+   * Smallest {@link #maxThreads()}: Jetty reserves threads for its acceptor and selectors, and
+   * refuses to start with fewer than it needs.
+   */
+  public static final int MIN_THREADS = 8;
 
   public WebhookServerConfig {
     Objects.requireNonNull(certFile, "certFile");
@@ -41,6 +56,10 @@ public record WebhookServerConfig(
     if (certificateReloadInterval.isNegative()) {
       throw new IllegalArgumentException("certificateReloadInterval must not be negative");
     }
+    if (maxThreads < MIN_THREADS) {
+      throw new IllegalArgumentException(
+          "maxThreads must be at least " + MIN_THREADS + ", got " + maxThreads);
+    }
   }
 
   /** Default {@link #certificateExpiryWarning()}: 30 days. */
@@ -49,7 +68,7 @@ public record WebhookServerConfig(
   /**
    * @return settings listening on all addresses, mutating every CAPI Machine, checking the files
    *     every {@link #DEFAULT_RELOAD_INTERVAL}, warning {@link #DEFAULT_EXPIRY_WARNING} before
-   *     expiry
+   *     expiry, with {@link #DEFAULT_MAX_THREADS} request threads
    */
   public static WebhookServerConfig of(Path certFile, Path keyFile) {
     return new WebhookServerConfig(
@@ -58,7 +77,8 @@ public record WebhookServerConfig(
         "0.0.0.0",
         LabelSelector.everything(),
         DEFAULT_RELOAD_INTERVAL,
-        DEFAULT_EXPIRY_WARNING);
+        DEFAULT_EXPIRY_WARNING,
+        DEFAULT_MAX_THREADS);
   }
 
   /**
@@ -71,7 +91,8 @@ public record WebhookServerConfig(
         address,
         capiMachineSelector,
         certificateReloadInterval,
-        certificateExpiryWarning);
+        certificateExpiryWarning,
+        maxThreads);
   }
 
   /**
@@ -84,7 +105,8 @@ public record WebhookServerConfig(
         bindAddress,
         selector,
         certificateReloadInterval,
-        certificateExpiryWarning);
+        certificateExpiryWarning,
+        maxThreads);
   }
 
   /**
@@ -92,7 +114,13 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withCertificateReloadInterval(Duration interval) {
     return new WebhookServerConfig(
-        certFile, keyFile, bindAddress, capiMachineSelector, interval, certificateExpiryWarning);
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        interval,
+        certificateExpiryWarning,
+        maxThreads);
   }
 
   /**
@@ -100,6 +128,27 @@ public record WebhookServerConfig(
    */
   public WebhookServerConfig withCertificateExpiryWarning(Duration window) {
     return new WebhookServerConfig(
-        certFile, keyFile, bindAddress, capiMachineSelector, certificateReloadInterval, window);
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        window,
+        maxThreads);
+  }
+
+  /**
+   * @return a copy with at most {@code threads} Jetty request threads
+   * @throws IllegalArgumentException when {@code threads} is below {@link #MIN_THREADS}
+   */
+  public WebhookServerConfig withMaxThreads(int threads) {
+    return new WebhookServerConfig(
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        threads);
   }
 }

@@ -57,6 +57,17 @@ public final class WebhookServerMain implements Callable<Integer> {
   LabelSelector capiMachineSelector;
 
   @Option(
+      names = "--max-threads",
+      defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_THREADS,
+      description =
+          "Most request threads of the HTTPS server (default ${DEFAULT-VALUE}, at least "
+              + WebhookServerConfig.MIN_THREADS
+              + ").")
+  int maxThreads;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
       names = "--certificate-expiry-warning",
       defaultValue = "30d",
       converter = DurationConverter.class,
@@ -78,11 +89,20 @@ public final class WebhookServerMain implements Callable<Integer> {
   @Override
   public Integer call() {
     process.applyLogging();
+    if (maxThreads < WebhookServerConfig.MIN_THREADS) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--max-threads must be at least "
+              + WebhookServerConfig.MIN_THREADS
+              + ", got "
+              + maxThreads);
+    }
     WebhookServerConfig config =
         WebhookServerConfig.of(certFile, keyFile)
             .withBindAddress(bindAddress)
             .withCapiMachineSelector(capiMachineSelector)
-            .withCertificateExpiryWarning(certificateExpiryWarning);
+            .withCertificateExpiryWarning(certificateExpiryWarning)
+            .withMaxThreads(maxThreads);
     WebhookServer server = new WebhookServer(config);
     CountDownLatch stopped = new CountDownLatch(1);
     try {

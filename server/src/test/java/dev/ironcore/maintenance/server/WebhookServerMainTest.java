@@ -36,7 +36,16 @@ class WebhookServerMainTest {
             "0.0.0.0",
             "--tls-cert-file",
             "--tls-private-key-file",
-            "--capi-machine-selector");
+            "--capi-machine-selector",
+            "--max-threads",
+            "16");
+  }
+
+  @Test
+  void tooFewThreadsIsAFlagError() {
+    Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--max-threads", "4");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--max-threads must be at least 8, got 4");
   }
 
   @Test

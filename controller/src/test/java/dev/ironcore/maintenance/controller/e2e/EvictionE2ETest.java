@@ -80,9 +80,13 @@ class EvictionE2ETest extends InProcessController {
     eventually()
         .until(() -> world.machine("vm-marker").getMetadata().getDeletionTimestamp() != null);
     assertThat(world.machine("vm-1").getMetadata().getResourceVersion()).isEqualTo(rv);
-    assertThat(evictedEvents())
-        .extracting(ev -> ev.getInvolvedObject().getName())
-        .containsExactly("vm-marker");
+    // the Evicted event is written right after the DELETE, so it may trail the deletionTimestamp
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(evictedEvents())
+                    .extracting(ev -> ev.getInvolvedObject().getName())
+                    .containsExactly("vm-marker"));
   }
 
   private List<Event> evictedEvents() {

@@ -1,0 +1,340 @@
+package dev.ironcore.maintenance.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * Our webhook server against the controller-runtime reference ({@code bench/reference-go}) over TLS
+ * on loopback, with h2load: start-up (process spawn → first answered review), the first 10,000
+ * requests (cold), throughput at saturation and latency at a fixed 1,000 req/s, for HTTP/2 and
+ * HTTP/1.1 keep-alive and for a CAPI Machine and an IronCore Machine CREATE review; RSS after each
+ * phase. Servers alternate A B B A …, so both see the same machine load.
+ *
+ * <pre>
+ * WebhookBench --work DIR --out FILE.md --ours-cp CLASSPATH --deployment webhook_deployment.yaml
+ *              --reference BIN [--rounds 2] [--seconds 5] [--port 21201]
+ * </pre>
+ *
+ * Our server runs with the environment ({@code JAVA_TOOL_OPTIONS}, …) and tuning flags of the
+ * shipped Deployment ({@link ShippedSettings}), plus context runs with no JVM flags at all and with
+ * an AppCDS archive (made by a training run of the same JVM with {@code -XX:ArchiveClassesAtExit}).
+ *
+ * <pre>
+ * </pre>
+ */
+public final class WebhookBench {
+  static final String CAPI = "capi-machine";
+  static final String IRONCORE = "machine";
+  static final int COLD_REQUESTS = 10_000;
+  static final int FIXED_RATE = 1_000;
+
+  /** A server to measure: its name and its command line for a port. */
+  record Server(String name, IntFunction<List<String>> command, Map<String, String> env) {}
+
+  /** One started instance's figures. */
+  static final class Instance {
+    final String server;
+    final int round;
+    double readyMillis;
+    final Map<String, Double> rssMiB = new LinkedHashMap<>();
+    final Map<String, H2load.Result> runs = new LinkedHashMap<>();
+    double peakRssMiB;
+
+    Instance(String server, int round) {
+      this.server = server;
+      this.round = round;
+    }
+  }
+
+  private final Path work;
+  private final int seconds;
+  private final int port;
+  private final Map<String, Path> reviews = new LinkedHashMap<>();
+
+  WebhookBench(Path work, int seconds, int port) throws IOException {
+    this.work = work;
+    this.seconds = seconds;
+    this.port = port;
+    for (String name : List.of(CAPI, IRONCORE)) {
+      Path file = work.resolve(name + "-create.json");
+      String resource =
+          "/reviews/" + ("machine".equals(name) ? "ironcore-machine" : name) + "-create.json";
+      try (var in = WebhookBench.class.getResourceAsStream(resource)) {
+        Files.write(file, in.readAllBytes());
+      }
+      reviews.put(name, file);
+    }
+  }
+
+  /** Review sizes in bytes, for the report. */
+  Map<String, Long> reviewSizes() throws IOException {
+    Map<String, Long> sizes = new LinkedHashMap<>();
+    for (var e : reviews.entrySet()) {
+      sizes.put(e.getKey(), Files.size(e.getValue()));
+    }
+    return sizes;
+  }
+
+  /**
+   * Starts {@code server}, measures every phase, stops it.
+   *
+   * @param full false for a short saturation-only run (context figures)
+   */
+  Instance measure(Server server, int round, boolean full) throws Exception {
+    Instance in = new Instance(server.name(), round);
+    String tag = server.name() + "-r" + round;
+    Path dir = Files.createDirectories(work.resolve(tag));
+    try (ChildProcess p =
+        ChildProcess.start(server.command().apply(port), server.env(), dir.resolve("server.log"))) {
+      in.readyMillis = awaitReady(p, dir);
+      in.rssMiB.put("ready", p.rssMiB());
+      if (full) {
+        in.runs.put(
+            "cold h2 " + CAPI,
+            run(
+                p,
+                dir,
+                "cold",
+                false,
+                CAPI,
+                List.of("-n", Integer.toString(COLD_REQUESTS), "-c", "4", "-m", "16"),
+                true));
+        in.rssMiB.put("after cold", p.rssMiB());
+      }
+      for (boolean http1 : List.of(false, true)) {
+        for (String review : full ? List.of(CAPI, IRONCORE) : List.of(CAPI)) {
+          List<String> load = http1 ? List.of("-c", "16") : List.of("-c", "4", "-m", "16");
+          List<String> timed = new ArrayList<>(load);
+          timed.addAll(List.of("-D", Integer.toString(seconds), "--warm-up-time", "1"));
+          in.runs.put(
+              "saturation " + proto(http1) + " " + review,
+              run(p, dir, "saturation", http1, review, timed, false));
+        }
+        if (!full) {
+          break;
+        }
+      }
+      in.rssMiB.put("after saturation", p.rssMiB());
+      in.peakRssMiB = p.peakRssMiB();
+      if (full) {
+        for (boolean http1 : List.of(false, true)) {
+          for (String review : List.of(CAPI, IRONCORE)) {
+            int clients = 10;
+            List<String> load =
+                List.of(
+                    "-c",
+                    Integer.toString(clients),
+                    "--rps",
+                    Integer.toString(FIXED_RATE / clients),
+                    "-D",
+                    Integer.toString(seconds + 3));
+            in.runs.put(
+                "rate " + proto(http1) + " " + review,
+                run(p, dir, "rate", http1, review, load, true));
+          }
+        }
+        in.rssMiB.put("after fixed rate", p.rssMiB());
+        in.peakRssMiB = p.peakRssMiB();
+      }
+      if (!p.isAlive()) {
+        throw new IllegalStateException(server.name() + " died; see " + p.log());
+      }
+    }
+    return in;
+  }
+
+  static String proto(boolean http1) {
+    return http1 ? "h1" : "h2";
+  }
+
+  private H2load.Result run(
+      ChildProcess p,
+      Path dir,
+      String phase,
+      boolean http1,
+      String review,
+      List<String> load,
+      boolean log) {
+    String name = phase + "-" + proto(http1) + "-" + review;
+    H2load.Result r =
+        H2load.run(
+            url(review),
+            reviews.get(review),
+            http1,
+            load,
+            log ? dir.resolve(name + ".log") : null,
+            dir.resolve(name + ".txt"));
+    // a timed run (-D) cuts the requests in flight at its end: those have no status; every
+    // answered request must be 2xx, and a counted run (-n) must answer all
+    boolean counted = load.contains("-n");
+    if (r.errors() > 0 || (counted && (r.failed() > 0 || r.ok2xx() < r.succeeded()))) {
+      throw new IllegalStateException(
+          name
+              + ": "
+              + r.failed()
+              + " failed, "
+              + r.errors()
+              + " not 2xx; see "
+              + dir.resolve(name + ".txt")
+              + " and "
+              + p.log());
+    }
+    return r;
+  }
+
+  private String url(String review) {
+    return "https://127.0.0.1:" + port + "/mutate/" + review;
+  }
+
+  /**
+   * Milliseconds from spawning the process until it answers a review with 2xx over HTTP/2: polls
+   * the port every 2 ms, then sends single requests until one succeeds.
+   */
+  private double awaitReady(ChildProcess p, Path dir) throws Exception {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!portOpen()) {
+      check(p, deadline);
+      Thread.sleep(2);
+    }
+    while (true) {
+      H2load.Result r =
+          H2load.run(
+              url(CAPI),
+              reviews.get(CAPI),
+              false,
+              List.of("-n", "1", "-c", "1"),
+              null,
+              dir.resolve("ready.txt"));
+      if (r.ok2xx() == 1) {
+        return (System.nanoTime() - p.startNanos()) / 1e6;
+      }
+      check(p, deadline);
+      Thread.sleep(2);
+    }
+  }
+
+  private static void check(ChildProcess p, long deadline) {
+    if (!p.isAlive()) {
+      throw new IllegalStateException("server exited before it was ready; see " + p.log());
+    }
+    if (System.nanoTime() > deadline) {
+      throw new IllegalStateException("server not ready after 60 s; see " + p.log());
+    }
+  }
+
+  private boolean portOpen() {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 100);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  static String f(double v) {
+    return Double.isNaN(v)
+        ? "–"
+        : String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> a = BenchArgs.parse(args);
+    Path work = Files.createDirectories(Path.of(a.get("work")));
+    int rounds = Integer.parseInt(a.getOrDefault("rounds", "2"));
+    WebhookBench bench =
+        new WebhookBench(
+            work,
+            Integer.parseInt(a.getOrDefault("seconds", "5")),
+            Integer.parseInt(a.getOrDefault("port", "21201")));
+    Path certs = work.resolve("certs");
+    dev.ironcore.maintenance.certs.GenerateCerts.run(
+        certs, "bench-webhook", "bench", java.time.Duration.ofDays(2));
+
+    ShippedSettings shipped = ShippedSettings.read(Path.of(a.get("deployment")));
+    Server ours =
+        new Server(
+            "ours",
+            port -> ourCommand(a.get("ours-cp"), shipped.tuningArgs(), certs, port),
+            shipped.env());
+    Server reference =
+        new Server(
+            "reference",
+            port ->
+                List.of(
+                    a.get("reference"),
+                    "--port",
+                    Integer.toString(port),
+                    "--bind-address",
+                    "127.0.0.1",
+                    "--cert-dir",
+                    certs.toString()),
+            Map.of());
+    Server defaults =
+        new Server(
+            "ours, JVM defaults",
+            port -> ourCommand(a.get("ours-cp"), List.of(), certs, port),
+            Map.of());
+
+    List<Instance> results = new ArrayList<>();
+    for (int round = 1; round <= rounds; round++) {
+      List<Server> order = round % 2 == 1 ? List.of(ours, reference) : List.of(reference, ours);
+      for (Server s : order) {
+        System.out.printf("webhook bench: round %d, %s%n", round, s.name());
+        results.add(bench.measure(s, round, true));
+      }
+    }
+    // context: what the settings buy, and what an AppCDS archive would (not shipped, see README)
+    List<Instance> context = new ArrayList<>();
+    System.out.println("webhook bench: context run, our server with JVM defaults");
+    context.add(bench.measure(defaults, 1, false));
+    Path archive = work.resolve("webhook-appcds.jsa");
+    String shippedOptions = shipped.env().getOrDefault("JAVA_TOOL_OPTIONS", "");
+    Map<String, String> training = new java.util.HashMap<>(shipped.env());
+    training.put("JAVA_TOOL_OPTIONS", shippedOptions + " -XX:ArchiveClassesAtExit=" + archive);
+    System.out.println("webhook bench: context run, AppCDS training (archive written at exit)");
+    bench.measure(new Server("appcds-training", ours.command(), training), 1, false);
+    if (Files.exists(archive)) {
+      Map<String, String> withArchive = new java.util.HashMap<>(shipped.env());
+      withArchive.put("JAVA_TOOL_OPTIONS", shippedOptions + " -XX:SharedArchiveFile=" + archive);
+      System.out.println("webhook bench: context run, shipped settings + AppCDS archive");
+      context.add(
+          bench.measure(
+              new Server("ours, shipped settings + AppCDS archive", ours.command(), withArchive),
+              1,
+              false));
+    }
+    Files.writeString(
+        Path.of(a.get("out")),
+        WebhookReport.render(results, context, bench.reviewSizes(), shipped));
+    System.out.println("webhook bench: wrote " + a.get("out"));
+  }
+
+  private static List<String> ourCommand(String cp, List<String> args, Path certs, int port) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(
+        List.of(
+            "-cp",
+            cp,
+            "dev.ironcore.maintenance.server.WebhookServerMain",
+            "--port",
+            Integer.toString(port),
+            "--bind-address",
+            "127.0.0.1",
+            "--tls-cert-file",
+            certs.resolve("tls.crt").toString(),
+            "--tls-private-key-file",
+            certs.resolve("tls.key").toString()));
+    cmd.addAll(args);
+    return cmd;
+  }
+}

@@ -1,0 +1,101 @@
+package dev.ironcore.maintenance.controller;
+
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachineSpec;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/**
+ * What the informer caches keep of each object: only what the loops read, as controller-runtime's
+ * cache transforms do ({@code TransformStripManagedFields}). Every object loses {@code
+ * metadata.managedFields}; an IronCore Machine keeps only its metadata (without annotations),
+ * {@code spec.machinePoolRef} and {@code spec.tolerations}. Writes never start from a cached object
+ * (each is a JSON Patch against a fresh read), so nothing dropped here is ever written back. With
+ * 10,000 Machines this is the difference between about 150 and 30 MiB of heap ({@code make bench}).
+ */
+public final class CacheTrim {
+  private CacheTrim() {}
+
+  /** Drops {@code metadata.managedFields} in place; returns {@code o}. */
+  public static <T extends HasMetadata> T stripManagedFields(T o) {
+    if (o != null && o.getMetadata() != null) {
+      o.getMetadata().setManagedFields(null);
+    }
+    return o;
+  }
+
+  /**
+   * Keeps metadata without managed fields and annotations, the pool binding and the tolerations, in
+   * place; returns {@code m}.
+   */
+  public static Machine machine(Machine m) {
+    stripManagedFields(m);
+    if (m.getMetadata() != null) {
+      m.getMetadata().setAnnotations(null);
+    }
+    if (m.getSpec() != null) {
+      MachineSpec kept = new MachineSpec();
+      kept.setMachinePoolRef(m.getSpec().getMachinePoolRef());
+      kept.setTolerations(m.getSpec().getTolerations());
+      m.setSpec(kept);
+    }
+    m.setStatus(null);
+    return m;
+  }
+
+  /**
+   * An informer store that applies {@code trim} to every object it keeps (the object handed to the
+   * event handlers is the same, trimmed, object).
+   */
+  public static <T extends HasMetadata> ItemStore<T> store(UnaryOperator<T> trim) {
+    return new Trimming<>(trim);
+  }
+
+  private static final class Trimming<T extends HasMetadata> implements ItemStore<T> {
+    private final BasicItemStore<T> items = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+    private final UnaryOperator<T> trim;
+
+    Trimming(UnaryOperator<T> trim) {
+      this.trim = trim;
+    }
+
+    @Override
+    public String getKey(T obj) {
+      return items.getKey(obj);
+    }
+
+    @Override
+    public T put(String key, T obj) {
+      return items.put(key, trim.apply(obj));
+    }
+
+    @Override
+    public T remove(String key) {
+      return items.remove(key);
+    }
+
+    @Override
+    public Stream<String> keySet() {
+      return items.keySet();
+    }
+
+    @Override
+    public Stream<T> values() {
+      return items.values();
+    }
+
+    @Override
+    public int size() {
+      return items.size();
+    }
+
+    @Override
+    public T get(String key) {
+      return items.get(key);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# make bench: every benchmark in one run, results in bench/results/<date>-<machine>.md and the
+# targets table in README.md. Needs h2load (Debian/Ubuntu: apt-get install nghttp2-client), Go
+# (builds bench/reference-go from the module proxy) and the local control plane (built if missing).
+#   BENCH_ROUNDS=2 BENCH_SECONDS=5   webhook A/B rounds and seconds per timed h2load run
+#   BENCH_MACHINES=10000 BENCH_POOLS=1000 BENCH_DRAIN=1000   fleet size
+#   BENCH_PORT=21201 BENCH_HEALTH_PORT=21210   loopback ports used
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+MVN=${MVN:-mvn}
+
+if ! command -v h2load >/dev/null; then
+  echo "make bench: h2load not found. Install it with: apt-get install nghttp2-client (Debian/Ubuntu; Fedora: dnf install nghttp2)" >&2
+  exit 1
+fi
+if ! command -v go >/dev/null; then
+  echo "make bench: go not found (needed to build the reference webhook bench/reference-go); install Go >= 1.24" >&2
+  exit 1
+fi
+
+out_dir=bench/target/bench
+rm -rf "$out_dir" && mkdir -p "$out_dir"
+started=$(date -u +%s)
+load_before=$(uptime)
+
+echo "make bench: building the Go reference webhook (bench/reference-go, Go module proxy)"
+(cd bench/reference-go && GOFLAGS=-mod=mod go build -o "$repo/bench/target/reference-webhook" .)
+
+echo "make bench: local control plane"
+bin_dir="$(hack/build-controlplane.sh)"
+
+echo "make bench: building our modules (package, runtime classpaths)"
+$MVN -B -q -Pbench -DskipTests package dependency:build-classpath \
+  -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime -pl bench -am
+jar() { ls "$1"/target/"$1"-*.jar | grep -v -e sources -e javadoc | head -1; }
+server_cp="$(jar server):$(cat server/target/classpath.txt)"
+controller_cp="$(jar controller):$(cat controller/target/classpath.txt)"
+bench_cp="bench/target/classes:$(cat bench/target/classpath.txt)"
+
+echo "make bench: webhook, ours vs reference (A/B alternating)"
+java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
+  --work "$out_dir/webhook" --out "$out_dir/webhook.md" \
+  --ours-cp "$server_cp" --deployment manifests/deploy/webhook_deployment.yaml \
+  --reference bench/target/reference-webhook \
+  --rounds "${BENCH_ROUNDS:-2}" --seconds "${BENCH_SECONDS:-5}" --port "${BENCH_PORT:-21201}"
+load_mid=$(uptime)
+
+echo "make bench: controller at fleet scale"
+java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
+  --work "$out_dir/fleet" --out "$out_dir/fleet.md" --repo "$repo" \
+  --controlplane-dir "$bin_dir" --controller-cp "$controller_cp" \
+  --deployment manifests/deploy/controller_deployment.yaml \
+  --machines "${BENCH_MACHINES:-10000}" --pools "${BENCH_POOLS:-1000}" --drain-size "${BENCH_DRAIN:-1000}" \
+  --health-port "${BENCH_HEALTH_PORT:-21210}"
+load_after_fleet=$(uptime)
+
+echo "make bench: JMH (admission core, drain decision)"
+java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s ${JMH_ARGS:-} | tee "$out_dir/jmh.txt"
+load_after=$(uptime)
+
+machine=$(hostname -s)
+date=$(date -u +%Y-%m-%d)
+results=bench/results/$date-$machine.md
+mkdir -p bench/results
+{
+  echo "# make bench, $date, machine \`$machine\`"
+  echo
+  echo "| | |"
+  echo "|---|---|"
+  echo "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores available |"
+  echo "| memory | $(free -m | awk '/Mem:/ {print $2}') MiB |"
+  echo "| kernel | $(uname -r) |"
+  echo "| JVM | $(java -version 2>&1 | sed -n 2p) |"
+  echo "| Go | $(go version) |"
+  echo "| h2load | $(h2load --version | head -1) |"
+  echo "| load before | \`$load_before\` |"
+  echo "| load after webhook bench | \`$load_mid\` |"
+  echo "| load after fleet bench | \`$load_after_fleet\` |"
+  echo "| load at the end | \`$load_after\` |"
+  echo "| wall time | $(( $(date -u +%s) - started )) s |"
+  echo
+  echo
+  cat "$out_dir/webhook.md"
+  echo
+  cat "$out_dir/fleet.md"
+  echo
+  echo "## JMH (one fork, 2 × 1 s warm-up, 3 × 1 s measurement)"
+  echo
+  echo '```'
+  sed -n '/^Benchmark/,$p' "$out_dir/jmh.txt"
+  echo '```'
+} > "$results"
+
+# README: the targets tables of this run between the bench markers
+python3 - "$results" <<'PY'
+import re, sys
+results = sys.argv[1]
+text = open(results).read()
+tables = re.findall(r"### Targets\n\n(\|.*?)(?:\n\n|\Z)", text, re.S)
+block = ("<!-- bench:begin (written by make bench) -->\nLatest run: [`%s`](%s) (see it for the machine, its"
+         " load, every figure and why a target is missed).\n\n" % (results, results)
+         + "\n".join(t.strip() + "\n" for t in tables) + "<!-- bench:end -->")
+readme = open("README.md").read()
+if "<!-- bench:begin" in readme:
+    readme = re.sub(r"<!-- bench:begin.*?<!-- bench:end -->", lambda m: block, readme, flags=re.S)
+    open("README.md", "w").write(readme)
+PY
+echo "make bench: wrote $results (and the targets into README.md) in $(( $(date -u +%s) - started )) s"
