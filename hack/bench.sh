@@ -5,6 +5,7 @@
 #   BENCH_ROUNDS=2 BENCH_SECONDS=5   webhook A/B rounds and seconds per timed h2load run
 #   BENCH_MACHINES=10000 BENCH_POOLS=1000 BENCH_DRAIN=1000   fleet size
 #   BENCH_PORT=21201 BENCH_HEALTH_PORT=21210   loopback ports used
+#   BENCH_PARTS="webhook fleet jmh"   parts to run; a part left out keeps its last output in bench/target/bench
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -20,7 +21,11 @@ if ! command -v go >/dev/null; then
 fi
 
 out_dir=bench/target/bench
-rm -rf "$out_dir" && mkdir -p "$out_dir"
+parts=" ${BENCH_PARTS:-webhook fleet jmh} "
+mkdir -p "$out_dir"
+for part in webhook fleet jmh; do
+  if [[ $parts == *" $part "* ]]; then rm -rf "$out_dir/$part" "$out_dir/$part.md" "$out_dir/$part.txt"; fi
+done
 started=$(date -u +%s)
 load_before=$(uptime)
 
@@ -38,6 +43,8 @@ server_cp="$(jar server):$(cat server/target/classpath.txt)"
 controller_cp="$(jar controller):$(cat controller/target/classpath.txt)"
 bench_cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 
+load_mid="(webhook part not run)"
+if [[ $parts == *" webhook "* ]]; then
 echo "make bench: webhook, ours vs reference (A/B alternating)"
 java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
   --work "$out_dir/webhook" --out "$out_dir/webhook.md" \
@@ -45,7 +52,10 @@ java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintena
   --reference bench/target/reference-webhook \
   --rounds "${BENCH_ROUNDS:-2}" --seconds "${BENCH_SECONDS:-5}" --port "${BENCH_PORT:-21201}"
 load_mid=$(uptime)
+fi
 
+load_after_fleet="(fleet part not run)"
+if [[ $parts == *" fleet "* ]]; then
 echo "make bench: controller at fleet scale"
 java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
   --work "$out_dir/fleet" --out "$out_dir/fleet.md" --repo "$repo" \
@@ -54,9 +64,12 @@ java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintena
   --machines "${BENCH_MACHINES:-10000}" --pools "${BENCH_POOLS:-1000}" --drain-size "${BENCH_DRAIN:-1000}" \
   --health-port "${BENCH_HEALTH_PORT:-21210}"
 load_after_fleet=$(uptime)
+fi
 
+if [[ $parts == *" jmh "* ]]; then
 echo "make bench: JMH (admission core, drain decision)"
 java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s ${JMH_ARGS:-} | tee "$out_dir/jmh.txt"
+fi
 load_after=$(uptime)
 
 machine=$(hostname -s)
@@ -78,6 +91,7 @@ mkdir -p bench/results
   echo "| load after webhook bench | \`$load_mid\` |"
   echo "| load after fleet bench | \`$load_after_fleet\` |"
   echo "| load at the end | \`$load_after\` |"
+  echo "| parts run now | $parts(others from the previous run in bench/target/bench) |"
   echo "| wall time | $(( $(date -u +%s) - started )) s |"
   echo
   echo

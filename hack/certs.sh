@@ -30,9 +30,15 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -
   CERTS_DIR="${CERTS_DIR:-$ROOT/.certs/${context:-default}}"
   echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG, CA in $CERTS_DIR)" >&2
   ARGS+=(--kubeconfig "${KUBECONFIG%%:*}" --ca-dir "$CERTS_DIR")
+  [ -n "${IRONCORE_KUBECONFIG:-}" ] && ARGS+=(--kubeconfig "$IRONCORE_KUBECONFIG")
 elif [ -f "$LOCAL/kubeconfig" ]; then
   echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)" >&2
   ARGS+=(--kubeconfig "$LOCAL/kubeconfig" --ca-dir "${CERTS_DIR:-$LOCAL/certs}" --serving-files "$LOCAL/certs")
+  # make run TWO_CLUSTERS=true: the IronCore API server has the compute.ironcore.dev webhooks
+  if grep -q -- "--ironcore-kubeconfig" "$LOCAL/controller.sh" 2>/dev/null; then
+    echo "[certs] and the IronCore API of make run TWO_CLUSTERS=true ($LOCAL/ironcore/kubeconfig)" >&2
+    ARGS+=(--kubeconfig "$LOCAL/ironcore/kubeconfig")
+  fi
 else
   echo "certs: no cluster: set KUBECONFIG=... for a cluster install, or start make run first" >&2
   exit 1

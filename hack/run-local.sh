@@ -183,7 +183,9 @@ fi
 SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
 if has_main server "$SERVER_MAIN"; then
   log "starting webhook server on https://127.0.0.1:$WEBHOOK_PORT (log: $LOCAL/webhook-server.log)"
-  java -cp "$(classpath server)" "$SERVER_MAIN" --port "$WEBHOOK_PORT" --bind-address 127.0.0.1 \
+  # it watches Machines (for its eviction warning) where they are stored: the IronCore API
+  KUBECONFIG="$([ "$TWO_CLUSTERS" = "true" ] && echo "$IRONCORE_LOCAL/kubeconfig" || echo "$KUBECONFIG")" \
+    java -cp "$(classpath server)" "$SERVER_MAIN" --port "$WEBHOOK_PORT" --bind-address 127.0.0.1 \
     --tls-cert-file "$LOCAL/certs/tls.crt" --tls-private-key-file "$LOCAL/certs/tls.key" \
     --capi-machine-selector "$CAPI_MACHINE_SELECTOR" >"$LOCAL/webhook-server.log" 2>&1 &
   PIDS+=($!)

@@ -40,7 +40,7 @@ public final class ClusterCache implements AutoCloseable {
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
    */
   public ClusterCache(KubernetesClient client, Duration resync) {
-    this(Clusters.single(client), resync);
+    this(Clusters.single(client), resync, ComputeApi.V1ALPHA1);
   }
 
   /**
@@ -48,8 +48,9 @@ public final class ClusterCache implements AutoCloseable {
    * from {@code clusters.ironcore()}.
    *
    * @param resync how often every cached object is replayed to the handlers (catches missed events)
+   * @param api the compute.ironcore.dev version to read Machines and MachinePools in
    */
-  public ClusterCache(Clusters clusters, Duration resync) {
+  public ClusterCache(Clusters clusters, Duration resync, ComputeApi api) {
     long resyncMillis = resync.toMillis();
     KubernetesClient capi = clusters.capi();
     KubernetesClient ironcore = clusters.ironcore();
@@ -63,20 +64,9 @@ public final class ClusterCache implements AutoCloseable {
             .runnableInformer(resyncMillis)
             .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
     this.capiMachines.addIndexers(Map.of(BY_NODE, m -> listOf(m.nodeName())));
-    this.machines =
-        ironcore
-            .resources(Machine.class)
-            .inAnyNamespace()
-            .withLimit(LIST_LIMIT)
-            .runnableInformer(resyncMillis)
-            .itemStore(CacheTrim.store(CacheTrim::machine));
+    this.machines = machineInformer(ironcore, api.machineClass(), resyncMillis);
     this.machines.addIndexers(Map.of(BY_POOL, m -> listOf(m.boundPoolName())));
-    this.pools =
-        ironcore
-            .resources(MachinePool.class)
-            .withLimit(LIST_LIMIT)
-            .runnableInformer(resyncMillis)
-            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
+    this.pools = poolInformer(ironcore, api.poolClass(), resyncMillis);
     this.leases =
         ironcore
             .leases()
@@ -84,6 +74,45 @@ public final class ClusterCache implements AutoCloseable {
             .withLimit(LIST_LIMIT)
             .runnableInformer(resyncMillis)
             .itemStore(CacheTrim.store(CacheTrim::stripManagedFields));
+  }
+
+  /**
+   * Machines in {@code type}'s version, listed in pages, trimmed in the store ({@link CacheTrim}).
+   */
+  private static <T extends Machine> SharedIndexInformer<Machine> machineInformer(
+      KubernetesClient client, Class<T> type, long resyncMillis) {
+    return widen(
+        client
+            .resources(type)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(
+                CacheTrim.store(
+                    (T m) -> {
+                      CacheTrim.machine(m);
+                      return m;
+                    })));
+  }
+
+  /** MachinePools in {@code type}'s version, listed in pages, without managed fields. */
+  private static <T extends MachinePool> SharedIndexInformer<MachinePool> poolInformer(
+      KubernetesClient client, Class<T> type, long resyncMillis) {
+    return widen(
+        client
+            .resources(type)
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)));
+  }
+
+  /**
+   * An informer of a subclass (e.g. {@code MachineV1alpha2}) as one of its base class: safe, since
+   * the cache is only read and every object it holds is a {@code T}.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> SharedIndexInformer<T> widen(SharedIndexInformer<? extends T> informer) {
+    return (SharedIndexInformer<T>) informer;
   }
 
   private static List<String> listOf(String s) {
@@ -137,6 +166,16 @@ public final class ClusterCache implements AutoCloseable {
    */
   public Lease lease(String name) {
     return leases.getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
+  }
+
+  /** Every cached CAPI Machine (selected or not). */
+  public List<CapiMachine> capiMachines() {
+    return capiMachines.getStore().list();
+  }
+
+  /** Every cached MachinePool. */
+  public List<MachinePool> pools() {
+    return pools.getStore().list();
   }
 
   /** IronCore Machines bound to pool {@code name}, deleting ones included. */

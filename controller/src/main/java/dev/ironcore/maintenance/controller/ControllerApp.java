@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.drain.DrainGauges;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
@@ -66,35 +67,53 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod());
+    List<String> served = ComputeApi.served(clusters.ironcore());
+    ComputeApi api = ComputeApi.of(served);
+    if (api.delayedEviction()) {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction on (tolerationSeconds)",
+          served,
+          api.apiVersion());
+    } else {
+      LOG.info(
+          "compute.ironcore.dev serves {}: reading {}, delayed eviction off (v1alpha1-only API"
+              + " server; a matching toleration tolerates for good)",
+          served.isEmpty() ? "nothing yet" : served,
+          api.apiVersion());
+    }
+    ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod(), api);
     KubeWriter writer = new KubeWriter(clusters);
+    Clock clock = Clock.systemUTC();
+    EventRecorder events = new EventRecorder(clusters, clock);
     Loop eviction =
         new Loop(
             "eviction",
             LoggedReconciler.of(
                 "Machine.compute.ironcore.dev",
                 new EvictionReconciler(
-                    clusters.ironcore(),
-                    cache,
-                    new EventRecorder(clusters, Clock.systemUTC()),
-                    metrics)),
+                    clusters.ironcore(), cache, events, metrics, clock, api.delayedEviction())),
             metrics);
+    DrainReconciler drainReconciler =
+        new DrainReconciler(
+            writer,
+            cache,
+            metrics,
+            LabelSelector.parse(options.capiMachineSelector()),
+            options.drainPolicy(),
+            clock,
+            events);
     Loop drain =
         new Loop(
-            "drain",
-            LoggedReconciler.of(
-                "Machine.cluster.x-k8s.io",
-                new DrainReconciler(
-                    writer, cache, metrics, LabelSelector.parse(options.capiMachineSelector()))),
-            metrics);
+            "drain", LoggedReconciler.of("Machine.cluster.x-k8s.io", drainReconciler), metrics);
     Loop health =
         new Loop(
             "health",
             LoggedReconciler.of(
                 "MachinePool.compute.ironcore.dev",
                 new PoolHealthReconciler(
-                    clusters.ironcore(), cache, Clock.systemUTC(), options.gracePeriod(), metrics)),
+                    clusters.ironcore(), cache, clock, options.gracePeriod(), metrics, events)),
             metrics);
+    DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     running.add(cache);
     running.add(eviction);
     running.add(drain);
@@ -128,10 +147,12 @@ public final class ControllerApp implements AutoCloseable {
     health.start(1);
     started = true;
     LOG.info(
-        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}",
+        "controller started: loops eviction, drain, health; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
         options.capiMachineSelector(),
         options.resyncPeriod(),
-        options.gracePeriod());
+        options.gracePeriod(),
+        options.drainPolicy().drainTimeout(),
+        options.drainPolicy().maxConcurrentDrains());
 
     return this;
   }

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.drain.DrainPolicy;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.metrics.HealthServer;
 import dev.ironcore.maintenance.process.BindAddress;
@@ -58,6 +59,23 @@ public final class ControllerMain implements Callable<Integer> {
       description =
           "Mark a MachinePool Ready=Unknown when neither its Lease renewTime nor its Ready condition changed for this long.")
   java.time.Duration gracePeriod;
+
+  @Option(
+      names = "--drain-timeout",
+      defaultValue = "30m",
+      converter = DurationConverter.class,
+      description =
+          "Report a drain as DrainStuck (Warning event, condition, metric) when it has held the pre-drain hook"
+              + " longer than this since the CAPI Machine's deletion; nothing is released by force. 0 turns it off.")
+  java.time.Duration drainTimeout;
+
+  @Option(
+      names = "--max-concurrent-drains",
+      defaultValue = "0",
+      description =
+          "At most this many pools are tainted for maintenance at once; further drains wait (DrainQueued) in"
+              + " order of deletion. 0 means unlimited.")
+  int maxConcurrentDrains;
 
   @Option(names = "--workers", defaultValue = "2", description = "Worker threads per loop.")
   int workers;
@@ -128,6 +146,11 @@ public final class ControllerMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--workers must be at least 1, got " + workers);
     }
+    if (maxConcurrentDrains < 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--max-concurrent-drains must be 0 (unlimited) or more, got " + maxConcurrentDrains);
+    }
     java.util.Optional<java.net.InetSocketAddress> probeAddress =
         bindAddress("--health-probe-bind-address", healthProbeBindAddress);
     java.util.Optional<java.net.InetSocketAddress> metricsAddress =
@@ -137,7 +160,12 @@ public final class ControllerMain implements Callable<Integer> {
     }
     process.applyLogging();
     ControllerOptions options =
-        new ControllerOptions(capiMachineSelector, resyncPeriod, workers, gracePeriod);
+        new ControllerOptions(
+            capiMachineSelector,
+            resyncPeriod,
+            workers,
+            gracePeriod,
+            new DrainPolicy(drainTimeout, maxConcurrentDrains));
     KubernetesClient client = new KubernetesClientBuilder().build();
     Clusters clusters =
         ironcoreKubeconfig == null

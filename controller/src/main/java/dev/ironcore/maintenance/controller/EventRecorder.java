@@ -1,20 +1,34 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.Names;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes core/v1 Events (what {@code kubectl describe} and {@code kubectl get events} show), each
- * in the API server that stores its object ({@link Clusters}: a CAPI Machine's in the CAPI cluster,
- * everything else in the IronCore API). A failure to record is logged, never thrown: events are
- * informational.
+ * Writes core/v1 Events (what {@code kubectl describe} and {@code kubectl get events} show),
+ * deduplicated the way client-go's recorder ({@code EventCorrelator}) does: an event with the same
+ * involved object (kind, namespace, name, uid), type, reason and message as one this recorder wrote
+ * less than {@link #DEFAULT_WINDOW} ago is not created again; the existing Event gets its {@code
+ * count} incremented and its {@code lastTimestamp} moved (a JSON merge PATCH). The memory of
+ * written events is per process (an LRU of {@link #MAX_REMEMBERED}); after a restart the first
+ * repeat creates a new Event, as with client-go. Each Event is written in the API server that
+ * stores its object ({@link Clusters}: a CAPI Machine's in the CAPI cluster, everything else in the
+ * IronCore API). A failure to record is logged, never thrown: events are informational.
  */
 public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -22,74 +36,163 @@ public final class EventRecorder {
   /** The event source / reporting component. */
   public static final String COMPONENT = "ironcore-maintenance-controller";
 
+  /** How long after its last occurrence a repeat still updates the same Event object. */
+  public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(10);
+
+  /** How many distinct events are remembered for deduplication (least recently used dropped). */
+  static final int MAX_REMEMBERED = 4096;
+
   private final Clusters clusters;
   private final Clock clock;
+  private final Duration window;
+  private final Map<Key, Written> written =
+      new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Written> eldest) {
+          return size() > MAX_REMEMBERED;
+        }
+      };
 
   public EventRecorder(KubernetesClient client, Clock clock) {
-    this(Clusters.single(client), clock);
+    this(Clusters.single(client), clock, DEFAULT_WINDOW);
   }
 
   public EventRecorder(Clusters clusters, Clock clock) {
-    this.clusters = clusters;
-    this.clock = clock;
+    this(clusters, clock, DEFAULT_WINDOW);
   }
 
   /**
+   * @param window a repeat within this time of the last occurrence updates the existing Event
+   */
+  public EventRecorder(Clusters clusters, Clock clock, Duration window) {
+    this.clusters = clusters;
+    this.clock = clock;
+    this.window = window;
+  }
+
+  /** What makes two events "the same" (client-go's {@code getEventKey}, minus the source). */
+  private record Key(
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name,
+      String uid,
+      String type,
+      String reason,
+      String message) {}
+
+  /** The Event object written for a key: where it is, its count and when it last occurred. */
+  private record Written(
+      KubernetesClient client, String namespace, String name, int count, Instant last) {}
+
+  /**
    * Records an event on {@code object} (namespaced; events of cluster-scoped objects go to
-   * "default").
+   * "default"), or counts a repeat of one recorded within the window.
    *
    * @param type {@code Normal} or {@code Warning}
+   * @param reason CamelCase reason, e.g. {@code DrainBlocked}
+   * @param message human-readable text (the API server truncates beyond 1 KiB)
    */
-  public void record(HasMetadata object, String type, String reason, String message) {
-    String ns =
-        object.getMetadata().getNamespace() == null
-            ? "default"
-            : object.getMetadata().getNamespace();
-    String now = Instant.now(clock).toString();
-    KubernetesClient client =
-        String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
-            ? clusters.capi()
-            : clusters.ironcore();
+  public synchronized void record(HasMetadata object, String type, String reason, String message) {
+    var meta = object.getMetadata();
+    String ns = meta.getNamespace() == null ? "default" : meta.getNamespace();
+    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    Key key =
+        new Key(
+            object.getApiVersion(),
+            object.getKind(),
+            meta.getNamespace(),
+            meta.getName(),
+            meta.getUid(),
+            type,
+            reason,
+            message);
     try {
-      client
+      Written previous = written.get(key);
+      if (previous != null && previous.last().plus(window).isAfter(now)) {
+        Written next = repeat(previous, now);
+        if (next != null) {
+          written.put(key, next);
+          return;
+        }
+      }
+      KubernetesClient client =
+          String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
+              ? clusters.capi()
+              : clusters.ironcore();
+      Event created = create(client, object, ns, type, reason, message, now);
+      written.put(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
+    } catch (RuntimeException e) {
+      LOG.warn("could not record event {} on {}/{}: {}", reason, ns, meta.getName(), e.toString());
+    }
+  }
+
+  /**
+   * PATCHes count and lastTimestamp; null when the Event is gone (expired), so a new one is due.
+   */
+  private Written repeat(Written previous, Instant now) {
+    int count = previous.count() + 1;
+    String patch = "{\"count\":" + count + ",\"lastTimestamp\":\"" + Objects.toString(now) + "\"}";
+    try {
+      previous
+          .client()
           .v1()
           .events()
-          .inNamespace(ns)
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withGenerateName(object.getMetadata().getName() + ".")
-                  .withNamespace(ns)
-                  .endMetadata()
-                  .withInvolvedObject(
-                      new ObjectReferenceBuilder()
-                          .withApiVersion(object.getApiVersion())
-                          .withKind(object.getKind())
-                          .withName(object.getMetadata().getName())
-                          .withNamespace(object.getMetadata().getNamespace())
-                          .withUid(object.getMetadata().getUid())
-                          .withResourceVersion(object.getMetadata().getResourceVersion())
-                          .build())
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message)
-                  .withNewSource()
-                  .withComponent(COMPONENT)
-                  .endSource()
-                  .withReportingComponent(COMPONENT)
-                  .withReportingInstance(COMPONENT)
-                  .withFirstTimestamp(now)
-                  .withLastTimestamp(now)
-                  .withCount(1)
-                  .build())
-          .create();
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "could not record event {} on {}/{}: {}",
-          reason,
-          ns,
-          object.getMetadata().getName(),
-          e.toString());
+          .inNamespace(previous.namespace())
+          .withName(previous.name())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return null;
+      }
+      throw e;
     }
+    return new Written(previous.client(), previous.namespace(), previous.name(), count, now);
+  }
+
+  private Event create(
+      KubernetesClient client,
+      HasMetadata object,
+      String ns,
+      String type,
+      String reason,
+      String message,
+      Instant now) {
+    var meta = object.getMetadata();
+    String time = now.toString();
+    return client
+        .v1()
+        .events()
+        .inNamespace(ns)
+        .resource(
+            new EventBuilder()
+                .withNewMetadata()
+                .withGenerateName(meta.getName() + ".")
+                .withNamespace(ns)
+                .endMetadata()
+                .withInvolvedObject(
+                    new ObjectReferenceBuilder()
+                        .withApiVersion(object.getApiVersion())
+                        .withKind(object.getKind())
+                        .withName(meta.getName())
+                        .withNamespace(meta.getNamespace())
+                        .withUid(meta.getUid())
+                        .withResourceVersion(meta.getResourceVersion())
+                        .build())
+                .withType(type)
+                .withReason(reason)
+                .withMessage(message)
+                .withNewSource()
+                .withComponent(COMPONENT)
+                .endSource()
+                .withReportingComponent(COMPONENT)
+                .withReportingInstance(COMPONENT)
+                .withFirstTimestamp(time)
+                .withLastTimestamp(time)
+                .withCount(1)
+                .build())
+        .create();
   }
 }

@@ -3,16 +3,21 @@ package dev.ironcore.maintenance.server;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.mutation.CapiMachineMutator;
 import dev.ironcore.maintenance.server.mutation.MachineMutator;
+import dev.ironcore.maintenance.server.mutation.TaintTimeAddedMutator;
 import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
+import dev.ironcore.maintenance.server.warning.EvictionWarningHandler;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * Which admission handler answers which POST path. The paths are what the webhook manifests name.
+ * Which admission handler answers which POST path, plus the conversion path {@link #CONVERT}. The
+ * paths are what the webhook and CRD manifests name.
  */
 public final class AdmissionRoutes {
   /** Mutating webhook for {@code cluster.x-k8s.io} Machines. */
@@ -27,10 +32,22 @@ public final class AdmissionRoutes {
    */
   public static final String VALIDATE_MACHINE = "/validate/machine";
 
-  /** Validating webhook for {@code compute.ironcore.dev} MachinePools: taints. */
+  /**
+   * Validating webhook for {@code compute.ironcore.dev} MachinePools: taints; warns when an added
+   * NoExecute taint will evict bound Machines.
+   */
   public static final String VALIDATE_MACHINEPOOL = "/validate/machinepool";
 
-  /** Reserved for the CRD conversion webhook (not served yet). */
+  /**
+   * Mutating webhook for {@code compute.ironcore.dev/v1alpha2} MachinePools: {@code timeAdded} on
+   * NoExecute taints.
+   */
+  public static final String MUTATE_MACHINEPOOL = "/mutate/machinepool";
+
+  /**
+   * The CRD conversion webhook of Machines and MachinePools (ConversionReview, not an admission
+   * path; served by {@link dev.ironcore.maintenance.server.conversion.ConversionReviews}).
+   */
   public static final String CONVERT = "/convert";
 
   private AdmissionRoutes() {}
@@ -41,14 +58,43 @@ public final class AdmissionRoutes {
    */
   public static Map<String, AdmissionHandler> create(
       Predicate<Map<String, String>> capiMachineSelector) {
+    return create(capiMachineSelector, BoundMachines.NONE);
+  }
+
+  /**
+   * @param capiMachineSelector which CAPI Machines (by labels) to mutate
+   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines for its
+   *     eviction warnings ({@link BoundMachines#NONE}: no warnings)
+   * @return path → handler, in a stable order
+   */
+  public static Map<String, AdmissionHandler> create(
+      Predicate<Map<String, String>> capiMachineSelector, BoundMachines boundMachines) {
+    return create(capiMachineSelector, boundMachines, Clock.systemUTC());
+  }
+
+  /**
+   * @param capiMachineSelector which CAPI Machines (by labels) to mutate
+   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines for its
+   *     eviction warnings ({@link BoundMachines#NONE}: no warnings)
+   * @param clock the time new NoExecute taints are stamped with
+   * @return path → handler, in a stable order
+   */
+  public static Map<String, AdmissionHandler> create(
+      Predicate<Map<String, String>> capiMachineSelector,
+      BoundMachines boundMachines,
+      Clock clock) {
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
     routes.put(MUTATE_CAPI_MACHINE, new CapiMachineMutator(capiMachineSelector));
     routes.put(MUTATE_MACHINE, new MachineMutator());
+    routes.put(MUTATE_MACHINEPOOL, new TaintTimeAddedMutator(clock));
     routes.put(
         VALIDATE_MACHINE,
         new ValidatingHandler(
             List.of(new MachinePoolRefImmutable(), ListFieldValidator.tolerations())));
-    routes.put(VALIDATE_MACHINEPOOL, new ValidatingHandler(List.of(ListFieldValidator.taints())));
+    routes.put(
+        VALIDATE_MACHINEPOOL,
+        new EvictionWarningHandler(
+            new ValidatingHandler(List.of(ListFieldValidator.taints())), boundMachines));
     return routes;
   }
 }

@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.server.http.MetricsEndpoint;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import dev.ironcore.maintenance.server.tls.HttpsConnectors;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
 import io.javalin.Javalin;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,11 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTPS admission webhook server: Javalin on Jetty with one TLS connector (TLS 1.2+, ALPN
- * {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths, GET {@code
- * /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format, meters listed in {@link
- * WebhookMetrics}, each server with its own registry). The certificate is re-read from its PEM
- * files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}.
+ * The HTTPS admission and conversion webhook server: Javalin on Jetty with one TLS connector (TLS
+ * 1.2+, ALPN {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths and
+ * {@link AdmissionRoutes#CONVERT}, GET {@code /healthz}, {@code /readyz} and {@code /metrics}
+ * (Prometheus text format, meters listed in {@link WebhookMetrics}, each server with its own
+ * registry). The certificate is re-read from its PEM files periodically. One instance serves once:
+ * {@link #start(int)}, then {@link #stop()}.
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
@@ -36,6 +38,7 @@ public final class WebhookServer implements AutoCloseable {
   public static final java.time.Duration IN_FLIGHT_DRAIN = java.time.Duration.ofSeconds(10);
 
   private final WebhookServerConfig config;
+  private final BoundMachines boundMachines;
   private Javalin app;
   private ServingCertificate certificate;
   private PrometheusMeterRegistry registry;
@@ -46,7 +49,17 @@ public final class WebhookServer implements AutoCloseable {
    * @param config settings; the certificate is read on {@link #start(int)}
    */
   public WebhookServer(WebhookServerConfig config) {
+    this(config, BoundMachines.NONE);
+  }
+
+  /**
+   * @param config settings; the certificate is read on {@link #start(int)}
+   * @param boundMachines where the MachinePool webhook looks up bound Machines for its eviction
+   *     warnings (an in-memory cache; never a blocking call)
+   */
+  public WebhookServer(WebhookServerConfig config, BoundMachines boundMachines) {
     this.config = Objects.requireNonNull(config, "config");
+    this.boundMachines = Objects.requireNonNull(boundMachines, "boundMachines");
   }
 
   /**
@@ -69,7 +82,8 @@ public final class WebhookServer implements AutoCloseable {
             java.time.Clock.systemUTC(),
             config.certificateExpiryWarning());
     certificate = served;
-    Map<String, AdmissionHandler> routes = AdmissionRoutes.create(config.capiMachineSelector());
+    Map<String, AdmissionHandler> routes =
+        AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     HealthEndpoints health = new HealthEndpoints(served);
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WebhookMetrics metrics = new WebhookMetrics(prometheus);
@@ -93,6 +107,9 @@ public final class WebhookServer implements AutoCloseable {
               routes.forEach(
                   (path, handler) ->
                       cfg.routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
+              cfg.routes.post(
+                  AdmissionRoutes.CONVERT,
+                  MeteredEndpoint.conversion(AdmissionRoutes.CONVERT, metrics));
               cfg.routes.get("/healthz", health::healthz);
               cfg.routes.get("/readyz", health::readyz);
               cfg.routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
@@ -116,11 +133,12 @@ public final class WebhookServer implements AutoCloseable {
     this.port = javalin.port();
     startReloading();
     LOG.info(
-        "webhook server listening on https://{}:{} (paths {}, /healthz, /readyz, /metrics; "
+        "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
             + "CAPI Machine selector \"{}\")",
         config.bindAddress(),
         this.port,
         routes.keySet(),
+        AdmissionRoutes.CONVERT,
         config.capiMachineSelector());
     return this.port;
   }

@@ -3,6 +3,10 @@ package dev.ironcore.maintenance.server;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.process.ProcessOptions;
 import dev.ironcore.maintenance.process.VersionInfo;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
+import dev.ironcore.maintenance.server.warning.MachineCache;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -57,6 +61,17 @@ public final class WebhookServerMain implements Callable<Integer> {
   LabelSelector capiMachineSelector;
 
   @Option(
+      names = "--eviction-warnings",
+      defaultValue = "true",
+      negatable = true,
+      fallbackValue = "true",
+      description =
+          "Warn (kubectl prints it) when a NoExecute taint added to a MachinePool will evict bound Machines,"
+              + " counted from a watch of Machines (needs list/watch on machines.compute.ironcore.dev; without"
+              + " API access, or until the first list, no warning). Default ${DEFAULT-VALUE}.")
+  boolean evictionWarnings;
+
+  @Option(
       names = "--max-threads",
       defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_THREADS,
       description =
@@ -103,7 +118,18 @@ public final class WebhookServerMain implements Callable<Integer> {
             .withCapiMachineSelector(capiMachineSelector)
             .withCertificateExpiryWarning(certificateExpiryWarning)
             .withMaxThreads(maxThreads);
-    WebhookServer server = new WebhookServer(config);
+    MachineCache machines = null;
+    KubernetesClient client = null;
+    if (evictionWarnings) {
+      try {
+        client = new KubernetesClientBuilder().build();
+        machines = new MachineCache(client, Duration.ofMinutes(10)).start();
+      } catch (RuntimeException e) {
+        System.err.println("webhook-server: no eviction warnings: " + e.getMessage());
+      }
+    }
+    WebhookServer server =
+        new WebhookServer(config, machines == null ? BoundMachines.NONE : machines);
     CountDownLatch stopped = new CountDownLatch(1);
     try {
       server.start(port);
@@ -111,11 +137,19 @@ public final class WebhookServerMain implements Callable<Integer> {
       System.err.println("webhook-server: " + e.getMessage());
       return 1;
     }
+    MachineCache cache = machines;
+    KubernetesClient kube = client;
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   server.stop();
+                  if (cache != null) {
+                    cache.close();
+                  }
+                  if (kube != null) {
+                    kube.close();
+                  }
                   stopped.countDown();
                 },
                 "shutdown"));

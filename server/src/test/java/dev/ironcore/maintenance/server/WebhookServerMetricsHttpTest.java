@@ -179,6 +179,49 @@ class WebhookServerMetricsHttpTest {
   }
 
   @Test
+  void conversionPathHasTheSameEdgeAndMeters() throws Exception {
+    String ok =
+        "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"ConversionReview\",\"request\":"
+            + "{\"uid\":\"c-1\",\"desiredAPIVersion\":\"compute.ironcore.dev/v1alpha1\","
+            + "\"objects\":[{\"apiVersion\":\"compute.ironcore.dev/v1alpha2\",\"kind\":\"Machine\"}]}}";
+    HttpResponse<String> reply =
+        client.send(
+            HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.CONVERT))
+                .header("Content-Type", "application/json; charset=utf-8")
+                .POST(HttpRequest.BodyPublishers.ofString(ok))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(reply.statusCode()).isEqualTo(200);
+    assertThat(reply.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(reply.body())
+        .contains("\"uid\":\"c-1\"")
+        .contains("\"status\":\"Success\"")
+        .contains("\"apiVersion\":\"compute.ironcore.dev/v1alpha1\"");
+    assertThat(post(AdmissionRoutes.CONVERT, "application/json", "{\"request\":{\"uid\":"))
+        .isEqualTo(200);
+    assertThat(post(AdmissionRoutes.CONVERT, "text/yaml", ok)).isEqualTo(415);
+    byte[] tooLarge = new byte[(int) AdmissionEndpoint.MAX_BODY_BYTES + 1];
+    assertThat(
+            post(
+                AdmissionRoutes.CONVERT,
+                "application/json",
+                HttpRequest.BodyPublishers.ofByteArray(tooLarge)))
+        .isEqualTo(413);
+
+    String text = get("/metrics").body();
+    assertThat(value(text, REQUESTS, "webhook", "/convert", "code", "200")).contains(2.0);
+    assertThat(value(text, REQUESTS, "webhook", "/convert", "code", "415")).contains(1.0);
+    assertThat(value(text, REQUESTS, "webhook", "/convert", "code", "413")).contains(1.0);
+    String results = "ironcore_maintenance_conversion_results_total";
+    assertThat(value(text, results, "webhook", "/convert", "result", "success")).contains(1.0);
+    assertThat(value(text, results, "webhook", "/convert", "result", "failure")).contains(1.0);
+    assertThat(
+            value(
+                text, "ironcore_maintenance_webhook_request_seconds_count", "webhook", "/convert"))
+        .contains(4.0);
+  }
+
+  @Test
   void exposesJvmMetersAndTheCertificateExpiry() throws Exception {
     String text = get("/metrics").body();
     long notAfter = server.certificate().current().getNotAfter().toInstant().getEpochSecond();

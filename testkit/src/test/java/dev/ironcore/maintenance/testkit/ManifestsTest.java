@@ -55,6 +55,25 @@ class ManifestsTest {
   }
 
   @Test
+  void monitoringOverlayScrapesBothProcessesAndAlertsOnExportedMetrics() {
+    List<GenericKubernetesResource> objs =
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("monitoring"));
+    assertThat(objs)
+        .extracting(GenericKubernetesResource::getKind)
+        .containsExactlyInAnyOrder("Service", "ServiceMonitor", "ServiceMonitor", "PrometheusRule");
+    String yaml =
+        kustomizer()
+            .run("kustomize", ManifestPaths.overlay("monitoring").toString())
+            .orThrow()
+            .stdout();
+    assertThat(yaml)
+        .contains("expr: max(ironcore_maintenance_drains_stuck) > 0")
+        .contains("ironcore_maintenance_drain_oldest_age_seconds")
+        .contains("ironcore_maintenance_pools{ready=\"Unknown\"}")
+        .contains("ironcore_maintenance_serving_certificate_expiry_seconds");
+  }
+
+  @Test
   void twoClusterOverlaysRegisterEachWebhookWhereItsResourceIsStored() {
     List<GenericKubernetesResource> capi =
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/capi"));
@@ -83,7 +102,8 @@ class ManifestsTest {
     List<GenericKubernetesResource> ironcore =
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/ironcore"));
     assertThat(names(ironcore, "MutatingWebhookConfiguration"))
-        .containsExactly("machine.maintenance.ironcore.dev");
+        .containsExactly(
+            "machine.maintenance.ironcore.dev", "machinepool.maintenance.ironcore.dev");
     assertThat(names(ironcore, "ValidatingWebhookConfiguration"))
         .containsExactly(
             "machine.validate.maintenance.ironcore.dev",
@@ -154,7 +174,8 @@ class ManifestsTest {
         .extracting(w -> w.getClientConfig().getUrl())
         .containsExactly(
             "https://127.0.0.1:45123/mutate/capi-machine",
-            "https://127.0.0.1:45123/mutate/machine");
+            "https://127.0.0.1:45123/mutate/machine",
+            "https://127.0.0.1:45123/mutate/machinepool");
     assertThat(mutating)
         .allSatisfy(
             w -> {
@@ -175,6 +196,23 @@ class ManifestsTest {
         .containsExactly(
             "https://127.0.0.1:45123/validate/machine",
             "https://127.0.0.1:45123/validate/machinepool");
+
+    // both compute CRDs serve v1alpha1 and v1alpha2 (storage), converted by our /convert
+    for (String name : CRDS.subList(0, 2)) {
+      CustomResourceDefinition crd =
+          c.apiextensions().v1().customResourceDefinitions().withName(name).get();
+      assertThat(crd.getSpec().getVersions())
+          .extracting(v -> v.getName() + (v.getStorage() ? "*" : ""))
+          .as(name)
+          .containsExactly("v1alpha1", "v1alpha2*");
+      var conversion = crd.getSpec().getConversion();
+      assertThat(conversion.getStrategy()).isEqualTo("Webhook");
+      assertThat(conversion.getWebhook().getConversionReviewVersions()).containsExactly("v1");
+      assertThat(conversion.getWebhook().getClientConfig().getUrl())
+          .isEqualTo("https://127.0.0.1:45123/convert");
+      assertThat(conversion.getWebhook().getClientConfig().getCaBundle()).isEqualTo(caB64);
+      assertThat(conversion.getWebhook().getClientConfig().getService()).isNull();
+    }
 
     // installing again with another port just moves the webhooks
     WebhookInstaller.install(cp, ManifestPaths.overlay("local"), "https://127.0.0.1:45124", caPem);
@@ -208,11 +246,12 @@ class ManifestsTest {
         .withName("ironcore-maintenance")
         .delete();
 
-    // the CRD schema keeps unknown fields and leaves effect validation to the webhook
+    // the CRD schema keeps unknown fields and leaves effect validation to the webhook (written in
+    // v1alpha2, the storage version, so no conversion call is needed: no server runs here)
     cp.kubectlTool()
         .runWithInput(
             """
-        apiVersion: compute.ironcore.dev/v1alpha1
+        apiVersion: compute.ironcore.dev/v1alpha2
         kind: MachinePool
         metadata:
           name: manifests-test-pool

@@ -14,6 +14,17 @@ public final class Tolerations {
   }
 
   /**
+   * True when at least one of {@code tolerations} (null = none) matches {@code taint} and has no
+   * {@code tolerationSeconds}: the taint is tolerated for good. A toleration with {@code
+   * tolerationSeconds} (our v1alpha2) only tolerates a NoExecute taint for a while.
+   */
+  public static boolean toleratedForever(Taint taint, List<Toleration> tolerations) {
+    return tolerations != null
+        && tolerations.stream()
+            .anyMatch(t -> t != null && t.tolerates(taint) && t.getTolerationSeconds() == null);
+  }
+
+  /**
    * The {@code NoExecute} taints in {@code taints} (null = none) not matched by any of {@code
    * tolerations}, in their original order; empty means the Machine may stay on the pool.
    */

@@ -233,7 +233,8 @@ public final class CertificateInstall {
     boolean issue =
         pair.isEmpty()
             || !CaBundle.signedBy(pair.get().leaf(), caCert)
-            || !servesWell(pair.get(), now);
+            || !servesWell(pair.get(), now)
+            || !store.consistent();
     if (issue) {
       steps.add(
           new Step(
@@ -277,7 +278,7 @@ public final class CertificateInstall {
                 probe.awaitPresented(endpoints, now2.leaf(), settings.waitTimeout(), out::println);
               }));
     }
-    if (slots.stream().anyMatch(s -> !s.bundle().isExactly(caCert))) {
+    if (othersTrusted) {
       steps.add(
           new Step(
               "drop every other CA from the caBundles (trust only " + describe(caCert) + ")",

@@ -47,8 +47,11 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--kubeconfig",
-      description = "Kubeconfig file (default: KUBECONFIG, ~/.kube/config or in-cluster).")
-  Path kubeconfig;
+      description =
+          "Kubeconfig file (default: KUBECONFIG, ~/.kube/config or in-cluster); repeat it for"
+              + " an install spread over several clusters (e.g. CAPI and IronCore API): their"
+              + " caBundles change in lockstep, the Secret is written to each.")
+  List<Path> kubeconfigs;
 
   @Option(
       names = "--namespace",
@@ -185,11 +188,18 @@ public final class CertsMain implements Callable<Integer> {
         crds == null
             ? List.of()
             : crds.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
-    try (KubernetesClient client = client()) {
+    List<KubernetesClient> clients = new ArrayList<>();
+    try {
+      for (Path kubeconfig :
+          kubeconfigs == null || kubeconfigs.isEmpty() ? singleDefault() : kubeconfigs) {
+        clients.add(client(kubeconfig));
+      }
+      List<ServingPairStore> secrets = new ArrayList<>();
+      clients.forEach(c -> secrets.add(new SecretPairStore(c, namespace, secret)));
       ServingPairStore store =
           servingFiles != null
               ? new FilePairStore(servingFiles)
-              : new SecretPairStore(client, namespace, secret);
+              : secrets.size() == 1 ? secrets.get(0) : new MultiPairStore(secrets);
       var settings =
           new CertificateInstall.Settings(
               rotate ? CertificateInstall.Mode.ROTATE : CertificateInstall.Mode.ENSURE,
@@ -205,8 +215,8 @@ public final class CertsMain implements Callable<Integer> {
               settings,
               new CaFiles(caDir),
               store,
-              new ClusterTrust(client, webhookConfiguration, crdNames),
-              new ServerProbe(client),
+              new ClusterTrust(clients, webhookConfiguration, crdNames),
+              new ServerProbe(clients),
               out,
               Clock.systemUTC())
           .run();
@@ -220,7 +230,16 @@ public final class CertsMain implements Callable<Integer> {
     } catch (RuntimeException | IOException e) {
       err.println("certs: " + CaFiles.oneLine(e.getMessage()) + "; run again to continue");
       return 1;
+    } finally {
+      clients.forEach(KubernetesClient::close);
     }
+  }
+
+  /** One null entry: the client's own discovery (KUBECONFIG, ~/.kube/config, in-cluster). */
+  private static List<Path> singleDefault() {
+    List<Path> one = new ArrayList<>();
+    one.add(null);
+    return one;
   }
 
   private List<String> defaultSans() {
@@ -229,7 +248,7 @@ public final class CertsMain implements Callable<Integer> {
     return out;
   }
 
-  private KubernetesClient client() throws IOException {
+  private static KubernetesClient client(Path kubeconfig) throws IOException {
     Config config =
         kubeconfig == null
             ? Config.autoConfigure(null)

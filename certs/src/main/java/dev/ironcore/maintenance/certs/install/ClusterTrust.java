@@ -23,9 +23,13 @@ import java.util.function.UnaryOperator;
  * Webhook} (a CRD without webhook conversion has no slot and is reported as a note). Uses fabric8's
  * typed admissionregistration/v1 and apiextensions/v1 models; every write is an update with the
  * resourceVersion just read, so a concurrent change fails the write rather than being lost.
+ *
+ * <p>With several clusters (e.g. CAPI Machines in one API server, the IronCore API in another, each
+ * registering only the webhooks of what it stores) the slots of all are one set, changed in
+ * lockstep; each configuration and CRD must then exist in at least one of them.
  */
 public final class ClusterTrust {
-  private final KubernetesClient client;
+  private final List<KubernetesClient> clients;
   private final String webhookConfiguration;
   private final List<String> crds;
 
@@ -35,7 +39,17 @@ public final class ClusterTrust {
    * @param crds names of the CRDs whose conversion webhook we serve (may be empty)
    */
   public ClusterTrust(KubernetesClient client, String webhookConfiguration, List<String> crds) {
-    this.client = client;
+    this(List.of(client), webhookConfiguration, crds);
+  }
+
+  /**
+   * @param clients one per cluster, in the order of {@link TrustSlot.Endpoint#cluster()}
+   * @param webhookConfiguration name of both webhook configurations
+   * @param crds names of the CRDs whose conversion webhook we serve (may be empty)
+   */
+  public ClusterTrust(
+      List<KubernetesClient> clients, String webhookConfiguration, List<String> crds) {
+    this.clients = List.copyOf(clients);
     this.webhookConfiguration = webhookConfiguration;
     this.crds = List.copyOf(crds);
   }
@@ -54,34 +68,35 @@ public final class ClusterTrust {
    * @throws Refusal when a webhook configuration or CRD does not exist
    */
   public Snapshot read() {
-    Objects o = fetch();
+    List<Objects> all = fetchAll();
     List<TrustSlot> slots = new ArrayList<>();
     List<String> notes = new ArrayList<>();
-    String mOwner = "MutatingWebhookConfiguration " + webhookConfiguration;
-    for (MutatingWebhook w : nonNull(o.mutating.getWebhooks())) {
-      slots.add(slot(mOwner, w.getName(), w.getClientConfig(), notes));
-    }
-    String vOwner = "ValidatingWebhookConfiguration " + webhookConfiguration;
-    for (ValidatingWebhook w : nonNull(o.validating.getWebhooks())) {
-      slots.add(slot(vOwner, w.getName(), w.getClientConfig(), notes));
-    }
-    for (CustomResourceDefinition crd : o.crds) {
-      var cc = conversionClientConfig(crd);
-      String owner = "CustomResourceDefinition " + crd.getMetadata().getName();
-      if (cc == null) {
-        notes.add(owner + ": no webhook conversion (strategy None), no caBundle to set");
-        continue;
+    for (int i = 0; i < all.size(); i++) {
+      Objects o = all.get(i);
+      String prefix = prefix(i);
+      if (o.mutating != null) {
+        String owner = prefix + "MutatingWebhookConfiguration " + webhookConfiguration;
+        for (MutatingWebhook w : nonNull(o.mutating.getWebhooks())) {
+          slots.add(slot(i, owner, w.getName(), w.getClientConfig(), notes));
+        }
       }
-      CaBundle bundle = parse(cc.getCaBundle(), owner + " [conversion]", notes);
-      TrustSlot.Endpoint ep =
-          cc.getService() == null
-              ? new TrustSlot.Endpoint(cc.getUrl(), null, null, 443)
-              : new TrustSlot.Endpoint(
-                  null,
-                  cc.getService().getNamespace(),
-                  cc.getService().getName(),
-                  cc.getService().getPort() == null ? 443 : cc.getService().getPort());
-      slots.add(new TrustSlot(owner, "conversion", bundle, ep));
+      if (o.validating != null) {
+        String owner = prefix + "ValidatingWebhookConfiguration " + webhookConfiguration;
+        for (ValidatingWebhook w : nonNull(o.validating.getWebhooks())) {
+          slots.add(slot(i, owner, w.getName(), w.getClientConfig(), notes));
+        }
+      }
+      for (CustomResourceDefinition crd : o.crds) {
+        var cc = conversionClientConfig(crd);
+        String owner = prefix + "CustomResourceDefinition " + crd.getMetadata().getName();
+        if (cc == null) {
+          notes.add(owner + ": no webhook conversion (strategy None), no caBundle to set");
+          continue;
+        }
+        CaBundle bundle = parse(cc.getCaBundle(), owner + " [conversion]", notes);
+        slots.add(
+            new TrustSlot(owner, "conversion", bundle, endpoint(i, cc.getUrl(), cc.getService())));
+      }
     }
     return new Snapshot(slots, notes);
   }
@@ -93,29 +108,37 @@ public final class ClusterTrust {
    * @return one line per updated object, saying what it trusts now
    */
   public List<String> update(UnaryOperator<CaBundle> change) {
-    Objects o = fetch();
+    List<Objects> all = fetchAll();
     List<String> done = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
-    int changed = 0;
-    for (MutatingWebhook w : nonNull(o.mutating.getWebhooks())) {
-      changed += apply(w.getClientConfig(), change, ignored);
-    }
-    write(o.mutating, changed, done);
-    changed = 0;
-    for (ValidatingWebhook w : nonNull(o.validating.getWebhooks())) {
-      changed += apply(w.getClientConfig(), change, ignored);
-    }
-    write(o.validating, changed, done);
-    for (CustomResourceDefinition crd : o.crds) {
-      var cc = conversionClientConfig(crd);
-      if (cc == null) {
-        continue;
+    for (int i = 0; i < all.size(); i++) {
+      Objects o = all.get(i);
+      KubernetesClient client = clients.get(i);
+      if (o.mutating != null) {
+        int changed = 0;
+        for (MutatingWebhook w : nonNull(o.mutating.getWebhooks())) {
+          changed += apply(w.getClientConfig(), change, ignored);
+        }
+        write(client, prefix(i), o.mutating, changed, done);
       }
-      CaBundle now = parse(cc.getCaBundle(), "", ignored);
-      CaBundle next = change.apply(now);
-      if (!next.pem().equals(now.pem())) {
-        cc.setCaBundle(encode(next));
-        write(crd, 1, done);
+      if (o.validating != null) {
+        int changed = 0;
+        for (ValidatingWebhook w : nonNull(o.validating.getWebhooks())) {
+          changed += apply(w.getClientConfig(), change, ignored);
+        }
+        write(client, prefix(i), o.validating, changed, done);
+      }
+      for (CustomResourceDefinition crd : o.crds) {
+        var cc = conversionClientConfig(crd);
+        if (cc == null) {
+          continue;
+        }
+        CaBundle now = parse(cc.getCaBundle(), "", ignored);
+        CaBundle next = change.apply(now);
+        if (!next.pem().equals(now.pem())) {
+          cc.setCaBundle(encode(next));
+          write(client, prefix(i), crd, 1, done);
+        }
       }
     }
     return done;
@@ -126,7 +149,46 @@ public final class ClusterTrust {
       ValidatingWebhookConfiguration validating,
       List<CustomResourceDefinition> crds) {}
 
-  private Objects fetch() {
+  /** Every cluster's objects (absent ones null or left out); refuses what no cluster has. */
+  private List<Objects> fetchAll() {
+    List<Objects> all = new ArrayList<>();
+    for (KubernetesClient client : clients) {
+      all.add(fetch(client));
+    }
+    String where = clients.size() == 1 ? "" : " in any of the " + clients.size() + " clusters";
+    if (all.stream().allMatch(o -> o.mutating == null)) {
+      throw new Refusal(
+          "MutatingWebhookConfiguration "
+              + webhookConfiguration
+              + " not found"
+              + where
+              + "; install the webhooks first (kubectl apply -k manifests/default)");
+    }
+    if (all.stream().allMatch(o -> o.validating == null)) {
+      throw new Refusal(
+          "ValidatingWebhookConfiguration "
+              + webhookConfiguration
+              + " not found"
+              + where
+              + "; install the webhooks first (kubectl apply -k manifests/default)");
+    }
+    for (String name : crds) {
+      boolean found =
+          all.stream()
+              .anyMatch(o -> o.crds.stream().anyMatch(c -> c.getMetadata().getName().equals(name)));
+      if (!found) {
+        throw new Refusal(
+            "CustomResourceDefinition "
+                + name
+                + " not found"
+                + where
+                + "; install it, or leave it out with --crds (CRDS= in make)");
+      }
+    }
+    return all;
+  }
+
+  private Objects fetch(KubernetesClient client) {
     MutatingWebhookConfiguration m =
         client
             .admissionRegistration()
@@ -134,12 +196,6 @@ public final class ClusterTrust {
             .mutatingWebhookConfigurations()
             .withName(webhookConfiguration)
             .get();
-    if (m == null) {
-      throw new Refusal(
-          "MutatingWebhookConfiguration "
-              + webhookConfiguration
-              + " not found; install the webhooks first (kubectl apply -k manifests/default)");
-    }
     ValidatingWebhookConfiguration v =
         client
             .admissionRegistration()
@@ -147,25 +203,33 @@ public final class ClusterTrust {
             .validatingWebhookConfigurations()
             .withName(webhookConfiguration)
             .get();
-    if (v == null) {
-      throw new Refusal(
-          "ValidatingWebhookConfiguration "
-              + webhookConfiguration
-              + " not found; install the webhooks first (kubectl apply -k manifests/default)");
-    }
     List<CustomResourceDefinition> found = new ArrayList<>();
     for (String name : crds) {
       CustomResourceDefinition crd =
           client.apiextensions().v1().customResourceDefinitions().withName(name).get();
-      if (crd == null) {
-        throw new Refusal(
-            "CustomResourceDefinition "
-                + name
-                + " not found; install it, or leave it out with --crds (CRDS= in make)");
+      if (crd != null) {
+        found.add(crd);
       }
-      found.add(crd);
     }
     return new Objects(m, v, found);
+  }
+
+  private String prefix(int cluster) {
+    return clients.size() == 1 ? "" : "cluster " + (cluster + 1) + ": ";
+  }
+
+  private static TrustSlot.Endpoint endpoint(
+      int cluster,
+      String url,
+      io.fabric8.kubernetes.api.model.apiextensions.v1.ServiceReference svc) {
+    return svc == null
+        ? new TrustSlot.Endpoint(cluster, url, null, null, 443)
+        : new TrustSlot.Endpoint(
+            cluster,
+            null,
+            svc.getNamespace(),
+            svc.getName(),
+            svc.getPort() == null ? 443 : svc.getPort());
   }
 
   private static io.fabric8.kubernetes.api.model.apiextensions.v1.WebhookClientConfig
@@ -181,12 +245,13 @@ public final class ClusterTrust {
   }
 
   private static TrustSlot slot(
-      String owner, String entry, WebhookClientConfig cc, List<String> notes) {
+      int cluster, String owner, String entry, WebhookClientConfig cc, List<String> notes) {
     CaBundle bundle = parse(cc.getCaBundle(), owner + " [" + entry + "]", notes);
     TrustSlot.Endpoint ep =
         cc.getService() == null
-            ? new TrustSlot.Endpoint(cc.getUrl(), null, null, 443)
+            ? new TrustSlot.Endpoint(cluster, cc.getUrl(), null, null, 443)
             : new TrustSlot.Endpoint(
+                cluster,
                 null,
                 cc.getService().getNamespace(),
                 cc.getService().getName(),
@@ -205,13 +270,15 @@ public final class ClusterTrust {
     return 1;
   }
 
-  private void write(HasMetadata object, int changed, List<String> done) {
+  private static void write(
+      KubernetesClient client, String prefix, HasMetadata object, int changed, List<String> done) {
     if (changed == 0) {
       return;
     }
     client.resource(object).update();
     done.add(
-        object.getKind()
+        prefix
+            + object.getKind()
             + " "
             + object.getMetadata().getName()
             + ": "

@@ -39,13 +39,20 @@ import javax.net.ssl.X509TrustManager;
 public final class ServerProbe {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
-  private final KubernetesClient client;
+  private final List<KubernetesClient> clients;
 
   /**
    * @param client used for Service endpoints (pods and port-forwards)
    */
   public ServerProbe(KubernetesClient client) {
-    this.client = client;
+    this(List.of(client));
+  }
+
+  /**
+   * @param clients one per cluster, in the order of {@link TrustSlot.Endpoint#cluster()}
+   */
+  public ServerProbe(List<KubernetesClient> clients) {
+    this.clients = List.copyOf(clients);
   }
 
   /**
@@ -98,15 +105,18 @@ public final class ServerProbe {
   }
 
   /** One server: a host and port to dial, or a pod to port-forward to. */
-  private record Target(String name, String host, int port, String sni, Pod pod) {}
+  private record Target(
+      String name, String host, int port, String sni, Pod pod, KubernetesClient client) {}
 
   private List<Target> targets(TrustSlot.Endpoint ep) {
     if (ep.url() != null) {
       URI uri = URI.create(ep.url());
       int port = uri.getPort() > 0 ? uri.getPort() : 443;
       return List.of(
-          new Target(uri.getHost() + ":" + port, uri.getHost(), port, uri.getHost(), null));
+          new Target(uri.getHost() + ":" + port, uri.getHost(), port, uri.getHost(), null, null));
     }
+    KubernetesClient client = clients.get(ep.cluster());
+    String where = clients.size() == 1 ? "" : " (cluster " + (ep.cluster() + 1) + ")";
     Service svc = client.services().inNamespace(ep.namespace()).withName(ep.name()).get();
     if (svc == null || svc.getSpec().getSelector() == null) {
       return List.of();
@@ -136,7 +146,12 @@ public final class ServerProbe {
       String sni = ep.name() + "." + ep.namespace() + ".svc";
       out.add(
           new Target(
-              "pod " + ep.namespace() + "/" + pod.getMetadata().getName(), null, port, sni, pod));
+              "pod " + ep.namespace() + "/" + pod.getMetadata().getName() + where,
+              null,
+              port,
+              sni,
+              pod,
+              client));
     }
     return out;
   }
@@ -166,7 +181,7 @@ public final class ServerProbe {
       return handshake(t.host(), t.port(), t.sni(), expected);
     }
     try (LocalPortForward fwd =
-        client
+        t.client()
             .pods()
             .inNamespace(t.pod().getMetadata().getNamespace())
             .withName(t.pod().getMetadata().getName())

@@ -25,6 +25,14 @@ public interface ServingPairStore {
   String describe();
 
   /**
+   * @return false when the store spans several places that hold different pairs (a write cut
+   *     short): the pair is then written again
+   */
+  default boolean consistent() {
+    return true;
+  }
+
+  /**
    * PEM text as stored; either part may be null when missing.
    *
    * @param certificatePem {@code tls.crt}

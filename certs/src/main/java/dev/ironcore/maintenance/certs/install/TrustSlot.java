@@ -21,12 +21,13 @@ public record TrustSlot(String owner, String entry, CaBundle bundle, Endpoint en
   /**
    * Where the API server sends the calls: a URL, or a Service (namespace, name, port).
    *
+   * @param cluster index of the cluster (kubeconfig) whose API server makes the calls
    * @param url the {@code clientConfig.url}, or null
    * @param namespace Service namespace (service form), or null
    * @param name Service name (service form), or null
    * @param port Service port (service form; 443 when unset)
    */
-  public record Endpoint(String url, String namespace, String name, int port) {
+  public record Endpoint(int cluster, String url, String namespace, String name, int port) {
 
     /** Human-readable target. */
     public String describe() {

@@ -8,13 +8,18 @@ import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import dev.ironcore.maintenance.api.compute.Tolerations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The drain of a CAPI Machine's MachinePool as a pure function (domain reference §5, after {@code
- * ironcore-dev/pool-lifecycle-controller}): given what was observed, the single next step.
+ * ironcore-dev/pool-lifecycle-controller}): given what was observed, the single next step ({@link
+ * #next}) and, with the drain policy and the time, what operators are told about it ({@link
+ * #decide}: the pool's {@code Maintenance} condition, events, when to look again).
  */
 public final class DrainDecision {
   /**
@@ -32,7 +37,240 @@ public final class DrainDecision {
   /** {@link DrainStep.Release} reason: the selector no longer selects the Machine. */
   public static final String NOT_SELECTED = "--capi-machine-selector no longer selects it";
 
+  /** How often a held drain is re-checked even without events. */
+  public static final Duration HOLD_RECHECK = Duration.ofSeconds(10);
+
+  /** How often a queued drain looks for a free slot even without events. */
+  public static final Duration QUEUE_RECHECK = Duration.ofSeconds(2);
+
+  /** How many blocking Machines a message names before "and N more". */
+  static final int NAMED_MACHINES = 5;
+
   private DrainDecision() {}
+
+  /**
+   * The next step for {@code in} under {@code policy}, with the condition, events and requeue that
+   * go with it (domain reference §5, "Operator surface"):
+   *
+   * <ul>
+   *   <li>tainting is deferred ({@link DrainStep.Queue}, {@code DrainQueued}) while {@code
+   *       --max-concurrent-drains} other pools drain ({@link DrainBudget});
+   *   <li>tainting records {@code DrainStarted} on the CAPI Machine once the taints were added;
+   *   <li>a hold sets {@code Draining} (naming the blocking Machines) and records {@code
+   *       DrainBlocked} every pass (one Event per distinct set, its count growing); held longer
+   *       than {@code --drain-timeout} since the CAPI Machine's {@code deletionTimestamp} it sets
+   *       {@code DrainStuck} and records a {@code DrainStuck} Warning on the transition only; the
+   *       hook stays;
+   *   <li>releasing the hook sets {@code Drained} and records {@code DrainCompleted}; a missing
+   *       pool with Machines still bound to its name records a {@code PoolMissing} Warning;
+   *   <li>a hook removed by someone else while Machines still block records {@code
+   *       DrainHookRemoved} (Warning); deleting the pool records {@code PoolDeleted}.
+   * </ul>
+   *
+   * @param clock the time a hold is measured against
+   */
+  public static DrainOutcome decide(DrainInput in, DrainPolicy policy, Clock clock) {
+    DrainStep step = next(in);
+    CapiMachine capi = in.capiMachine();
+    Instant now = clock.instant();
+    Instant deletedAt = deletedAt(capi);
+    Duration held = deletedAt == null ? Duration.ZERO : Duration.between(deletedAt, now);
+    List<DrainEvent> events = new ArrayList<>();
+    if (step instanceof DrainStep.AddTaints s) {
+      DrainBudget.Verdict v =
+          DrainBudget.check(key(capi), in.fleet(), policy.maxConcurrentDrains());
+      if (!v.admitted()) {
+        String message =
+            "waiting for a free drain slot (--max-concurrent-drains="
+                + policy.maxConcurrentDrains()
+                + "): draining "
+                + String.join(", ", v.inProgress())
+                + "; position "
+                + v.position()
+                + " in the queue";
+        return new DrainOutcome(
+            new DrainStep.Queue(s.pool(), v.position(), v.inProgress()),
+            MaintenanceCondition.queued(message),
+            List.of(),
+            QUEUE_RECHECK);
+      }
+      events.add(
+          DrainEvent.normal(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.STARTED,
+              "tainted pool "
+                  + s.pool()
+                  + " with "
+                  + Names.MAINTENANCE_TAINT_KEY
+                  + ":NoSchedule and :NoExecute; Machines that do not tolerate it are evicted",
+              DrainEvent.When.STEP_DONE));
+      return new DrainOutcome(step, null, events, null);
+    }
+    if (step instanceof DrainStep.Hold s) {
+      String waiting = waitingFor(s.blockingMachines());
+      events.add(
+          DrainEvent.normal(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.BLOCKED,
+              "pool " + s.pool() + ": " + waiting,
+              DrainEvent.When.EVERY_PASS));
+      Duration timeout = policy.drainTimeout();
+      if (timeout.isZero() || held.compareTo(timeout) < 0) {
+        Duration untilStuck = timeout.isZero() ? HOLD_RECHECK : timeout.minus(held);
+        return new DrainOutcome(
+            step,
+            MaintenanceCondition.draining(waiting),
+            events,
+            untilStuck.compareTo(HOLD_RECHECK) < 0 ? untilStuck : HOLD_RECHECK);
+      }
+      String stuck =
+          "drain of pool "
+              + s.pool()
+              + " has held the pre-drain hook longer than --drain-timeout="
+              + HumanDuration.of(timeout)
+              + " (CAPI Machine deleted at "
+              + deletedAt
+              + "); the hook is kept; "
+              + waiting;
+      events.add(
+          DrainEvent.warning(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.STUCK,
+              stuck,
+              DrainEvent.When.REASON_CHANGED));
+      return new DrainOutcome(step, MaintenanceCondition.stuck(stuck), events, HOLD_RECHECK);
+    }
+    if (step instanceof DrainStep.RemoveHook s) {
+      if (s.poolMissing()) {
+        List<String> bound = names(in.boundMachines());
+        if (!bound.isEmpty()) {
+          events.add(
+              DrainEvent.warning(
+                  DrainEvent.Subject.CAPI_MACHINE,
+                  DrainEvent.POOL_MISSING,
+                  "pool "
+                      + s.pool()
+                      + " does not exist, but "
+                      + count(bound.size())
+                      + " still bound to it: "
+                      + firstFew(bound)
+                      + "; releasing the pre-drain hook",
+                  DrainEvent.When.STEP_DONE));
+        }
+        events.add(
+            DrainEvent.normal(
+                DrainEvent.Subject.CAPI_MACHINE,
+                DrainEvent.COMPLETED,
+                "pool " + s.pool() + " does not exist: pre-drain hook removed",
+                DrainEvent.When.STEP_DONE));
+        return new DrainOutcome(step, null, events, null);
+      }
+      events.add(
+          DrainEvent.normal(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.COMPLETED,
+              "pool "
+                  + s.pool()
+                  + " drained in "
+                  + HumanDuration.of(held)
+                  + ": pre-drain hook removed, CAPI may drain and delete the node",
+              DrainEvent.When.STEP_DONE));
+      return new DrainOutcome(
+          step,
+          MaintenanceCondition.drained(
+              "no bound Machine blocks the maintenance taint; pre-drain hook released"),
+          events,
+          null);
+    }
+    if (step instanceof DrainStep.WaitForCapi || step instanceof DrainStep.DeletePool) {
+      hookRemovedByOthers(in).ifPresent(events::add);
+      if (step instanceof DrainStep.DeletePool s) {
+        events.add(
+            DrainEvent.normal(
+                DrainEvent.Subject.CAPI_MACHINE,
+                DrainEvent.POOL_DELETED,
+                "CAPI is done with the node: deleted MachinePool " + s.pool(),
+                DrainEvent.When.STEP_DONE));
+      }
+      return new DrainOutcome(step, null, events, null);
+    }
+    return DrainOutcome.of(step);
+  }
+
+  /**
+   * A Warning when the hook is gone while bound Machines still block and we never reported the pool
+   * drained: someone other than us removed it.
+   */
+  private static java.util.Optional<DrainEvent> hookRemovedByOthers(DrainInput in) {
+    MachinePool pool = in.pool();
+    if (pool == null || isDeleting(pool)) {
+      return java.util.Optional.empty();
+    }
+    var condition =
+        dev.ironcore.maintenance.api.compute.Conditions.find(
+            pool.getStatus() == null ? null : pool.getStatus().getConditions(),
+            MaintenanceCondition.TYPE);
+    if (condition != null && MaintenanceCondition.DRAINED_REASON.equals(condition.getReason())) {
+      return java.util.Optional.empty();
+    }
+    List<String> blocking = blockingMachines(pool, in.boundMachines());
+    if (blocking.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        DrainEvent.warning(
+            DrainEvent.Subject.CAPI_MACHINE,
+            DrainEvent.HOOK_REMOVED,
+            "pre-drain hook removed by someone else while pool "
+                + pool.getMetadata().getName()
+                + " is not drained: "
+                + waitingFor(blocking),
+            DrainEvent.When.EVERY_PASS));
+  }
+
+  /** {@code waiting for 2 Machines: ns/a, ns/b} (the first few, then "and N more"). */
+  static String waitingFor(List<String> blocking) {
+    return "waiting for " + count(blocking.size()) + ": " + firstFew(blocking);
+  }
+
+  private static String count(int n) {
+    return n == 1 ? "1 Machine" : n + " Machines";
+  }
+
+  private static String firstFew(List<String> names) {
+    if (names.size() <= NAMED_MACHINES) {
+      return String.join(", ", names);
+    }
+    return String.join(", ", names.subList(0, NAMED_MACHINES))
+        + " and "
+        + (names.size() - NAMED_MACHINES)
+        + " more";
+  }
+
+  private static List<String> names(List<Machine> machines) {
+    return machines.stream()
+        .map(m -> m.getMetadata().getNamespace() + "/" + m.getMetadata().getName())
+        .sorted()
+        .toList();
+  }
+
+  /** {@code namespace/name} of {@code o}. */
+  public static String key(HasMetadata o) {
+    return o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+  }
+
+  /** The {@code deletionTimestamp}, or null when not deleting (or unparsable). */
+  public static Instant deletedAt(HasMetadata o) {
+    String ts = o.getMetadata() == null ? null : o.getMetadata().getDeletionTimestamp();
+    if (ts == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(ts);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
+  }
 
   /** The next step for {@code in}; never null. */
   public static DrainStep next(DrainInput in) {
@@ -97,9 +335,11 @@ public final class DrainDecision {
 
   /**
    * Bound Machines ({@code namespace/name}, sorted) that do not tolerate the pool's {@code
-   * maintenance.ironcore.dev} NoExecute taint; Machines still shutting down count. The taint is the
-   * pool's own (matched by key and effect, so a value someone gave it counts, as it does for
-   * eviction), or {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none.
+   * maintenance.ironcore.dev} NoExecute taint for good; Machines still shutting down count. A
+   * Machine that tolerates it only with {@code tolerationSeconds} blocks until the eviction loop
+   * has evicted it and it is gone (domain reference §5, drain step 4). The taint is the pool's own
+   * (matched by key and effect, so a value someone gave it counts, as it does for eviction), or
+   * {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none.
    */
   public static List<String> blockingMachines(MachinePool pool, List<Machine> bound) {
     List<Taint> present =
@@ -111,7 +351,7 @@ public final class DrainDecision {
     List<String> blocking = new ArrayList<>();
     for (Machine m : bound) {
       var tolerations = m.getSpec() == null ? null : m.getSpec().getTolerations();
-      if (probes.stream().anyMatch(t -> !Tolerations.tolerated(t, tolerations))) {
+      if (probes.stream().anyMatch(t -> !Tolerations.toleratedForever(t, tolerations))) {
         blocking.add(m.getMetadata().getNamespace() + "/" + m.getMetadata().getName());
       }
     }

@@ -13,7 +13,20 @@ import java.util.List;
  * @param pool the MachinePool named by {@code status.nodeRef.name}, or null when it does not exist
  *     (or the Machine has no nodeRef)
  * @param boundMachines IronCore Machines whose {@code spec.machinePoolRef.name} is that pool,
- *     including Machines that are being deleted (empty when there is no pool)
+ *     including Machines that are being deleted (also when the pool does not exist)
+ * @param fleet every deleting CAPI Machine the drain budget counts (see {@link DrainBudget}); may
+ *     be empty when no budget is set
  */
 public record DrainInput(
-    CapiMachine capiMachine, boolean selected, MachinePool pool, List<Machine> boundMachines) {}
+    CapiMachine capiMachine,
+    boolean selected,
+    MachinePool pool,
+    List<Machine> boundMachines,
+    List<DrainSlot> fleet) {
+
+  /** Without a fleet (no drain budget to check). */
+  public DrainInput(
+      CapiMachine capiMachine, boolean selected, MachinePool pool, List<Machine> boundMachines) {
+    this(capiMachine, selected, pool, boundMachines, List.of());
+  }
+}

@@ -5,57 +5,103 @@ import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.ClusterCache;
+import dev.ironcore.maintenance.controller.EventRecorder;
 import dev.ironcore.maintenance.controller.KubeWriter;
+import dev.ironcore.maintenance.controller.PoolConditionWriter;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Drain and pool-deletion loop for one CAPI Machine (domain reference §5): takes the single step
- * {@link DrainDecision} picks from the cache, performs it with a fresh read, and returns. Before
- * releasing the pre-drain hook it confirms against the API server (not the cache) that no bound
- * Machine still blocks (or, for "pool missing", that the pool really does not exist). Key: the CAPI
- * Machine's {@code namespace/name}.
+ * {@link DrainDecision#decide} picks from the cache, performs it with a fresh read, then writes the
+ * pool's {@code Maintenance} condition (only when it changes) and records the outcome's events.
+ * Before releasing the pre-drain hook it confirms against the API server (not the cache) that no
+ * bound Machine still blocks (or, for "pool missing", that the pool really does not exist). Key:
+ * the CAPI Machine's {@code namespace/name}.
  */
 public final class DrainReconciler implements Reconciler {
-  private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
+  /** Machines per page when the drain re-checks a pool against the API server. */
+  static final long LIST_PAGE = 500;
 
-  /** How often a held drain is re-checked even without events. */
-  static final Duration HOLD_RECHECK = Duration.ofSeconds(10);
+  private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
 
   private final KubeWriter writer;
   private final ClusterCache cache;
   private final ControllerMetrics metrics;
   private final Predicate<Map<String, String>> selector;
+  private final DrainPolicy policy;
+  private final Clock clock;
+  private final EventRecorder events;
+  private final PoolConditionWriter conditions;
 
   /**
    * The blocking Machines last logged per held drain, so a hold is logged when it changes, not
    * every pass.
    */
-  private final Map<String, List<String>> lastHold = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, List<String>> lastHold = new ConcurrentHashMap<>();
+
+  /** Blocking Machines per pool of the drains held now (for the per-pool gauge). */
+  private final Map<String, Integer> blockingByPool = new ConcurrentHashMap<>();
 
   /**
    * @param selector {@code --capi-machine-selector}: which CAPI Machines (by their labels) to
    *     manage
+   * @param policy drain timeout and budget
+   * @param clock the time holds are measured against
    */
   public DrainReconciler(
       KubeWriter writer,
       ClusterCache cache,
       ControllerMetrics metrics,
-      Predicate<Map<String, String>> selector) {
+      Predicate<Map<String, String>> selector,
+      DrainPolicy policy,
+      Clock clock,
+      EventRecorder events) {
     this.writer = writer;
     this.cache = cache;
     this.metrics = metrics;
     this.selector = selector;
+    this.policy = policy;
+    this.clock = clock;
+    this.events = events;
+    this.conditions = new PoolConditionWriter(writer.ironcore(), clock);
+    metrics.drainSteps(
+        Arrays.stream(DrainStep.class.getPermittedSubclasses())
+            .map(Class::getSimpleName)
+            .filter(n -> !n.equals("Nothing"))
+            .toList());
+  }
+
+  /** The budget's view of the cluster, from the cache. */
+  public List<DrainSlot> fleet() {
+    return DrainFleet.of(cache.capiMachines(), cache::pool, selector);
+  }
+
+  /** How the step's write went. */
+  private enum Performed {
+    /** A write was sent. */
+    SENT,
+    /** Nothing needed sending (already so, object gone, or a step without a write). */
+    NOTHING,
+    /** The cache was behind the API server: look again shortly, change nothing. */
+    CACHE_BEHIND
   }
 
   @Override
@@ -67,16 +113,72 @@ public final class DrainReconciler implements Reconciler {
     }
     String node = cached.nodeName();
     MachinePool pool = cache.pool(node);
-    List<Machine> bound = pool == null ? List.of() : cache.machinesBoundTo(node);
+    List<Machine> bound = node == null ? List.of() : cache.machinesBoundTo(node);
     Map<String, String> labels = cached.getMetadata().getLabels();
     boolean selected = selector.test(labels == null ? Map.of() : labels);
-    DrainStep step = DrainDecision.next(new DrainInput(cached, selected, pool, bound));
+    List<DrainSlot> fleet =
+        policy.maxConcurrentDrains() > 0 && DrainDecision.isDeleting(cached) ? fleet() : List.of();
+    DrainOutcome outcome =
+        DrainDecision.decide(new DrainInput(cached, selected, pool, bound, fleet), policy, clock);
+    DrainStep step = outcome.step();
     if (!(step instanceof DrainStep.Hold)) {
       lastHold.remove(key);
+      if (node != null && !(step instanceof DrainStep.Nothing)) {
+        unblocked(node);
+      }
     }
     if (!(step instanceof DrainStep.Nothing)) {
       metrics.drainStep(step.getClass().getSimpleName());
     }
+    Performed performed = perform(key, step);
+    if (performed == Performed.CACHE_BEHIND) {
+      return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
+    }
+    PoolConditionWriter.Write write = null;
+    if (outcome.condition() != null && node != null) {
+      MaintenanceCondition c = outcome.condition();
+      write = conditions.set(node, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
+      if (write.written()) {
+        LOG.info(
+            "drain {}: pool {} condition Maintenance={} ({}): {}",
+            key,
+            node,
+            c.status(),
+            c.reason(),
+            c.message());
+      }
+    }
+    for (DrainEvent e : outcome.events()) {
+      boolean due =
+          switch (e.when()) {
+            case EVERY_PASS -> true;
+            case STEP_DONE -> performed == Performed.SENT;
+            case REASON_CHANGED ->
+                write != null && write.reasonChanged(outcome.condition().reason());
+          };
+      HasMetadata on = e.on() == DrainEvent.Subject.POOL ? pool : cached;
+      if (due && on != null) {
+        events.record(on, e.type(), e.reason(), e.message());
+      }
+    }
+    if (step instanceof DrainStep.RemoveHook s && !s.poolMissing() && performed == Performed.SENT) {
+      Instant deletedAt = DrainDecision.deletedAt(cached);
+      if (deletedAt != null) {
+        metrics.drainCompleted(Duration.between(deletedAt, clock.instant()));
+      }
+    }
+    return outcome.requeueAfter() == null
+        ? Result.done()
+        : Result.requeueAfter(outcome.requeueAfter(), step.getClass().getSimpleName());
+  }
+
+  private void unblocked(String pool) {
+    if (blockingByPool.remove(pool) != null) {
+      metrics.blockingMachines(Map.copyOf(blockingByPool));
+    }
+  }
+
+  private Performed perform(String key, DrainStep step) {
     Resource<CapiMachine> capi =
         writer
             .capi()
@@ -92,7 +194,7 @@ public final class DrainReconciler implements Reconciler {
                   e.ensureFinalizer(Names.CLEANUP_FINALIZER)
                       .ensureAnnotation(
                           Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
-      log(sent, key, "added finalizer and pre-drain hook");
+      return log(sent, key, "added finalizer and pre-drain hook");
     } else if (step instanceof DrainStep.Release s) {
       boolean sent =
           writer.patchMetadata(
@@ -100,28 +202,38 @@ public final class DrainReconciler implements Reconciler {
               e ->
                   e.removeAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION)
                       .removeFinalizer(Names.CLEANUP_FINALIZER));
-      log(sent, key, s.reason() + ": released pre-drain hook and finalizer");
+      return log(sent, key, s.reason() + ": released pre-drain hook and finalizer");
+    } else if (step instanceof DrainStep.Queue s) {
+      LOG.debug(
+          "drain {}: pool {} queued at position {}; draining {}",
+          key,
+          s.pool(),
+          s.position(),
+          s.inProgress());
     } else if (step instanceof DrainStep.AddTaints s) {
       var added = writer.addTaints(s.pool(), DrainDecision.MAINTENANCE_TAINTS);
       if (!added.isEmpty()) {
         LOG.info("drain {}: added taints {} to pool {}", key, added, s.pool());
+        return Performed.SENT;
       }
     } else if (step instanceof DrainStep.Hold s) {
-      if (s.blockingMachines().equals(lastHold.put(key, s.blockingMachines()))) {
-        return Result.requeueAfter(HOLD_RECHECK, "holding");
+      Integer before = blockingByPool.put(s.pool(), s.blockingMachines().size());
+      if (before == null || before != s.blockingMachines().size()) {
+        metrics.blockingMachines(Map.copyOf(blockingByPool));
       }
-      LOG.info(
-          "drain {}: holding pre-drain hook, {} machine(s) on pool {} do not tolerate the maintenance taint yet: {}",
-          key,
-          s.blockingMachines().size(),
-          s.pool(),
-          String.join(", ", s.blockingMachines()));
-      return Result.requeueAfter(HOLD_RECHECK, "holding");
+      if (!s.blockingMachines().equals(lastHold.put(key, s.blockingMachines()))) {
+        LOG.info(
+            "drain {}: holding pre-drain hook, {} machine(s) on pool {} do not tolerate the maintenance taint yet: {}",
+            key,
+            s.blockingMachines().size(),
+            s.pool(),
+            String.join(", ", s.blockingMachines()));
+      }
     } else if (step instanceof DrainStep.RemoveHook s) {
       if (s.poolMissing()
           && writer.ironcore().resources(MachinePool.class).withName(s.pool()).get() != null) {
         LOG.info("drain {}: cache was behind, pool {} exists", key, s.pool());
-        return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
+        return Performed.CACHE_BEHIND;
       }
       if (!s.poolMissing()) {
         List<String> stillBlocking = liveBlockingMachines(s.pool());
@@ -131,25 +243,25 @@ public final class DrainReconciler implements Reconciler {
               key,
               stillBlocking.size(),
               stillBlocking);
-          return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
+          return Performed.CACHE_BEHIND;
         }
       }
       boolean sent =
           writer.patchMetadata(capi, e -> e.removeAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION));
-      log(
+      return log(
           sent,
           key,
           s.poolMissing()
               ? "pool " + s.pool() + " does not exist: removed pre-drain hook"
               : "pool " + s.pool() + " drained: removed pre-drain hook");
-    } else if (step instanceof DrainStep.WaitForCapi s) {
+    } else if (step instanceof DrainStep.WaitForCapi) {
       LOG.debug("drain {}: waiting for CAPI to remove {}", key, Names.CAPI_MACHINE_FINALIZER);
     } else if (step instanceof DrainStep.DeletePool s) {
       var deleted = writer.ironcore().resources(MachinePool.class).withName(s.pool()).delete();
-      log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
+      return log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
     } else if (step instanceof DrainStep.RemoveFinalizer s) {
       boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));
-      log(
+      return log(
           sent,
           key,
           "pool "
@@ -157,21 +269,37 @@ public final class DrainReconciler implements Reconciler {
               + " is gone or being deleted: removed finalizer "
               + Names.CLEANUP_FINALIZER);
     }
-    return Result.done();
+    return Performed.NOTHING;
   }
 
+  /**
+   * The Machines bound to {@code pool} that block its drain, from the API server (not the cache).
+   * Machines are listed in pages of {@link #LIST_PAGE}: no field selector reaches {@code
+   * spec.machinePoolRef}, and one unpaged LIST of a fleet (10,000 Machines) needs more heap than
+   * the controller has ({@code make bench}).
+   */
   private List<String> liveBlockingMachines(String pool) {
-    List<Machine> bound =
-        writer.ironcore().resources(Machine.class).inAnyNamespace().list().getItems().stream()
-            .filter(m -> pool.equals(m.boundPoolName()))
-            .collect(Collectors.toList());
+    List<Machine> bound = new ArrayList<>();
+    String next = null;
+    do {
+      KubernetesResourceList<Machine> page =
+          writer
+              .ironcore()
+              .resources(Machine.class)
+              .inAnyNamespace()
+              .list(new ListOptionsBuilder().withLimit(LIST_PAGE).withContinue(next).build());
+      page.getItems().stream().filter(m -> pool.equals(m.boundPoolName())).forEach(bound::add);
+      next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+    } while (next != null && !next.isEmpty());
     return DrainDecision.blockingMachines(
         writer.ironcore().resources(MachinePool.class).withName(pool).get(), bound);
   }
 
-  private static void log(boolean sent, String key, String what) {
+  private static Performed log(boolean sent, String key, String what) {
     if (sent) {
       LOG.info("drain {}: {}", key, what);
+      return Performed.SENT;
     }
+    return Performed.NOTHING;
   }
 }

@@ -21,6 +21,14 @@ public sealed interface DrainStep {
    */
   record Release(String reason) implements DrainStep {}
 
+  /**
+   * Wait before tainting: {@code --max-concurrent-drains} other pools are draining.
+   *
+   * @param position 1-based place among the waiting drains
+   * @param inProgress the pools holding a slot
+   */
+  record Queue(String pool, int position, List<String> inProgress) implements DrainStep {}
+
   /** Add the maintenance taints the pool lacks (matched by key and effect). */
   record AddTaints(String pool, List<Taint> missing) implements DrainStep {}
 

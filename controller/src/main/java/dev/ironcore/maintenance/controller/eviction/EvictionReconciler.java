@@ -10,6 +10,9 @@ import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +21,12 @@ import org.slf4j.LoggerFactory;
  * Eviction loop (IronCore IEP-21): DELETEs a bound Machine whose pool carries a NoExecute taint it
  * does not tolerate and records a Normal {@code Evicted} event on it. The machinepoollet then shuts
  * the VM down and releases its finalizer. Key: the Machine's {@code namespace/name}.
+ *
+ * <p>With delayed eviction (the API server serves v1alpha2), a Machine that tolerates a taint only
+ * with {@code tolerationSeconds} is requeued at its deadline ({@link EvictionDecision}); a pool or
+ * Machine change re-runs the decision earlier, so removing the taint or raising the seconds cancels
+ * or moves the eviction. Deadlines come from the taints' {@code timeAdded}, so a restart keeps
+ * them; for a taint without one, from this process's first sighting ({@link TaintSightings}).
  */
 public final class EvictionReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(EvictionReconciler.class);
@@ -26,16 +35,36 @@ public final class EvictionReconciler implements Reconciler {
   private final ClusterCache cache;
   private final EventRecorder events;
   private final ControllerMetrics metrics;
+  private final Clock clock;
+  private final boolean delayed;
+  private final TaintSightings sightings = new TaintSightings();
 
+  /** Without delayed eviction (v1alpha1-only API servers), on the system clock. */
   public EvictionReconciler(
       KubernetesClient client,
       ClusterCache cache,
       EventRecorder events,
       ControllerMetrics metrics) {
+    this(client, cache, events, metrics, Clock.systemUTC(), false);
+  }
+
+  /**
+   * @param clock the current time for deadlines
+   * @param delayed whether {@code tolerationSeconds} delays eviction (the cache reads v1alpha2)
+   */
+  public EvictionReconciler(
+      KubernetesClient client,
+      ClusterCache cache,
+      EventRecorder events,
+      ControllerMetrics metrics,
+      Clock clock,
+      boolean delayed) {
     this.client = client;
     this.cache = cache;
     this.events = events;
     this.metrics = metrics;
+    this.clock = clock;
+    this.delayed = delayed;
   }
 
   @Override
@@ -44,10 +73,20 @@ public final class EvictionReconciler implements Reconciler {
     if (machine == null) {
       return Result.done();
     }
-    MachinePool pool = cache.pool(machine.boundPoolName());
-    EvictionDecision.Outcome outcome = EvictionDecision.decide(machine, pool);
+    String poolName = machine.boundPoolName();
+    MachinePool pool = cache.pool(poolName);
+    Instant now = clock.instant();
+    if (poolName != null) {
+      sightings.retain(
+          poolName, pool == null || pool.getSpec() == null ? null : pool.getSpec().getTaints());
+    }
+    EvictionDecision.Outcome outcome =
+        EvictionDecision.decide(
+            machine, pool, now, t -> sightings.firstSeen(poolName, t, now), delayed);
     if (!outcome.evict()) {
-      return Result.done();
+      return outcome.deadline() == null
+          ? Result.done()
+          : Result.requeueAfter(delay(now, outcome.deadline()), outcome.reason());
     }
     String taints =
         outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
@@ -61,20 +100,30 @@ public final class EvictionReconciler implements Reconciler {
       return Result.done();
     }
     metrics.evicted();
-    LOG.info(
-        "evicted machine {} from pool {}: taint {} not tolerated",
-        key,
-        pool.getMetadata().getName(),
-        taints);
+    String why = outcome.expired() ? " tolerated for its tolerationSeconds only" : " not tolerated";
+    LOG.info("evicted machine {} from pool {}: taint {}{}", key, poolName, taints, why);
     events.record(
         machine,
         "Normal",
         Names.EVICTED_REASON,
         "Evicted from MachinePool "
-            + pool.getMetadata().getName()
+            + poolName
             + ": taint "
             + taints
-            + " is not tolerated");
+            + (outcome.expired()
+                ? " was tolerated for its tolerationSeconds only, which have passed"
+                : " is not tolerated"));
     return Result.done();
   }
+
+  /**
+   * Time until {@code deadline}, at most {@link #LONGEST_WAIT} (the resync checks again anyway).
+   */
+  static Duration delay(Instant now, Instant deadline) {
+    Duration d = Duration.between(now, deadline);
+    return d.isNegative() ? Duration.ZERO : d.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : d;
+  }
+
+  /** The longest single requeue delay: one day (a Duration beyond millis would overflow). */
+  static final Duration LONGEST_WAIT = Duration.ofDays(1);
 }

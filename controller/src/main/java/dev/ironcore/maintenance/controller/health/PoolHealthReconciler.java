@@ -9,6 +9,7 @@ import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.controller.ClusterCache;
+import dev.ironcore.maintenance.controller.EventRecorder;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
@@ -40,18 +41,27 @@ public final class PoolHealthReconciler implements Reconciler {
   private final Duration gracePeriod;
   private final Map<String, PoolHealthDecision.Seen> seen = new ConcurrentHashMap<>();
   private final ControllerMetrics metrics;
+  private final EventRecorder events;
 
+  /** Reason of the Warning event on a pool set to Ready=Unknown. */
+  public static final String POOL_UNKNOWN_EVENT = "PoolUnknown";
+
+  /**
+   * @param events records {@link #POOL_UNKNOWN_EVENT} on a pool set to Ready=Unknown
+   */
   public PoolHealthReconciler(
       KubernetesClient client,
       ClusterCache cache,
       Clock clock,
       Duration gracePeriod,
-      ControllerMetrics metrics) {
+      ControllerMetrics metrics,
+      EventRecorder events) {
     this.client = client;
     this.cache = cache;
     this.clock = clock;
     this.gracePeriod = gracePeriod;
     this.metrics = metrics;
+    this.events = events;
   }
 
   @Override
@@ -130,6 +140,15 @@ public final class PoolHealthReconciler implements Reconciler {
         .subresource("status")
         .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
     metrics.poolMarkedUnknown();
+    events.record(
+        live,
+        "Warning",
+        POOL_UNKNOWN_EVENT,
+        "no Lease renewal or Ready change for "
+            + gracePeriod.toSeconds()
+            + " s: Ready=Unknown ("
+            + Names.POOL_STATUS_UNKNOWN_MESSAGE
+            + ")");
     LOG.info(
         "pool {}: no Lease renewal or Ready change for {} s: set Ready=Unknown ({})",
         poolName,

@@ -1,9 +1,18 @@
 package dev.ironcore.maintenance.controller.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleBiFunction;
 
 /**
  * The controller's Micrometer meters (exported for Prometheus at {@code /metrics}). Names, as
@@ -16,17 +25,59 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints;
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
  *       RemoveHook, DeletePool, ...);
- *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes.
+ *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes;
+ *   <li>{@code ironcore_maintenance_drains_in_progress}, {@code ..._drains_queued}, {@code
+ *       ..._drains_stuck}: drains holding a slot (pool tainted), waiting for one ({@code
+ *       --max-concurrent-drains}), and held longer than {@code --drain-timeout};
+ *   <li>{@code ironcore_maintenance_drain_oldest_age_seconds}: age of the oldest unfinished drain
+ *       (since its CAPI Machine's deletionTimestamp), 0 when none;
+ *   <li>{@code ironcore_maintenance_drain_blocking_machines{pool}}: Machines still blocking each
+ *       held drain;
+ *   <li>{@code ironcore_maintenance_drain_duration_seconds}: histogram, CAPI Machine deletion to
+ *       pre-drain hook released;
+ *   <li>{@code ironcore_maintenance_pools{ready,maintenance}}: MachinePools by Ready status ({@code
+ *       True}, {@code False}, {@code Unknown}, {@code none}) and Maintenance reason ({@code none},
+ *       {@code DrainQueued}, {@code Draining}, {@code DrainStuck}, {@code Drained}).
  * </ul>
+ *
+ * Counters exist at 0 from the start, not only after their first increase.
  */
 public final class ControllerMetrics {
   private final MeterRegistry registry;
+
+  /** Bucket bounds of the drain-duration histogram. */
+  static final Duration[] DRAIN_BUCKETS = {
+    Duration.ofSeconds(10),
+    Duration.ofSeconds(30),
+    Duration.ofMinutes(1),
+    Duration.ofMinutes(2),
+    Duration.ofMinutes(5),
+    Duration.ofMinutes(10),
+    Duration.ofMinutes(30),
+    Duration.ofHours(1),
+    Duration.ofHours(2),
+    Duration.ofHours(6)
+  };
+
+  /** Ready statuses the pools gauge reports ({@code none}: no Ready condition). */
+  public static final List<String> READY_VALUES = List.of("True", "False", "Unknown", "none");
+
+  /** Maintenance reasons the pools gauge reports ({@code none}: no Maintenance condition). */
+  public static final List<String> MAINTENANCE_VALUES =
+      List.of("none", "DrainQueued", "Draining", "DrainStuck", "Drained");
+
+  private final MultiGauge blocking;
 
   /** Registers the process-wide counters in {@code registry}, at 0. */
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
     evictions().increment(0);
     poolsMarkedUnknown().increment(0);
+    this.blocking =
+        MultiGauge.builder("ironcore.maintenance.drain.blocking.machines")
+            .description("Bound Machines still blocking a held drain, per pool")
+            .register(registry);
+    drainDurationTimer();
   }
 
   /**
@@ -61,13 +112,84 @@ public final class ControllerMetrics {
         .register(registry);
   }
 
-  /** Counts a drain step, named like its {@code DrainStep} type. */
-  public void drainStep(String step) {
-    Counter.builder("ironcore.maintenance.drain.steps")
+  private Counter drainStepCounter(String step) {
+    return Counter.builder("ironcore.maintenance.drain.steps")
         .description("Drain steps taken")
         .tag("step", step)
-        .register(registry)
-        .increment();
+        .register(registry);
+  }
+
+  /** Makes the drain-step counters of {@code steps} exist at 0. */
+  public void drainSteps(List<String> steps) {
+    steps.forEach(this::drainStepCounter);
+  }
+
+  /** Counts a drain step, named like its {@code DrainStep} type. */
+  public void drainStep(String step) {
+    drainStepCounter(step).increment();
+  }
+
+  private Timer drainDurationTimer() {
+    return Timer.builder("ironcore.maintenance.drain.duration")
+        .description("From the CAPI Machine's deletionTimestamp to the pre-drain hook's release")
+        .serviceLevelObjectives(DRAIN_BUCKETS)
+        .register(registry);
+  }
+
+  /** Records a finished drain (deletion to hook released). */
+  public void drainCompleted(Duration took) {
+    drainDurationTimer().record(took.isNegative() ? Duration.ZERO : took);
+  }
+
+  /**
+   * The fleet-wide drain gauges, read at every scrape.
+   *
+   * @param oldestAgeSeconds seconds since the oldest unfinished drain's CAPI Machine deletion, 0
+   *     when none
+   */
+  public void drainGauges(
+      Supplier<Number> inProgress,
+      Supplier<Number> queued,
+      Supplier<Number> stuck,
+      Supplier<Number> oldestAgeSeconds) {
+    Gauge.builder("ironcore.maintenance.drains.in.progress", inProgress)
+        .description("Pools tainted for maintenance by a deleting CAPI Machine")
+        .register(registry);
+    Gauge.builder("ironcore.maintenance.drains.queued", queued)
+        .description("Drains waiting for a --max-concurrent-drains slot")
+        .register(registry);
+    Gauge.builder("ironcore.maintenance.drains.stuck", stuck)
+        .description("Drains held longer than --drain-timeout")
+        .register(registry);
+    Gauge.builder("ironcore.maintenance.drain.oldest.age", oldestAgeSeconds)
+        .description("Age of the oldest unfinished drain")
+        .baseUnit("seconds")
+        .register(registry);
+  }
+
+  /** Replaces the per-pool blocking-Machines gauge with {@code byPool}. */
+  public void blockingMachines(Map<String, Integer> byPool) {
+    blocking.register(
+        byPool.entrySet().stream()
+            .map(e -> MultiGauge.Row.of(Tags.of("pool", e.getKey()), e.getValue()))
+            .toList(),
+        true);
+  }
+
+  /**
+   * MachinePools by Ready status and Maintenance reason, one gauge per combination of {@link
+   * #READY_VALUES} and {@link #MAINTENANCE_VALUES}, read at every scrape.
+   */
+  public void pools(ToDoubleBiFunction<String, String> count) {
+    for (String ready : READY_VALUES) {
+      for (String maintenance : MAINTENANCE_VALUES) {
+        Gauge.builder("ironcore.maintenance.pools", () -> count.applyAsDouble(ready, maintenance))
+            .description("MachinePools by Ready status and Maintenance reason")
+            .tag("ready", ready)
+            .tag("maintenance", maintenance)
+            .register(registry);
+      }
+    }
   }
 
   public void poolMarkedUnknown() {

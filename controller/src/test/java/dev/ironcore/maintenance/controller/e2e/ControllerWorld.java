@@ -13,7 +13,6 @@ import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.Toleration;
 import dev.ironcore.maintenance.api.patch.MetadataPatches;
 import dev.ironcore.maintenance.controller.KubeWriter;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -32,7 +31,8 @@ import org.awaitility.core.ConditionFactory;
 /**
  * One test's small world on the shared real control plane (etcd + kube-apiserver): its own
  * namespace and uniquely named pools, plus helpers that act as the user, the machinepoollet and
- * CAPI would. The CRDs (manifests/crds and manifests/capi-local) are installed once per JVM.
+ * CAPI would. The CRDs (manifests/crds and manifests/capi-local) are installed once per JVM, with
+ * the conversion webhook served in this JVM ({@link CrdsWithConversion}).
  */
 final class ControllerWorld {
   private static boolean crdsInstalled;
@@ -74,18 +74,7 @@ final class ControllerWorld {
     if (crdsInstalled) {
       return;
     }
-    for (String overlay : List.of("crds", "capi-local")) {
-      cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
-          .orThrow();
-    }
-    cp.kubectl(
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/machinepools.compute.ironcore.dev",
-            "crd/machines.compute.ironcore.dev",
-            "crd/machines.cluster.x-k8s.io")
-        .orThrow();
+    CrdsWithConversion.install(cp);
     crdsInstalled = true;
   }
 

@@ -17,6 +17,7 @@ import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -51,17 +52,9 @@ class TwoClustersE2ETest {
         LocalControlPlane.start(
             SharedControlPlane.binDir(),
             Path.of("target", "controlplane", ProcessHandle.current().pid() + "-ironcore"));
-    ironcoreCluster
-        .kubectl("apply", "--server-side", "-k", ManifestPaths.overlay("crds").toString())
-        .orThrow();
-    ironcoreCluster
-        .kubectl(
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/machinepools.compute.ironcore.dev",
-            "crd/machines.compute.ironcore.dev")
-        .orThrow();
+    // the conversion webhook (v1alpha2 stored) served in this JVM, as for the shared cluster
+    CrdsWithConversion.install(TestClusters.shared(), "crds", "capi-local");
+    CrdsWithConversion.install(ironcoreCluster, "crds");
   }
 
   @AfterAll

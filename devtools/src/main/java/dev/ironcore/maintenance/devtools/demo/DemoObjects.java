@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.devtools.demo;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.controller.Clusters;
+import dev.ironcore.maintenance.devtools.sim.PoolletHeartbeat;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,13 @@ import java.nio.charset.StandardCharsets;
 final class DemoObjects {
   private DemoObjects() {}
 
+  /** A second demo pool that is never drained: with the poollet heartbeat it stays Ready=True. */
+  static final String STANDBY_POOL = "pool-standby";
+
   /**
+   * Creates the demo namespace, MachinePools {@code pool} and {@link #STANDBY_POOL} (both labelled
+   * for the poollet simulator's heartbeat), three Machines on {@code pool} and the CAPI Machine.
+   *
    * @param capiLabels labels of the CAPI Machine (to match {@code --capi-machine-selector})
    * @param poolletFinalizers put the poollet finalizer on the Machines here (no webhook installed)
    */
@@ -37,8 +44,13 @@ final class DemoObjects {
         """
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: MachinePool
-            metadata: {name: %2$s}
+            metadata: {name: %2$s, labels: {%5$s: "true"}}
             spec: {providerID: "ironcore://%2$s"}
+            ---
+            apiVersion: compute.ironcore.dev/v1alpha1
+            kind: MachinePool
+            metadata: {name: %6$s, labels: {%5$s: "true"}}
+            spec: {providerID: "ironcore://%6$s"}
             ---
             apiVersion: compute.ironcore.dev/v1alpha1
             kind: Machine
@@ -63,7 +75,9 @@ final class DemoObjects {
                 ns,
                 pool,
                 Names.MAINTENANCE_TAINT_KEY,
-                poolletFinalizers ? "[" + Names.POOLLET_FINALIZER + "]" : "[]");
+                poolletFinalizers ? "[" + Names.POOLLET_FINALIZER + "]" : "[]",
+                PoolletHeartbeat.LABEL,
+                STANDBY_POOL);
     String capiYaml =
         """
             apiVersion: cluster.x-k8s.io/v1beta2

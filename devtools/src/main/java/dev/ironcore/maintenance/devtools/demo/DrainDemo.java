@@ -6,8 +6,10 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.Clusters;
 import dev.ironcore.maintenance.controller.KubeconfigConverter;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -102,6 +104,7 @@ public final class DrainDemo {
       Machine m = machine(vm);
       say("Machine %s finalizers: %s", vm, m.getMetadata().getFinalizers());
     }
+    say("%s", bothVersions("vm-tolerant"));
 
     clusters
         .capi()
@@ -198,6 +201,30 @@ public final class DrainDemo {
         start == 0 ? "      " : String.format("%5.1fs", (System.nanoTime() - start) / 1e9);
     out.printf("[demo %s] %s%n", elapsed, String.format(format, args));
     out.flush();
+  }
+
+  /**
+   * @return one line with Machine {@code name} read as v1alpha1 and as v1alpha2 (the API server
+   *     converts through the webhook server's {@code /convert}; v1alpha2 is stored)
+   */
+  private String bothVersions(String name) {
+    StringBuilder line = new StringBuilder("Machine " + name + " read in both versions:");
+    for (String version : List.of("v1alpha1", "v1alpha2")) {
+      GenericKubernetesResource r =
+          clusters
+              .ironcore()
+              .genericKubernetesResources(Names.COMPUTE_GROUP + "/" + version, "Machine")
+              .inNamespace(NAMESPACE)
+              .withName(name)
+              .get();
+      Object spec = r == null ? null : r.getAdditionalProperties().get("spec");
+      Object tolerations = spec instanceof Map<?, ?> m ? m.get("tolerations") : null;
+      line.append(version.equals("v1alpha1") ? " " : " | ")
+          .append(r == null ? version + " NOT READABLE" : r.getApiVersion())
+          .append(" tolerations=")
+          .append(Serialization.asJson(tolerations));
+    }
+    return line.toString();
   }
 
   private CapiMachine capi() {

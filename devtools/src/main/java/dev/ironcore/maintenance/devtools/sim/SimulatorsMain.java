@@ -49,6 +49,25 @@ public final class SimulatorsMain implements Callable<Integer> {
   Duration poolletShutdownDelay;
 
   @Option(
+      names = "--poollet-lease-duration",
+      defaultValue = "40s",
+      converter = DurationConverter.class,
+      description =
+          "leaseDurationSeconds of the Leases the poollet simulator renews for pools labelled "
+              + PoolletHeartbeat.LABEL
+              + "=true (default: ${DEFAULT-VALUE}).")
+  Duration poolletLeaseDuration;
+
+  @Option(
+      names = "--poollet-renew-interval",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description =
+          "How often the poollet simulator renews those Leases and keeps Ready=True (default:"
+              + " ${DEFAULT-VALUE}).")
+  Duration poolletRenewInterval;
+
+  @Option(
       names = "--simulate-capi",
       description =
           "Act as Cluster API: remove machine.cluster.x-k8s.io from a deleting CAPI Machine once no"
@@ -69,6 +88,10 @@ public final class SimulatorsMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    if (poolletRenewInterval.isZero() || poolletRenewInterval.isNegative()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--poollet-renew-interval must be positive");
+    }
     if (!simulatePoollet && !simulateCapi) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
@@ -110,6 +133,15 @@ public final class SimulatorsMain implements Callable<Integer> {
       running.add(poollet);
       LOG.warn(
           "LOCAL ONLY: poollet simulator on (VM shutdown {} ms)", poolletShutdownDelay.toMillis());
+      PoolletHeartbeat heartbeat =
+          new PoolletHeartbeat(writer.ironcore(), poolletLeaseDuration, poolletRenewInterval);
+      heartbeat.start();
+      running.add(heartbeat);
+      LOG.warn(
+          "LOCAL ONLY: poollet heartbeat on for pools labelled {}=true (Lease {} s, renewed every {} ms)",
+          PoolletHeartbeat.LABEL,
+          poolletLeaseDuration.toSeconds(),
+          poolletRenewInterval.toMillis());
     }
     if (simulateCapi) {
       CapiStandIn capi = new CapiStandIn(writer);

@@ -10,7 +10,6 @@ import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.devtools.sim.CapiStandIn;
 import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
@@ -20,7 +19,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,23 +68,9 @@ class DrainDemoTest {
     }
   }
 
+  /** The overlays, with the CRDs' conversion webhook served in this JVM. */
   private static void install(TestCluster cp, String... overlays) {
-    for (String overlay : overlays) {
-      cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
-          .orThrow();
-    }
-    for (String overlay : overlays) {
-      List<String> crds =
-          overlay.equals("crds")
-              ? List.of(
-                  "crd/machinepools.compute.ironcore.dev", "crd/machines.compute.ironcore.dev")
-              : List.of("crd/machines.cluster.x-k8s.io");
-      List<String> args =
-          new java.util.ArrayList<>(
-              List.of("wait", "--for=condition=Established", "--timeout=60s"));
-      args.addAll(crds);
-      cp.kubectl(args.toArray(String[]::new)).orThrow();
-    }
+    CrdsWithConversion.install(cp, overlays);
   }
 
   /** Runs the controller (in-process), both simulators and the demo; checks the demo's story. */
@@ -121,6 +105,10 @@ class DrainDemoTest {
               "Machine vm-1 released by the poollet and gone",
               "Machine vm-2 released by the poollet and gone");
       assertThat(out).contains("Machine vm-1 evicted (deleting; the poollet shuts its VM down)");
+      assertThat(out)
+          .contains(
+              "Machine vm-tolerant read in both versions: compute.ironcore.dev/v1alpha1 tolerations=",
+              " | compute.ironcore.dev/v1alpha2 tolerations=");
       assertThat(out.indexOf("Machine vm-2 released"))
           .isLessThan(out.indexOf("pre-drain hook removed"));
       assertThat(out.indexOf("Machine vm-1 released"))

@@ -6,17 +6,21 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 
 /**
- * Best-effort reading of {@code apiVersion} and {@code request.uid} from a body that is not valid
- * JSON (for example cut off), so that even the error reply can carry the uid. It reads tokens until
- * the first syntax error.
+ * Best-effort reading of {@code apiVersion} and {@code request.uid} from a review (AdmissionReview
+ * or ConversionReview, which share that shape) whose body is not valid JSON (for example cut off),
+ * so that even the error reply can carry the uid. It reads tokens until the first syntax error.
  *
  * @param uid {@code request.uid} if it was seen before the error, else {@code ""}
  * @param apiVersion the top-level {@code apiVersion} if seen, else {@code ""}
  */
-record ReviewSalvage(String uid, String apiVersion) {
+public record ReviewSalvage(String uid, String apiVersion) {
   private static final JsonFactory FACTORY = new JsonFactory();
 
-  static ReviewSalvage of(byte[] body) {
+  /**
+   * @param body any bytes
+   * @return what could be read before the first syntax error
+   */
+  public static ReviewSalvage of(byte[] body) {
     String uid = "";
     String apiVersion = "";
     try (JsonParser parser = FACTORY.createParser(body)) {

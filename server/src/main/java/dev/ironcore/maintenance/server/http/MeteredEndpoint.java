@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server.http;
 
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.conversion.ConversionReviews;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -40,6 +41,23 @@ public final class MeteredEndpoint implements Handler {
             handler,
             AdmissionEndpoint.MAX_BODY_BYTES,
             response -> metrics.decided(webhook, response.decision()));
+    return new MeteredEndpoint(webhook, endpoint, metrics);
+  }
+
+  /**
+   * @param webhook the registered conversion path ({@code /convert})
+   * @return a {@link ReviewEndpoint} answering ConversionReviews ({@link ConversionReviews}) that
+   *     also counts Success/Failure results, wrapped with the HTTP metrics
+   */
+  public static MeteredEndpoint conversion(String webhook, WebhookMetrics metrics) {
+    ReviewEndpoint endpoint =
+        new ReviewEndpoint(
+            (path, body) -> {
+              ConversionReviews.Answer answer = ConversionReviews.answer(path, body);
+              metrics.converted(webhook, answer.succeeded());
+              return ConversionReviews.toBytes(answer.review());
+            },
+            ReviewEndpoint.MAX_BODY_BYTES);
     return new MeteredEndpoint(webhook, endpoint, metrics);
   }
 

@@ -33,6 +33,8 @@ import java.util.function.Supplier;
  *   <li>{@code ironcore_maintenance_admission_decisions_total{webhook,decision}}: replies by {@link
  *       AdmissionResponse.Decision}: {@code allowed}, {@code patched}, {@code denied} or {@code
  *       errored} (malformed reviews and handler failures; 413/415 carry no decision);
+ *   <li>{@code ironcore_maintenance_conversion_results_total{webhook,result}}: ConversionReview
+ *       replies by result, {@code success} or {@code failure} (413/415 carry no result);
  *   <li>{@code ironcore_maintenance_serving_certificate_expiry_seconds}: Unix time of the served
  *       certificate's notAfter (follows reloads);
  *   <li>{@code ironcore_maintenance_serving_certificate_expiring}: 1 while the served certificate
@@ -115,6 +117,21 @@ public final class WebhookMetrics {
         .description("Admission replies by decision")
         .tag("webhook", webhook)
         .tag("decision", decision.label())
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * Counts one ConversionReview reply of {@code webhook} by its result.
+   *
+   * @param webhook the conversion path
+   * @param succeeded true for {@code result.status: Success}, false for Failure
+   */
+  public void converted(String webhook, boolean succeeded) {
+    Counter.builder("ironcore.maintenance.conversion.results")
+        .description("ConversionReview replies by result")
+        .tag("webhook", webhook)
+        .tag("result", succeeded ? "success" : "failure")
         .register(registry)
         .increment();
   }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ironcore.maintenance.server.WebhookServer;
 import dev.ironcore.maintenance.server.WebhookServerConfig;
 import dev.ironcore.maintenance.server.tls.TestCertificates;
+import dev.ironcore.maintenance.server.warning.BoundMachines;
 import dev.ironcore.maintenance.testkit.KubectlResult;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.TestCluster;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One webhook server per test JVM (fresh CA, the cluster's reserved port, 127.0.0.1) installed into
@@ -43,6 +45,12 @@ final class WebhookEnvironment {
   final TestCluster cp;
   final WebhookServer server;
 
+  /**
+   * What the server's MachinePool webhook counts bound Machines from; {@link BoundMachines#NONE}
+   * (no warnings) unless a test swaps in a cache, as a restarted server would get.
+   */
+  static final AtomicReference<BoundMachines> MACHINES = new AtomicReference<>(BoundMachines.NONE);
+
   private WebhookEnvironment(TestCluster cp, WebhookServer server) {
     this.cp = cp;
     this.server = server;
@@ -66,7 +74,8 @@ final class WebhookEnvironment {
     TestCertificates certs = TestCertificates.create(dir);
     WebhookServer server =
         new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile()).withBindAddress("127.0.0.1"));
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile()).withBindAddress("127.0.0.1"),
+            pool -> MACHINES.get().boundTo(pool));
     int port = server.start(cp.webhookPort());
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "webhook-e2e-stop"));
     WebhookInstaller.install(

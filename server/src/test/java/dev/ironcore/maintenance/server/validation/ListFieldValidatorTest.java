@@ -238,8 +238,9 @@ class ListFieldValidatorTest {
 
   @Test
   void theWebhookRoutesDenyLikeKubernetesValidation() {
-    Map<String, ?> routes = AdmissionRoutes.create(labels -> true);
-    ValidatingHandler pools = (ValidatingHandler) routes.get(AdmissionRoutes.VALIDATE_MACHINEPOOL);
+    Map<String, dev.ironcore.maintenance.server.admission.AdmissionHandler> routes =
+        AdmissionRoutes.create(labels -> true);
+    var pools = routes.get(AdmissionRoutes.VALIDATE_MACHINEPOOL);
     AdmissionResponse denied =
         pools.handle(
             machinePool(

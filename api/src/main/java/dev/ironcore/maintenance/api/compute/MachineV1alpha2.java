@@ -1,0 +1,19 @@
+package dev.ironcore.maintenance.api.compute;
+
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * The same Machine read as {@code compute.ironcore.dev/v1alpha2} (our storage version, where {@code
+ * spec.tolerations[].tolerationSeconds} exists). Only for API servers that serve v1alpha2; code
+ * that takes a {@link Machine} accepts it.
+ */
+@Group("compute.ironcore.dev")
+@Version("v1alpha2")
+@Kind("Machine")
+@Plural("machines")
+@Singular("machine")
+public class MachineV1alpha2 extends Machine {}

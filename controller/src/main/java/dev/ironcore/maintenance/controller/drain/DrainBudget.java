@@ -1,0 +1,64 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The {@code --max-concurrent-drains} budget as a pure function over the deleting CAPI Machines
+ * (domain reference §5 step 2): the drains in progress are those whose pool carries a maintenance
+ * taint; waiting drains start in order of {@code deletionTimestamp}, then {@code namespace/name},
+ * as slots free up. A drain whose pool is already tainted (e.g. one taint added before a crash)
+ * keeps its slot. Because every worker orders the same queue the same way, two passes that both see
+ * a free slot admit the same (first) drain, never two.
+ */
+public final class DrainBudget {
+  private DrainBudget() {}
+
+  /**
+   * @param admitted whether this drain may taint its pool now
+   * @param position 1-based place among the waiting drains (1 = next)
+   * @param inProgress pools holding a slot, sorted
+   */
+  public record Verdict(boolean admitted, int position, List<String> inProgress) {}
+
+  /** First deleted, first served; the name breaks ties. */
+  static final Comparator<DrainSlot> ORDER =
+      Comparator.comparing(DrainSlot::deletedAt).thenComparing(DrainSlot::key);
+
+  /**
+   * @param key the CAPI Machine asking for a slot
+   * @param fleet every deleting, selected CAPI Machine with our finalizer and a nodeRef
+   * @param max {@code --max-concurrent-drains}; 0 admits everything
+   */
+  public static Verdict check(String key, List<DrainSlot> fleet, int max) {
+    List<String> inProgress =
+        fleet.stream()
+            .filter(DrainSlot::inProgress)
+            .map(DrainSlot::pool)
+            .distinct()
+            .sorted()
+            .toList();
+    boolean holdsSlot = fleet.stream().anyMatch(d -> d.key().equals(key) && d.inProgress());
+    if (max <= 0 || holdsSlot) {
+      return new Verdict(true, 1, inProgress);
+    }
+    List<DrainSlot> waiting = fleet.stream().filter(DrainSlot::waiting).sorted(ORDER).toList();
+    int index = 0;
+    while (index < waiting.size() && !waiting.get(index).key().equals(key)) {
+      index++;
+    }
+    int free = max - inProgress.size();
+    return new Verdict(index < free, index + 1, inProgress);
+  }
+
+  /** Number of drains waiting for a slot (for the queued gauge). */
+  public static long queued(List<DrainSlot> fleet, int max) {
+    if (max <= 0) {
+      return 0;
+    }
+    long inProgress =
+        fleet.stream().filter(DrainSlot::inProgress).map(DrainSlot::pool).distinct().count();
+    long waiting = fleet.stream().filter(DrainSlot::waiting).count();
+    return Math.max(0, waiting - Math.max(0, max - inProgress));
+  }
+}

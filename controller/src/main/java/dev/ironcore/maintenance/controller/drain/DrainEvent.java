@@ -1,0 +1,49 @@
+package dev.ironcore.maintenance.controller.drain;
+
+/**
+ * An event the drain wants recorded (deduplicated by the recorder: a repeat within its window
+ * raises the existing Event's count).
+ *
+ * @param on the object it concerns
+ * @param type {@code Normal} or {@code Warning}
+ * @param reason CamelCase, one of the {@code *} constants here
+ * @param message for operators
+ * @param when on which condition the reconciler records it
+ */
+public record DrainEvent(Subject on, String type, String reason, String message, When when) {
+  public static final String STARTED = "DrainStarted";
+  public static final String BLOCKED = "DrainBlocked";
+  public static final String STUCK = "DrainStuck";
+  public static final String COMPLETED = "DrainCompleted";
+  public static final String POOL_DELETED = "PoolDeleted";
+
+  /** Warning: the pool is gone, but IronCore Machines are still bound to its name. */
+  public static final String POOL_MISSING = "PoolMissing";
+
+  /** Warning: someone else removed our pre-drain hook while bound Machines still block. */
+  public static final String HOOK_REMOVED = "DrainHookRemoved";
+
+  /** The object an event is recorded on. */
+  public enum Subject {
+    CAPI_MACHINE,
+    POOL
+  }
+
+  /** When the reconciler records the event. */
+  public enum When {
+    /** Every pass that takes this step (repeats only raise the count). */
+    EVERY_PASS,
+    /** Only when the step's write was actually sent (e.g. the taints were really added). */
+    STEP_DONE,
+    /** Only when the condition write changed the condition's reason (a transition into it). */
+    REASON_CHANGED
+  }
+
+  static DrainEvent normal(Subject on, String reason, String message, When when) {
+    return new DrainEvent(on, "Normal", reason, message, when);
+  }
+
+  static DrainEvent warning(Subject on, String reason, String message, When when) {
+    return new DrainEvent(on, "Warning", reason, message, when);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/** Builds the drain budget's view of the cluster ({@link DrainSlot}s) from observed objects. */
+public final class DrainFleet {
+  private DrainFleet() {}
+
+  /**
+   * @param capiMachines all CAPI Machines observed
+   * @param pools looks a pool up by name (null when absent)
+   * @param selector {@code --capi-machine-selector} on the Machine's labels
+   * @return one slot per deleting, selected CAPI Machine with our finalizer and a nodeRef
+   */
+  public static List<DrainSlot> of(
+      Collection<CapiMachine> capiMachines,
+      Function<String, MachinePool> pools,
+      Predicate<Map<String, String>> selector) {
+    return capiMachines.stream()
+        .map(m -> slot(m, pools, selector))
+        .filter(Objects::nonNull)
+        .toList();
+  }
+
+  private static DrainSlot slot(
+      CapiMachine m, Function<String, MachinePool> pools, Predicate<Map<String, String>> selector) {
+    Instant deletedAt = DrainDecision.deletedAt(m);
+    Map<String, String> labels = m.getMetadata().getLabels();
+    String node = m.nodeName();
+    if (deletedAt == null
+        || node == null
+        || !DrainDecision.hasFinalizer(m, Names.CLEANUP_FINALIZER)
+        || !selector.test(labels == null ? Map.of() : labels)) {
+      return null;
+    }
+    MachinePool pool = pools.apply(node);
+    boolean live = pool != null && !DrainDecision.isDeleting(pool);
+    boolean tainted =
+        live
+            && pool.getSpec() != null
+            && pool.getSpec().taintsOrEmpty().stream()
+                .anyMatch(t -> t != null && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()));
+    boolean hook =
+        Names.PRE_DRAIN_HOOK_VALUE.equals(
+            DrainDecision.annotation(m, Names.PRE_DRAIN_HOOK_ANNOTATION));
+    return new DrainSlot(DrainDecision.key(m), deletedAt, node, tainted, live && !tainted && hook);
+  }
+}

@@ -1,0 +1,18 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import java.time.Instant;
+
+/**
+ * One deleting CAPI Machine as the drain budget sees it (derived from the cluster on every pass, so
+ * the budget survives restarts and leader changes).
+ *
+ * @param key the CAPI Machine's {@code namespace/name}
+ * @param deletedAt its {@code deletionTimestamp}
+ * @param pool its {@code status.nodeRef.name}
+ * @param inProgress the pool exists, is not being deleted and carries a maintenance taint: this
+ *     drain holds one of the {@code --max-concurrent-drains} slots
+ * @param waiting the pool exists untainted and our pre-drain hook is still on the Machine: this
+ *     drain needs a slot to start
+ */
+public record DrainSlot(
+    String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting) {}

@@ -1,0 +1,58 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DrainBudgetTest {
+  private static final Instant T = Instant.parse("2026-11-29T08:00:00Z");
+
+  private static DrainSlot waiting(String key, long second, String pool) {
+    return new DrainSlot(key, T.plusSeconds(second), pool, false, true);
+  }
+
+  private static DrainSlot inProgress(String key, long second, String pool) {
+    return new DrainSlot(key, T.plusSeconds(second), pool, true, false);
+  }
+
+  @Test
+  void unlimitedAdmitsEveryDrain() {
+    var fleet = List.of(inProgress("ns/a", 0, "a"), waiting("ns/b", 1, "b"));
+    assertThat(DrainBudget.check("ns/b", fleet, 0).admitted()).isTrue();
+    assertThat(DrainBudget.queued(fleet, 0)).isZero();
+  }
+
+  @Test
+  void firstDeletedFirstServedWithTheNameAsTieBreak() {
+    var fleet = List.of(waiting("ns/c", 1, "c"), waiting("ns/b", 0, "b"), waiting("ns/a", 1, "a"));
+    assertThat(DrainBudget.check("ns/b", fleet, 1).admitted()).isTrue();
+    assertThat(DrainBudget.check("ns/a", fleet, 1))
+        .isEqualTo(new DrainBudget.Verdict(false, 2, List.of()));
+    assertThat(DrainBudget.check("ns/c", fleet, 1).position()).isEqualTo(3);
+    assertThat(DrainBudget.check("ns/a", fleet, 2).admitted()).isTrue();
+    assertThat(DrainBudget.check("ns/c", fleet, 2).admitted()).isFalse();
+    assertThat(DrainBudget.queued(fleet, 1)).isEqualTo(2);
+  }
+
+  @Test
+  void aFullBudgetAdmitsNoneUntilADrainFinishes() {
+    var full = List.of(inProgress("ns/a", 0, "a"), waiting("ns/b", 1, "b"));
+    assertThat(DrainBudget.check("ns/b", full, 1))
+        .isEqualTo(new DrainBudget.Verdict(false, 1, List.of("a")));
+    assertThat(DrainBudget.check("ns/b", List.of(waiting("ns/b", 1, "b")), 1).admitted()).isTrue();
+  }
+
+  @Test
+  void aDrainWhosePoolIsAlreadyTaintedKeepsItsSlotEvenOverBudget() {
+    var over = List.of(inProgress("ns/a", 0, "a"), inProgress("ns/b", 1, "b"));
+    assertThat(DrainBudget.check("ns/b", over, 1).admitted()).isTrue();
+  }
+
+  @Test
+  void aDrainMissingFromTheFleetWaitsBehindEveryone() {
+    assertThat(DrainBudget.check("ns/x", List.of(waiting("ns/b", 1, "b")), 1).admitted()).isFalse();
+    assertThat(DrainBudget.check("ns/x", List.of(), 1).admitted()).isTrue();
+  }
+}

@@ -1,0 +1,263 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import static dev.ironcore.maintenance.controller.Fixtures.machine;
+import static dev.ironcore.maintenance.controller.Fixtures.marked;
+import static dev.ironcore.maintenance.controller.Fixtures.pool;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Conditions;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.api.compute.MachinePoolStatus;
+import dev.ironcore.maintenance.api.compute.Taint;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What operators are told: {@link DrainDecision#decide} with a fixed clock. */
+class DrainOutcomeTest {
+  /** Fixtures' deletionTimestamp. */
+  private static final Instant DELETED = Instant.parse("2026-11-29T08:00:00Z");
+
+  private static final MachinePool TAINTED =
+      pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
+
+  private static Clock at(Duration sinceDeletion) {
+    return Clock.fixed(DELETED.plus(sinceDeletion), ZoneOffset.UTC);
+  }
+
+  private static DrainOutcome decide(
+      CapiMachine capi, MachinePool pool, List<Machine> bound, DrainPolicy policy, Clock clock) {
+    return DrainDecision.decide(new DrainInput(capi, true, pool, bound), policy, clock);
+  }
+
+  private static List<String> reasons(DrainOutcome o) {
+    return o.events().stream().map(DrainEvent::reason).toList();
+  }
+
+  @Test
+  void aHeldDrainIsDrainingNamingTheBlockingMachinesAndRecordsDrainBlockedEveryPass() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            TAINTED,
+            List.of(machine("vm-7", "pool-a", false), machine("vm-1", "pool-a", true)),
+            DrainPolicy.defaults(),
+            at(Duration.ofMinutes(1)));
+    assertThat(o.step()).isInstanceOf(DrainStep.Hold.class);
+    assertThat(o.condition())
+        .isEqualTo(
+            new MaintenanceCondition(
+                "False", "Draining", "waiting for 2 Machines: ns/vm-1, ns/vm-7"));
+    assertThat(o.events())
+        .containsExactly(
+            new DrainEvent(
+                DrainEvent.Subject.CAPI_MACHINE,
+                "Normal",
+                "DrainBlocked",
+                "pool pool-a: waiting for 2 Machines: ns/vm-1, ns/vm-7",
+                DrainEvent.When.EVERY_PASS));
+    assertThat(o.requeueAfter()).isEqualTo(DrainDecision.HOLD_RECHECK);
+  }
+
+  @Test
+  void aLongListOfBlockingMachinesNamesTheFirstFive() {
+    List<Machine> bound = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      bound.add(machine("vm-" + i, "pool-a", false));
+    }
+    var o =
+        decide(marked("pool-a", true), TAINTED, bound, DrainPolicy.defaults(), at(Duration.ZERO));
+    assertThat(o.condition().message())
+        .isEqualTo(
+            "waiting for 7 Machines: ns/vm-0, ns/vm-1, ns/vm-2, ns/vm-3, ns/vm-4 and 2 more");
+  }
+
+  @Test
+  void aHoldRequeuesAtTheTimeoutWhenThatComesBeforeTheRecheck() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            TAINTED,
+            List.of(machine("vm-1", "pool-a", false)),
+            DrainPolicy.defaults().withDrainTimeout(Duration.ofSeconds(30)),
+            at(Duration.ofSeconds(27)));
+    assertThat(o.condition().reason()).isEqualTo("Draining");
+    assertThat(o.requeueAfter()).isEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void heldLongerThanTheTimeoutIsStuckWithAWarningOnTheTransitionAndKeepsHolding() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            TAINTED,
+            List.of(machine("vm-1", "pool-a", false)),
+            DrainPolicy.defaults(),
+            at(Duration.ofMinutes(31)));
+    assertThat(o.step()).isInstanceOf(DrainStep.Hold.class);
+    assertThat(o.condition().status()).isEqualTo("False");
+    assertThat(o.condition().reason()).isEqualTo("DrainStuck");
+    assertThat(o.condition().message())
+        .isEqualTo(
+            "drain of pool pool-a has held the pre-drain hook longer than --drain-timeout=30m0s"
+                + " (CAPI Machine deleted at 2026-11-29T08:00:00Z); the hook is kept;"
+                + " waiting for 1 Machine: ns/vm-1");
+    assertThat(o.events())
+        .extracting(DrainEvent::reason, DrainEvent::type, DrainEvent::when)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "DrainBlocked", "Normal", DrainEvent.When.EVERY_PASS),
+            org.assertj.core.groups.Tuple.tuple(
+                "DrainStuck", "Warning", DrainEvent.When.REASON_CHANGED));
+    assertThat(
+            decide(
+                    marked("pool-a", true),
+                    TAINTED,
+                    List.of(machine("vm-1", "pool-a", false)),
+                    DrainPolicy.defaults(),
+                    at(Duration.ofMinutes(45)))
+                .condition())
+        .as("the message does not change while the same Machines block, so it is written once")
+        .isEqualTo(o.condition());
+  }
+
+  @Test
+  void aZeroTimeoutNeverReportsStuck() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            TAINTED,
+            List.of(machine("vm-1", "pool-a", false)),
+            DrainPolicy.defaults().withDrainTimeout(Duration.ZERO),
+            at(Duration.ofDays(3)));
+    assertThat(o.condition().reason()).isEqualTo("Draining");
+  }
+
+  @Test
+  void taintingRecordsDrainStartedOnceTheTaintsWereAdded() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            pool("pool-a"),
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ZERO));
+    assertThat(o.step()).isInstanceOf(DrainStep.AddTaints.class);
+    assertThat(o.events())
+        .extracting(DrainEvent::reason, DrainEvent::when)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("DrainStarted", DrainEvent.When.STEP_DONE));
+  }
+
+  @Test
+  void releasingTheHookSetsDrainedAndRecordsDrainCompletedWithTheDuration() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            TAINTED,
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(75)));
+    assertThat(o.step()).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
+    assertThat(o.condition().status()).isEqualTo("True");
+    assertThat(o.condition().reason()).isEqualTo("Drained");
+    assertThat(o.events()).hasSize(1);
+    assertThat(o.events().get(0).reason()).isEqualTo("DrainCompleted");
+    assertThat(o.events().get(0).message()).contains("drained in 1m15s");
+    assertThat(o.requeueAfter()).isNull();
+  }
+
+  @Test
+  void aMissingPoolWithMachinesStillBoundToItsNameWarnsNamingThem() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            null,
+            List.of(machine("vm-2", "pool-a", false), machine("vm-1", "pool-a", true)),
+            DrainPolicy.defaults(),
+            at(Duration.ZERO));
+    assertThat(o.step()).isEqualTo(new DrainStep.RemoveHook("pool-a", true));
+    assertThat(o.condition()).isNull();
+    assertThat(o.events().get(0).type()).isEqualTo("Warning");
+    assertThat(o.events().get(0).reason()).isEqualTo("PoolMissing");
+    assertThat(o.events().get(0).message())
+        .isEqualTo(
+            "pool pool-a does not exist, but 2 Machines still bound to it: ns/vm-1, ns/vm-2;"
+                + " releasing the pre-drain hook");
+    assertThat(
+            reasons(
+                decide(
+                    marked("pool-a", true),
+                    null,
+                    List.of(),
+                    DrainPolicy.defaults(),
+                    at(Duration.ZERO))))
+        .containsExactly("DrainCompleted");
+  }
+
+  @Test
+  void aHookRemovedBySomeoneElseWhileMachinesBlockIsAWarning() {
+    CapiMachine hookGone = marked("pool-a", true);
+    hookGone.getMetadata().getAnnotations().remove(Names.PRE_DRAIN_HOOK_ANNOTATION);
+    var o =
+        decide(
+            hookGone,
+            TAINTED,
+            List.of(machine("vm-1", "pool-a", false)),
+            DrainPolicy.defaults(),
+            at(Duration.ZERO));
+    assertThat(o.step()).isInstanceOf(DrainStep.WaitForCapi.class);
+    assertThat(o.events()).hasSize(1);
+    assertThat(o.events().get(0).type()).isEqualTo("Warning");
+    assertThat(o.events().get(0).reason()).isEqualTo("DrainHookRemoved");
+    assertThat(o.events().get(0).message()).endsWith("waiting for 1 Machine: ns/vm-1");
+  }
+
+  @Test
+  void noHookWarningAfterWeReportedThePoolDrained() {
+    CapiMachine hookGone = marked("pool-a", true);
+    hookGone.getMetadata().getAnnotations().remove(Names.PRE_DRAIN_HOOK_ANNOTATION);
+    MachinePool drained = pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
+    drained.setStatus(new MachinePoolStatus());
+    drained
+        .getStatus()
+        .setConditions(Conditions.set(null, "Maintenance", "True", "Drained", "x", 1L, DELETED));
+    var o =
+        decide(
+            hookGone,
+            drained,
+            List.of(machine("late", "pool-a", false)),
+            DrainPolicy.defaults(),
+            at(Duration.ZERO));
+    assertThat(o.events()).isEmpty();
+  }
+
+  @Test
+  void withoutAFreeSlotTheDrainIsQueuedAndNotTainted() {
+    CapiMachine capi = marked("pool-a", true);
+    List<DrainSlot> fleet =
+        List.of(
+            new DrainSlot("ns/other", DELETED.minusSeconds(5), "pool-b", true, false),
+            new DrainSlot("ns/capi-1", DELETED, "pool-a", false, true));
+    var o =
+        DrainDecision.decide(
+            new DrainInput(capi, true, pool("pool-a"), List.of(), fleet),
+            DrainPolicy.defaults().withMaxConcurrentDrains(1),
+            at(Duration.ZERO));
+    assertThat(o.step()).isEqualTo(new DrainStep.Queue("pool-a", 1, List.of("pool-b")));
+    assertThat(o.condition().reason()).isEqualTo("DrainQueued");
+    assertThat(o.condition().message())
+        .isEqualTo(
+            "waiting for a free drain slot (--max-concurrent-drains=1): draining pool-b; position 1"
+                + " in the queue");
+    assertThat(o.events()).isEmpty();
+    assertThat(o.requeueAfter()).isEqualTo(DrainDecision.QUEUE_RECHECK);
+  }
+}

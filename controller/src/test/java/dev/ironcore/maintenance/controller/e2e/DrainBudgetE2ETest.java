@@ -1,0 +1,112 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.hasHook;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Conditions;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.ControllerApp;
+import dev.ironcore.maintenance.controller.ControllerOptions;
+import dev.ironcore.maintenance.controller.drain.DrainPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code --max-concurrent-drains=1} against a real kube-apiserver: three CAPI Machines deleted
+ * together drain one pool at a time, in deletion order, also across a controller restart. The test
+ * acts as the machinepoollet and as CAPI.
+ */
+class DrainBudgetE2ETest extends InProcessController {
+
+  @Override
+  protected ControllerOptions options() {
+    return super.options().withDrainPolicy(DrainPolicy.defaults().withMaxConcurrentDrains(1));
+  }
+
+  private static boolean maintenanceTainted(MachinePool p) {
+    return p != null
+        && p.getSpec().taintsOrEmpty().stream()
+            .anyMatch(t -> Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()));
+  }
+
+  @Test
+  void oneDrainAtATimeInDeletionOrderAcrossARestart() throws Exception {
+    List<String> pools = new ArrayList<>();
+    List<String> nodes = List.of("node-1", "node-2", "node-3");
+    for (int i = 1; i <= 3; i++) {
+      String pool = world.poolName("budget-" + i);
+      pools.add(pool);
+      world.createPool(pool, List.of());
+      world.createMachine("vm-" + i, pool);
+      world.createCapiMachine(nodes.get(i - 1), pool, Map.of());
+    }
+    eventually().until(() -> nodes.stream().allMatch(n -> hasHook(world.capiMachine(n))));
+    // deletionTimestamp has second precision: node-3 a second earlier, node-1 and node-2 together
+    // (same second or not, the name breaks the tie), so deletion order is not name order
+    world.deleteCapiMachine("node-3");
+    Thread.sleep(1100);
+    world.deleteCapiMachine("node-1");
+    world.deleteCapiMachine("node-2");
+    List<String> deletionOrder = List.of("node-3", "node-1", "node-2");
+    eventually()
+        .untilAsserted(
+            () -> {
+              MachinePool last = world.pool(pools.get(1));
+              var c =
+                  Conditions.find(
+                      last.getStatus() == null ? null : last.getStatus().getConditions(),
+                      "Maintenance");
+              assertThat(c).isNotNull();
+              assertThat(c.getReason()).isEqualTo("DrainQueued");
+            });
+
+    Set<String> completed = new LinkedHashSet<>();
+    int maxTainted = 0;
+    long samples = 0;
+    boolean restarted = false;
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+    while (completed.size() < nodes.size() && Instant.now().isBefore(deadline)) {
+      List<MachinePool> live =
+          world.client.resources(MachinePool.class).list().getItems().stream()
+              .filter(p -> pools.contains(p.getMetadata().getName()))
+              .toList();
+      int tainted = (int) live.stream().filter(DrainBudgetE2ETest::maintenanceTainted).count();
+      maxTainted = Math.max(maxTainted, tainted);
+      samples++;
+      for (int i = 0; i < nodes.size(); i++) {
+        Machine vm = world.machine("vm-" + (i + 1));
+        if (vm != null && vm.getMetadata().getDeletionTimestamp() != null) {
+          world.poolletReleases("vm-" + (i + 1));
+        }
+        CapiMachine capi = world.capiMachine(nodes.get(i));
+        if (capi == null || !hasHook(capi)) {
+          if (completed.add(nodes.get(i)) && capi != null) {
+            world.capiFinishes(nodes.get(i));
+          }
+        }
+      }
+      if (!restarted && completed.size() == 1) {
+        controller.close();
+        controller = new ControllerApp(world.cp.newClient(), options()).start();
+        restarted = true;
+      }
+      Thread.sleep(100);
+    }
+    assertThat(completed)
+        .as("all three drained, in deletion order")
+        .containsExactlyElementsOf(deletionOrder);
+    assertThat(restarted).isTrue();
+    assertThat(maxTainted).as("pools tainted at once, over %d samples", samples).isEqualTo(1);
+    eventually().until(() -> pools.stream().allMatch(p -> world.pool(p) == null));
+  }
+}

@@ -1,0 +1,267 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.hasHook;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.Condition;
+import dev.ironcore.maintenance.api.compute.Conditions;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.ControllerOptions;
+import dev.ironcore.maintenance.controller.drain.DrainPolicy;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an operator sees of a drain through kubectl alone, against a real kube-apiserver: the pool's
+ * Maintenance condition, events on the CAPI Machine (deduplicated), stuck drains, warnings.
+ */
+class DrainVisibilityE2ETest extends InProcessController {
+
+  @Override
+  protected ControllerOptions options() {
+    return super.options()
+        .withDrainPolicy(DrainPolicy.defaults().withDrainTimeout(Duration.ofSeconds(1)));
+  }
+
+  private Condition maintenance(String pool) {
+    MachinePool p = world.pool(pool);
+    return p == null || p.getStatus() == null
+        ? null
+        : Conditions.find(p.getStatus().getConditions(), "Maintenance");
+  }
+
+  private List<Event> events(String involvedName, String reason) {
+    return world.client.v1().events().inNamespace(world.ns).list().getItems().stream()
+        .filter(e -> involvedName.equals(e.getInvolvedObject().getName()))
+        .filter(e -> reason.equals(e.getReason()))
+        .toList();
+  }
+
+  /** Makes the drain loop look again (a Machine change re-queues the drain of its pool). */
+  private void touch(String machine, int i) {
+    world
+        .client
+        .resources(Machine.class)
+        .inNamespace(world.ns)
+        .withName(machine)
+        .edit(
+            m -> {
+              m.getMetadata().setLabels(Map.of("touched", Integer.toString(i)));
+              return m;
+            });
+  }
+
+  @Test
+  void aHeldDrainIsVisibleInDescribeAndEventsAndItsCompletionToo() throws Exception {
+    controller.close();
+    controller =
+        new dev.ironcore.maintenance.controller.ControllerApp(world.cp.newClient(), super.options())
+            .start();
+    String pool = world.poolName("seen");
+    world.createPool(pool, List.of());
+    world.createMachine("vm-1", pool);
+    world.createMachine("vm-2", pool);
+    world.createCapiMachine("node-s", pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-s")));
+
+    List<String> added = new CopyOnWriteArrayList<>();
+    try (Watch w =
+        world
+            .client
+            .v1()
+            .events()
+            .inNamespace(world.ns)
+            .watch(
+                new Watcher<Event>() {
+                  @Override
+                  public void eventReceived(Action action, Event e) {
+                    if (action == Action.ADDED
+                        && "node-s".equals(e.getInvolvedObject().getName())) {
+                      added.add(e.getReason());
+                    }
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      world.deleteCapiMachine("node-s");
+
+      eventually()
+          .untilAsserted(
+              () -> {
+                Condition c = maintenance(pool);
+                assertThat(c).isNotNull();
+                assertThat(c.getStatus()).isEqualTo("False");
+                assertThat(c.getReason()).isEqualTo("Draining");
+                assertThat(c.getMessage())
+                    .isEqualTo(
+                        "waiting for 2 Machines: " + world.ns + "/vm-1, " + world.ns + "/vm-2");
+              });
+      String describe =
+          world
+              .cp
+              .kubectl("describe", "machinepools.compute.ironcore.dev", pool)
+              .orThrow()
+              .stdout();
+      assertThat(describe)
+          .contains("Maintenance")
+          .contains("Draining")
+          .contains("waiting for 2 Machines: " + world.ns + "/vm-1, " + world.ns + "/vm-2");
+      assertThat(
+              world
+                  .cp
+                  .kubectl(
+                      "get",
+                      "machinepools.compute.ironcore.dev",
+                      pool,
+                      "--no-headers",
+                      "-o",
+                      "custom-columns=M:.status.conditions[?(@.type==\"Maintenance\")].reason")
+                  .orThrow()
+                  .stdout()
+                  .trim())
+          .isEqualTo("Draining");
+      assertThat(
+              world.cp.kubectl("get", "machinepools.compute.ironcore.dev", pool).orThrow().stdout())
+          .as("printer columns")
+          .contains("MAINTENANCE")
+          .contains("Draining");
+      eventually().until(() -> added.contains("DrainBlocked"));
+      assertThat(added.indexOf("DrainStarted"))
+          .isNotNegative()
+          .isLessThan(added.indexOf("DrainBlocked"));
+      String events =
+          world
+              .cp
+              .kubectl(
+                  "get", "events", "-n", world.ns, "--field-selector", "involvedObject.name=node-s")
+              .orThrow()
+              .stdout();
+      assertThat(events).contains("DrainStarted").contains("DrainBlocked");
+
+      world.poolletReleases("vm-1");
+      world.poolletReleases("vm-2");
+      eventually().until(() -> !hasHook(world.capiMachine("node-s")));
+      eventually()
+          .untilAsserted(
+              () -> {
+                Condition c = maintenance(pool);
+                assertThat(c.getStatus()).isEqualTo("True");
+                assertThat(c.getReason()).isEqualTo("Drained");
+                assertThat(c.getLastTransitionTime()).isNotNull();
+              });
+      world.capiFinishes("node-s");
+      eventually().until(() -> world.pool(pool) == null);
+      eventually().until(() -> added.contains("DrainCompleted") && added.contains("PoolDeleted"));
+      assertThat(added.indexOf("DrainCompleted")).isLessThan(added.indexOf("PoolDeleted"));
+    }
+  }
+
+  @Test
+  void aDrainLongerThanTheTimeoutIsStuckOnceKeepsTheHookAndRepeatsRaiseOneEventsCount() {
+    String pool = world.poolName("stuck");
+    world.createPool(pool, List.of());
+    world.createMachine("never", pool);
+    world.createCapiMachine("node-t", pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-t")));
+    world.deleteCapiMachine("node-t");
+
+    eventually()
+        .until(
+            () -> maintenance(pool) != null && "DrainStuck".equals(maintenance(pool).getReason()));
+    assertThat(maintenance(pool).getMessage())
+        .contains("longer than --drain-timeout=1s")
+        .endsWith("waiting for 1 Machine: " + world.ns + "/never");
+    String conditionWritten = world.pool(pool).getMetadata().getResourceVersion();
+    for (int i = 0; i < 8; i++) {
+      touch("never", i);
+    }
+    eventually()
+        .untilAsserted(
+            () -> {
+              List<Event> blocked = events("node-t", "DrainBlocked");
+              assertThat(blocked)
+                  .as("one DrainBlocked object for the same blocked state")
+                  .hasSize(1);
+              assertThat(blocked.get(0).getCount()).isGreaterThanOrEqualTo(8);
+            });
+    List<Event> stuck = events("node-t", "DrainStuck");
+    assertThat(stuck).hasSize(1);
+    assertThat(stuck.get(0).getType()).isEqualTo("Warning");
+    assertThat(stuck.get(0).getCount()).as("recorded on the transition only").isEqualTo(1);
+    assertThat(stuck.get(0).getMessage()).contains(world.ns + "/never");
+    assertThat(hasHook(world.capiMachine("node-t"))).as("never released by force").isTrue();
+    assertThat(world.machine("never")).isNotNull();
+    assertThat(world.pool(pool).getMetadata().getResourceVersion())
+        .as("condition not rewritten while unchanged")
+        .isEqualTo(conditionWritten);
+    String watching =
+        world
+            .cp
+            .kubectl(
+                "get",
+                "events",
+                "-n",
+                world.ns,
+                "--field-selector",
+                "involvedObject.name=node-t,reason=DrainBlocked",
+                "-o",
+                "jsonpath={.items[*].count}")
+            .orThrow()
+            .stdout()
+            .trim();
+    assertThat(Integer.parseInt(watching)).isGreaterThanOrEqualTo(8);
+  }
+
+  @Test
+  void aPoolThatIsGoneWhileMachinesAreStillBoundToItsNameIsAWarningNamingThem() {
+    String pool = world.poolName("gone");
+    world.createMachine("orphan-1", pool);
+    world.createMachine("orphan-2", pool);
+    world.createCapiMachine("node-g", pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-g")));
+    world.deleteCapiMachine("node-g");
+    eventually().until(() -> !hasHook(world.capiMachine("node-g")));
+    eventually().until(() -> !events("node-g", "PoolMissing").isEmpty());
+    Event e = events("node-g", "PoolMissing").get(0);
+    assertThat(e.getType()).isEqualTo("Warning");
+    assertThat(e.getMessage())
+        .contains("pool " + pool + " does not exist")
+        .contains(world.ns + "/orphan-1, " + world.ns + "/orphan-2");
+  }
+
+  @Test
+  void aHookRemovedBySomeoneElseWhileMachinesBlockIsAWarningNamingThem() {
+    String pool = world.poolName("hijacked");
+    world.createPool(pool, List.of());
+    world.createMachine("still-here", pool);
+    world.createCapiMachine("node-h", pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-h")));
+    world.deleteCapiMachine("node-h");
+    eventually().until(() -> maintenance(pool) != null);
+    world.writer.patchMetadata(
+        world
+            .client
+            .resources(dev.ironcore.maintenance.api.capi.CapiMachine.class)
+            .inNamespace(world.ns)
+            .withName("node-h"),
+        ed -> ed.removeAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION));
+    eventually().until(() -> !events("node-h", "DrainHookRemoved").isEmpty());
+    Event e = events("node-h", "DrainHookRemoved").get(0);
+    assertThat(e.getType()).isEqualTo("Warning");
+    assertThat(e.getMessage())
+        .contains("removed by someone else")
+        .contains(world.ns + "/still-here");
+    assertThat(hasHook(world.capiMachine("node-h"))).as("we do not put it back").isFalse();
+  }
+}

@@ -1,0 +1,123 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.LocalRef;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.api.compute.MachinePoolSpec;
+import dev.ironcore.maintenance.api.compute.MachineSpec;
+import dev.ironcore.maintenance.api.compute.Taint;
+import dev.ironcore.maintenance.api.compute.Toleration;
+import dev.ironcore.maintenance.controller.ComputeApi;
+import dev.ironcore.maintenance.controller.ControllerApp;
+import dev.ironcore.maintenance.controller.ControllerOptions;
+import dev.ironcore.maintenance.testkit.LocalControlPlane;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.RenderedManifests;
+import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An API server that serves compute.ironcore.dev in v1alpha1 only (as a real IronCore does): the
+ * controller reads v1alpha1 and evicts as before, with {@code tolerationSeconds} (kept there as an
+ * unknown field) ignored. A control plane of its own, with the CRDs as IronCore ships them.
+ */
+class V1alpha1OnlyE2ETest {
+  @TempDir Path dir;
+
+  @SuppressWarnings("unchecked")
+  private static void installV1alpha1OnlyCrds(LocalControlPlane cp) {
+    List<GenericKubernetesResource> crds = new ArrayList<>();
+    crds.addAll(RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("crds")));
+    for (GenericKubernetesResource crd : crds) {
+      Map<String, Object> spec = (Map<String, Object>) crd.getAdditionalProperties().get("spec");
+      spec.remove("conversion");
+      List<Map<String, Object>> versions = (List<Map<String, Object>>) spec.get("versions");
+      versions.removeIf(v -> !"v1alpha1".equals(v.get("name")));
+      versions.get(0).put("storage", true);
+    }
+    crds.addAll(RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("capi-local")));
+    crds.forEach(c -> cp.client().resource(c).serverSideApply());
+    cp.kubectl(
+            "wait",
+            "--for=condition=Established",
+            "--timeout=60s",
+            "crd/machines.compute.ironcore.dev",
+            "crd/machinepools.compute.ironcore.dev",
+            "crd/machines.cluster.x-k8s.io")
+        .orThrow();
+  }
+
+  private static Machine machine(String name, Long tolerationSeconds) {
+    Machine m = new Machine();
+    m.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").build());
+    MachineSpec spec = new MachineSpec();
+    spec.setMachineClassRef(new LocalRef("x3-small"));
+    spec.setMachinePoolRef(new LocalRef("pool"));
+    if (tolerationSeconds != null) {
+      Toleration t = new Toleration("k", "Exists", null, "NoExecute");
+      t.setTolerationSeconds(tolerationSeconds);
+      spec.setTolerations(List.of(t));
+    }
+    m.setSpec(spec);
+    return m;
+  }
+
+  @Test
+  void theControllerReadsV1alpha1AndIgnoresTolerationSeconds() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      installV1alpha1OnlyCrds(cp);
+      KubernetesClient client = cp.client();
+      assertThat(ComputeApi.served(client)).containsExactly("v1alpha1");
+      assertThat(ComputeApi.of(ComputeApi.served(client))).isEqualTo(ComputeApi.V1ALPHA1);
+      client.resources(Machine.class).resource(machine("vm-plain", null)).create();
+      client.resources(Machine.class).resource(machine("vm-zero", 0L)).create();
+      MachinePool pool = new MachinePool();
+      pool.setMetadata(new ObjectMetaBuilder().withName("pool").build());
+      MachinePoolSpec spec = new MachinePoolSpec();
+      spec.setTaints(List.of(new Taint("k", null, "NoExecute")));
+      pool.setSpec(spec);
+      client.resources(MachinePool.class).resource(pool).create();
+
+      try (ControllerApp controller =
+          new ControllerApp(cp.newClient(), ControllerOptions.defaults()).start()) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    client
+                            .resources(Machine.class)
+                            .inNamespace("default")
+                            .withName("vm-plain")
+                            .get()
+                        == null);
+        // vm-zero would go at once with delayed eviction; here its toleration matches for good
+        await()
+            .during(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    client.resources(Machine.class).inNamespace("default").withName("vm-zero").get()
+                        != null);
+        assertThat(
+                client.v1().events().inNamespace("default").list().getItems().stream()
+                    .filter(e -> Names.EVICTED_REASON.equals(e.getReason()))
+                    .map(e -> e.getInvolvedObject().getName()))
+            .containsExactly("vm-plain");
+      }
+    }
+  }
+}

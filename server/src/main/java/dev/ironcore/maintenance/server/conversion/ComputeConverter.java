@@ -1,0 +1,139 @@
+package dev.ironcore.maintenance.server.conversion;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * Converts one {@code compute.ironcore.dev} Machine or MachinePool between v1alpha1 and v1alpha2: a
+ * pure function on JSON trees, no defaulting, no validation.
+ *
+ * <ul>
+ *   <li>The result is a deep copy of the input with {@code apiVersion} set to the desired version;
+ *       {@code metadata} and {@code status} are copied as JSON nodes, unchanged, except for the one
+ *       annotation {@value V1alpha2Fields#ANNOTATION}; unknown fields, nulls and empty lists stay
+ *       as they are; an object without {@code metadata} is fine.
+ *   <li>v1alpha2 → v1alpha1: the v1alpha2-only list members ({@link V1alpha2Fields}) move into that
+ *       annotation (added only when there is something to keep; {@code metadata} and {@code
+ *       metadata.annotations} are created when absent).
+ *   <li>v1alpha1 → v1alpha2: the annotation's members are put back and the annotation removed
+ *       ({@code metadata.annotations} too when it is then empty, and then {@code metadata} when
+ *       that is empty: both were created by down-conversion), so it never shows in a v1alpha2 read.
+ *       A v1alpha1 entry that carries such a member itself (stored before v1alpha2 existed) keeps
+ *       it.
+ *   <li>Same version: only the copy.
+ * </ul>
+ */
+public final class ComputeConverter {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private ComputeConverter() {}
+
+  /**
+   * @param object one entry of {@code request.objects}
+   * @param desiredApiVersion {@code request.desiredAPIVersion}
+   * @return the converted copy; {@code object} is not changed
+   * @throws ConversionException when {@code object} is not a JSON object, its apiVersion or the
+   *     desired one is not one of {@link ComputeVersions#ALL}, its kind is not Machine or
+   *     MachinePool, or (up-conversion) the annotation does not hold what down-conversion writes
+   */
+  public static ObjectNode convert(JsonNode object, String desiredApiVersion)
+      throws ConversionException {
+    if (!(object instanceof ObjectNode source)) {
+      throw new ConversionException("not a JSON object");
+    }
+    String from = text(source, "apiVersion");
+    if (!ComputeVersions.ALL.contains(from)) {
+      throw new ConversionException(
+          "apiVersion must be one of " + ComputeVersions.ALL + ", got " + quoted(from));
+    }
+    if (!ComputeVersions.ALL.contains(desiredApiVersion)) {
+      throw new ConversionException(
+          "desiredAPIVersion must be one of "
+              + ComputeVersions.ALL
+              + ", got "
+              + quoted(desiredApiVersion));
+    }
+    List<V1alpha2Fields.ListField> fields = V1alpha2Fields.of(text(source, "kind"));
+    ObjectNode out = source.deepCopy();
+    out.put("apiVersion", desiredApiVersion);
+    if (from.equals(desiredApiVersion)) {
+      return out;
+    }
+    if (desiredApiVersion.equals(ComputeVersions.V1ALPHA1)) {
+      down(out, fields);
+    } else {
+      up(out, fields);
+    }
+    return out;
+  }
+
+  private static void down(ObjectNode out, List<V1alpha2Fields.ListField> fields)
+      throws ConversionException {
+    ObjectNode record = V1alpha2Fields.strip(out.get("spec"), fields);
+    if (record == null) {
+      return;
+    }
+    JsonNode metadata = out.get("metadata");
+    if (metadata == null || metadata.isNull()) {
+      metadata = out.putObject("metadata");
+    }
+    if (!(metadata instanceof ObjectNode meta)) {
+      throw new ConversionException("metadata is not a JSON object");
+    }
+    JsonNode annotations = meta.get("annotations");
+    if (annotations == null || annotations.isNull()) {
+      annotations = meta.putObject("annotations");
+    }
+    if (!(annotations instanceof ObjectNode map)) {
+      throw new ConversionException("metadata.annotations is not a JSON object");
+    }
+    map.put(V1alpha2Fields.ANNOTATION, record.toString());
+  }
+
+  private static void up(ObjectNode out, List<V1alpha2Fields.ListField> fields)
+      throws ConversionException {
+    if (!(out.get("metadata") instanceof ObjectNode meta)
+        || !(meta.get("annotations") instanceof ObjectNode annotations)
+        || !annotations.has(V1alpha2Fields.ANNOTATION)) {
+      return;
+    }
+    JsonNode value = annotations.get(V1alpha2Fields.ANNOTATION);
+    if (!value.isTextual()) {
+      throw new ConversionException(
+          "annotation " + V1alpha2Fields.ANNOTATION + " must be a string");
+    }
+    JsonNode record;
+    try {
+      record = MAPPER.readTree(value.asText());
+    } catch (JsonProcessingException e) {
+      throw new ConversionException(
+          "annotation "
+              + V1alpha2Fields.ANNOTATION
+              + " is not valid JSON: "
+              + e.getOriginalMessage());
+    }
+    if (record == null) {
+      throw new ConversionException("annotation " + V1alpha2Fields.ANNOTATION + " is empty");
+    }
+    V1alpha2Fields.restore(out.get("spec"), record, fields);
+    annotations.remove(V1alpha2Fields.ANNOTATION);
+    if (annotations.isEmpty()) {
+      meta.remove("annotations");
+      if (meta.isEmpty()) {
+        out.remove("metadata");
+      }
+    }
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value != null && value.isTextual() ? value.asText() : "";
+  }
+
+  private static String quoted(String s) {
+    return s == null || s.isEmpty() ? "none" : "\"" + s + "\"";
+  }
+}

@@ -1,0 +1,17 @@
+package dev.ironcore.maintenance.server.conversion;
+
+/**
+ * One object of a ConversionReview cannot be converted (not an object, unknown apiVersion or kind,
+ * unreadable {@value V1alpha2Fields#ANNOTATION}). {@link ConversionReviews} turns it into a {@code
+ * result.status: Failure} whose message names the object.
+ */
+public final class ConversionException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * @param message what is wrong, without the object's name (the caller adds it)
+   */
+  public ConversionException(String message) {
+    super(message);
+  }
+}

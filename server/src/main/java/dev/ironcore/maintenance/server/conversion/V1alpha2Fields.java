@@ -1,0 +1,155 @@
+package dev.ironcore.maintenance.server.conversion;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * The list fields that exist only in {@code compute.ironcore.dev/v1alpha2} and how a v1alpha1
+ * object keeps them: in the one annotation {@value #ANNOTATION}.
+ *
+ * <p>Per kind, one list under {@code spec} has v1alpha2-only members: Machine {@code
+ * spec.tolerations[].tolerationSeconds}, MachinePool {@code spec.taints[].timeAdded}. The
+ * annotation's value is a JSON object with one member per such list, e.g.
+ *
+ * <pre>{@code
+ * {"tolerations":[{"index":1,"entry":{"key":"k","operator":"Exists","effect":"NoExecute","tolerationSeconds":30}}]}
+ * }</pre>
+ *
+ * listing each v1alpha2 entry that had a v1alpha2-only member, whole, with its index. Up-conversion
+ * puts the members back onto the v1alpha1 entry that equals the recorded entry without them: the
+ * one at the recorded index when it still matches, else the first unused equal entry (so a v1alpha1
+ * client may reorder the list); an entry that no longer exists takes its members with it.
+ */
+final class V1alpha2Fields {
+  /** The annotation of a v1alpha1 object that carries the v1alpha2-only fields. */
+  static final String ANNOTATION = "maintenance.ironcore.dev/v1alpha2-fields";
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * One list with v1alpha2-only members.
+   *
+   * @param list the member of {@code spec} holding the list, e.g. {@code tolerations}
+   * @param members the v1alpha2-only members of its entries, e.g. {@code tolerationSeconds}
+   */
+  record ListField(String list, List<String> members) {}
+
+  private V1alpha2Fields() {}
+
+  /**
+   * @param kind the object's kind
+   * @return the lists of that kind with v1alpha2-only members
+   * @throws ConversionException for a kind other than Machine and MachinePool
+   */
+  static List<ListField> of(String kind) throws ConversionException {
+    return switch (kind) {
+      case "Machine" -> List.of(new ListField("tolerations", List.of("tolerationSeconds")));
+      case "MachinePool" -> List.of(new ListField("taints", List.of("timeAdded")));
+      default ->
+          throw new ConversionException(
+              "kind must be Machine or MachinePool, got " + (kind.isEmpty() ? "none" : kind));
+    };
+  }
+
+  /**
+   * Moves the v1alpha2-only members of {@code fields} out of {@code spec} (changed in place).
+   *
+   * @param spec the object's {@code spec} (any node)
+   * @return the annotation's value, or null when no entry had such a member
+   */
+  static ObjectNode strip(JsonNode spec, List<ListField> fields) {
+    ObjectNode record = NODES.objectNode();
+    for (ListField field : fields) {
+      JsonNode list = spec == null ? null : spec.get(field.list());
+      if (list == null || !list.isArray()) {
+        continue;
+      }
+      ArrayNode kept = NODES.arrayNode();
+      for (int i = 0; i < list.size(); i++) {
+        if (list.get(i) instanceof ObjectNode entry && hasAny(entry, field.members())) {
+          ObjectNode recorded = NODES.objectNode();
+          recorded.put("index", i);
+          recorded.set("entry", entry.deepCopy());
+          kept.add(recorded);
+          entry.remove(field.members());
+        }
+      }
+      if (!kept.isEmpty()) {
+        record.set(field.list(), kept);
+      }
+    }
+    return record.isEmpty() ? null : record;
+  }
+
+  /**
+   * Puts recorded members back into {@code spec} (changed in place).
+   *
+   * @param spec the object's {@code spec} (any node)
+   * @param record the annotation's parsed value
+   * @throws ConversionException when {@code record} does not have the shape {@link #strip} writes
+   */
+  static void restore(JsonNode spec, JsonNode record, List<ListField> fields)
+      throws ConversionException {
+    if (!record.isObject()) {
+      throw new ConversionException("annotation " + ANNOTATION + " must hold a JSON object");
+    }
+    for (ListField field : fields) {
+      JsonNode recorded = record.get(field.list());
+      if (recorded == null || recorded.isNull()) {
+        continue;
+      }
+      if (!recorded.isArray()) {
+        throw new ConversionException(
+            "annotation " + ANNOTATION + ": " + field.list() + " must be a JSON array");
+      }
+      JsonNode list = spec == null ? null : spec.get(field.list());
+      boolean[] used = new boolean[list != null && list.isArray() ? list.size() : 0];
+      for (JsonNode item : recorded) {
+        JsonNode entry = item.get("entry");
+        JsonNode index = item.get("index");
+        if (!(entry instanceof ObjectNode) || index == null || !index.canConvertToInt()) {
+          throw new ConversionException(
+              "annotation "
+                  + ANNOTATION
+                  + ": each "
+                  + field.list()
+                  + " item must be {index: int, entry: object}");
+        }
+        if (used.length == 0) {
+          continue;
+        }
+        ObjectNode without = ((ObjectNode) entry).deepCopy();
+        without.remove(field.members());
+        int target = find(list, used, index.asInt(), without);
+        if (target >= 0) {
+          used[target] = true;
+          ObjectNode live = (ObjectNode) list.get(target);
+          for (String member : field.members()) {
+            if (entry.has(member)) {
+              live.set(member, entry.get(member).deepCopy());
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static int find(JsonNode list, boolean[] used, int hint, JsonNode without) {
+    if (hint >= 0 && hint < used.length && !used[hint] && without.equals(list.get(hint))) {
+      return hint;
+    }
+    for (int i = 0; i < used.length; i++) {
+      if (!used[i] && without.equals(list.get(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean hasAny(ObjectNode entry, List<String> members) {
+    return members.stream().anyMatch(entry::has);
+  }
+}

@@ -1,0 +1,100 @@
+package dev.ironcore.maintenance.server.mutation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.ironcore.maintenance.api.compute.TaintEffect;
+import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import dev.ironcore.maintenance.server.admission.KubeObjects;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+
+/**
+ * Mutating rule for {@code compute.ironcore.dev/v1alpha2} MachinePools (domain reference §4
+ * "Mutation"): each {@code NoExecute} entry of {@code spec.taints} gets {@code timeAdded}, the time
+ * delayed eviction counts {@code tolerationSeconds} from.
+ *
+ * <ul>
+ *   <li>A NoExecute taint that the old object already had (same key, effect and value; an absent
+ *       value equals {@code ""}) keeps the old object's {@code timeAdded}: a client that drops or
+ *       changes it gets it back, so it never moves. An old taint without one stays without.
+ *   <li>A NoExecute taint that is new in the request (every one on CREATE) gets the current time of
+ *       the injected clock, RFC 3339 in UTC with whole seconds (as {@code metav1.Time}), unless the
+ *       request gives it a {@code timeAdded} itself (as Kubernetes keeps a node taint's).
+ *   <li>NoSchedule taints, entries that are not objects, other versions (v1alpha1 has no {@code
+ *       timeAdded}), objects being deleted, DELETE, CONNECT and subresources: no patch.
+ * </ul>
+ *
+ * Registered for v1alpha2 with {@code matchPolicy: Equivalent}, so the API server converts a
+ * v1alpha1 request to v1alpha2 before calling this webhook.
+ */
+public final class TaintTimeAddedMutator implements AdmissionHandler {
+  private final Clock clock;
+
+  /**
+   * @param clock the time a new taint was added
+   */
+  public TaintTimeAddedMutator(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public AdmissionResponse handle(AdmissionRequest request) {
+    if (!request.createsOrUpdatesLiveObject() || !"v1alpha2".equals(request.kind().version())) {
+      return AdmissionResponse.allowed();
+    }
+    JsonNode taints = request.object().at("/spec/taints");
+    if (!taints.isArray()) {
+      return AdmissionResponse.allowed();
+    }
+    JsonNode oldTaints =
+        request.oldObject() == null ? null : request.oldObject().at("/spec/taints");
+    TextNode now = TextNode.valueOf(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
+    JsonPatch.Builder patch = JsonPatch.builder();
+    for (int i = 0; i < taints.size(); i++) {
+      JsonNode taint = taints.get(i);
+      if (!taint.isObject() || !TaintEffect.NO_EXECUTE.equals(KubeObjects.text(taint, "effect"))) {
+        continue;
+      }
+      JsonNode old = sameTaint(oldTaints, taint);
+      JsonNode wanted = old == null ? now : KubeObjects.member(old, "timeAdded");
+      JsonNode present = KubeObjects.member(taint, "timeAdded");
+      String path = "/spec/taints/" + i + "/timeAdded";
+      if (wanted == null || wanted.equals(present)) {
+        continue;
+      }
+      if (old == null && present != null) {
+        continue; // a new taint that comes with its own time keeps it
+      }
+      if (taint.has("timeAdded")) {
+        patch.replace(path, wanted);
+      } else {
+        patch.add(path, wanted);
+      }
+    }
+    return AdmissionResponse.patched(patch.build());
+  }
+
+  /**
+   * @return the NoExecute taint of {@code oldTaints} with the same key and value as {@code taint},
+   *     or null
+   */
+  private static JsonNode sameTaint(JsonNode oldTaints, JsonNode taint) {
+    if (oldTaints == null || !oldTaints.isArray()) {
+      return null;
+    }
+    for (JsonNode old : oldTaints) {
+      if (old.isObject()
+          && TaintEffect.NO_EXECUTE.equals(KubeObjects.text(old, "effect"))
+          && KubeObjects.text(old, "key").equals(KubeObjects.text(taint, "key"))
+          && KubeObjects.text(old, "value").equals(KubeObjects.text(taint, "value"))) {
+        return old;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.ironcore.maintenance.server.warning;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Adds {@link EvictionWarnings} to what another MachinePool handler allowed (kubectl prints them as
+ * {@code Warning: ...}). Never denies, never blocks: the bound Machines come from {@link
+ * BoundMachines} (an in-memory cache), and when it knows nothing, or anything goes wrong reading
+ * the request, the inner response is returned unchanged.
+ */
+public final class EvictionWarningHandler implements AdmissionHandler {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final AdmissionHandler inner;
+  private final BoundMachines boundMachines;
+
+  /**
+   * @param inner the MachinePool handler whose decision stands (e.g. taint validation)
+   * @param boundMachines where the pool's bound Machines are looked up
+   */
+  public EvictionWarningHandler(AdmissionHandler inner, BoundMachines boundMachines) {
+    this.inner = inner;
+    this.boundMachines = boundMachines;
+  }
+
+  @Override
+  public AdmissionResponse handle(AdmissionRequest request) {
+    AdmissionResponse response = inner.handle(request);
+    if (!response.isAllowed() || !request.createsOrUpdatesLiveObject()) {
+      return response;
+    }
+    List<String> warnings;
+    try {
+      MachinePool updated = pool(request.object());
+      String name = updated.getMetadata() == null ? null : updated.getMetadata().getName();
+      if (name == null || name.isEmpty()) {
+        return response;
+      }
+      Optional<List<dev.ironcore.maintenance.api.compute.Machine>> bound =
+          boundMachines.boundTo(name);
+      if (bound.isEmpty()) {
+        return response;
+      }
+      warnings = EvictionWarnings.of(pool(request.oldObject()), updated, bound.get());
+    } catch (RuntimeException e) {
+      return response;
+    }
+    return warnings.isEmpty() ? response : response.withWarnings(warnings.toArray(String[]::new));
+  }
+
+  private static MachinePool pool(JsonNode json) {
+    return json == null || json.isNull() ? null : MAPPER.convertValue(json, MachinePool.class);
+  }
+}

@@ -1,0 +1,160 @@
+package dev.ironcore.maintenance.server.conversion;
+
+import static dev.ironcore.maintenance.server.admission.TestReviews.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+class ComputeConverterTest {
+  private static final String V1 = ComputeVersions.V1ALPHA1;
+  private static final String V2 = ComputeVersions.V1ALPHA2;
+
+  private static JsonNode machineV2() {
+    return json(
+        "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine',"
+            + "'metadata':{'name':'vm','namespace':'ns','labels':{'a':'b'},'annotations':{'x':'y'},"
+            + "'finalizers':['f'],'managedFields':[{'manager':'kubectl','fieldsV1':{'f:spec':{}}}]},"
+            + "'spec':{'image':'keep','tolerations':["
+            + "{'key':'k','operator':'Exists','effect':'NoExecute','tolerationSeconds':9223372036854775807},"
+            + "{'key':'j','operator':'Exists'}]},"
+            + "'status':{'state':'Running','extra':[1,null]}}");
+  }
+
+  @Test
+  void downConversionMovesTolerationSecondsIntoTheAnnotationAndKeepsEverythingElse()
+      throws Exception {
+    JsonNode in = machineV2();
+    ObjectNode out = ComputeConverter.convert(in, V1);
+    assertThat(out.get("apiVersion").asText()).isEqualTo(V1);
+    assertThat(out.at("/spec/tolerations/0").has("tolerationSeconds")).isFalse();
+    assertThat(out.at("/spec/image").asText()).isEqualTo("keep");
+    assertThat(out.get("status")).isEqualTo(in.get("status"));
+    ObjectNode metaWithout = (ObjectNode) out.get("metadata").deepCopy();
+    ((ObjectNode) metaWithout.get("annotations")).remove(V1alpha2Fields.ANNOTATION);
+    assertThat(metaWithout).isEqualTo(in.get("metadata"));
+    JsonNode recorded =
+        json(
+            out.at("/metadata/annotations")
+                .get(V1alpha2Fields.ANNOTATION)
+                .asText()
+                .replace('"', '\''));
+    assertThat(recorded.at("/tolerations/0/index").asInt()).isZero();
+    assertThat(recorded.at("/tolerations/0/entry/tolerationSeconds").asLong())
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(in.get("apiVersion").asText()).as("input untouched").isEqualTo(V2);
+  }
+
+  @Test
+  void upConversionRestoresAndRemovesTheAnnotation() throws Exception {
+    JsonNode in = machineV2();
+    assertThat(ComputeConverter.convert(ComputeConverter.convert(in, V1), V2)).isEqualTo(in);
+  }
+
+  @Test
+  void annotationsCreatedForDownConversionAreRemovedAgain() throws Exception {
+    JsonNode pool =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'MachinePool',"
+                + "'spec':{'taints':[{'key':'k','effect':'NoExecute','timeAdded':'2026-01-01T00:00:00Z'}]}}");
+    ObjectNode down = ComputeConverter.convert(pool, V1);
+    assertThat(down.at("/metadata/annotations").has(V1alpha2Fields.ANNOTATION)).isTrue();
+    assertThat(down.at("/spec/taints/0")).isEqualTo(json("{'key':'k','effect':'NoExecute'}"));
+    assertThat(ComputeConverter.convert(down, V2)).isEqualTo(pool);
+  }
+
+  @Test
+  void aV1alpha1ClientMayReorderAndDropEntries() throws Exception {
+    JsonNode pool =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'MachinePool','metadata':{'name':'p'},"
+                + "'spec':{'taints':[{'key':'a','effect':'NoExecute','timeAdded':'2026-01-01T00:00:00Z'},"
+                + "{'key':'b','effect':'NoExecute','timeAdded':'2026-02-01T00:00:00Z'}]}}");
+    ObjectNode down = ComputeConverter.convert(pool, V1);
+    ObjectNode edited = down.deepCopy();
+    ((ObjectNode) edited.get("spec"))
+        .set("taints", json("[{'key':'c','effect':'NoExecute'},{'key':'b','effect':'NoExecute'}]"));
+    ObjectNode up = ComputeConverter.convert(edited, V2);
+    assertThat(up.at("/spec/taints"))
+        .isEqualTo(
+            json(
+                "[{'key':'c','effect':'NoExecute'},"
+                    + "{'key':'b','effect':'NoExecute','timeAdded':'2026-02-01T00:00:00Z'}]"));
+    assertThat(up.get("metadata")).isEqualTo(json("{'name':'p'}"));
+  }
+
+  @Test
+  void objectStoredWithTolerationSecondsInV1alpha1KeepsIt() throws Exception {
+    JsonNode old =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine','metadata':{'name':'m'},"
+                + "'spec':{'tolerations':[{'key':'k','effect':'NoExecute','tolerationSeconds':30}]}}");
+    ObjectNode up = ComputeConverter.convert(old, V2);
+    assertThat(up.at("/spec/tolerations/0/tolerationSeconds").asLong()).isEqualTo(30);
+    assertThat(up.get("metadata")).isEqualTo(old.get("metadata"));
+  }
+
+  @Test
+  void legalOddShapesConvert() throws Exception {
+    for (String spec :
+        new String[] {
+          "",
+          ",'spec':null",
+          ",'spec':{}",
+          ",'spec':{'tolerations':null}",
+          ",'spec':{'tolerations':[]}",
+          ",'spec':{'tolerations':[null,'x',{}]}",
+          ",'spec':{'tolerations':{'a':1}}"
+        }) {
+      JsonNode m =
+          json("{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine'" + spec + "}");
+      ObjectNode down = ComputeConverter.convert(m, V1);
+      assertThat(down.has("metadata")).as(spec).isFalse();
+      assertThat(ComputeConverter.convert(down, V2)).as(spec).isEqualTo(m);
+    }
+  }
+
+  @Test
+  void badObjectsAreNamedProblems() {
+    assertThatThrownBy(() -> ComputeConverter.convert(json("[1]"), V1))
+        .isInstanceOf(ConversionException.class)
+        .hasMessage("not a JSON object");
+    assertThatThrownBy(
+            () -> ComputeConverter.convert(json("{'apiVersion':'v1','kind':'Machine'}"), V1))
+        .hasMessageContaining("apiVersion must be one of")
+        .hasMessageContaining("\"v1\"");
+    assertThatThrownBy(
+            () ->
+                ComputeConverter.convert(
+                    json("{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine'}"),
+                    "compute.ironcore.dev/v9"))
+        .hasMessageContaining("desiredAPIVersion must be one of");
+    assertThatThrownBy(
+            () ->
+                ComputeConverter.convert(
+                    json("{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Volume'}"), V2))
+        .hasMessage("kind must be Machine or MachinePool, got Volume");
+    assertThatThrownBy(
+            () ->
+                ComputeConverter.convert(
+                    json(
+                        "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine',"
+                            + "'metadata':{'annotations':{'"
+                            + V1alpha2Fields.ANNOTATION
+                            + "':'{oops'}}}"),
+                    V2))
+        .hasMessageContaining("is not valid JSON");
+    assertThatThrownBy(
+            () ->
+                ComputeConverter.convert(
+                    json(
+                        "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine',"
+                            + "'metadata':{'annotations':{'"
+                            + V1alpha2Fields.ANNOTATION
+                            + "':'{\\\"tolerations\\\":[{\\\"index\\\":\\\"x\\\"}]}'}}}"),
+                    V2))
+        .hasMessageContaining("{index: int, entry: object}");
+  }
+}

@@ -1,0 +1,169 @@
+package dev.ironcore.maintenance.server.conversion;
+
+import static dev.ironcore.maintenance.server.admission.TestReviews.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ConversionReviewsTest {
+  private static ConversionReviews.Answer answer(String review) {
+    return ConversionReviews.answer("/convert", review.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String review(String uid, String desired, String objects) {
+    return ("{'apiVersion':'apiextensions.k8s.io/v1','kind':'ConversionReview','request':{'uid':'"
+            + uid
+            + "','desiredAPIVersion':'"
+            + desired
+            + "','objects':"
+            + objects
+            + "}}")
+        .replace('\'', '"');
+  }
+
+  private static JsonNode response(ConversionReviews.Answer a) {
+    assertThat(a.review().get("kind").asText()).isEqualTo("ConversionReview");
+    return a.review().get("response");
+  }
+
+  @Test
+  void convertsEveryObjectInOrderAndEchoesTheUid() {
+    ConversionReviews.Answer a =
+        answer(
+            review(
+                "u-1",
+                ComputeVersions.V1ALPHA1,
+                "[{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'a'}},"
+                    + "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'MachinePool','metadata':{'name':'b'}},"
+                    + "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine'}]"));
+    assertThat(a.succeeded()).isTrue();
+    assertThat(a.review().get("apiVersion").asText()).isEqualTo("apiextensions.k8s.io/v1");
+    JsonNode r = response(a);
+    assertThat(r.get("uid").asText()).isEqualTo("u-1");
+    assertThat(r.at("/result/status").asText()).isEqualTo("Success");
+    assertThat(r.get("convertedObjects")).hasSize(3);
+    r.get("convertedObjects")
+        .forEach(o -> assertThat(o.get("apiVersion").asText()).isEqualTo(ComputeVersions.V1ALPHA1));
+    assertThat(r.at("/convertedObjects/0/metadata/name").asText()).isEqualTo("a");
+    assertThat(r.at("/convertedObjects/1/kind").asText()).isEqualTo("MachinePool");
+  }
+
+  @Test
+  void emptyMissingOrNullObjectsSucceedWithNone() {
+    for (String objects : new String[] {"[]", "null"}) {
+      JsonNode r = response(answer(review("u", ComputeVersions.V1ALPHA2, objects)));
+      assertThat(r.at("/result/status").asText()).isEqualTo("Success");
+      assertThat(r.get("convertedObjects")).isEmpty();
+    }
+    JsonNode r =
+        response(
+            ConversionReviews.answer(
+                "/convert",
+                json("{'kind':'ConversionReview','request':{'uid':'u','desiredAPIVersion':'x'}}")));
+    assertThat(r.at("/result/status").asText()).isEqualTo("Success");
+  }
+
+  @Test
+  void aBadObjectFailsTheReviewNamingIt() {
+    ConversionReviews.Answer a =
+        answer(
+            review(
+                "u-2",
+                ComputeVersions.V1ALPHA2,
+                "[{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine','metadata':{'name':'ok'}},"
+                    + "{'apiVersion':'compute.ironcore.dev/v7','kind':'Machine',"
+                    + "'metadata':{'name':'vm-1','namespace':'demo'}}]"));
+    assertThat(a.succeeded()).isFalse();
+    JsonNode r = response(a);
+    assertThat(r.get("uid").asText()).isEqualTo("u-2");
+    assertThat(r.at("/result/status").asText()).isEqualTo("Failure");
+    assertThat(r.at("/result/message").asText())
+        .startsWith(
+            "cannot convert objects[1] (Machine demo/vm-1) to compute.ironcore.dev/v1alpha2")
+        .contains("\"compute.ironcore.dev/v7\"");
+    assertThat(r.get("convertedObjects")).isEmpty();
+  }
+
+  @Test
+  void unknownDesiredVersionFails() {
+    JsonNode r =
+        response(
+            answer(
+                review(
+                    "u",
+                    "compute.ironcore.dev/v2",
+                    "[{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'MachinePool'}]")));
+    assertThat(r.at("/result/status").asText()).isEqualTo("Failure");
+    assertThat(r.at("/result/message").asText())
+        .contains("objects[0] (MachinePool)")
+        .contains("desiredAPIVersion must be one of");
+  }
+
+  @Test
+  void malformedReviewsGetCleanFailures() {
+    String[][] cases = {
+      {
+        "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"request\":{\"uid\":\"cut\",\"obj",
+        "cut",
+        "not valid JSON"
+      },
+      {"", "", "not a ConversionReview object"},
+      {"[1,2]", "", "not a ConversionReview object"},
+      {"\"text\"", "", "not a ConversionReview object"},
+      {"{\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"a\"}}", "a", "expected kind"},
+      {"{\"kind\":\"ConversionReview\"}", "", "request must be an object"},
+      {"{\"request\":[]}", "", "request must be an object"},
+      {"{\"request\":{\"uid\":7}}", "", "request.uid must be a string"},
+      {"{\"request\":{\"uid\":\"u\",\"desiredAPIVersion\":1}}", "u", "desiredAPIVersion"},
+      {
+        "{\"request\":{\"uid\":\"u\",\"desiredAPIVersion\":\"x\",\"objects\":{}}}",
+        "u",
+        "request.objects must be an array"
+      },
+      {
+        "{\"request\":{\"uid\":\"u\",\"desiredAPIVersion\":\"compute.ironcore.dev/v1alpha1\","
+            + "\"objects\":[1]}}",
+        "u",
+        "cannot convert objects[0] to compute.ironcore.dev/v1alpha1: not a JSON object"
+      },
+    };
+    for (String[] c : cases) {
+      ConversionReviews.Answer a = answer(c[0]);
+      JsonNode r = response(a);
+      assertThat(a.succeeded()).as(c[0]).isFalse();
+      assertThat(r.get("uid").asText()).as(c[0]).isEqualTo(c[1]);
+      assertThat(r.at("/result/status").asText()).as(c[0]).isEqualTo("Failure");
+      assertThat(r.at("/result/message").asText()).as(c[0]).contains(c[2]);
+      assertThat(a.review().get("apiVersion").asText()).isEqualTo("apiextensions.k8s.io/v1");
+    }
+  }
+
+  @Test
+  void tenThousandObjectsConvert() {
+    StringBuilder objects = new StringBuilder("[");
+    for (int i = 0; i < 10_000; i++) {
+      objects
+          .append(i == 0 ? "" : ",")
+          .append(
+              "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m")
+          .append(i)
+          .append("'},'spec':{'tolerations':[{'key':'k','effect':'NoExecute','tolerationSeconds':")
+          .append(i)
+          .append("}]}}");
+    }
+    ConversionReviews.Answer a =
+        answer(review("big", ComputeVersions.V1ALPHA1, objects.append("]").toString()));
+    assertThat(a.succeeded()).isTrue();
+    JsonNode converted = response(a).get("convertedObjects");
+    assertThat(converted).hasSize(10_000);
+    assertThat(converted.get(9_999).at("/metadata/name").asText()).isEqualTo("m9999");
+    ObjectNode last = (ObjectNode) converted.get(9_999);
+    assertThat(
+            last.at("/metadata/annotations/" + V1alpha2Fields.ANNOTATION.replace("/", "~1"))
+                .asText())
+        .contains("9999");
+  }
+}

@@ -1,0 +1,300 @@
+package dev.ironcore.maintenance.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ironcore.maintenance.testkit.KubectlResult;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Both versions of the compute.ironcore.dev CRDs through a real kube-apiserver that calls our
+ * {@code /convert} (v1alpha2 is stored, so every v1alpha1 read and write is converted by us).
+ */
+class ConversionE2ETest {
+  static final String V1_MACHINES = "machines.v1alpha1.compute.ironcore.dev";
+  static final String V2_MACHINES = "machines.v1alpha2.compute.ironcore.dev";
+  static final String V1_POOLS = "machinepools.v1alpha1.compute.ironcore.dev";
+  static final String V2_POOLS = "machinepools.v1alpha2.compute.ironcore.dev";
+  static final String ANNOTATION = "maintenance.ironcore.dev/v1alpha2-fields";
+
+  private WebhookEnvironment env;
+  private String ns;
+
+  @BeforeEach
+  void namespace() {
+    env = WebhookEnvironment.get();
+    ns = env.newNamespace();
+  }
+
+  private String machine(String version, String name, String toleration) {
+    return """
+        apiVersion: compute.ironcore.dev/%s
+        kind: Machine
+        metadata:
+          name: %s
+          namespace: %s
+          labels: {app: demo}
+          annotations: {note: kept}
+        spec:
+          machineClassRef: {name: small}
+          image: ghcr.io/ironcore-dev/os-images/gardenlinux:1592
+          tolerations:
+          - %s
+        """
+        .formatted(version, name, ns, toleration);
+  }
+
+  private JsonNode get(String resource, String name) {
+    return env.get(resource, ns, name);
+  }
+
+  @Test
+  void aMachineWrittenInV1alpha2ReadsInV1alpha1WithTheAnnotationAndBackLosslessly() {
+    env.apply(
+            machine(
+                "v1alpha2",
+                "vm-2",
+                "{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 9223372036854775807}"))
+        .orThrow();
+
+    JsonNode v1 = get(V1_MACHINES, "vm-2");
+    assertThat(v1.get("apiVersion").asText()).isEqualTo("compute.ironcore.dev/v1alpha1");
+    assertThat(v1.at("/spec/tolerations/0").has("tolerationSeconds")).isFalse();
+    assertThat(v1.at("/spec/tolerations/0/key").asText()).isEqualTo("k");
+    assertThat(v1.at("/metadata/annotations").get(ANNOTATION).asText())
+        .contains("\"tolerationSeconds\":9223372036854775807");
+    assertThat(v1.at("/metadata/annotations/note").asText()).isEqualTo("kept");
+    assertThat(v1.at("/spec/image").asText()).startsWith("ghcr.io/");
+
+    JsonNode v2 = get(V2_MACHINES, "vm-2");
+    assertThat(v2.at("/spec/tolerations/0/tolerationSeconds").asText())
+        .isEqualTo("9223372036854775807");
+    assertThat(v2.at("/metadata/annotations").has(ANNOTATION)).isFalse();
+    assertThat(v2.at("/metadata/labels")).isEqualTo(v1.at("/metadata/labels"));
+    assertThat(v2.at("/metadata/uid")).isEqualTo(v1.at("/metadata/uid"));
+    assertThat(v2.at("/metadata/resourceVersion")).isEqualTo(v1.at("/metadata/resourceVersion"));
+    assertThat(v2.at("/metadata/managedFields").size())
+        .isEqualTo(v1.at("/metadata/managedFields").size());
+
+    // a v1alpha1 client's update keeps the field it cannot see
+    env.kubectl("label", V1_MACHINES, "-n", ns, "vm-2", "tier=gold");
+    JsonNode after = get(V2_MACHINES, "vm-2");
+    assertThat(after.at("/metadata/labels/tier").asText()).isEqualTo("gold");
+    assertThat(after.at("/spec/tolerations/0/tolerationSeconds").asText())
+        .isEqualTo("9223372036854775807");
+    assertThat(after.at("/metadata/annotations").has(ANNOTATION)).isFalse();
+  }
+
+  @Test
+  void aMachineWrittenInV1alpha1ReadsInV1alpha2() {
+    env.apply(machine("v1alpha1", "vm-1", "{key: k, operator: Exists, effect: NoSchedule}"))
+        .orThrow();
+    JsonNode v2 = get(V2_MACHINES, "vm-1");
+    assertThat(v2.get("apiVersion").asText()).isEqualTo("compute.ironcore.dev/v1alpha2");
+    assertThat(v2.at("/spec/tolerations/0/effect").asText()).isEqualTo("NoSchedule");
+    assertThat(v2.at("/metadata/annotations/note").asText()).isEqualTo("kept");
+    assertThat(get(V1_MACHINES, "vm-1").at("/metadata/annotations").has(ANNOTATION)).isFalse();
+  }
+
+  @Test
+  void listsInBothVersionsHoldObjectsWrittenInBothWithPrinterColumns() {
+    env.apply(machine("v1alpha1", "a", "{key: k, operator: Exists}")).orThrow();
+    env.apply(
+            machine(
+                "v1alpha2",
+                "b",
+                "{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 5}"))
+        .orThrow();
+    for (String version : List.of("v1alpha1", "v1alpha2")) {
+      JsonNode list =
+          WebhookEnvironment.json(
+              env.kubectl(
+                      "get",
+                      "machines." + version + ".compute.ironcore.dev",
+                      "-n",
+                      ns,
+                      "-o",
+                      "json")
+                  .stdout());
+      assertThat(list.get("items")).hasSize(2);
+      list.get("items")
+          .forEach(
+              item ->
+                  assertThat(item.get("apiVersion").asText())
+                      .isEqualTo("compute.ironcore.dev/" + version));
+      String table =
+          env.kubectl("get", "machines." + version + ".compute.ironcore.dev", "-n", ns).stdout();
+      assertThat(table).contains("POOL", "CLASS", "STATE", "AGE").contains("small");
+    }
+    JsonNode v1b =
+        WebhookEnvironment.json(env.kubectl("get", V1_MACHINES, "-n", ns, "-o", "json").stdout());
+    assertThat(v1b.toString()).contains(ANNOTATION);
+  }
+
+  @Test
+  void aV1alpha1WatchSeesAnObjectWrittenInV1alpha2() throws Exception {
+    List<GenericKubernetesResource> seen = new CopyOnWriteArrayList<>();
+    try (Watch watch =
+        env.cp
+            .client()
+            .genericKubernetesResources("compute.ironcore.dev/v1alpha1", "Machine")
+            .inNamespace(ns)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, GenericKubernetesResource resource) {
+                    seen.add(resource);
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      env.apply(
+              machine(
+                  "v1alpha2",
+                  "w",
+                  "{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 7}"))
+          .orThrow();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                assertThat(seen).isNotEmpty();
+                GenericKubernetesResource r = seen.get(0);
+                assertThat(r.getApiVersion()).isEqualTo("compute.ironcore.dev/v1alpha1");
+                assertThat(r.getMetadata().getAnnotations().get(ANNOTATION))
+                    .contains("\"tolerationSeconds\":7");
+              });
+    }
+  }
+
+  @Test
+  void serverSideApplyInBothVersions() {
+    String v2 =
+        machine(
+            "v1alpha2",
+            "ssa",
+            "{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 30}");
+    env.cp
+        .kubectlTool()
+        .runWithInput(v2, "apply", "--server-side", "--field-manager=v2-applier", "-f", "-")
+        .orThrow();
+    String v1 =
+        """
+        apiVersion: compute.ironcore.dev/v1alpha1
+        kind: Machine
+        metadata:
+          name: ssa
+          namespace: %s
+        spec:
+          power: "On"
+        """
+            .formatted(ns);
+    env.cp
+        .kubectlTool()
+        .runWithInput(v1, "apply", "--server-side", "--field-manager=v1-applier", "-f", "-")
+        .orThrow();
+    JsonNode read = get(V2_MACHINES, "ssa");
+    assertThat(read.at("/spec/power").asText()).isEqualTo("On");
+    assertThat(read.at("/spec/tolerations/0/tolerationSeconds").asInt()).isEqualTo(30);
+    assertThat(read.at("/metadata/annotations").has(ANNOTATION)).isFalse();
+    // re-applying the v1alpha2 manifest with a new value changes it
+    env.cp
+        .kubectlTool()
+        .runWithInput(
+            v2.replace("tolerationSeconds: 30", "tolerationSeconds: 60"),
+            "apply",
+            "--server-side",
+            "--field-manager=v2-applier",
+            "-f",
+            "-")
+        .orThrow();
+    assertThat(get(V2_MACHINES, "ssa").at("/spec/tolerations/0/tolerationSeconds").asInt())
+        .isEqualTo(60);
+  }
+
+  @Test
+  void kubectlExplainKnowsBothVersions() {
+    KubectlResult v2 =
+        env.kubectl(
+            "explain",
+            "machines.spec.tolerations.tolerationSeconds",
+            "--api-version=compute.ironcore.dev/v1alpha2");
+    assertThat(v2.stdout()).contains("tolerationSeconds", "integer");
+    assertThat(
+            env.kubectl(
+                    "explain",
+                    "machinepools.spec.taints",
+                    "--api-version=compute.ironcore.dev/v1alpha2")
+                .stdout())
+        .contains("timeAdded");
+    KubectlResult v1 =
+        env.kubectl(
+            "explain", "machinepools.spec.taints", "--api-version=compute.ironcore.dev/v1alpha1");
+    assertThat(v1.stdout()).contains("effect").doesNotContain("timeAdded");
+  }
+
+  @Test
+  void newNoExecuteTaintsGetTimeAddedFromEitherVersionAndKeepIt() {
+    String pool = "conv-pool-" + ns;
+    env.apply(
+            """
+            apiVersion: compute.ironcore.dev/v1alpha1
+            kind: MachinePool
+            metadata: {name: %s}
+            spec:
+              providerID: x
+              taints: [{key: a, effect: NoExecute}, {key: b, effect: NoSchedule}]
+            """
+                .formatted(pool))
+        .orThrow();
+    JsonNode v2 = env.get(V2_POOLS, "", pool);
+    String timeAdded = v2.at("/spec/taints/0/timeAdded").asText();
+    assertThat(timeAdded).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+    assertThat(v2.at("/spec/taints/1").has("timeAdded")).isFalse();
+    JsonNode v1 = env.get(V1_POOLS, "", pool);
+    assertThat(v1.at("/spec/taints/0").has("timeAdded")).isFalse();
+    assertThat(v1.at("/metadata/annotations").get(ANNOTATION).asText()).contains(timeAdded);
+
+    env.kubectl(
+        "patch",
+        V2_POOLS,
+        pool,
+        "--type=json",
+        "-p",
+        "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"c\",\"effect\":\"NoExecute\"}}]");
+    JsonNode later = env.get(V2_POOLS, "", pool);
+    assertThat(later.at("/spec/taints/0/timeAdded").asText()).isEqualTo(timeAdded);
+    assertThat(later.at("/spec/taints/2/timeAdded").asText()).isNotEmpty();
+    env.kubectl("delete", V2_POOLS, pool, "--wait=false");
+  }
+
+  @Test
+  void validationDeniesInV1alpha2WithTheSameFieldPaths() {
+    KubectlResult denied =
+        env.apply(
+            machine(
+                "v1alpha2",
+                "bad",
+                "{key: k, operator: Exists, effect: NoSchedule, tolerationSeconds: 5}"));
+    assertThat(denied.ok()).isFalse();
+    assertThat(denied.stderr())
+        .contains("The Machine \"bad\" is invalid")
+        .contains("spec.tolerations[0].effect");
+    KubectlResult v1 = env.apply(machine("v1alpha1", "bad", "{key: k, operator: Sometimes}"));
+    KubectlResult v2 = env.apply(machine("v1alpha2", "bad", "{key: k, operator: Sometimes}"));
+    assertThat(v1.ok()).isFalse();
+    assertThat(v2.ok()).isFalse();
+    assertThat(v1.stderr()).contains("spec.tolerations[0].operator: Unsupported value");
+    assertThat(v2.stderr()).contains("spec.tolerations[0].operator: Unsupported value");
+  }
+}

@@ -1,0 +1,122 @@
+package dev.ironcore.maintenance.server.e2e;
+
+import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.POOLS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.ironcore.maintenance.server.warning.BoundMachines;
+import dev.ironcore.maintenance.server.warning.MachineCache;
+import dev.ironcore.maintenance.testkit.KubectlResult;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MachinePool webhook's eviction warning, printed by kubectl, with the server watching Machines
+ * as its own ServiceAccount (impersonated, with only the shipped {@code manifests/rbac} granting it
+ * anything); and the same patch, silent, once that access is removed.
+ */
+class EvictionWarningE2ETest {
+  static final String SERVICE_ACCOUNT =
+      "system:serviceaccount:ironcore-maintenance-system:ironcore-maintenance-webhook";
+
+  private final WebhookEnvironment env = WebhookEnvironment.get();
+  private KubernetesClient asWebhook;
+  private MachineCache cache;
+
+  @AfterEach
+  void restore() {
+    WebhookEnvironment.MACHINES.set(BoundMachines.NONE);
+    if (cache != null) {
+      cache.close();
+    }
+    if (asWebhook != null) {
+      asWebhook.close();
+    }
+    env.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay("rbac").toString());
+  }
+
+  private MachineCache startCache() throws Exception {
+    Config config = Config.fromKubeconfig(Files.readString(env.cp.kubeconfig()));
+    config.setImpersonateUsername(SERVICE_ACCOUNT);
+    asWebhook = new KubernetesClientBuilder().withConfig(config).build();
+    return new MachineCache(asWebhook, Duration.ZERO).start();
+  }
+
+  private void machine(String ns, String name, String pool, String tolerations) {
+    env.apply(
+            """
+            apiVersion: compute.ironcore.dev/v1alpha1
+            kind: Machine
+            metadata: {name: %s, namespace: %s}
+            spec:
+              machineClassRef: {name: x3-small}
+              machinePoolRef: {name: %s}
+              tolerations: %s
+            """
+                .formatted(name, ns, pool, tolerations))
+        .orThrow();
+  }
+
+  private KubectlResult addTaint(String pool, String key) {
+    return env.kubectl(
+        "patch",
+        POOLS,
+        pool,
+        "--type=json",
+        "-p",
+        "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\""
+            + key
+            + "\",\"value\":\"v\",\"effect\":\"NoExecute\"}}]");
+  }
+
+  @Test
+  void addingANoExecuteTaintWarnsWithTheNumberOfMachinesEvictedAndIsSilentWithoutApiAccess()
+      throws Exception {
+    String ns = env.newNamespace();
+    String pool = "warn-" + UUID.randomUUID().toString().substring(0, 6);
+    env.apply(
+            """
+            apiVersion: compute.ironcore.dev/v1alpha1
+            kind: MachinePool
+            metadata: {name: %s}
+            spec: {providerID: "ironcore://%s", taints: []}
+            """
+                .formatted(pool, pool))
+        .orThrow();
+    machine(ns, "vm-1", pool, "[]");
+    machine(ns, "vm-2", pool, "[]");
+    machine(ns, "vm-tolerant", pool, "[{key: example.com/drain, operator: Exists}]");
+
+    cache = startCache();
+    WebhookEnvironment.MACHINES.set(cache);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> cache.boundTo(pool).map(l -> l.size() == 3).orElse(false));
+
+    KubectlResult warned = addTaint(pool, "example.com/drain");
+    assertThat(warned.stderr())
+        .contains(
+            "Warning: 2 bound Machines do not tolerate example.com/drain=v:NoExecute and will be"
+                + " evicted");
+
+    env.kubectl("delete", "clusterrolebinding", "ironcore-maintenance-webhook");
+    cache.close();
+    asWebhook.close();
+    cache = startCache();
+    WebhookEnvironment.MACHINES.set(cache);
+    Thread.sleep(2000); // give the forbidden list time to fail; it must never sync
+    assertThat(cache.synced()).isFalse();
+    KubectlResult silent = addTaint(pool, "example.com/other");
+    assertThat(silent.stdout()).contains("patched");
+    assertThat(silent.stderr()).doesNotContain("Warning");
+    assertThat(env.kubectl("get", POOLS, pool, "-o", "jsonpath={.spec.taints[*].key}").stdout())
+        .contains("example.com/other");
+  }
+}

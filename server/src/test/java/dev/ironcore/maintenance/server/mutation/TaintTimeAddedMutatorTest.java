@@ -1,0 +1,108 @@
+package dev.ironcore.maintenance.server.mutation;
+
+import static dev.ironcore.maintenance.server.admission.TestReviews.applyWirePatch;
+import static dev.ironcore.maintenance.server.admission.TestReviews.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import dev.ironcore.maintenance.server.admission.Operation;
+import dev.ironcore.maintenance.server.admission.TestReviews;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+
+class TaintTimeAddedMutatorTest {
+  private static final Instant NOW = Instant.parse("2026-11-30T16:00:00.789Z");
+  private static final TaintTimeAddedMutator MUTATOR =
+      new TaintTimeAddedMutator(Clock.fixed(NOW, ZoneOffset.UTC));
+
+  private static JsonNode pool(String taints) {
+    return json(
+        "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'MachinePool','metadata':{'name':'p'},"
+            + "'spec':{'providerID':'x','taints':"
+            + taints
+            + "}}");
+  }
+
+  private static AdmissionRequest request(String version, Operation op, JsonNode o, JsonNode old) {
+    return AdmissionRequest.fromReview(
+        TestReviews.review(
+            "uid-1", "compute.ironcore.dev", version, "MachinePool", "machinepools", op, o, old));
+  }
+
+  private static JsonNode mutate(Operation op, JsonNode object, JsonNode old) {
+    return applyWirePatch(MUTATOR.handle(request("v1alpha2", op, object, old)), object);
+  }
+
+  @Test
+  void newNoExecuteTaintsGetTheTimeInWholeSeconds() {
+    JsonNode object =
+        pool("[{'key':'a','effect':'NoSchedule'},{'key':'b','value':'v','effect':'NoExecute'}]");
+    JsonNode patched = mutate(Operation.CREATE, object, null);
+    assertThat(patched.at("/spec/taints/0").has("timeAdded")).isFalse();
+    assertThat(patched.at("/spec/taints/1/timeAdded").asText()).isEqualTo("2026-11-30T16:00:00Z");
+    assertThat(
+            MUTATOR.handle(request("v1alpha2", Operation.CREATE, patched, null)).patch().isEmpty())
+        .as("nothing left to do")
+        .isTrue();
+  }
+
+  @Test
+  void laterUpdatesKeepTheOldTimeEvenWhenTheClientDropsOrChangesIt() {
+    JsonNode old = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2026-01-01T00:00:00Z'}]");
+    JsonNode dropped =
+        pool("[{'key':'c','effect':'NoExecute'},{'key':'b','value':'','effect':'NoExecute'}]");
+    JsonNode patched = mutate(Operation.UPDATE, dropped, old);
+    assertThat(patched.at("/spec/taints/0/timeAdded").asText()).isEqualTo("2026-11-30T16:00:00Z");
+    assertThat(patched.at("/spec/taints/1/timeAdded").asText()).isEqualTo("2026-01-01T00:00:00Z");
+    JsonNode moved = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2026-06-01T00:00:00Z'}]");
+    assertThat(mutate(Operation.UPDATE, moved, old).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2026-01-01T00:00:00Z");
+  }
+
+  @Test
+  void aTaintWhoseValueChangedIsNew() {
+    JsonNode old =
+        pool("[{'key':'b','value':'1','effect':'NoExecute','timeAdded':'2026-01-01T00:00:00Z'}]");
+    JsonNode changed = pool("[{'key':'b','value':'2','effect':'NoExecute'}]");
+    assertThat(mutate(Operation.UPDATE, changed, old).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2026-11-30T16:00:00Z");
+  }
+
+  @Test
+  void aNewTaintWithItsOwnTimeKeepsIt() {
+    JsonNode object = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2025-01-01T00:00:00Z'}]");
+    assertThat(
+            MUTATOR.handle(request("v1alpha2", Operation.CREATE, object, null)).patch().isEmpty())
+        .isTrue();
+  }
+
+  @Test
+  void v1alpha1DeletingAndOddShapesAreLeftAlone() {
+    JsonNode object = pool("[{'key':'b','effect':'NoExecute'}]");
+    assertThat(
+            MUTATOR.handle(request("v1alpha1", Operation.CREATE, object, null)).patch().isEmpty())
+        .isTrue();
+    JsonNode deleting =
+        json(
+            "{'metadata':{'name':'p','deletionTimestamp':'2026-01-01T00:00:00Z'},"
+                + "'spec':{'taints':[{'key':'b','effect':'NoExecute'}]}}");
+    assertThat(
+            MUTATOR
+                .handle(request("v1alpha2", Operation.UPDATE, deleting, deleting))
+                .patch()
+                .isEmpty())
+        .isTrue();
+    for (String taints : new String[] {"null", "{}", "[null,'x']", "[]"}) {
+      assertThat(
+              MUTATOR
+                  .handle(request("v1alpha2", Operation.CREATE, pool(taints), null))
+                  .patch()
+                  .isEmpty())
+          .as(taints)
+          .isTrue();
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package dev.ironcore.maintenance.server.warning;
+
+import static dev.ironcore.maintenance.server.admission.TestReviews.json;
+import static dev.ironcore.maintenance.server.admission.TestReviews.machinePool;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.compute.LocalRef;
+import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachineSpec;
+import dev.ironcore.maintenance.api.compute.Toleration;
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import dev.ironcore.maintenance.server.admission.Operation;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class EvictionWarningHandlerTest {
+  private static final AdmissionHandler ALLOW = r -> AdmissionResponse.allowed();
+
+  private static Machine machine(String name, boolean deleting, Toleration... tolerations) {
+    Machine m = new Machine();
+    m.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace("ns")
+            .withDeletionTimestamp(deleting ? "2026-11-29T08:00:00Z" : null)
+            .build());
+    MachineSpec spec = new MachineSpec();
+    spec.setMachinePoolRef(new LocalRef("pool-a"));
+    spec.setTolerations(List.of(tolerations));
+    m.setSpec(spec);
+    return m;
+  }
+
+  private static final List<Machine> BOUND =
+      List.of(
+          machine("vm-1", false),
+          machine("vm-2", false),
+          machine("vm-gone", true),
+          machine("vm-ok", false, new Toleration("k", "Exists", null, "NoExecute")));
+
+  private static String pool(String taints) {
+    return "{\"metadata\":{\"name\":\"pool-a\"},\"spec\":{\"taints\":" + taints + "}}";
+  }
+
+  private static AdmissionResponse update(String oldTaints, String newTaints, BoundMachines bound) {
+    return new EvictionWarningHandler(ALLOW, bound)
+        .handle(machinePool(Operation.UPDATE, json(pool(newTaints)), json(pool(oldTaints))));
+  }
+
+  @Test
+  void anAddedNoExecuteTaintWarnsWithTheNumberOfLiveMachinesItEvicts() {
+    assertThat(
+            update(
+                    "[]",
+                    "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\"}]",
+                    p -> Optional.of(BOUND))
+                .warnings())
+        .containsExactly("2 bound Machines do not tolerate k=v:NoExecute and will be evicted");
+    assertThat(
+            update(
+                    "[]",
+                    "[{\"key\":\"x\",\"effect\":\"NoExecute\"}]",
+                    p -> Optional.of(List.of(machine("one", false))))
+                .warnings())
+        .containsExactly("1 bound Machine does not tolerate x:NoExecute and will be evicted");
+  }
+
+  @Test
+  void noWarningForTaintsAlreadyThereNoScheduleOrNobodyEvicted() {
+    String t = "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\"}]";
+    assertThat(update(t, t, p -> Optional.of(BOUND)).warnings()).isEmpty();
+    assertThat(
+            update("[]", "[{\"key\":\"k\",\"effect\":\"NoSchedule\"}]", p -> Optional.of(BOUND))
+                .warnings())
+        .isEmpty();
+    assertThat(update("[]", t, p -> Optional.of(List.of())).warnings()).isEmpty();
+  }
+
+  @Test
+  void anUnsyncedCacheOrAFailingLookupGivesNoWarningAndNeverDenies() {
+    String t = "[{\"key\":\"k\",\"effect\":\"NoExecute\"}]";
+    AdmissionResponse unsynced = update("[]", t, BoundMachines.NONE);
+    assertThat(unsynced.isAllowed()).isTrue();
+    assertThat(unsynced.warnings()).isEmpty();
+    AdmissionResponse failing =
+        update(
+            "[]",
+            t,
+            p -> {
+              throw new IllegalStateException("boom");
+            });
+    assertThat(failing.isAllowed()).isTrue();
+    assertThat(failing.warnings()).isEmpty();
+  }
+
+  @Test
+  void aDenialOfTheInnerHandlerStandsWithoutWarnings() {
+    AdmissionResponse denied =
+        new EvictionWarningHandler(r -> AdmissionResponse.denied("no"), p -> Optional.of(BOUND))
+            .handle(
+                machinePool(
+                    Operation.CREATE,
+                    json(pool("[{\"key\":\"k\",\"effect\":\"NoExecute\"}]")),
+                    null));
+    assertThat(denied.isAllowed()).isFalse();
+    assertThat(denied.warnings()).isEmpty();
+  }
+
+  @Test
+  void onCreateEveryNoExecuteTaintCounts() {
+    assertThat(
+            new EvictionWarningHandler(ALLOW, p -> Optional.of(BOUND))
+                .handle(
+                    machinePool(
+                        Operation.CREATE,
+                        json(pool("[{\"key\":\"z\",\"effect\":\"NoExecute\"}]")),
+                        null))
+                .warnings())
+        .containsExactly("3 bound Machines do not tolerate z:NoExecute and will be evicted");
+  }
+}
