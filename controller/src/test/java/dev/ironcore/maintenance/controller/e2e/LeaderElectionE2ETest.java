@@ -130,6 +130,15 @@ class LeaderElectionE2ETest {
             () ->
                 world.machine("vm-1").getMetadata().getDeletionTimestamp() != null
                     && world.machine("vm-2").getMetadata().getDeletionTimestamp() != null);
+    // the Evicted events are written right after the DELETEs: wait for them before the kill
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                world.client.v1().events().inNamespace(world.ns).list().getItems().stream()
+                        .filter(e -> "Evicted".equals(e.getReason()))
+                        .count()
+                    >= 2);
     assertThat(Files.readString(logB))
         .as("the standby does not run the loops")
         .doesNotContain("controller started");
