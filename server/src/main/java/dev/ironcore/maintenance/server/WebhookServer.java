@@ -26,17 +26,16 @@ import org.slf4j.LoggerFactory;
  * {@link AdmissionRoutes#CONVERT}, GET {@code /healthz}, {@code /readyz} and {@code /metrics}
  * (Prometheus text format, meters listed in {@link WebhookMetrics}, each server with its own
  * registry). The certificate is re-read from its PEM files periodically. One instance serves once:
- * {@link #start(int)}, then {@link #stop()}, which stops accepting connections and lets in-flight
- * requests finish ({@link #STOP_TIMEOUT} at most).
+ * {@link #start(int)}, then {@link #stop()}.
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
 
   /**
-   * How long {@link #stop()} waits for in-flight requests after it stopped accepting new ones: 20
-   * s, within Kubernetes' default 30 s termination grace period.
+   * How long {@link #stop()} lets requests in flight finish (Jetty graceful stop) before it closes
+   * the connections. The Deployment's {@code terminationGracePeriodSeconds} must be longer.
    */
-  public static final java.time.Duration STOP_TIMEOUT = java.time.Duration.ofSeconds(20);
+  public static final java.time.Duration IN_FLIGHT_DRAIN = java.time.Duration.ofSeconds(10);
 
   private final WebhookServerConfig config;
   private final BoundMachines boundMachines;
@@ -99,15 +98,13 @@ public final class WebhookServer implements AutoCloseable {
               cfg.jsonMapper(
                   new io.javalin.json.JavalinJackson(
                       dev.ironcore.maintenance.api.json.JsonMappers.create(), false));
-              // graceful stop: connectors stop accepting, in-flight reviews finish (at most
-              // STOP_TIMEOUT), then the server ends
-              cfg.jetty.modifyServer(
-                  server -> {
-                    server.setStopTimeout(STOP_TIMEOUT.toMillis());
-                    server.setHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
-                  });
               // request threads with deep stacks: writing a 10,000-level object recurses
               cfg.jetty.threadPool = threadPool(config.maxThreads());
+              cfg.jetty.modifyServer(
+                  server -> {
+                    server.insertHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
+                    server.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
+                  });
               cfg.jetty.addConnector(
                   (server, http) ->
                       HttpsConnectors.create(

@@ -92,7 +92,7 @@ class WebhookServerStopTest {
       await().atMost(Duration.ofSeconds(30)).until(() -> answers.size() >= 5);
 
       process.destroy(); // SIGTERM
-      assertThat(process.waitFor(WebhookServer.STOP_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS))
+      assertThat(process.waitFor(WebhookServer.IN_FLIGHT_DRAIN.toSeconds() + 10, TimeUnit.SECONDS))
           .as("ended within the grace period")
           .isTrue();
       sending.set(false);
