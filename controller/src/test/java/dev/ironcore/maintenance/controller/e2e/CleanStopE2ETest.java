@@ -3,7 +3,6 @@ package dev.ironcore.maintenance.controller.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ironcore.maintenance.controller.LeaderElection;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +15,9 @@ import org.junit.jupiter.api.Test;
  * its Lease (a successor need not wait for it to expire), closes the client and exits 0.
  */
 class CleanStopE2ETest {
+  /** The Lease's name ({@code --leader-election-id}). */
+  private static final String LEASE = "clean-stop";
+
   private ControllerProcess controller;
 
   @AfterEach
@@ -35,10 +37,10 @@ class CleanStopE2ETest {
             log,
             "--leader-elect",
             "--leader-election-namespace=" + world.ns,
-            "--leader-election-id=first");
+            "--leader-election-id=" + LEASE);
     await()
         .atMost(Duration.ofSeconds(120))
-        .until(() -> "first".equals(holder(world)) && controller.probe("/readyz") == 200);
+        .until(() -> holder(world) != null && controller.probe("/readyz") == 200);
 
     assertThat(controller.terminate()).isZero();
 
@@ -52,7 +54,7 @@ class CleanStopE2ETest {
   }
 
   private static Lease lease(ControllerWorld world) {
-    return world.client.leases().inNamespace(world.ns).withName(LeaderElection.LEASE_NAME).get();
+    return world.client.leases().inNamespace(world.ns).withName(LEASE).get();
   }
 
   private static String holder(ControllerWorld world) {
