@@ -37,7 +37,8 @@ import java.util.function.ToDoubleBiFunction;
  *       pre-drain hook released;
  *   <li>{@code ironcore_maintenance_pools{ready,maintenance}}: MachinePools by Ready status ({@code
  *       True}, {@code False}, {@code Unknown}, {@code none}) and Maintenance reason ({@code none},
- *       {@code DrainQueued}, {@code Draining}, {@code DrainStuck}, {@code Drained}).
+ *       {@code DrainQueued}, {@code Draining}, {@code DrainStuck}, {@code Drained}, {@code
+ *       DrainCancelled}).
  * </ul>
  *
  * Counters exist at 0 from the start, not only after their first increase.
@@ -64,7 +65,7 @@ public final class ControllerMetrics {
 
   /** Maintenance reasons the pools gauge reports ({@code none}: no Maintenance condition). */
   public static final List<String> MAINTENANCE_VALUES =
-      List.of("none", "DrainQueued", "Draining", "DrainStuck", "Drained");
+      List.of("none", "DrainQueued", "Draining", "DrainStuck", "Drained", "DrainCancelled");
 
   private final MultiGauge blocking;
 
