@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -41,9 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code make certs} and {@code make rotate-certs} (the {@link CertsMain} CLI, in files mode as for
  * {@code make run}) against the real API server, with a webhook server that reads the PEM files and
- * a continuous stream of admission calls ({@link AdmissionLoad}, mutating and validating) that must
- * never fail. Conversion reads are not part of the stream yet: the server has no conversion
- * endpoint; the conversion CRD's caBundle is still rotated and checked.
+ * a continuous stream of admission calls and conversion reads ({@link AdmissionLoad}: mutating and
+ * validating applies, v1alpha1 GETs and LISTs of objects stored as v1alpha2) that must never fail.
+ * The shared Machine and MachinePool CRDs convert through the server under rotation (checked by
+ * their {@code clientConfig.url} and the server's conversion counter), and their caBundles are
+ * rotated with the webhooks'.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CertRotationApiServerTest {
@@ -62,7 +63,7 @@ class CertRotationApiServerTest {
     cp = TestClusters.shared();
     String id = "certs-e2e-" + UUID.randomUUID().toString().substring(0, 6);
     port = FreePorts.pick(1).get(0);
-    world = CertsWorld.install(cp, id, "https://127.0.0.1:" + port, true);
+    world = CertsWorld.install(cp, id, baseUrl(), true);
     caDir = tmp.resolve("ca");
     servingDir = tmp.resolve("serving");
 
@@ -143,8 +144,15 @@ class CertRotationApiServerTest {
       throws Exception {
     X509Certificate oldCa = currentCa();
     X509Certificate oldLeaf = presented();
+    assertThat(world.sharedConversionUrls())
+        .as("the shared CRDs convert through the server under rotation")
+        .containsOnly(
+            Map.entry(CertsWorld.SHARED_CRDS.get(0), baseUrl() + "/convert"),
+            Map.entry(CertsWorld.SHARED_CRDS.get(1), baseUrl() + "/convert"));
     awaitMoreCalls(10);
+    double convertedBefore = ConversionMetric.count(port, caDir.resolve("ca.crt"), "success");
     int okBefore = load.ok();
+    int readsBefore = load.reads();
 
     CertsWorld.Run rotation = CertsWorld.run(args("--rotate"));
 
@@ -160,8 +168,18 @@ class CertRotationApiServerTest {
     assertThat(leaf)
         .isEqualTo(Pem.decodeCertificate(Files.readString(servingDir.resolve("tls.crt"))));
     awaitMoreCalls(10);
-    System.out.println("admission calls during and after the rotation: " + (load.ok() - okBefore));
+    int reads = load.reads() - readsBefore;
+    double converted =
+        ConversionMetric.count(port, caDir.resolve("ca.crt"), "success") - convertedBefore;
+    System.out.printf(
+        "during and after the rotation: %d admission calls, %d conversion reads, %.0f conversions"
+            + " answered by the server, %d failed calls%n",
+        load.ok() - okBefore, reads, converted, load.failures().size());
     assertThat(load.failures()).isEmpty();
+    assertThat(reads).as("conversion reads during the rotation").isPositive();
+    // each read made the API server call /convert here (one read may have been in flight)
+    assertThat(converted).isGreaterThanOrEqualTo(reads - 1.0);
+    assertThat(ConversionMetric.count(port, caDir.resolve("ca.crt"), "failure")).isZero();
   }
 
   @Test
@@ -226,7 +244,14 @@ class CertRotationApiServerTest {
 
   private static void awaitMoreCalls(int n) {
     int target = load.ok() + n;
-    await("admission calls").atMost(Duration.ofSeconds(120)).until(() -> load.ok() >= target);
+    int reads = load.reads() + n;
+    await("admission calls and conversion reads")
+        .atMost(Duration.ofSeconds(120))
+        .until(() -> load.ok() >= target && load.reads() >= reads);
+  }
+
+  private static String baseUrl() {
+    return "https://127.0.0.1:" + port;
   }
 
   private static X509Certificate currentCa() throws IOException {
@@ -234,20 +259,7 @@ class CertRotationApiServerTest {
   }
 
   private static void assertEveryBundleIsExactly(X509Certificate ca) {
-    String expected =
-        Base64.getEncoder().encodeToString(Pem.encode(ca).getBytes(StandardCharsets.UTF_8));
-    world
-        .caBundles()
-        .forEach(
-            (slot, bundle) -> {
-              if (!slot.equals("plain")) {
-                assertThat(bundle).as(slot).isEqualTo(expected);
-              } else {
-                assertThat(bundle)
-                    .as("CRD without webhook conversion untouched")
-                    .doesNotContain("caBundle");
-              }
-            });
+    world.assertEveryCaBundleIs(ca);
   }
 
   /** The leaf the server presents in a fresh TLS handshake. */

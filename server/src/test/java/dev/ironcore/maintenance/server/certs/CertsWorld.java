@@ -1,7 +1,9 @@
 package dev.ironcore.maintenance.server.certs;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ironcore.maintenance.certs.Pem;
 import dev.ironcore.maintenance.certs.install.CertsMain;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.RenderedManifests;
@@ -13,8 +15,10 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -220,6 +224,50 @@ final class CertsWorld {
       }
     }
     return out;
+  }
+
+  /**
+   * Where the API server sends the shared CRDs' conversion calls: CRD name to {@code
+   * clientConfig.url}, or to {@code "strategy <S>"} for a CRD without webhook conversion.
+   */
+  Map<String, String> sharedConversionUrls() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String name : SHARED_CRDS) {
+      var c = cp.client().apiextensions().v1().customResourceDefinitions().withName(name).get();
+      var conversion = c.getSpec().getConversion();
+      out.put(
+          name,
+          conversion != null && "Webhook".equals(conversion.getStrategy())
+              ? conversion.getWebhook().getClientConfig().getUrl()
+              : "strategy " + (conversion == null ? null : conversion.getStrategy()));
+    }
+    return out;
+  }
+
+  /**
+   * Asserts every caBundle (both webhook configurations, the conversion CRD and, with shared CRDs,
+   * each of {@link #SHARED_CRDS}, which must have webhook conversion) is exactly {@code ca}, and
+   * the CRD without webhook conversion got none.
+   */
+  void assertEveryCaBundleIs(X509Certificate ca) {
+    String expected =
+        Base64.getEncoder().encodeToString(Pem.encode(ca).getBytes(StandardCharsets.UTF_8));
+    Map<String, String> bundles = caBundles();
+    if (sharedCrds) {
+      assertThat(bundles)
+          .as("shared CRDs with webhook conversion")
+          .containsKeys(SHARED_CRDS.toArray(String[]::new));
+    }
+    bundles.forEach(
+        (slot, bundle) -> {
+          if (!slot.equals("plain")) {
+            assertThat(bundle).as(slot).isEqualTo(expected);
+          } else {
+            assertThat(bundle)
+                .as("CRD without webhook conversion untouched")
+                .doesNotContain("caBundle");
+          }
+        });
   }
 
   /** Flags naming this world's objects, for {@link CertsMain}. */

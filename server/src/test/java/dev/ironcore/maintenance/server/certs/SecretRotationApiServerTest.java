@@ -20,6 +20,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -32,8 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code make rotate-certs} against a cluster install: the pair lives in the {@code
  * kubernetes.io/tls} Secret, and a kubelet stand-in copies the Secret into a directory the way the
  * kubelet updates a mounted Secret (new timestamped directory, atomic {@code ..data} symlink swap),
- * from which the webhook server reloads. Under a continuous stream of admission calls the rotation
- * completes with zero failed calls.
+ * from which the webhook server reloads. Under a continuous stream of admission calls and
+ * conversion reads (v1alpha1 reads of objects stored as v1alpha2, converted by this server) the
+ * rotation completes with zero failed calls, and every caBundle, the CRDs' conversion ones
+ * included, holds exactly the new CA.
  */
 class SecretRotationApiServerTest {
   @TempDir Path tmp;
@@ -71,10 +74,20 @@ class SecretRotationApiServerTest {
     try {
       KubectlResult pool = cp.kubectlTool().runWithInput(load.poolYaml(0), "apply", "-f", "-");
       assertThat(pool.ok()).as(pool.stderr()).isTrue();
+      assertThat(world.sharedConversionUrls())
+          .as("the shared CRDs convert through the server under rotation")
+          .containsOnly(
+              Map.entry(CertsWorld.SHARED_CRDS.get(0), "https://127.0.0.1:" + port + "/convert"),
+              Map.entry(CertsWorld.SHARED_CRDS.get(1), "https://127.0.0.1:" + port + "/convert"));
       load.start();
       int target = 6;
-      await().atMost(Duration.ofMinutes(2)).until(() -> load.ok() >= target);
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .until(() -> load.ok() >= target && load.reads() >= target);
       X509Certificate oldLeaf = server.certificate().current();
+      double convertedBefore = ConversionMetric.count(port, tmp.resolve("ca/ca.crt"), "success");
+      int okBefore = load.ok();
+      int readsBefore = load.reads();
 
       List<String> rotate = new ArrayList<>(args);
       rotate.add("--rotate");
@@ -85,9 +98,23 @@ class SecretRotationApiServerTest {
       X509Certificate served = CertRotationApiServerTest.presentedAt(port);
       assertThat(served).isNotEqualTo(oldLeaf);
       assertThat(CaBundle.signedBy(served, ca)).isTrue();
+      world.assertEveryCaBundleIs(ca);
       int after = load.ok() + 6;
-      await().atMost(Duration.ofMinutes(2)).until(() -> load.ok() >= after);
+      int readsAfter = load.reads() + 6;
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .until(() -> load.ok() >= after && load.reads() >= readsAfter);
+      int reads = load.reads() - readsBefore;
+      double converted =
+          ConversionMetric.count(port, tmp.resolve("ca/ca.crt"), "success") - convertedBefore;
+      System.out.printf(
+          "during and after the rotation: %d admission calls, %d conversion reads, %.0f"
+              + " conversions answered by the server, %d failed calls%n",
+          load.ok() - okBefore, reads, converted, load.failures().size());
       assertThat(load.failures()).isEmpty();
+      // each read made the API server call /convert here (one read may have been in flight)
+      assertThat(converted).isGreaterThanOrEqualTo(reads - 1.0);
+      assertThat(ConversionMetric.count(port, tmp.resolve("ca/ca.crt"), "failure")).isZero();
     } finally {
       load.close();
       kubelet.shutdownNow();
