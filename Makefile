@@ -15,7 +15,12 @@ CAPI_MACHINE_SELECTOR ?=
 TWO_CLUSTERS ?= false
 export DEMO CONTROLLER_ARGS SIMULATOR_ARGS CAPI_MACHINE_SELECTOR TWO_CLUSTERS
 
-.PHONY: controlplane build test run bench clean certs rotate-certs
+# make image IMAGE=registry/name:tag PUSH=true (default: OCI tarball image/target/jib-image.tar)
+IMAGE ?= ironcore-maintenance:latest
+PUSH ?= false
+export IMAGE PUSH
+
+.PHONY: controlplane build test run image bench clean certs rotate-certs
 
 controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
 	hack/build-controlplane.sh
@@ -31,6 +36,9 @@ test: ## all unit and integration tests against a real local kube-apiserver (+ k
 
 run: ## local control plane, webhooks installed, webhook server on https://127.0.0.1:9443
 	hack/run-local.sh
+
+image: ## ONE image for both processes (Jib, no Docker): OCI tarball, or PUSH=true to IMAGE; one-line reason when it cannot
+	hack/image.sh
 
 certs: ## issue or reuse the webhook CA and serving pair; write the pair (Secret or make run's files) and every caBundle
 	hack/certs.sh ensure

@@ -46,7 +46,7 @@ bench_cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 load_mid="(webhook part not run)"
 if [[ $parts == *" webhook "* ]]; then
 echo "make bench: webhook, ours vs reference (A/B alternating)"
-java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
+java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
   --work "$out_dir/webhook" --out "$out_dir/webhook.md" \
   --ours-cp "$server_cp" --deployment manifests/deploy/webhook_deployment.yaml \
   --reference bench/target/reference-webhook \
@@ -57,7 +57,7 @@ fi
 load_after_fleet="(fleet part not run)"
 if [[ $parts == *" fleet "* ]]; then
 echo "make bench: controller at fleet scale"
-java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
+java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
   --work "$out_dir/fleet" --out "$out_dir/fleet.md" --repo "$repo" \
   --controlplane-dir "$bin_dir" --controller-cp "$controller_cp" \
   --deployment manifests/deploy/controller_deployment.yaml \
@@ -68,7 +68,7 @@ fi
 
 if [[ $parts == *" jmh "* ]]; then
 echo "make bench: JMH (admission core, drain decision)"
-java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$bench_cp" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s ${JMH_ARGS:-} | tee "$out_dir/jmh.txt"
+java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s ${JMH_ARGS:-} | tee "$out_dir/jmh.txt"
 fi
 load_after=$(uptime)
 

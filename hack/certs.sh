@@ -59,11 +59,12 @@ fi
 # shellcheck disable=SC2206 # CERTS_ARGS is a list of flags
 [ -n "${CERTS_ARGS:-}" ] && ARGS+=($CERTS_ARGS)
 
-# Compile the certs module only (no install into ~/.m2) and run it from target/classes.
+# Compile the certs module and what it needs of ours (process: logging), no install into ~/.m2, and
+# run it from target/classes (the reactor resolves our modules there; certs writes the file last).
 cp_file="$ROOT/certs/target/certs-classpath.txt"
-if ! out="$("$MVN" -q -B -pl certs compile dependency:build-classpath -Dmdep.outputFile="$cp_file" 2>&1)"; then
+if ! out="$("$MVN" -q -B -pl certs -am compile dependency:build-classpath -Dmdep.outputFile="$cp_file" 2>&1)"; then
   echo "$out" >&2
   exit 1
 fi
-exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \
+exec java -Dironcore.maintenance.log.level=WARN -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \
   dev.ironcore.maintenance.certs.install.CertsMain "${ARGS[@]}"

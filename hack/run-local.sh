@@ -21,6 +21,7 @@ SIMULATOR_ARGS="${SIMULATOR_ARGS:-}"
 WEBHOOK_PORT="${WEBHOOK_PORT:-9443}"
 CAPI_MACHINE_SELECTOR="${CAPI_MACHINE_SELECTOR:-}"
 CONTROLLER_HEALTH_PORT="${CONTROLLER_HEALTH_PORT:-8081}"
+CONTROLLER_METRICS_PORT="${CONTROLLER_METRICS_PORT:-8080}"
 TWO_CLUSTERS="${TWO_CLUSTERS:-false}"
 IRONCORE_LOCAL="$LOCAL/ironcore"
 MVN="${MVN:-mvn}"
@@ -33,7 +34,7 @@ mvnq() {
 }
 mkdir -p "$LOCAL"
 
-for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT; do
+for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT CONTROLLER_METRICS_PORT; do
   if (exec 3<>"/dev/tcp/127.0.0.1/${!port_var}") 2>/dev/null; then
     log "port ${!port_var} is already in use (another make run?); stop that or use $port_var=<free port>"
     exit 1
@@ -83,7 +84,8 @@ CONTROLLER_CP="$(classpath controller)"
 # shellcheck disable=SC2206 # CONTROLLER_ARGS is a list of flags
 CONTROLLER_CMD=(java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.ControllerMain
   --capi-machine-selector="$CAPI_MACHINE_SELECTOR"
-  --health-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT" $CONTROLLER_ARGS)
+  --health-probe-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT"
+  --metrics-bind-address="127.0.0.1:$CONTROLLER_METRICS_PORT" $CONTROLLER_ARGS)
 if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
   log "the controller refuses its flags (CONTROLLER_ARGS='$CONTROLLER_ARGS'):"
   echo "$out" | head -3 >&2
@@ -97,19 +99,35 @@ if [ "$TWO_CLUSTERS" = "true" ]; then
 fi
 {
   echo '#!/usr/bin/env bash'
-  echo "# written by make run: starts the controller as make run did; extra flags are appended"
+  echo "# written by make run: starts the controller as make run did; extra flags are appended."
+  echo "# Its pid goes to $LOCAL/controller.pid (stop it with: kill \$(cat $LOCAL/controller.pid))."
   echo "export KUBECONFIG=$LOCAL/kubeconfig"
+  echo "echo \$\$ >$LOCAL/controller.pid"
   printf 'exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@"'
 } >"$LOCAL/controller.sh"
 chmod +x "$LOCAL/controller.sh"
 
 PIDS=()
+# The controller of .local/controller.pid, if that pid still runs this checkout's controller (also
+# one restarted by hand, which is not our child).
+controller_pid() {
+  local pid
+  pid="$(cat "$LOCAL/controller.pid" 2>/dev/null)" || return 1
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] \
+    && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$ROOT/controller/target/classes.*ControllerMain" \
+    && echo "$pid"
+}
 cleanup() {
   trap - EXIT INT TERM
   log "stopping"
-  local i
+  local i pid
+  if pid="$(controller_pid)"; then kill -TERM "$pid" 2>/dev/null || true; fi
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill -TERM "${PIDS[i]}" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if pid="$(controller_pid)"; then
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  fi
+  rm -f "$LOCAL/controller.pid"
   log "stopped"
 }
 trap cleanup EXIT
@@ -213,14 +231,18 @@ if [ "$DEMO" = "true" ]; then
     java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.demo.DrainDemo || log "demo FAILED; see $LOCAL/controller.log"
 fi
 
+KUBECTL_VERSION="$("$BIN_DIR/kubectl" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)"
 echo
 echo "export KUBECONFIG=$LOCAL/kubeconfig"
+echo "export PATH=$BIN_DIR:\$PATH   # kubectl ${KUBECTL_VERSION:-?}, built with the API server (same version, no skew)"
 if [ "$TWO_CLUSTERS" = "true" ]; then
   echo "# CAPI Machines live there; the IronCore API (MachinePools, Machines) is at:"
   echo "#   kubectl --kubeconfig $IRONCORE_LOCAL/kubeconfig get machinepools,machines.compute.ironcore.dev -A"
 fi
 echo
-log "running; Ctrl-C stops everything"
+log "controller pid $(cat "$LOCAL/controller.pid" 2>/dev/null) in $LOCAL/controller.pid; kill it to try a crash mid-drain:"
+log "  kill -9 \$(cat $LOCAL/controller.pid)   then restart: $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
+log "running; Ctrl-C stops everything (a controller restarted by hand too)"
 # Stay up until Ctrl-C or until the control plane or the webhook server exits. When the controller
 # exits (or is killed to try a crash mid-drain), everything else stays up for a restart by hand.
 while true; do
@@ -229,6 +251,7 @@ while true; do
   if [ -n "$exited" ] && [ "$exited" = "$CONTROLLER_PID" ]; then
     log "controller exited (see $LOCAL/controller.log); the rest stays up. Start it again with:"
     log "  $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
+    log "(its pid goes to $LOCAL/controller.pid; Ctrl-C here stops it too)"
     remaining=()
     for pid in "${PIDS[@]}"; do [ "$pid" != "$CONTROLLER_PID" ] && remaining+=("$pid"); done
     PIDS=("${remaining[@]}")

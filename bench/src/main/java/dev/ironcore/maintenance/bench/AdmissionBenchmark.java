@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
+@Fork(value = 1, jvmArgsAppend = "-Dironcore.maintenance.log.level=WARN")
 public class AdmissionBenchmark {
   private byte[] body;
   private AdmissionHandler capiMutator;

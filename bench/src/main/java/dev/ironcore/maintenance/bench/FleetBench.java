@@ -447,7 +447,8 @@ public final class FleetBench {
               "-cp",
               a.get("controller-cp"),
               "dev.ironcore.maintenance.controller.ControllerMain",
-              "--health-bind-address=127.0.0.1:" + healthPort,
+              "--health-probe-bind-address=127.0.0.1:" + healthPort,
+              "--metrics-bind-address=0",
               "--machine-pool-lifecycle-grace-period=" + grace.toSeconds() + "s"));
       shipped.tuningArgs().stream()
           .filter(arg -> !arg.startsWith("--machine-pool-lifecycle-grace-period"))

@@ -9,6 +9,7 @@ import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
+import dev.ironcore.maintenance.controller.runtime.LoggedReconciler;
 import dev.ironcore.maintenance.controller.runtime.Loop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -90,8 +91,10 @@ public final class ControllerApp implements AutoCloseable {
     Loop eviction =
         new Loop(
             "eviction",
-            new EvictionReconciler(
-                clusters.ironcore(), cache, events, metrics, clock, api.delayedEviction()),
+            LoggedReconciler.of(
+                "Machine.compute.ironcore.dev",
+                new EvictionReconciler(
+                    clusters.ironcore(), cache, events, metrics, clock, api.delayedEviction())),
             metrics);
     DrainReconciler drainReconciler =
         new DrainReconciler(
@@ -102,18 +105,28 @@ public final class ControllerApp implements AutoCloseable {
             options.drainPolicy(),
             clock,
             events);
-    Loop drain = new Loop("drain", drainReconciler, metrics);
+    Loop drain =
+        new Loop(
+            "drain", LoggedReconciler.of("Machine.cluster.x-k8s.io", drainReconciler), metrics);
     Loop drainCancel =
         new Loop(
             "drain-cancel",
-            new DrainCancelReconciler(
-                writer, cache, LabelSelector.parse(options.capiMachineSelector()), clock, events),
+            LoggedReconciler.of(
+                "MachinePool.compute.ironcore.dev",
+                new DrainCancelReconciler(
+                    writer,
+                    cache,
+                    LabelSelector.parse(options.capiMachineSelector()),
+                    clock,
+                    events)),
             metrics);
     Loop health =
         new Loop(
             "health",
-            new PoolHealthReconciler(
-                clusters.ironcore(), cache, clock, options.gracePeriod(), metrics, events),
+            LoggedReconciler.of(
+                "MachinePool.compute.ironcore.dev",
+                new PoolHealthReconciler(
+                    clusters.ironcore(), cache, clock, options.gracePeriod(), metrics, events)),
             metrics);
     DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     running.add(cache);

@@ -4,6 +4,9 @@ import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.controller.drain.DrainPolicy;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.metrics.HealthServer;
+import dev.ironcore.maintenance.process.BindAddress;
+import dev.ironcore.maintenance.process.ProcessOptions;
+import dev.ironcore.maintenance.process.VersionInfo;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -17,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,6 +30,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "ironcore-maintenance-controller",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionInfo.Provider.class,
     description =
         "Evicts Machines by NoExecute taints, drains IronCore MachinePools before Cluster API deletes their node,"
             + " deletes emptied pools and marks pools whose agent went silent Ready=Unknown.")
@@ -91,17 +96,30 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--leader-election-id",
-      defaultValue = "${env:POD_NAME:-}",
+      defaultValue = LeaderElection.LEASE_NAME,
       description =
-          "This candidate's identity in the Lease (default: $POD_NAME, else host name and pid).")
+          "Name of the leader-election Lease (default: ${DEFAULT-VALUE}). This candidate's identity"
+              + " in it is $POD_NAME, else host name and pid.")
   String leaderElectionId;
 
   @Option(
-      names = "--health-bind-address",
+      names = "--health-probe-bind-address",
       defaultValue = ":8081",
       description =
-          "Address of /healthz, /readyz and /metrics (plain HTTP), e.g. :8081 or 127.0.0.1:0; 0 turns it off.")
-  String healthBindAddress;
+          "Address of /healthz (liveness) and /readyz (caches synced, or a standby waiting for the"
+              + " Lease), plain HTTP, e.g. :8081 or 127.0.0.1:0; 0 turns it off (default:"
+              + " ${DEFAULT-VALUE}).")
+  String healthProbeBindAddress;
+
+  @Option(
+      names = "--metrics-bind-address",
+      defaultValue = ":8080",
+      description =
+          "Address of the Prometheus /metrics endpoint, plain HTTP; 0 turns it off (default:"
+              + " ${DEFAULT-VALUE}).")
+  String metricsBindAddress;
+
+  @Mixin ProcessOptions process;
 
   @Option(
       names = "--ironcore-kubeconfig",
@@ -133,9 +151,14 @@ public final class ControllerMain implements Callable<Integer> {
           spec.commandLine(),
           "--max-concurrent-drains must be 0 (unlimited) or more, got " + maxConcurrentDrains);
     }
+    java.util.Optional<java.net.InetSocketAddress> probeAddress =
+        bindAddress("--health-probe-bind-address", healthProbeBindAddress);
+    java.util.Optional<java.net.InetSocketAddress> metricsAddress =
+        bindAddress("--metrics-bind-address", metricsBindAddress);
     if (validateFlagsOnly) {
       return 0;
     }
+    process.applyLogging();
     ControllerOptions options =
         new ControllerOptions(
             capiMachineSelector,
@@ -161,34 +184,51 @@ public final class ControllerMain implements Callable<Integer> {
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     ControllerApp app = new ControllerApp(clusters, options, new ControllerMetrics(registry));
-    HealthServer health;
+    String identity = leaderElect ? candidateIdentity() : null;
+    Readiness readiness = new Readiness(identity);
+    HealthServer health = null;
+    HealthServer metricsServer = null;
     try {
-      health =
-          "0".equals(healthBindAddress)
-              ? null
-              : HealthServer.start(healthBindAddress, app::isStarted, registry);
+      if (probeAddress.isPresent()) {
+        health = HealthServer.probes(probeAddress.get(), readiness::ready, readiness::describe);
+        org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+            .info("/healthz and /readyz on {} (port {})", healthProbeBindAddress, health.port());
+      }
+      if (metricsAddress.isPresent()) {
+        metricsServer = HealthServer.metrics(metricsAddress.get(), registry);
+        org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+            .info("/metrics on {} (port {})", metricsBindAddress, metricsServer.port());
+      }
     } catch (java.io.IOException | RuntimeException e) {
+      if (health != null) {
+        health.close();
+      }
       throw new CommandLine.ParameterException(
           spec.commandLine(),
-          "cannot listen on --health-bind-address " + healthBindAddress + ": " + e.getMessage());
-    }
-    if (health != null) {
-      org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
-          .info("/healthz, /readyz and /metrics on {} (port {})", healthBindAddress, health.port());
+          "cannot listen on "
+              + (health == null
+                  ? "--health-probe-bind-address " + healthProbeBindAddress
+                  : "--metrics-bind-address " + metricsBindAddress)
+              + ": "
+              + e.getMessage());
     }
     CountDownLatch stop = new CountDownLatch(1);
     CompletableFuture<?> elector = null;
     if (leaderElect) {
-      String id =
-          leaderElectionId == null || leaderElectionId.isBlank()
-              ? java.net.InetAddress.getLocalHost().getHostName()
-                  + "-"
-                  + ProcessHandle.current().pid()
-              : leaderElectionId;
-      elector = LeaderElection.start(client, leaderElectionNamespace, id, () -> startOrExit(app));
+      elector =
+          LeaderElection.start(
+              client,
+              leaderElectionNamespace,
+              leaderElectionId,
+              identity,
+              readiness,
+              () -> startOrExit(app, readiness));
     } else {
       app.start();
+      readiness.synced();
     }
+    HealthServer probes = health;
+    HealthServer metricsListener = metricsServer;
     CompletableFuture<?> running = elector;
     Runtime.getRuntime()
         .addShutdownHook(
@@ -197,8 +237,11 @@ public final class ControllerMain implements Callable<Integer> {
                   org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
                       .info("controller stopping");
                   app.close();
-                  if (health != null) {
-                    health.close();
+                  if (probes != null) {
+                    probes.close();
+                  }
+                  if (metricsListener != null) {
+                    metricsListener.close();
                   }
                   if (running != null) {
                     running.cancel(true);
@@ -210,9 +253,26 @@ public final class ControllerMain implements Callable<Integer> {
     return 0;
   }
 
-  private static void startOrExit(ControllerApp app) {
+  /** $POD_NAME, else host name and pid: unique among the candidates for the Lease. */
+  private static String candidateIdentity() throws java.net.UnknownHostException {
+    String podName = System.getenv("POD_NAME");
+    return podName != null && !podName.isBlank()
+        ? podName
+        : java.net.InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+  }
+
+  private java.util.Optional<java.net.InetSocketAddress> bindAddress(String flag, String value) {
+    try {
+      return BindAddress.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), flag + ": " + e.getMessage());
+    }
+  }
+
+  private static void startOrExit(ControllerApp app, Readiness readiness) {
     try {
       app.start();
+      readiness.synced();
     } catch (Exception e) {
       org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
           .error("controller failed to start", e);

@@ -31,6 +31,12 @@ import org.slf4j.LoggerFactory;
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
 
+  /**
+   * How long {@link #stop()} lets requests in flight finish (Jetty graceful stop) before it closes
+   * the connections. The Deployment's {@code terminationGracePeriodSeconds} must be longer.
+   */
+  public static final java.time.Duration IN_FLIGHT_DRAIN = java.time.Duration.ofSeconds(10);
+
   private final WebhookServerConfig config;
   private final BoundMachines boundMachines;
   private Javalin app;
@@ -89,6 +95,11 @@ public final class WebhookServer implements AutoCloseable {
             cfg -> {
               cfg.startup.showJavalinBanner = false;
               cfg.jetty.threadPool = threadPool(config.maxThreads());
+              cfg.jetty.modifyServer(
+                  server -> {
+                    server.insertHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
+                    server.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
+                  });
               cfg.jetty.addConnector(
                   (server, http) ->
                       HttpsConnectors.create(

@@ -1,6 +1,8 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.process.ProcessOptions;
+import dev.ironcore.maintenance.process.VersionInfo;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import dev.ironcore.maintenance.server.warning.MachineCache;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -11,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,6 +24,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "webhook-server",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionInfo.Provider.class,
     description = "Serves the IronCore maintenance admission webhooks over HTTPS.")
 public final class WebhookServerMain implements Callable<Integer> {
 
@@ -88,6 +92,8 @@ public final class WebhookServerMain implements Callable<Integer> {
               + " disables (default ${DEFAULT-VALUE}).")
   Duration certificateExpiryWarning;
 
+  @Mixin ProcessOptions process;
+
   /**
    * @param args command line flags, see {@code --help}
    */
@@ -97,6 +103,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    process.applyLogging();
     if (maxThreads < WebhookServerConfig.MIN_THREADS) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),

@@ -48,6 +48,23 @@ class ShippedDeploymentTest {
   }
 
   @Test
+  void podsOutliveTheServersDrainOfRequestsInFlight() throws Exception {
+    Path path = ManifestPaths.overlay("deploy").resolve("webhook_deployment.yaml");
+    Deployment deployment;
+    try (InputStream in = Files.newInputStream(path)) {
+      deployment = Serialization.unmarshal(in, Deployment.class);
+    }
+    var pod = deployment.getSpec().getTemplate().getSpec();
+    long preStop = pod.getContainers().get(0).getLifecycle().getPreStop().getSleep().getSeconds();
+    assertThat(pod.getTerminationGracePeriodSeconds())
+        .isGreaterThan(preStop + WebhookServer.IN_FLIGHT_DRAIN.toSeconds());
+    assertThat(deployment.getSpec().getReplicas()).isGreaterThanOrEqualTo(2);
+    assertThat(
+            deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal())
+        .isZero();
+  }
+
+  @Test
   void webhookServerAndControllerSelectTheSameCapiMachines() throws Exception {
     assertThat(selectorArg(container("webhook_deployment.yaml").getArgs()))
         .isEqualTo(selectorArg(container("controller_deployment.yaml").getArgs()));

@@ -8,11 +8,12 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
- * The controller's probe and metrics endpoint (JDK HTTP server, plain HTTP): {@code /healthz} (200
- * while the process runs), {@code /readyz} (200 once the caches synced, else 503) and {@code
- * /metrics} (Prometheus text format).
+ * The controller's plain-HTTP listeners (JDK HTTP server), as controller-runtime splits them: the
+ * probe listener ({@link #probes}: {@code /healthz}, {@code /readyz}) and the metrics listener
+ * ({@link #metrics}: {@code /metrics}).
  */
 public final class HealthServer implements AutoCloseable {
   private final HttpServer server;
@@ -22,23 +23,33 @@ public final class HealthServer implements AutoCloseable {
   }
 
   /**
-   * @param bindAddress {@code host:port} or {@code :port} (all interfaces); port 0 picks a free one
+   * {@code /healthz}: 200 while the process runs (liveness only); {@code /readyz}: 200 while {@code
+   * ready} says so, else 503; the body is {@code describe}'s line.
+   *
+   * @param address where to listen; port 0 picks a free one
    * @throws IOException when the address cannot be bound
    */
-  public static HealthServer start(
-      String bindAddress, BooleanSupplier ready, PrometheusMeterRegistry registry)
+  public static HealthServer probes(
+      InetSocketAddress address, BooleanSupplier ready, Supplier<String> describe)
       throws IOException {
-    int colon = bindAddress.lastIndexOf(':');
-    String host = colon <= 0 ? "0.0.0.0" : bindAddress.substring(0, colon);
-    int port = Integer.parseInt(bindAddress.substring(colon + 1));
-    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+    HttpServer server = HttpServer.create(address, 0);
     server.createContext("/healthz", ex -> reply(ex, 200, "ok\n", "text/plain"));
     server.createContext(
         "/readyz",
-        ex -> {
-          boolean ok = ready.getAsBoolean();
-          reply(ex, ok ? 200 : 503, ok ? "ok\n" : "caches not synced yet\n", "text/plain");
-        });
+        ex -> reply(ex, ready.getAsBoolean() ? 200 : 503, describe.get() + "\n", "text/plain"));
+    server.start();
+    return new HealthServer(server);
+  }
+
+  /**
+   * {@code /metrics}: the registry in Prometheus text format.
+   *
+   * @param address where to listen; port 0 picks a free one
+   * @throws IOException when the address cannot be bound
+   */
+  public static HealthServer metrics(InetSocketAddress address, PrometheusMeterRegistry registry)
+      throws IOException {
+    HttpServer server = HttpServer.create(address, 0);
     server.createContext(
         "/metrics",
         ex -> reply(ex, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -14,18 +15,33 @@ import java.util.concurrent.TimeUnit;
 final class ControllerProcess implements AutoCloseable {
   private final Process process;
   private final int healthPort;
+  private final int metricsPort;
 
-  private ControllerProcess(Process process, int healthPort) {
+  private ControllerProcess(Process process, int healthPort, int metricsPort) {
     this.process = process;
     this.healthPort = healthPort;
+    this.metricsPort = metricsPort;
   }
 
-  /** Port of the process's /healthz, /readyz and /metrics on 127.0.0.1. */
+  /** Port of the process's /healthz and /readyz on 127.0.0.1. */
   int healthPort() {
     return healthPort;
   }
 
+  /** Port of the process's /metrics on 127.0.0.1. */
+  int metricsPort() {
+    return metricsPort;
+  }
+
   static ControllerProcess start(Path kubeconfig, Path log, String... flags) throws IOException {
+    return start(kubeconfig, log, Map.of(), flags);
+  }
+
+  /**
+   * @param env extra environment, e.g. {@code POD_NAME} (the leader-election identity)
+   */
+  static ControllerProcess start(
+      Path kubeconfig, Path log, Map<String, String> env, String... flags) throws IOException {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -33,19 +49,27 @@ final class ControllerProcess implements AutoCloseable {
                 "-cp",
                 System.getProperty("java.class.path"),
                 ControllerMain.class.getName()));
-    int healthPort = dev.ironcore.maintenance.testkit.FreePorts.pick(1).get(0);
-    cmd.add("--health-bind-address=127.0.0.1:" + healthPort);
+    List<Integer> ports = dev.ironcore.maintenance.testkit.FreePorts.pick(2);
+    cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(0));
+    cmd.add("--metrics-bind-address=127.0.0.1:" + ports.get(1));
     cmd.addAll(List.of(flags));
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().put("KUBECONFIG", kubeconfig.toString());
-    return new ControllerProcess(pb.start(), healthPort);
+    pb.environment().putAll(env);
+    return new ControllerProcess(pb.start(), ports.get(0), ports.get(1));
   }
 
   boolean alive() {
     return process.isAlive();
+  }
+
+  /** SIGTERM, as the kubelet stops a pod, and waits up to 30 s for the process to exit. */
+  void terminate() throws InterruptedException {
+    process.destroy();
+    process.waitFor(30, TimeUnit.SECONDS);
   }
 
   /** SIGKILL: no shutdown hook runs, nothing is flushed or released. */

@@ -31,9 +31,9 @@ class HealthEndpointE2ETest {
   }
 
   private HttpResponse<String> get(String path) throws Exception {
+    int port = path.equals("/metrics") ? controller.metricsPort() : controller.healthPort();
     return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controller.healthPort() + path))
-            .build(),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 

@@ -22,14 +22,14 @@ import java.util.List;
  * tests act as the webhooks would where they need to. (Same as the controller tests' helper of this
  * name; test classes are not shared between modules.)
  */
-final class CrdsWithConversion {
+public final class CrdsWithConversion {
   private static WebhookServer server;
   private static String caPem;
 
   private CrdsWithConversion() {}
 
   /** {@code manifests/crds} and {@code manifests/capi-local} into {@code cp}. */
-  static WebhookServer install(TestCluster cp) {
+  public static WebhookServer install(TestCluster cp) {
     return install(cp, "crds", "capi-local");
   }
 
@@ -38,7 +38,7 @@ final class CrdsWithConversion {
    * @param overlays names under {@code manifests/}
    * @return the running conversion server
    */
-  static synchronized WebhookServer install(TestCluster cp, String... overlays) {
+  public static synchronized WebhookServer install(TestCluster cp, String... overlays) {
     if (server == null) {
       start(cp);
     }

@@ -10,6 +10,7 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.MachinePoolSpec;
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
+import dev.ironcore.maintenance.devtools.demo.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
@@ -17,7 +18,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -48,10 +48,12 @@ class PoolletHeartbeatTest {
   @Test
   void labelledPoolsStayReadyPastTheGracePeriodOthersTurnUnknown() throws Exception {
     TestCluster cp = TestClusters.shared();
-    for (String overlay : List.of("crds", "capi-local", "namespaces")) {
-      cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay(overlay).toString())
-          .orThrow();
-    }
+    // The CRDs convert through a webhook: install them with a conversion server in this JVM (the
+    // plain overlay points at a Service that does not exist here and would break every later read
+    // of the shared cluster).
+    CrdsWithConversion.install(cp, "crds", "capi-local");
+    cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay("namespaces").toString())
+        .orThrow();
     cp.kubectl(
             "wait",
             "--for=condition=Established",

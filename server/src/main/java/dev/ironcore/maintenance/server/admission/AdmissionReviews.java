@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.process.ObjectLogContext;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -149,6 +150,15 @@ public final class AdmissionReviews {
   }
 
   private static void log(String webhook, AdmissionRequest request, AdmissionResponse response) {
+    try (ObjectLogContext ignored =
+        ObjectLogContext.of(
+            request.kind().toString(), request.namespace(), request.displayName())) {
+      logDecision(webhook, request, response);
+    }
+  }
+
+  private static void logDecision(
+      String webhook, AdmissionRequest request, AdmissionResponse response) {
     if (response.isAllowed()) {
       LOG.info(
           "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}",

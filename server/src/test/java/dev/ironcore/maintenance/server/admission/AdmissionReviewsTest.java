@@ -28,6 +28,39 @@ class AdmissionReviewsTest {
   }
 
   @Test
+  void theDecisionLineNamesTheObjectInTheLogContext() {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(AdmissionReviews.class);
+    // reads each event's MDC while it is logged (logback copies it lazily)
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+        new ch.qos.logback.core.read.ListAppender<>() {
+          @Override
+          protected void append(ch.qos.logback.classic.spi.ILoggingEvent e) {
+            e.prepareForDeferredProcessing();
+            super.append(e);
+          }
+        };
+    events.start();
+    logger.addAppender(events);
+    try {
+      AdmissionReviews.reply(HOOK, sample("u-mdc"), ALLOW);
+    } finally {
+      logger.detachAppender(events);
+    }
+    assertThat(events.list)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getFormattedMessage()).contains("uid=u-mdc", "allowed=true");
+              assertThat(e.getMDCPropertyMap())
+                  .containsEntry("kind", "Machine.compute.ironcore.dev")
+                  .containsEntry("namespace", "ns")
+                  .containsEntry("name", "m");
+            });
+    assertThat(org.slf4j.MDC.get("kind")).as("restored after the line").isNull();
+  }
+
+  @Test
   void echoesUidApiVersionAndKind() {
     ObjectNode reply = AdmissionReviews.reply(HOOK, sample("u-1"), ALLOW);
     assertThat(reply)

@@ -1,0 +1,153 @@
+package dev.ironcore.maintenance.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import picocli.CommandLine;
+
+/**
+ * The shipped Deployments start exactly what the image holds: their {@code command} is the Jib
+ * entrypoint's {@code java} and classpath (read from this module's {@code pom.xml}) with a main
+ * class that is on the image's runtime classpath; their {@code args} parse with that class's real
+ * flag parser; the image runs as the non-root user the pods require; and no simulator, demo or test
+ * tool is on the image's classpath.
+ */
+class ImageContentsTest {
+  private static final Map<String, String> MAINS =
+      Map.of(
+          "controller_deployment.yaml", "dev.ironcore.maintenance.controller.ControllerMain",
+          "webhook_deployment.yaml", "dev.ironcore.maintenance.server.WebhookServerMain");
+
+  private static Element jibContainer() throws Exception {
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+    Document pom = factory.newDocumentBuilder().parse(new File("pom.xml"));
+    NodeList plugins = pom.getElementsByTagName("plugin");
+    for (int i = 0; i < plugins.getLength(); i++) {
+      Element plugin = (Element) plugins.item(i);
+      if (text(plugin, "artifactId").equals("jib-maven-plugin")) {
+        return (Element) plugin.getElementsByTagName("container").item(0);
+      }
+    }
+    throw new AssertionError("no jib-maven-plugin in image/pom.xml");
+  }
+
+  private static String text(Element parent, String tag) {
+    return parent.getElementsByTagName(tag).item(0).getTextContent().trim();
+  }
+
+  private static List<String> entrypoint() throws Exception {
+    Element ep = (Element) jibContainer().getElementsByTagName("entrypoint").item(0);
+    List<String> args = new ArrayList<>();
+    NodeList list = ep.getElementsByTagName("arg");
+    for (int i = 0; i < list.getLength(); i++) {
+      args.add(list.item(i).getTextContent().trim());
+    }
+    return args;
+  }
+
+  private static Deployment deployment(String file) throws IOException {
+    try (InputStream in = Files.newInputStream(ManifestPaths.overlay("deploy").resolve(file))) {
+      return Serialization.unmarshal(in, Deployment.class);
+    }
+  }
+
+  /** Class files on the image's runtime classpath (written by Maven at build time). */
+  private static List<String> imageClasses() throws IOException {
+    List<String> classes = new ArrayList<>();
+    String listing = Files.readString(Path.of("target", "image-classpath.txt")).trim();
+    for (String entry : listing.split(File.pathSeparator)) {
+      Path p = Path.of(entry);
+      if (Files.isDirectory(p)) {
+        try (Stream<Path> files = Files.walk(p)) {
+          files
+              .filter(f -> f.toString().endsWith(".class"))
+              .forEach(f -> classes.add(p.relativize(f).toString().replace('\\', '/')));
+        }
+      } else if (entry.endsWith(".jar")) {
+        try (JarFile jar = new JarFile(p.toFile())) {
+          jar.stream()
+              .map(e -> e.getName())
+              .filter(n -> n.endsWith(".class"))
+              .forEach(classes::add);
+        }
+      }
+    }
+    return classes;
+  }
+
+  @Test
+  void theDeploymentsStartTheImagesJavaWithItsClasspathAndARealMainClass() throws Exception {
+    List<String> entrypoint = entrypoint();
+    assertThat(entrypoint).hasSize(4);
+    String appRoot = text(jibContainer(), "appRoot");
+    assertThat(entrypoint.get(2))
+        .as("Jib's layout under appRoot")
+        .isEqualTo(appRoot + "/resources:" + appRoot + "/classes:" + appRoot + "/libs/*");
+    List<String> classes = imageClasses();
+    for (var e : MAINS.entrySet()) {
+      Container c = deployment(e.getKey()).getSpec().getTemplate().getSpec().getContainers().get(0);
+      assertThat(c.getCommand()).as(e.getKey()).hasSize(4);
+      assertThat(c.getCommand().subList(0, 3)).isEqualTo(entrypoint.subList(0, 3));
+      assertThat(c.getCommand().get(3)).isEqualTo(e.getValue());
+      assertThat(classes).contains(e.getValue().replace('.', '/') + ".class");
+      Object main = Class.forName(e.getValue()).getDeclaredConstructor().newInstance();
+      new CommandLine(main).parseArgs(c.getArgs().toArray(String[]::new));
+    }
+    assertThat(
+            deployment("controller_deployment.yaml")
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getCommand())
+        .as("the controller Deployment runs the image's own entrypoint")
+        .isEqualTo(entrypoint);
+  }
+
+  @Test
+  void theImageRunsAsTheNonRootUserThePodsRequire() throws Exception {
+    int user = Integer.parseInt(text(jibContainer(), "user"));
+    assertThat(user).isPositive();
+    for (String file : MAINS.keySet()) {
+      PodSpec pod = deployment(file).getSpec().getTemplate().getSpec();
+      assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(file).isTrue();
+      assertThat(pod.getContainers().get(0).getImage()).startsWith("ironcore-maintenance");
+    }
+  }
+
+  @Test
+  void noSimulatorDemoOrTestToolIsInTheImage() throws Exception {
+    List<String> classes = imageClasses();
+    assertThat(classes)
+        .contains(
+            "dev/ironcore/maintenance/controller/ControllerMain.class",
+            "dev/ironcore/maintenance/server/WebhookServerMain.class",
+            "ch/qos/logback/classic/Logger.class");
+    assertThat(classes)
+        .noneMatch(c -> c.startsWith("dev/ironcore/maintenance/devtools/"))
+        .noneMatch(c -> c.startsWith("dev/ironcore/maintenance/testkit/"))
+        .noneMatch(c -> c.endsWith("/PoolletSimulator.class") || c.endsWith("/CapiStandIn.class"))
+        .noneMatch(c -> c.startsWith("org/junit/") || c.startsWith("org/testcontainers/"));
+  }
+}

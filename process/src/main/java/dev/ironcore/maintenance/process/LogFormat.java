@@ -1,0 +1,29 @@
+package dev.ironcore.maintenance.process;
+
+import java.util.Locale;
+import picocli.CommandLine;
+
+/** How a process writes its log lines ({@code --log-format}). */
+public enum LogFormat {
+  /** One human-readable line per event: time, thread, level, logger, message. */
+  TEXT,
+  /**
+   * One JSON object per line: {@code ts}, {@code level}, {@code logger}, {@code msg}, {@code
+   * thread}, the object acted on as {@code kind}, {@code namespace}, {@code name} (see {@link
+   * ObjectLogContext}) and {@code stack_trace} for an exception.
+   */
+  JSON;
+
+  /** Picocli converter: {@code text} or {@code json} (any case); anything else is a usage error. */
+  public static final class Converter implements CommandLine.ITypeConverter<LogFormat> {
+    @Override
+    public LogFormat convert(String value) {
+      try {
+        return LogFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(
+            "invalid log format \"" + value + "\": use text or json");
+      }
+    }
+  }
+}

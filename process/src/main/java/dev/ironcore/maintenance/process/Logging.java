@@ -1,0 +1,78 @@
+package dev.ironcore.maintenance.process;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import net.logstash.logback.encoder.LogstashEncoder;
+import net.logstash.logback.fieldnames.LogstashFieldNames;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Switches the process's console log (stderr) between text and JSON lines. Levels stay as {@code
+ * logback.xml} of this module sets them; only the root logger's console appender is replaced.
+ */
+public final class Logging {
+  /** Pattern of {@link LogFormat#TEXT}; also in {@code logback.xml}. */
+  public static final String TEXT_PATTERN =
+      "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX,UTC} [%thread] %level %logger{0} - %msg%n";
+
+  private static final String APPENDER = "CONSOLE";
+
+  private Logging() {}
+
+  /**
+   * Replaces the console appender of the root logger by one writing {@code format} to stderr. Call
+   * it first in a main, before anything logs.
+   *
+   * @throws IllegalStateException when SLF4J is not bound to logback
+   */
+  public static void configure(LogFormat format) {
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+      throw new IllegalStateException(
+          "SLF4J is bound to " + LoggerFactory.getILoggerFactory().getClass() + ", not logback");
+    }
+    Encoder<ILoggingEvent> encoder =
+        format == LogFormat.JSON ? jsonEncoder(context) : textEncoder(context);
+    ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
+    appender.setContext(context);
+    appender.setName(APPENDER);
+    appender.setTarget("System.err");
+    appender.setEncoder(encoder);
+    appender.start();
+    Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.detachAppender(APPENDER);
+    root.addAppender(appender);
+  }
+
+  private static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern(TEXT_PATTERN);
+    encoder.start();
+    return encoder;
+  }
+
+  /**
+   * logstash-logback-encoder with controller-runtime's short field names: {@code ts}, {@code
+   * level}, {@code logger}, {@code msg}, {@code thread}; MDC entries and structured arguments
+   * become top-level fields.
+   */
+  static Encoder<ILoggingEvent> jsonEncoder(LoggerContext context) {
+    LogstashEncoder encoder = new LogstashEncoder();
+    encoder.setContext(context);
+    LogstashFieldNames names = new LogstashFieldNames();
+    names.setTimestamp("ts");
+    names.setLevel("level");
+    names.setLogger("logger");
+    names.setMessage("msg");
+    names.setThread("thread");
+    names.setVersion("[ignore]");
+    names.setLevelValue("[ignore]");
+    encoder.setFieldNames(names);
+    encoder.start();
+    return encoder;
+  }
+}
