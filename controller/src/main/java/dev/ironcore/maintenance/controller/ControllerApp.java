@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.drain.DrainCancelReconciler;
 import dev.ironcore.maintenance.controller.drain.DrainGauges;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
@@ -26,9 +27,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Wires the loops: one shared {@link ClusterCache}, an eviction loop keyed by Machine, a drain loop
- * keyed by CAPI Machine and a health loop keyed by pool, with events fanned out (a pool change
- * re-queues its bound Machines, the CAPI Machines on its node and its health; a Lease change
- * re-queues its pool's health; a Machine change re-queues the CAPI Machines on its pool's node).
+ * keyed by CAPI Machine, a drain-cancel loop and a health loop keyed by pool, with events fanned
+ * out (a pool change re-queues its bound Machines, the CAPI Machines on its node, its drain-cancel
+ * check and its health; a CAPI Machine change re-queues the drain-cancel check of its node's pool;
+ * a Lease change re-queues its pool's health; a Machine change re-queues the CAPI Machines on its
+ * pool's node).
  */
 public final class ControllerApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerApp.class);
@@ -164,6 +167,18 @@ public final class ControllerApp implements AutoCloseable {
     Loop drain =
         new Loop(
             "drain", LoggedReconciler.of("Machine.cluster.x-k8s.io", drainReconciler), metrics);
+    Loop drainCancel =
+        new Loop(
+            "drain-cancel",
+            LoggedReconciler.of(
+                "MachinePool.compute.ironcore.dev",
+                new DrainCancelReconciler(
+                    writer,
+                    cache,
+                    LabelSelector.parse(options.capiMachineSelector()),
+                    clock,
+                    events)),
+            metrics);
     Loop health =
         new Loop(
             "health",
@@ -186,11 +201,20 @@ public final class ControllerApp implements AutoCloseable {
     running.add(cache);
     running.add(eviction);
     running.add(drain);
+    running.add(drainCancel);
     running.add(health);
     running.add(orphans);
-    loops.addAll(List.of(eviction, drain, health, orphans));
+    loops.addAll(List.of(eviction, drain, drainCancel, health, orphans));
 
-    cache.onCapiMachine(Handlers.onAnyChange((old, m) -> drain.queue().add(Keys.of(m))));
+    cache.onCapiMachine(
+        Handlers.onAnyChange(
+            (old, m) -> {
+              drain.queue().add(Keys.of(m));
+              Stream.of(old == null ? null : old.nodeName(), m.nodeName())
+                  .filter(Objects::nonNull)
+                  .distinct()
+                  .forEach(node -> drainCancel.queue().add(node));
+            }));
     cache.onMachine(
         Handlers.onAnyChange(
             (old, m) -> {
@@ -214,6 +238,7 @@ public final class ControllerApp implements AutoCloseable {
                         orphans.queue().add(Keys.of(m));
                       });
               cache.capiMachinesOnNode(name).forEach(c -> drain.queue().add(Keys.of(c)));
+              drainCancel.queue().add(name);
               health.queue().add(name);
             }));
     cache.onLease(
@@ -226,11 +251,12 @@ public final class ControllerApp implements AutoCloseable {
     watchdog = dog;
     eviction.start(options.workers());
     drain.start(options.workers());
+    drainCancel.start(1);
     health.start(1);
     orphans.start(1);
     started = true;
     LOG.info(
-        "controller started: loops eviction, drain, health, orphans; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
+        "controller started: loops eviction, drain, drain-cancel, health, orphans; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
         options.capiMachineSelector(),
         options.resyncPeriod(),
         options.gracePeriod(),

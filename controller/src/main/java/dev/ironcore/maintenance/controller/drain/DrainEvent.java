@@ -23,6 +23,12 @@ public record DrainEvent(Subject on, String type, String reason, String message,
   /** Warning: someone else removed our pre-drain hook while bound Machines still block. */
   public static final String HOOK_REMOVED = "DrainHookRemoved";
 
+  /**
+   * On the pool: its drain ended unfinished (CAPI Machine deselected or gone); Warning when the
+   * maintenance taints stay on the pool, Normal when it was only queued.
+   */
+  public static final String CANCELLED = "DrainCancelled";
+
   /** The object an event is recorded on. */
   public enum Subject {
     CAPI_MACHINE,

@@ -6,7 +6,8 @@ package dev.ironcore.maintenance.controller.drain;
  * lastUpdateTime} on every write, {@code lastTransitionTime} when the status changes), and only
  * when status, reason or message differ from what the pool shows.
  *
- * @param status {@code False} while queued, draining or stuck; {@code True} once drained
+ * @param status {@code False} while queued, draining or stuck, and once cancelled; {@code True}
+ *     once drained
  * @param reason one of the {@code *_REASON} constants
  * @param message for operators, e.g. {@code waiting for 2 Machines: team-a/vm-1, team-a/vm-7}
  */
@@ -25,6 +26,17 @@ public record MaintenanceCondition(String status, String reason, String message)
 
   /** Every bound Machine is gone or tolerates the taint; the pre-drain hook was released. */
   public static final String DRAINED_REASON = "Drained";
+
+  /**
+   * The drain ended before it finished: no deleting CAPI Machine selected by {@code
+   * --capi-machine-selector} (with our finalizer) references the pool any more. Maintenance taints
+   * a drain already added are kept (see {@link DrainCancellation}).
+   */
+  public static final String CANCELLED_REASON = "DrainCancelled";
+
+  static MaintenanceCondition cancelled(String message) {
+    return new MaintenanceCondition("False", CANCELLED_REASON, message);
+  }
 
   static MaintenanceCondition queued(String message) {
     return new MaintenanceCondition("False", QUEUED_REASON, message);

@@ -1,0 +1,129 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Condition;
+import dev.ironcore.maintenance.api.compute.Conditions;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Whether a pool's drain ended without running to completion, as a pure function of the pool and
+ * the CAPI Machines observed: the pool's {@code Maintenance} condition claims a drain ({@code
+ * DrainQueued}, {@code Draining} or {@code DrainStuck}) but no deleting CAPI Machine that {@code
+ * --capi-machine-selector} selects and that still carries our finalizer has the pool as its {@code
+ * status.nodeRef.name} (the Machine was deselected, or deleted by someone who removed our
+ * finalizer). Derived from the cluster only, so a restart finds such pools too.
+ *
+ * <p>The answer sets {@code Maintenance=False/DrainCancelled} and records a {@code DrainCancelled}
+ * event on the pool. Maintenance taints already on the pool are kept: Machines that did not
+ * tolerate them may already be evicted, and removing the taints would only let new Machines land on
+ * a node that was on its way out; the message and a Warning tell the operator to remove them
+ * ({@code kubectl edit machinepool}) if the node stays. A pool that was only queued carries no
+ * taint of ours, so its event is Normal.
+ */
+public final class DrainCancellation {
+  /** Reasons that claim a drain is queued or running. */
+  static final Set<String> ACTIVE_REASONS =
+      Set.of(
+          MaintenanceCondition.QUEUED_REASON,
+          MaintenanceCondition.DRAINING_REASON,
+          MaintenanceCondition.STUCK_REASON);
+
+  private DrainCancellation() {}
+
+  /**
+   * What to write when the drain of {@code pool} was cancelled.
+   *
+   * @param condition the pool's new {@code Maintenance} condition ({@code DrainCancelled})
+   * @param event the event to record on the pool, on the transition into {@code DrainCancelled}
+   */
+  public record Cancel(MaintenanceCondition condition, DrainEvent event) {}
+
+  /**
+   * @param pool the MachinePool (null or being deleted: nothing to say)
+   * @param capiMachines CAPI Machines observed; only those whose {@code status.nodeRef.name} is the
+   *     pool matter (others are ignored)
+   * @param selector {@code --capi-machine-selector} on a Machine's labels
+   * @return the cancellation to write, or null when the pool's condition does not claim a drain or
+   *     a drain of it is still under way
+   */
+  public static Cancel decide(
+      MachinePool pool,
+      Collection<CapiMachine> capiMachines,
+      Predicate<Map<String, String>> selector) {
+    if (pool == null || DrainDecision.isDeleting(pool)) {
+      return null;
+    }
+    String name = pool.getMetadata().getName();
+    Condition c =
+        Conditions.find(
+            pool.getStatus() == null ? null : pool.getStatus().getConditions(),
+            MaintenanceCondition.TYPE);
+    if (c == null || !ACTIVE_REASONS.contains(c.getReason())) {
+      return null;
+    }
+    List<CapiMachine> onNode =
+        capiMachines.stream().filter(m -> name.equals(m.nodeName())).sorted(BY_KEY).toList();
+    if (!DrainFleet.of(onNode, n -> pool, selector).isEmpty()) {
+      return null;
+    }
+    boolean tainted =
+        DrainDecision.missingMaintenanceTaints(pool).size()
+            < DrainDecision.MAINTENANCE_TAINTS.size();
+    String message =
+        "drain of pool "
+            + name
+            + " cancelled while "
+            + c.getReason()
+            + ": "
+            + why(onNode, selector)
+            + (tainted
+                ? "; the "
+                    + Names.MAINTENANCE_TAINT_KEY
+                    + " taints stay (Machines may already be evicted): remove them if the node stays"
+                : "; the pool was not tainted");
+    DrainEvent event =
+        tainted
+            ? DrainEvent.warning(
+                DrainEvent.Subject.POOL,
+                DrainEvent.CANCELLED,
+                message,
+                DrainEvent.When.REASON_CHANGED)
+            : DrainEvent.normal(
+                DrainEvent.Subject.POOL,
+                DrainEvent.CANCELLED,
+                message,
+                DrainEvent.When.REASON_CHANGED);
+    return new Cancel(MaintenanceCondition.cancelled(message), event);
+  }
+
+  private static final java.util.Comparator<CapiMachine> BY_KEY =
+      java.util.Comparator.comparing(DrainDecision::key);
+
+  /** Why no CAPI Machine drains the pool any more, naming the first such Machine. */
+  private static String why(List<CapiMachine> onNode, Predicate<Map<String, String>> selector) {
+    for (CapiMachine m : onNode) {
+      Map<String, String> labels = m.getMetadata().getLabels();
+      if (!selector.test(labels == null ? Map.of() : labels)) {
+        return "CAPI Machine "
+            + DrainDecision.key(m)
+            + " is no longer selected by --capi-machine-selector";
+      }
+    }
+    for (CapiMachine m : onNode) {
+      if (!DrainDecision.hasFinalizer(m, Names.CLEANUP_FINALIZER)) {
+        return "finalizer "
+            + Names.CLEANUP_FINALIZER
+            + " was removed from CAPI Machine "
+            + DrainDecision.key(m);
+      }
+    }
+    return "no deleting CAPI Machine references it any more (deleted, or its finalizer removed by"
+        + " someone else)";
+  }
+}

@@ -1,0 +1,115 @@
+package dev.ironcore.maintenance.controller.drain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.Conditions;
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.api.compute.MachinePoolStatus;
+import dev.ironcore.maintenance.api.compute.Taint;
+import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.controller.Fixtures;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+class DrainCancellationTest {
+  private static final Predicate<Map<String, String>> ROLE = LabelSelector.parse("role=ironcore");
+
+  private static MachinePool pool(String reason, Taint... taints) {
+    MachinePool p = Fixtures.pool("pool-f", taints);
+    if (reason != null) {
+      MachinePoolStatus s = new MachinePoolStatus();
+      s.setConditions(
+          Conditions.set(
+              null,
+              "Maintenance",
+              "False",
+              reason,
+              "m",
+              null,
+              Instant.parse("2026-11-30T00:00:00Z")));
+      p.setStatus(s);
+    }
+    return p;
+  }
+
+  private static CapiMachine deleting(Map<String, String> labels) {
+    CapiMachine m = Fixtures.marked("pool-f", true);
+    m.getMetadata().setName("node-f");
+    m.getMetadata().setLabels(labels);
+    return m;
+  }
+
+  private static final Map<String, String> SELECTED = Map.of("role", "ironcore");
+
+  @Test
+  void aQueuedPoolWhoseMachineWasDeselectedIsCancelledWithANormalEvent() {
+    var cancel = DrainCancellation.decide(pool("DrainQueued"), List.of(deleting(Map.of())), ROLE);
+    assertThat(cancel).isNotNull();
+    assertThat(cancel.condition().reason()).isEqualTo("DrainCancelled");
+    assertThat(cancel.condition().status()).isEqualTo("False");
+    assertThat(cancel.condition().message())
+        .contains("cancelled while DrainQueued")
+        .contains("CAPI Machine ns/node-f is no longer selected by --capi-machine-selector")
+        .contains("the pool was not tainted");
+    assertThat(cancel.event().type()).isEqualTo("Normal");
+    assertThat(cancel.event().reason()).isEqualTo("DrainCancelled");
+    assertThat(cancel.event().on()).isEqualTo(DrainEvent.Subject.POOL);
+    assertThat(cancel.event().when()).isEqualTo(DrainEvent.When.REASON_CHANGED);
+  }
+
+  @Test
+  void aDrainingPoolWhoseMachineIsGoneKeepsItsTaintsAndWarns() {
+    var cancel =
+        DrainCancellation.decide(
+            pool("Draining", DrainDecision.MAINTENANCE_TAINTS.toArray(Taint[]::new)),
+            List.of(),
+            ROLE);
+    assertThat(cancel).isNotNull();
+    assertThat(cancel.condition().message())
+        .contains("no deleting CAPI Machine references it")
+        .contains(Names.MAINTENANCE_TAINT_KEY + " taints stay");
+    assertThat(cancel.event().type()).isEqualTo("Warning");
+  }
+
+  @Test
+  void aStuckPoolWhoseFinalizerWasRemovedIsCancelled() {
+    CapiMachine m = deleting(SELECTED);
+    m.getMetadata().setFinalizers(List.of(Names.CAPI_MACHINE_FINALIZER));
+    var cancel = DrainCancellation.decide(pool("DrainStuck"), List.of(m), ROLE);
+    assertThat(cancel.condition().message())
+        .contains(
+            "finalizer " + Names.CLEANUP_FINALIZER + " was removed from CAPI Machine ns/node-f");
+  }
+
+  @Test
+  void aDrainStillUnderWayIsNotCancelled() {
+    for (String reason : List.of("DrainQueued", "Draining", "DrainStuck")) {
+      assertThat(DrainCancellation.decide(pool(reason), List.of(deleting(SELECTED)), ROLE))
+          .as(reason)
+          .isNull();
+    }
+  }
+
+  @Test
+  void onlyConditionsClaimingADrainAreCancelled() {
+    for (String reason : new String[] {null, "Drained", "DrainCancelled"}) {
+      assertThat(DrainCancellation.decide(pool(reason), List.of(), ROLE)).as(reason).isNull();
+    }
+    MachinePool gone = pool("Draining");
+    gone.getMetadata().setDeletionTimestamp("2026-11-30T00:00:00Z");
+    assertThat(DrainCancellation.decide(gone, List.of(), ROLE)).isNull();
+    assertThat(DrainCancellation.decide(null, List.of(), ROLE)).isNull();
+  }
+
+  @Test
+  void machinesOnOtherNodesDoNotKeepTheDrain() {
+    CapiMachine other = Fixtures.marked("pool-g", true);
+    other.getMetadata().setLabels(SELECTED);
+    assertThat(DrainCancellation.decide(pool("DrainQueued"), List.of(other), ROLE)).isNotNull();
+  }
+}
