@@ -44,13 +44,23 @@ final class ControllerProcess implements AutoCloseable {
    */
   static ControllerProcess start(
       Path kubeconfig, Path log, Map<String, String> env, String... flags) throws IOException {
+    return start(kubeconfig, log, env, List.of(), flags);
+  }
+
+  /**
+   * @param env extra environment, e.g. {@code POD_NAME} (the leader-election identity)
+   * @param jvmOptions options of the child JVM, before the main class (e.g. a class-data sharing
+   *     archive)
+   */
+  static ControllerProcess start(
+      Path kubeconfig, Path log, Map<String, String> env, List<String> jvmOptions, String... flags)
+      throws IOException {
     List<String> cmd =
         new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ControllerMain.class.getName()));
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), ControllerMain.class.getName()));
     List<Integer> ports = dev.ironcore.maintenance.testkit.FreePorts.pick(2);
     cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(0));
     cmd.add("--metrics-bind-address=127.0.0.1:" + ports.get(1));
@@ -98,6 +108,19 @@ final class ControllerProcess implements AutoCloseable {
 
   boolean alive() {
     return process.isAlive();
+  }
+
+  /**
+   * Sends SIGKILL and returns at once (safe from any thread, e.g. a watch handler that wants the
+   * process dead right after it saw a write); {@link #kill} also waits for the end.
+   */
+  void killNow() {
+    process.destroyForcibly();
+  }
+
+  /** The OS process id. */
+  long pid() {
+    return process.pid();
   }
 
   /** SIGKILL: no shutdown hook runs, nothing is flushed or released. */
