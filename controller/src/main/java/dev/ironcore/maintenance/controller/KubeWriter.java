@@ -69,12 +69,29 @@ public final class KubeWriter {
       Resource<T> resource,
       Predicate<T> when,
       Function<MetadataPatches.Editor, MetadataPatches.Editor> edit) {
+    return patchMetadata(resource, when, edit, () -> {});
+  }
+
+  /**
+   * As {@link #patchMetadata(Resource, Predicate, Function)}; {@code beforePatch} runs right before
+   * the patch is sent, only when one is (e.g. to record the event that announces it, so a crash
+   * between the two cannot lose the event).
+   */
+  public <T extends HasMetadata> boolean patchMetadata(
+      Resource<T> resource,
+      Predicate<T> when,
+      Function<MetadataPatches.Editor, MetadataPatches.Editor> edit,
+      Runnable beforePatch) {
     T live = resource.get();
     if (live == null || !when.test(live)) {
       return false;
     }
     JsonNode json = JSON.convertValue(live, JsonNode.class);
     JsonPatch patch = edit.apply(MetadataPatches.on(json)).build();
+    if (patch.isEmpty()) {
+      return false;
+    }
+    beforePatch.run();
     return apply(resource, patch);
   }
 
@@ -94,6 +111,14 @@ public final class KubeWriter {
    * @return the taints actually added (empty when the pool is gone or already has them)
    */
   public List<Taint> addTaints(String poolName, List<Taint> wanted) {
+    return addTaints(poolName, wanted, () -> {});
+  }
+
+  /**
+   * As {@link #addTaints(String, List)}; {@code beforePatch} runs right before the patch is sent,
+   * only when one is.
+   */
+  public List<Taint> addTaints(String poolName, List<Taint> wanted, Runnable beforePatch) {
     Resource<MachinePool> resource = ironcore().resources(MachinePool.class).withName(poolName);
     MachinePool live = resource.get();
     if (live == null) {
@@ -126,6 +151,7 @@ public final class KubeWriter {
     } else {
       taintsJson.forEach(t -> b.add("/spec/taints/-", t));
     }
+    beforePatch.run();
     apply(resource, b.build());
     return missing;
   }

@@ -55,7 +55,9 @@ public final class DrainDecision {
    * <ul>
    *   <li>tainting is deferred ({@link DrainStep.Queue}, {@code DrainQueued}) while {@code
    *       --max-concurrent-drains} other pools drain ({@link DrainBudget});
-   *   <li>tainting records {@code DrainStarted} on the CAPI Machine once the taints were added;
+   *   <li>tainting records {@code DrainStarted} on the CAPI Machine right before the taints are
+   *       added ({@link DrainEvent.When#BEFORE_WRITE}, as every event of a step's write: a crash
+   *       cannot lose it);
    *   <li>a hold sets {@code Draining} (naming the blocking Machines) and records {@code
    *       DrainBlocked} every pass (one Event per distinct set, its count growing); held longer
    *       than {@code --drain-timeout} since the CAPI Machine's {@code deletionTimestamp} it sets
@@ -64,7 +66,10 @@ public final class DrainDecision {
    *   <li>releasing the hook sets {@code Drained} and records {@code DrainCompleted}; a missing
    *       pool with Machines still bound to its name records a {@code PoolMissing} Warning;
    *   <li>a hook removed by someone else while Machines still block records {@code
-   *       DrainHookRemoved} (Warning); deleting the pool records {@code PoolDeleted}.
+   *       DrainHookRemoved} (Warning); deleting the pool records {@code PoolDeleted};
+   *   <li>waiting for CAPI and deleting the pool set {@code Drained} again when the pool does not
+   *       show it (a crash between releasing the hook and writing the condition), so a pool is
+   *       never deleted showing {@code Draining}.
    * </ul>
    *
    * @param clock the time a hold is measured against
@@ -103,7 +108,7 @@ public final class DrainDecision {
                   + " with "
                   + Names.MAINTENANCE_TAINT_KEY
                   + ":NoSchedule and :NoExecute; Machines that do not tolerate it are evicted",
-              DrainEvent.When.STEP_DONE));
+              DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
     if (step instanceof DrainStep.Hold s) {
@@ -155,14 +160,14 @@ public final class DrainDecision {
                       + " still bound to it: "
                       + firstFew(bound)
                       + "; releasing the pre-drain hook",
-                  DrainEvent.When.STEP_DONE));
+                  DrainEvent.When.BEFORE_WRITE));
         }
         events.add(
             DrainEvent.normal(
                 DrainEvent.Subject.CAPI_MACHINE,
                 DrainEvent.COMPLETED,
                 "pool " + s.pool() + " does not exist: pre-drain hook removed",
-                DrainEvent.When.STEP_DONE));
+                DrainEvent.When.BEFORE_WRITE));
         return new DrainOutcome(step, null, events, null);
       }
       events.add(
@@ -174,27 +179,44 @@ public final class DrainDecision {
                   + " drained in "
                   + HumanDuration.of(held)
                   + ": pre-drain hook removed, CAPI may drain and delete the node",
-              DrainEvent.When.STEP_DONE));
-      return new DrainOutcome(
-          step,
-          MaintenanceCondition.drained(
-              "no bound Machine blocks the maintenance taint; pre-drain hook released"),
-          events,
-          null);
+              DrainEvent.When.BEFORE_WRITE));
+      return new DrainOutcome(step, MaintenanceCondition.drained(DRAINED_MESSAGE), events, null);
     }
     if (step instanceof DrainStep.WaitForCapi || step instanceof DrainStep.DeletePool) {
-      hookRemovedByOthers(in).ifPresent(events::add);
+      java.util.Optional<DrainEvent> removedByOthers = hookRemovedByOthers(in);
+      removedByOthers.ifPresent(events::add);
+      // a crash right after the hook's release may have left Draining: say Drained again
+      MaintenanceCondition condition =
+          removedByOthers.isEmpty() && drainedButNotShown(in.pool())
+              ? MaintenanceCondition.drained(DRAINED_MESSAGE)
+              : null;
       if (step instanceof DrainStep.DeletePool s) {
         events.add(
             DrainEvent.normal(
                 DrainEvent.Subject.CAPI_MACHINE,
                 DrainEvent.POOL_DELETED,
                 "CAPI is done with the node: deleted MachinePool " + s.pool(),
-                DrainEvent.When.STEP_DONE));
+                DrainEvent.When.BEFORE_WRITE));
       }
-      return new DrainOutcome(step, null, events, null);
+      return new DrainOutcome(step, condition, events, null);
     }
     return DrainOutcome.of(step);
+  }
+
+  /** Message of the {@code Drained} condition. */
+  static final String DRAINED_MESSAGE =
+      "no bound Machine blocks the maintenance taint; pre-drain hook released";
+
+  /** True when {@code pool} exists, is not being deleted, and its Maintenance is not Drained. */
+  private static boolean drainedButNotShown(MachinePool pool) {
+    if (pool == null || isDeleting(pool)) {
+      return false;
+    }
+    var condition =
+        dev.ironcore.maintenance.api.compute.Conditions.find(
+            pool.getStatus() == null ? null : pool.getStatus().getConditions(),
+            MaintenanceCondition.TYPE);
+    return condition == null || !MaintenanceCondition.DRAINED_REASON.equals(condition.getReason());
   }
 
   /**

@@ -39,8 +39,13 @@ public record DrainEvent(Subject on, String type, String reason, String message,
   public enum When {
     /** Every pass that takes this step (repeats only raise the count). */
     EVERY_PASS,
-    /** Only when the step's write was actually sent (e.g. the taints were really added). */
-    STEP_DONE,
+    /**
+     * Right before the step's write is sent, and only when a fresh read showed it is needed (e.g.
+     * the taints are really missing): a crash between the two can leave the event without the write
+     * (the next process repeats the write and the event), never the write without its event.
+     * Kubernetes' taint-eviction controller records its eviction event before the DELETE likewise.
+     */
+    BEFORE_WRITE,
     /** Only when the condition write changed the condition's reason (a transition into it). */
     REASON_CHANGED
   }

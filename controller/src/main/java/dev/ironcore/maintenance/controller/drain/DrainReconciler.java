@@ -31,10 +31,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Drain and pool-deletion loop for one CAPI Machine (domain reference §5): takes the single step
  * {@link DrainDecision#decide} picks from the cache, performs it with a fresh read, then writes the
- * pool's {@code Maintenance} condition (only when it changes) and records the outcome's events.
- * Before releasing the pre-drain hook it confirms against the API server (not the cache) that no
- * bound Machine still blocks (or, for "pool missing", that the pool really does not exist). Key:
- * the CAPI Machine's {@code namespace/name}.
+ * pool's {@code Maintenance} condition (only when it changes; before the step when the step deletes
+ * the pool) and records the outcome's events. The events of a step's write are recorded right
+ * before the write is sent, so a crash (SIGKILL) between the two never loses one. Before releasing
+ * the pre-drain hook it confirms against the API server (not the cache) that no bound Machine still
+ * blocks (or, for "pool missing", that the pool really does not exist). Key: the CAPI Machine's
+ * {@code namespace/name}.
  */
 public final class DrainReconciler implements Reconciler {
   /** Machines per page when the drain re-checks a pool against the API server. */
@@ -130,37 +132,22 @@ public final class DrainReconciler implements Reconciler {
     if (!(step instanceof DrainStep.Nothing)) {
       metrics.drainStep(step.getClass().getSimpleName());
     }
-    Performed performed = perform(key, step);
+    // the pool's condition before deleting the pool (it is gone after), else after the step
+    boolean conditionFirst = step instanceof DrainStep.DeletePool;
+    PoolConditionWriter.Write write = conditionFirst ? writeCondition(key, node, outcome) : null;
+    Performed performed =
+        perform(
+            key,
+            step,
+            () -> record(outcome.events(), DrainEvent.When.BEFORE_WRITE, pool, cached, null, null));
     if (performed == Performed.CACHE_BEHIND) {
       return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
     }
-    PoolConditionWriter.Write write = null;
-    if (outcome.condition() != null && node != null) {
-      MaintenanceCondition c = outcome.condition();
-      write = conditions.set(node, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
-      if (write.written()) {
-        LOG.info(
-            "drain {}: pool {} condition Maintenance={} ({}): {}",
-            key,
-            node,
-            c.status(),
-            c.reason(),
-            c.message());
-      }
+    if (!conditionFirst) {
+      write = writeCondition(key, node, outcome);
     }
-    for (DrainEvent e : outcome.events()) {
-      boolean due =
-          switch (e.when()) {
-            case EVERY_PASS -> true;
-            case STEP_DONE -> performed == Performed.SENT;
-            case REASON_CHANGED ->
-                write != null && write.reasonChanged(outcome.condition().reason());
-          };
-      HasMetadata on = e.on() == DrainEvent.Subject.POOL ? pool : cached;
-      if (due && on != null) {
-        events.record(on, e.type(), e.reason(), e.message());
-      }
-    }
+    record(outcome.events(), DrainEvent.When.EVERY_PASS, pool, cached, null, null);
+    record(outcome.events(), DrainEvent.When.REASON_CHANGED, pool, cached, write, outcome);
     if (step instanceof DrainStep.RemoveHook s && !s.poolMissing() && performed == Performed.SENT) {
       Instant deletedAt = DrainDecision.deletedAt(cached);
       if (deletedAt != null) {
@@ -172,13 +159,61 @@ public final class DrainReconciler implements Reconciler {
         : Result.requeueAfter(outcome.requeueAfter(), step.getClass().getSimpleName());
   }
 
+  /** Sets the outcome's Maintenance condition on pool {@code node} (when it changes); or null. */
+  private PoolConditionWriter.Write writeCondition(String key, String node, DrainOutcome outcome) {
+    if (outcome.condition() == null || node == null) {
+      return null;
+    }
+    MaintenanceCondition c = outcome.condition();
+    PoolConditionWriter.Write write =
+        conditions.set(node, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
+    if (write.written()) {
+      LOG.info(
+          "drain {}: pool {} condition Maintenance={} ({}): {}",
+          key,
+          node,
+          c.status(),
+          c.reason(),
+          c.message());
+    }
+    return write;
+  }
+
+  /**
+   * Records the events among {@code all} that are due {@code when}; {@code REASON_CHANGED} ones
+   * only when {@code write} moved the condition to the outcome's reason.
+   */
+  private void record(
+      List<DrainEvent> all,
+      DrainEvent.When when,
+      MachinePool pool,
+      CapiMachine capi,
+      PoolConditionWriter.Write write,
+      DrainOutcome outcome) {
+    for (DrainEvent e : all) {
+      if (e.when() != when
+          || (when == DrainEvent.When.REASON_CHANGED
+              && (write == null || !write.reasonChanged(outcome.condition().reason())))) {
+        continue;
+      }
+      HasMetadata on = e.on() == DrainEvent.Subject.POOL ? pool : capi;
+      if (on != null) {
+        events.record(on, e.type(), e.reason(), e.message());
+      }
+    }
+  }
+
   private void unblocked(String pool) {
     if (blockingByPool.remove(pool) != null) {
       metrics.blockingMachines(Map.copyOf(blockingByPool));
     }
   }
 
-  private Performed perform(String key, DrainStep step) {
+  /**
+   * Performs {@code step}; {@code announce} records its {@link DrainEvent.When#BEFORE_WRITE} events
+   * right before the write is sent, only when one is.
+   */
+  private Performed perform(String key, DrainStep step, Runnable announce) {
     Resource<CapiMachine> capi =
         writer
             .capi()
@@ -211,7 +246,7 @@ public final class DrainReconciler implements Reconciler {
           s.position(),
           s.inProgress());
     } else if (step instanceof DrainStep.AddTaints s) {
-      var added = writer.addTaints(s.pool(), DrainDecision.MAINTENANCE_TAINTS);
+      var added = writer.addTaints(s.pool(), DrainDecision.MAINTENANCE_TAINTS, announce);
       if (!added.isEmpty()) {
         LOG.info("drain {}: added taints {} to pool {}", key, added, s.pool());
         return Performed.SENT;
@@ -247,7 +282,11 @@ public final class DrainReconciler implements Reconciler {
         }
       }
       boolean sent =
-          writer.patchMetadata(capi, e -> e.removeAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION));
+          writer.patchMetadata(
+              capi,
+              live -> true,
+              e -> e.removeAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION),
+              announce);
       return log(
           sent,
           key,
@@ -257,6 +296,7 @@ public final class DrainReconciler implements Reconciler {
     } else if (step instanceof DrainStep.WaitForCapi) {
       LOG.debug("drain {}: waiting for CAPI to remove {}", key, Names.CAPI_MACHINE_FINALIZER);
     } else if (step instanceof DrainStep.DeletePool s) {
+      announce.run();
       var deleted = writer.ironcore().resources(MachinePool.class).withName(s.pool()).delete();
       return log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
     } else if (step instanceof DrainStep.RemoveFinalizer s) {

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Eviction loop (IronCore IEP-21): DELETEs a bound Machine whose pool carries a NoExecute taint it
- * does not tolerate and records a Normal {@code Evicted} event on it. The machinepoollet then shuts
- * the VM down and releases its finalizer. Key: the Machine's {@code namespace/name}.
+ * does not tolerate, after recording a Normal {@code Evicted} event on it (first, so a crash
+ * between the two cannot lose the event). The machinepoollet then shuts the VM down and releases
+ * its finalizer. Key: the Machine's {@code namespace/name}.
  *
  * <p>With delayed eviction (the API server serves v1alpha2), a Machine that tolerates a taint only
  * with {@code tolerationSeconds} is requeued at its deadline ({@link EvictionDecision}); a pool or
@@ -90,6 +91,19 @@ public final class EvictionReconciler implements Reconciler {
     }
     String taints =
         outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
+    // the event first, as Kubernetes' taint-eviction controller does: a crash between the two
+    // repeats the eviction (and the event) after the restart, but never loses the event
+    events.record(
+        machine,
+        "Normal",
+        Names.EVICTED_REASON,
+        "Evicted from MachinePool "
+            + poolName
+            + ": taint "
+            + taints
+            + (outcome.expired()
+                ? " was tolerated for its tolerationSeconds only, which have passed"
+                : " is not tolerated"));
     var deleted =
         client
             .resources(Machine.class)
@@ -102,17 +116,6 @@ public final class EvictionReconciler implements Reconciler {
     metrics.evicted();
     String why = outcome.expired() ? " tolerated for its tolerationSeconds only" : " not tolerated";
     LOG.info("evicted machine {} from pool {}: taint {}{}", key, poolName, taints, why);
-    events.record(
-        machine,
-        "Normal",
-        Names.EVICTED_REASON,
-        "Evicted from MachinePool "
-            + poolName
-            + ": taint "
-            + taints
-            + (outcome.expired()
-                ? " was tolerated for its tolerationSeconds only, which have passed"
-                : " is not tolerated"));
     return Result.done();
   }
 

@@ -153,7 +153,7 @@ class DrainOutcomeTest {
     assertThat(o.events())
         .extracting(DrainEvent::reason, DrainEvent::when)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("DrainStarted", DrainEvent.When.STEP_DONE));
+            org.assertj.core.groups.Tuple.tuple("DrainStarted", DrainEvent.When.BEFORE_WRITE));
   }
 
   @Test

@@ -50,7 +50,7 @@ final class ControllerProcess implements AutoCloseable {
   /**
    * @param env extra environment, e.g. {@code POD_NAME} (the leader-election identity)
    * @param jvmOptions options of the child JVM, before the main class (e.g. a class-data sharing
-   *     archive)
+   *     archive); without {@code -cp}, the child gets this JVM's class path
    */
   static ControllerProcess start(
       Path kubeconfig, Path log, Map<String, String> env, List<String> jvmOptions, String... flags)
@@ -59,8 +59,10 @@ final class ControllerProcess implements AutoCloseable {
         new ArrayList<>(
             List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(jvmOptions);
-    cmd.addAll(
-        List.of("-cp", System.getProperty("java.class.path"), ControllerMain.class.getName()));
+    if (!jvmOptions.contains("-cp")) {
+      cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    }
+    cmd.add(ControllerMain.class.getName());
     List<Integer> ports = dev.ironcore.maintenance.testkit.FreePorts.pick(2);
     cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(0));
     cmd.add("--metrics-bind-address=127.0.0.1:" + ports.get(1));
