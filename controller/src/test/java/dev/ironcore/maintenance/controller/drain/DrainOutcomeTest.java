@@ -3,6 +3,8 @@ package dev.ironcore.maintenance.controller.drain;
 import static dev.ironcore.maintenance.controller.Fixtures.machine;
 import static dev.ironcore.maintenance.controller.Fixtures.marked;
 import static dev.ironcore.maintenance.controller.Fixtures.pool;
+
+import dev.ironcore.maintenance.controller.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
@@ -214,6 +216,7 @@ class DrainOutcomeTest {
             DrainPolicy.defaults(),
             at(Duration.ZERO));
     assertThat(o.step()).isInstanceOf(DrainStep.WaitForCapi.class);
+    assertThat(o.condition()).as("not drained: no Drained condition").isNull();
     assertThat(o.events()).hasSize(1);
     assertThat(o.events().get(0).type()).isEqualTo("Warning");
     assertThat(o.events().get(0).reason()).isEqualTo("DrainHookRemoved");
@@ -237,6 +240,50 @@ class DrainOutcomeTest {
             DrainPolicy.defaults(),
             at(Duration.ZERO));
     assertThat(o.events()).isEmpty();
+  }
+
+  /** A pool whose Maintenance condition says {@code reason}, as a crash may have left it. */
+  private static MachinePool showing(String reason) {
+    MachinePool p = pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
+    p.setStatus(new MachinePoolStatus());
+    p.getStatus()
+        .setConditions(Conditions.set(null, "Maintenance", "False", reason, "x", 1L, DELETED));
+    return p;
+  }
+
+  @Test
+  void aCrashBetweenReleasingTheHookAndWritingDrainedIsCorrectedWhileWaitingForCapi() {
+    CapiMachine hookGone = marked("pool-a", true);
+    hookGone.getMetadata().getAnnotations().remove(Names.PRE_DRAIN_HOOK_ANNOTATION);
+    var o =
+        decide(
+            hookGone,
+            showing("Draining"),
+            List.of(machine("tolerant", "pool-a", false, Fixtures.toleratesMaintenance())),
+            DrainPolicy.defaults(),
+            at(Duration.ZERO));
+    assertThat(o.step()).isInstanceOf(DrainStep.WaitForCapi.class);
+    assertThat(o.condition()).isEqualTo(MaintenanceCondition.drained(DrainDecision.DRAINED_MESSAGE));
+    assertThat(o.events()).isEmpty();
+  }
+
+  @Test
+  void aPoolIsDeletedShowingDrainedWithPoolDeletedRecordedBeforeTheDelete() {
+    CapiMachine capiDone =
+        Fixtures.capiMachine(
+            "pool-a", true, List.of(Names.CLEANUP_FINALIZER), java.util.Map.of());
+    var o =
+        decide(capiDone, showing("Draining"), List.of(), DrainPolicy.defaults(), at(Duration.ZERO));
+    assertThat(o.step()).isEqualTo(new DrainStep.DeletePool("pool-a"));
+    assertThat(o.condition().reason()).isEqualTo("Drained");
+    assertThat(o.events())
+        .extracting(DrainEvent::reason, DrainEvent::when)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("PoolDeleted", DrainEvent.When.BEFORE_WRITE));
+    // already Drained: no condition write
+    MachinePool drained = showing("Drained");
+    assertThat(decide(capiDone, drained, List.of(), DrainPolicy.defaults(), at(Duration.ZERO)).condition())
+        .isNull();
   }
 
   @Test
