@@ -3,8 +3,6 @@ package dev.ironcore.maintenance.controller.drain;
 import static dev.ironcore.maintenance.controller.Fixtures.machine;
 import static dev.ironcore.maintenance.controller.Fixtures.marked;
 import static dev.ironcore.maintenance.controller.Fixtures.pool;
-
-import dev.ironcore.maintenance.controller.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
@@ -14,6 +12,7 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.MachinePoolStatus;
 import dev.ironcore.maintenance.api.compute.Taint;
+import dev.ironcore.maintenance.controller.Fixtures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -263,15 +262,15 @@ class DrainOutcomeTest {
             DrainPolicy.defaults(),
             at(Duration.ZERO));
     assertThat(o.step()).isInstanceOf(DrainStep.WaitForCapi.class);
-    assertThat(o.condition()).isEqualTo(MaintenanceCondition.drained(DrainDecision.DRAINED_MESSAGE));
+    assertThat(o.condition())
+        .isEqualTo(MaintenanceCondition.drained(DrainDecision.DRAINED_MESSAGE));
     assertThat(o.events()).isEmpty();
   }
 
   @Test
   void aPoolIsDeletedShowingDrainedWithPoolDeletedRecordedBeforeTheDelete() {
     CapiMachine capiDone =
-        Fixtures.capiMachine(
-            "pool-a", true, List.of(Names.CLEANUP_FINALIZER), java.util.Map.of());
+        Fixtures.capiMachine("pool-a", true, List.of(Names.CLEANUP_FINALIZER), java.util.Map.of());
     var o =
         decide(capiDone, showing("Draining"), List.of(), DrainPolicy.defaults(), at(Duration.ZERO));
     assertThat(o.step()).isEqualTo(new DrainStep.DeletePool("pool-a"));
@@ -282,7 +281,9 @@ class DrainOutcomeTest {
             org.assertj.core.groups.Tuple.tuple("PoolDeleted", DrainEvent.When.BEFORE_WRITE));
     // already Drained: no condition write
     MachinePool drained = showing("Drained");
-    assertThat(decide(capiDone, drained, List.of(), DrainPolicy.defaults(), at(Duration.ZERO)).condition())
+    assertThat(
+            decide(capiDone, drained, List.of(), DrainPolicy.defaults(), at(Duration.ZERO))
+                .condition())
         .isNull();
   }
 
