@@ -123,6 +123,12 @@ class WebhookKilledMidCallE2ETest {
         System.out.printf(
             "WebhookKilledMidCallE2ETest: %s; outcomes by phase %s; %d violations%n",
             kills, byPhase, violations.size());
+        outcomes.stream()
+            .filter(o -> !o.ok() && !refused(o))
+            .map(o -> o.error().replaceAll("\\s+", " "))
+            .distinct()
+            .limit(5)
+            .forEach(e -> System.out.println("WebhookKilledMidCallE2ETest: cut call: " + e));
         violations.forEach(v -> System.out.println("WebhookKilledMidCallE2ETest: violation: " + v));
         assertThat(violations).isEmpty();
         assertThat(outcomes)
