@@ -109,6 +109,21 @@ public final class EventRecorder {
    *     #LOCK_STRIPES}), so the loops' workers record different events in parallel.
    */
   public void record(HasMetadata object, String type, String reason, String message) {
+    record(object, type, reason, message, true);
+  }
+
+  /**
+   * As {@link #record}, but a repeat within the window is neither created nor counted: for an event
+   * that announces a write right before it is sent, so a write that is refused and retried (a
+   * conflict, a denial) does not make it look as if it happened again. A new process records it
+   * anew (its memory is empty).
+   */
+  public void recordOnce(HasMetadata object, String type, String reason, String message) {
+    record(object, type, reason, message, false);
+  }
+
+  private void record(
+      HasMetadata object, String type, String reason, String message, boolean countRepeat) {
     var meta = object.getMetadata();
     String ns = meta.getNamespace() == null ? "default" : meta.getNamespace();
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
@@ -123,7 +138,7 @@ public final class EventRecorder {
             reason,
             message);
     synchronized (locks[Math.floorMod(key.hashCode(), LOCK_STRIPES)]) {
-      recordLocked(key, object, ns, type, reason, message, now);
+      recordLocked(key, object, ns, type, reason, message, now, countRepeat);
     }
   }
 
@@ -134,11 +149,15 @@ public final class EventRecorder {
       String type,
       String reason,
       String message,
-      Instant now) {
+      Instant now,
+      boolean countRepeat) {
     var meta = object.getMetadata();
     try {
       Written previous = remembered(key);
       if (previous != null && previous.last().plus(window).isAfter(now)) {
+        if (!countRepeat) {
+          return;
+        }
         Written next = repeat(previous, now);
         if (next != null) {
           remember(key, next);

@@ -44,6 +44,8 @@ public record DrainEvent(Subject on, String type, String reason, String message,
      * the taints are really missing): a crash between the two can leave the event without the write
      * (the next process repeats the write and the event), never the write without its event.
      * Kubernetes' taint-eviction controller records its eviction event before the DELETE likewise.
+     * Recorded with {@code EventRecorder#recordOnce}: a write refused and retried by this process
+     * does not record the same event again.
      */
     BEFORE_WRITE,
     /** Only when the condition write changed the condition's reason (a transition into it). */

@@ -197,7 +197,12 @@ public final class DrainReconciler implements Reconciler {
         continue;
       }
       HasMetadata on = e.on() == DrainEvent.Subject.POOL ? pool : capi;
-      if (on != null) {
+      if (on == null) {
+        continue;
+      }
+      if (when == DrainEvent.When.BEFORE_WRITE) {
+        events.recordOnce(on, e.type(), e.reason(), e.message()); // a retried write: not again
+      } else {
         events.record(on, e.type(), e.reason(), e.message());
       }
     }

@@ -92,8 +92,9 @@ public final class EvictionReconciler implements Reconciler {
     String taints =
         outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
     // the event first, as Kubernetes' taint-eviction controller does: a crash between the two
-    // repeats the eviction (and the event) after the restart, but never loses the event
-    events.record(
+    // repeats the eviction (and the event) after the restart, but never loses the event; a
+    // DELETE refused and retried in this process does not record it again
+    events.recordOnce(
         machine,
         "Normal",
         Names.EVICTED_REASON,

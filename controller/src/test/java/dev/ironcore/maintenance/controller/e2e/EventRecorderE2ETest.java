@@ -68,4 +68,19 @@ class EventRecorderE2ETest {
     assertThat(repeated).hasSize(1);
     assertThat(repeated.get(0).getCount()).isEqualTo(THREADS * PER_THREAD);
   }
+
+  @Test
+  void recordOnceCreatesOneEventAndNeverCountsItsRepeatsWhileANewRecorderRecordsItAnew() {
+    String name = world.poolName("once");
+    MachinePool pool = world.createPool(name, List.of());
+    EventRecorder recorder = new EventRecorder(world.client, Clock.systemUTC());
+    for (int i = 0; i < 3; i++) {
+      recorder.recordOnce(pool, "Normal", "Announced", "before the write");
+    }
+    assertThat(eventsOn(name)).singleElement().satisfies(e -> assertThat(e.getCount()).isOne());
+    // a restarted process remembers nothing: one more Event, never a lost one
+    new EventRecorder(world.client, Clock.systemUTC())
+        .recordOnce(pool, "Normal", "Announced", "before the write");
+    assertThat(eventsOn(name)).hasSize(2);
+  }
 }
