@@ -110,24 +110,22 @@ final class KillPointWatch implements AutoCloseable {
 
   /** The CAPI Machine as last seen (null when gone). */
   CapiMachine capiMachine(String name) {
-    return find(informers.get(2), name);
+    return (CapiMachine) find(informers.get(2), name);
   }
 
   Machine machine(String name) {
-    return find(informers.get(0), name);
+    return (Machine) find(informers.get(0), name);
   }
 
   MachinePool pool(String name) {
-    return find(informers.get(1), name);
+    return (MachinePool) find(informers.get(1), name);
   }
 
-  @SuppressWarnings("unchecked")
-  private <T> T find(SharedIndexInformer<?> informer, String name) {
-    return (T)
-        informer.getStore().list().stream()
-            .filter(o -> ((HasMetadata) o).getMetadata().getName().equals(name))
-            .findFirst()
-            .orElse(null);
+  private static Object find(SharedIndexInformer<?> informer, String name) {
+    return informer.getStore().list().stream()
+        .filter(o -> ((HasMetadata) o).getMetadata().getName().equals(name))
+        .findFirst()
+        .orElse(null);
   }
 
   private interface Change<T> {
@@ -201,10 +199,11 @@ final class KillPointWatch implements AutoCloseable {
       }
     }
     if (hasFinalizer(after, Names.POOLLET_FINALIZER) && scheduled.add("poollet/" + name)) {
-      actors.schedule(
-          () -> retried("poollet release of " + name, () -> world.poolletReleases(name)),
-          delayMillis(),
-          TimeUnit.MILLISECONDS);
+      var unused =
+          actors.schedule(
+              () -> retried("poollet release of " + name, () -> world.poolletReleases(name)),
+              delayMillis(),
+              TimeUnit.MILLISECONDS);
     }
   }
 
@@ -231,15 +230,16 @@ final class KillPointWatch implements AutoCloseable {
         && !hasHook(after)
         && hasFinalizer(after, Names.CAPI_MACHINE_FINALIZER)
         && scheduled.add("capi/" + name)) {
-      actors.schedule(
-          () -> {
-            if (pool != null) {
-              capiFinished.add(pool);
-            }
-            retried("CAPI finishing " + name, () -> world.capiFinishes(name));
-          },
-          delayMillis(),
-          TimeUnit.MILLISECONDS);
+      var unused =
+          actors.schedule(
+              () -> {
+                if (pool != null) {
+                  capiFinished.add(pool);
+                }
+                retried("CAPI finishing " + name, () -> world.capiFinishes(name));
+              },
+              delayMillis(),
+              TimeUnit.MILLISECONDS);
     }
   }
 

@@ -159,7 +159,7 @@ class RandomKillPointsE2ETest {
     startController(KILLS + 1, jvm.options());
     awaitReady(new CompletableFuture<>());
     await()
-        .atMost(Duration.ofSeconds(120))
+        .atMost(Duration.ofMinutes(2))
         .pollInterval(Duration.ofMillis(250))
         .until(() -> flows.stream().allMatch(f -> f.state == KillFlow.State.DONE));
 
