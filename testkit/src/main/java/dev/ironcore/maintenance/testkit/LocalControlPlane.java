@@ -55,6 +55,8 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   private Duration startupTime;
   private KubernetesClient client;
   private boolean closed;
+  // set when the processes are being stopped on purpose (close() or the JVM's exit)
+  private volatile boolean stopping;
 
   private LocalControlPlane(Path binDir, Path workDir, ControlPlanePki pki) {
     this.binDir = binDir;
@@ -358,6 +360,32 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     return kubectl.run(args);
   }
 
+  /**
+   * Whether etcd or kube-apiserver has ended on its own (crashed, killed, out of disk).
+   *
+   * @return empty while both run (and after {@link #close()}), else which one ended, its exit code
+   *     and the last lines of its log, e.g. {@code etcd exited with code 137; last lines of
+   *     WORK/etcd.log: ...}
+   */
+  public java.util.Optional<String> exitedProcess() {
+    if (stopping) {
+      return java.util.Optional.empty();
+    }
+    for (ManagedProcess p : java.util.Arrays.asList(etcd, apiServer)) {
+      if (p != null && !p.isAlive()) {
+        return java.util.Optional.of(
+            p.name()
+                + " exited with code "
+                + p.exitCode()
+                + "; last lines of "
+                + p.logFile()
+                + ":\n"
+                + p.tail(LOG_TAIL_LINES));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   /** Stops both processes, closes the client and deletes the etcd data. Idempotent. */
   @Override
   public synchronized void close() {
@@ -365,6 +393,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
       return;
     }
     closed = true;
+    stopping = true;
     if (client != null) {
       client.close();
       client = null;
@@ -379,6 +408,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   }
 
   private void stopOnJvmExit() {
+    stopping = true;
     stopProcesses();
     deleteRecursively(workDir.resolve("etcd"));
   }
