@@ -304,5 +304,5 @@ while true; do
 done
 IFS='|' read -r name logfile <<<"${NAMES[${exited:-none}]:-a process|}"
 log "$name exited with code $code (pid ${exited:-?}); stopping everything. Last lines of ${logfile:-the logs in $LOCAL}:"
-[ -n "$logfile" ] && tail -n 15 "$logfile" | sed 's/^/  /' >&2
+[ -n "$logfile" ] && tail -n 20 "$logfile" | sed 's/^/  /' >&2
 exit 1

@@ -62,7 +62,8 @@ class LocalControlPlaneMainTest {
           .contains(
               "LocalControlPlaneMain: etcd exited with code 137; last lines of "
                   + work.resolve("etcd.log")
-                  + ":\n$ ");
+                  + ":\n$ ")
+          .doesNotContain("Exception");
     } finally {
       main.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
       main.destroyForcibly();

@@ -364,7 +364,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
    * Whether etcd or kube-apiserver has ended on its own (crashed, killed, out of disk).
    *
    * @return empty while both run (and after {@link #close()}), else which one ended, its exit code
-   *     and the last lines of its log, e.g. {@code etcd exited with code 137; last lines of
+   *     and the last 10 lines of its log, e.g. {@code etcd exited with code 137; last lines of
    *     WORK/etcd.log: ...}
    */
   public java.util.Optional<String> exitedProcess() {
@@ -380,7 +380,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
                 + "; last lines of "
                 + p.logFile()
                 + ":\n"
-                + p.tail(LOG_TAIL_LINES));
+                + p.tail(10));
       }
     }
     return java.util.Optional.empty();
@@ -446,14 +446,20 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     }
   }
 
+  /**
+   * Deletes {@code dir} and everything below; files that vanish meanwhile (another hook) are fine.
+   */
   static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+    for (int attempt = 1; Files.exists(dir); attempt++) {
+      try (Stream<Path> s = Files.walk(dir)) {
+        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        if (attempt >= 5) {
+          throw new UncheckedIOException(
+              "cannot delete " + dir,
+              e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+        }
+      }
     }
   }
 
