@@ -57,8 +57,26 @@ final class ControllerWorld {
    *     or null for one cluster; CAPI Machines always live in the shared cluster
    */
   ControllerWorld(TestCluster ironcoreCluster) {
-    cp = TestClusters.shared();
-    installCrds(cp);
+    this(sharedWithCrds(), ironcoreCluster);
+  }
+
+  /**
+   * A world entirely in {@code own}, a cluster of the test's own (e.g. one whose API server the
+   * test restarts); installs the CRDs there (the conversion webhook served in this JVM).
+   */
+  static ControllerWorld in(TestCluster own) {
+    CrdsWithConversion.install(own);
+    return new ControllerWorld(own, null);
+  }
+
+  private static TestCluster sharedWithCrds() {
+    TestCluster shared = TestClusters.shared();
+    installCrds(shared);
+    return shared;
+  }
+
+  private ControllerWorld(TestCluster cp, TestCluster ironcoreCluster) {
+    this.cp = cp;
     client = cp.client();
     ironcore = ironcoreCluster == null ? client : ironcoreCluster.client();
     writer = new KubeWriter(client);
