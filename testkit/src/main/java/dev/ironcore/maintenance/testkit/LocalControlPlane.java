@@ -64,6 +64,8 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   private Duration startupTime;
   private KubernetesClient client;
   private boolean closed;
+  // set when the processes are being stopped on purpose (close() or the JVM's exit)
+  private volatile boolean stopping;
 
   private LocalControlPlane(Path binDir, Path workDir, ControlPlanePki pki) {
     this.binDir = binDir;
@@ -373,6 +375,33 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   }
 
   /**
+   * Whether etcd or kube-apiserver has ended on its own (crashed, killed, out of disk; a
+   * kube-apiserver stopped by {@link #stopApiServer()} counts too).
+   *
+   * @return empty while both run (and after {@link #close()}), else which one ended, its exit code
+   *     and the last 10 lines of its log, e.g. {@code etcd exited with code 137; last lines of
+   *     WORK/etcd.log: ...}
+   */
+  public java.util.Optional<String> exitedProcess() {
+    if (stopping) {
+      return java.util.Optional.empty();
+    }
+    for (ManagedProcess p : java.util.Arrays.asList(etcd, apiServer)) {
+      if (p != null && !p.isAlive()) {
+        return java.util.Optional.of(
+            p.name()
+                + " exited with code "
+                + p.exitCode()
+                + "; last lines of "
+                + p.logFile()
+                + ":\n"
+                + p.tail(10));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Stops the kube-apiserver (SIGTERM, SIGKILL after 10 s) and waits until it has exited; etcd and
    * its data stay. Clients get connection errors until {@link #startApiServer()}.
    */
@@ -470,6 +499,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
       return;
     }
     closed = true;
+    stopping = true;
     if (client != null) {
       client.close();
       client = null;
@@ -484,6 +514,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   }
 
   private void stopOnJvmExit() {
+    stopping = true;
     stopProcesses();
     deleteRecursively(workDir.resolve("etcd"));
   }
@@ -521,14 +552,20 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     }
   }
 
+  /**
+   * Deletes {@code dir} and everything below; files that vanish meanwhile (another hook) are fine.
+   */
   static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+    for (int attempt = 1; Files.exists(dir); attempt++) {
+      try (Stream<Path> s = Files.walk(dir)) {
+        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        if (attempt >= 5) {
+          throw new UncheckedIOException(
+              "cannot delete " + dir,
+              e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+        }
+      }
     }
   }
 

@@ -28,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * Machine change re-runs the decision earlier, so removing the taint or raising the seconds cancels
  * or moves the eviction. Deadlines come from the taints' {@code timeAdded}, so a restart keeps
  * them; for a taint without one, from this process's first sighting ({@link TaintSightings}).
+ *
+ * <p>The DELETE is conditional on the resourceVersion the decision was made on ({@link
+ * EvictionDelete}): a cache that lags behind the API server (a watch reconnecting or relisting)
+ * cannot evict, count and announce the same Machine twice; the pass fails and the queue retries it
+ * on a fresher read.
  */
 public final class EvictionReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(EvictionReconciler.class);
@@ -93,7 +98,7 @@ public final class EvictionReconciler implements Reconciler {
         outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
     // the event first, as Kubernetes' taint-eviction controller does: a crash between the two
     // repeats the eviction (and the event) after the restart, but never loses the event; a
-    // DELETE refused and retried in this process does not record it again
+    // DELETE refused (409: the cache lagged) and retried in this process does not record it again
     events.recordOnce(
         machine,
         "Normal",
@@ -105,14 +110,20 @@ public final class EvictionReconciler implements Reconciler {
             + (outcome.expired()
                 ? " was tolerated for its tolerationSeconds only, which have passed"
                 : " is not tolerated"));
-    var deleted =
-        client
-            .resources(Machine.class)
-            .inNamespace(Keys.namespace(key))
-            .withName(Keys.name(key))
-            .delete();
-    if (deleted.isEmpty()) {
-      return Result.done();
+    String decidedOn = machine.getMetadata().getResourceVersion();
+    switch (EvictionDelete.ifUnchanged(client, Keys.namespace(key), Keys.name(key), decidedOn)) {
+      case GONE:
+        return Result.done();
+      case CHANGED:
+        // the cache lags (e.g. the Machine is already being deleted): decide again on the next read
+        throw new IllegalStateException(
+            "Machine "
+                + key
+                + " changed since resourceVersion "
+                + decidedOn
+                + " (409 Conflict): not evicted, deciding again");
+      case DELETED:
+        break;
     }
     metrics.evicted();
     String why = outcome.expired() ? " tolerated for its tolerationSeconds only" : " not tolerated";

@@ -8,7 +8,7 @@ import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
 import dev.ironcore.maintenance.controller.KubeWriter;
-import dev.ironcore.maintenance.devtools.demo.CrdsWithConversion;
+import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
