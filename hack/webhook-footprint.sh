@@ -6,6 +6,7 @@
 #
 #   hack/webhook-footprint.sh [SECONDS_OF_LOAD]   (default 15; 0 = start-up only)
 #   FOOTPRINT_PORT=21299  FOOTPRINT_NMT=true  FOOTPRINT_JAVA_TOOL_OPTIONS=...  FOOTPRINT_ARGS=...
+#   FOOTPRINT_REVIEW=file.json (the AdmissionReview sent under load; default a 4 KB CAPI Machine CREATE)
 # JAVA_TOOL_OPTIONS, MALLOC_ARENA_MAX and the tuning args default to the Deployment's
 # (manifests/deploy/webhook_deployment.yaml); FOOTPRINT_* override them for experiments.
 # Needs `make build` (or mvn package) for server/target and its classpath.txt, h2load, openssl.
@@ -33,7 +34,7 @@ cp="$jar:$(tr ':' '\n' <server/target/classpath.txt |
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
   -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 \
   -keyout "$work/tls.key" -out "$work/tls.crt" 2>/dev/null
-review=bench/src/main/resources/reviews/capi-machine-create.json
+review=${FOOTPRINT_REVIEW:-bench/src/main/resources/reviews/capi-machine-create.json}
 
 extra="-Xlog:class+load:file=$work/classes.log"
 if [[ ${FOOTPRINT_NMT:-false} == true ]]; then extra="$extra -XX:NativeMemoryTracking=summary"; fi
@@ -56,17 +57,21 @@ until curl -skf -o /dev/null "https://127.0.0.1:$port/readyz"; do
 done
 ready_cpu=$(cpu_ms)
 ready_wall=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+cp "$work/classes.log" "$work/classes-ready.log"
 echo "ready: cpu ${ready_cpu} ms (wall ${ready_wall} ms, context only), RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log") , threads $(threads)"
 sleep 3
 echo "ready+3s: cpu $(cpu_ms) ms, RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log")"
 if ((load_seconds > 0)); then
   load_cpu=$(cpu_ms)
-  h2=$(h2load -c 4 -m 16 -D "$load_seconds" -H 'content-type: application/json' -d "$review" \
+  h2=$(h2load -c ${FOOTPRINT_CONNECTIONS:-4} -m ${FOOTPRINT_STREAMS:-16} -D "$load_seconds" -H 'content-type: application/json' -d "$review" \
     "https://127.0.0.1:$port/mutate/capi-machine" 2>&1 | grep -E '^(finished|requests|status)')
   echo "h2 saturation ${load_seconds}s: $(echo "$h2" | tr '\n' ' ')"
+  h2_cpu=$(cpu_ms)
   h1=$(h2load --h1 -c 16 -D "$load_seconds" -H 'content-type: application/json' -d "$review" \
     "https://127.0.0.1:$port/mutate/capi-machine" 2>&1 | grep -E '^(finished|status)')
   echo "h1 saturation ${load_seconds}s: $(echo "$h1" | tr '\n' ' ')"
+  h1_served=$(echo "$h1" | grep -o '[0-9]* 2xx' | awk '{print $1}')
+  echo "CPU per request, h1 phase (after the h2 phase warmed up): $(awk -v a="$h2_cpu" -v b="$(cpu_ms)" -v n="$h1_served" 'BEGIN{printf "%.3f", (b-a)/n}') ms"
   served=$(echo "$h2 $h1" | grep -o '[0-9]* 2xx' | awk '{n+=$1} END{print n}')
   echo "CPU per request during load (JIT included): $(awk -v a="$load_cpu" -v b="$(cpu_ms)" -v n="$served" 'BEGIN{printf "%.3f", (b-a)/n}') ms over $served requests"
   echo "after load: cpu $(cpu_ms) ms, RSS $(status VmRSS) MiB, peak (VmHWM) $(status VmHWM) MiB, classes $(grep -c 'class,load' "$work/classes.log"), threads $(threads)"
@@ -74,5 +79,5 @@ fi
 if [[ ${FOOTPRINT_NMT:-false} == true ]]; then
   jcmd "$pid" VM.native_memory summary | grep -E '^ *-? *(Total|Java Heap|Class|Thread|Code|GC|Internal|Other|Symbol|Shared|Metaspace|Arena)' | sed 's/^ *//'
 fi
-# FOOTPRINT_TOP=N: the N packages (three levels) with the most loaded classes
-awk '{print $2}' "$work/classes.log" | awk -F. '{print $1"."$2"."$3}' | sort | uniq -c | sort -rn | head -${FOOTPRINT_TOP:-0} || true
+# FOOTPRINT_TOP=N: the N packages (three levels) with the most classes loaded when ready
+awk '{print $2}' "$work/classes-ready.log" | awk -F. '{print $1"."$2"."$3}' | sort | uniq -c | sort -rn | head -${FOOTPRINT_TOP:-0} || true
