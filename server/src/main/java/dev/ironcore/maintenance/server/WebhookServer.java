@@ -220,9 +220,9 @@ public final class WebhookServer implements AutoCloseable {
   }
 
   /**
-   * The innermost message of a start failure: Javalin reports every bind failure as "Port already
-   * in use", while the socket's own {@link java.net.BindException} says what happened ("Address
-   * already in use", "Cannot assign requested address").
+   * The innermost message of a start failure: Jetty wraps a bind failure ("Failed to bind to ..."),
+   * while the socket's own {@link java.net.BindException} says what happened ("Address already in
+   * use", "Cannot assign requested address").
    */
   static String rootCause(Throwable e) {
     String message = e.getMessage();
