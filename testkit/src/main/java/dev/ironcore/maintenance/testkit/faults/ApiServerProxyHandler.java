@@ -8,13 +8,18 @@ import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.proxy.ProxyHandler;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * Jetty's streaming reverse proxy ({@link ProxyHandler.Reverse}) to the {@link Upstream} API
  * server: path and query unchanged, the client's {@code Authorization} replaced by the upstream's
  * identity (its client certificate on the TLS connection, or its bearer token). Responses stream,
- * so a watch stays open as long as the API server keeps it.
+ * so a watch stays open as long as the API server keeps it; the headers of a watch's response are
+ * sent to the client at once (Jetty would otherwise hold them until the first event, and a client
+ * counts a watch as started only once it has them).
  */
 final class ApiServerProxyHandler extends ProxyHandler.Reverse {
   /** Longer than any watch the API server keeps open (it ends them after 30–60 min). */
@@ -42,6 +47,48 @@ final class ApiServerProxyHandler extends ProxyHandler.Reverse {
     client.setMaxConnectionsPerDestination(512);
     client.setIdleTimeout(IDLE_TIMEOUT.toMillis());
     return client;
+  }
+
+  @Override
+  protected org.eclipse.jetty.client.Response.CompleteListener newServerToProxyResponseListener(
+      Request clientToProxyRequest,
+      org.eclipse.jetty.client.Request proxyToServerRequest,
+      Response proxyToClientResponse,
+      Callback proxyToClientCallback) {
+    return new HeadersFirst(
+        clientToProxyRequest, proxyToServerRequest, proxyToClientResponse, proxyToClientCallback);
+  }
+
+  /** Sends the response headers of a watch before its first event. */
+  private final class HeadersFirst extends ProxyResponseListener {
+    private final boolean watch;
+    private final Response proxyToClientResponse;
+
+    HeadersFirst(
+        Request clientToProxyRequest,
+        org.eclipse.jetty.client.Request proxyToServerRequest,
+        Response proxyToClientResponse,
+        Callback proxyToClientCallback) {
+      super(
+          clientToProxyRequest, proxyToServerRequest, proxyToClientResponse, proxyToClientCallback);
+      this.watch = FaultHandler.isWatch(clientToProxyRequest);
+      this.proxyToClientResponse = proxyToClientResponse;
+    }
+
+    @Override
+    public void onHeaders(org.eclipse.jetty.client.Response serverToProxyResponse) {
+      super.onHeaders(serverToProxyResponse);
+      if (!watch) {
+        return;
+      }
+      // no content arrives before this returns, so this write cannot overlap another
+      try (Blocker.Callback flushed = Blocker.callback()) {
+        proxyToClientResponse.write(false, null, flushed);
+        flushed.block();
+      } catch (java.io.IOException e) {
+        proxyToClientResponse.getRequest().getConnectionMetaData().getConnection().close();
+      }
+    }
   }
 
   @Override

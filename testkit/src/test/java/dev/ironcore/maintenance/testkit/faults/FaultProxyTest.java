@@ -100,26 +100,32 @@ class FaultProxyTest {
   }
 
   @Test
+  void aWatchWithoutEventsGetsItsResponseHeadersAtOnce() throws Exception {
+    HttpRequest watch =
+        HttpRequest.newBuilder(
+                URI.create(proxy.url() + "/api/v1/namespaces/" + ns + "/secrets?watch=true"))
+            .build();
+    var response = rawClient().sendAsync(watch, HttpResponse.BodyHandlers.ofInputStream());
+    try {
+      await().atMost(Duration.ofSeconds(20)).until(response::isDone);
+      assertThat(response.get().statusCode()).isEqualTo(200);
+      await().atMost(Duration.ofSeconds(10)).until(() -> proxy.openWatches() >= 1);
+    } finally {
+      response.thenAccept(r -> closeQuietly(r.body()));
+    }
+  }
+
+  private static void closeQuietly(java.io.InputStream in) {
+    try {
+      in.close();
+    } catch (java.io.IOException e) {
+      // the test is over
+    }
+  }
+
+  @Test
   void answersKubernetesErrorsForAWhile() throws Exception {
-    SSLContext trustAll = SSLContext.getInstance("TLS");
-    trustAll.init(
-        null,
-        new javax.net.ssl.TrustManager[] {
-          new javax.net.ssl.X509TrustManager() {
-            @Override
-            public void checkClientTrusted(java.security.cert.X509Certificate[] c, String a) {}
-
-            @Override
-            public void checkServerTrusted(java.security.cert.X509Certificate[] c, String a) {}
-
-            @Override
-            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
-              return new java.security.cert.X509Certificate[0];
-            }
-          }
-        },
-        null);
-    HttpClient http = HttpClient.newBuilder().sslContext(trustAll).build();
+    HttpClient http = rawClient();
     HttpRequest get =
         HttpRequest.newBuilder(URI.create(proxy.url() + "/api/v1/namespaces/" + ns)).build();
 
@@ -147,5 +153,30 @@ class FaultProxyTest {
     proxy.failWith(500, Duration.ofMillis(200));
     await().atMost(Duration.ofSeconds(10)).until(() -> !proxy.failing());
     assertThat(http.send(get, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+  }
+
+  /**
+   * A plain JDK client that trusts any certificate (the proxy's own CA is not in question here).
+   */
+  private static HttpClient rawClient() throws Exception {
+    SSLContext trustAll = SSLContext.getInstance("TLS");
+    trustAll.init(
+        null,
+        new javax.net.ssl.TrustManager[] {
+          new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] c, String a) {}
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] c, String a) {}
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+              return new java.security.cert.X509Certificate[0];
+            }
+          }
+        },
+        null);
+    return HttpClient.newBuilder().sslContext(trustAll).build();
   }
 }
