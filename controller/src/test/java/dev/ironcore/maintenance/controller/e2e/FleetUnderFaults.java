@@ -124,10 +124,15 @@ final class FleetUnderFaults implements AutoCloseable {
 
   /** Deletes every CAPI Machine at once (8 threads), as a scale-down of the whole fleet. */
   void deleteAllCapiMachines() throws Exception {
+    deleteCapiMachines(nodes);
+  }
+
+  /** Deletes the CAPI Machines of {@code some} at once (8 threads). */
+  void deleteCapiMachines(List<Node> some) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       List<Future<?>> done = new ArrayList<>();
-      for (Node n : nodes) {
+      for (Node n : some) {
         done.add(pool.submit(() -> world.deleteCapiMachine(n.capi())));
       }
       for (Future<?> f : done) {
@@ -136,6 +141,19 @@ final class FleetUnderFaults implements AutoCloseable {
     } finally {
       pool.shutdown();
     }
+  }
+
+  /** True once a Machine of one of {@code some} was evicted (deleting or already gone). */
+  boolean evictionStarted(List<Node> some) {
+    for (Node n : some) {
+      for (String m : n.blocking()) {
+        Machine live = world.machine(m);
+        if (live == null || live.getMetadata().getDeletionTimestamp() != null) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** What is left: CAPI Machines and pools of this fleet that still exist. */
@@ -156,6 +174,7 @@ final class FleetUnderFaults implements AutoCloseable {
         .atMost(atMost)
         .pollInterval(Duration.ofSeconds(1))
         .untilAsserted(() -> assertThat(remaining()).isEqualTo("0 CAPI Machines and 0 pools left"));
+    LOG.info("fleet of {} pools drained and deleted", nodes.size());
   }
 
   /**
@@ -175,6 +194,7 @@ final class FleetUnderFaults implements AutoCloseable {
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofSeconds(1))
         .untilAsserted(this::assertEvents);
+    LOG.info("fleet invariants and events checked");
   }
 
   private void assertEvents() {
