@@ -5,6 +5,10 @@ import dev.ironcore.maintenance.controller.drain.DrainPolicy;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.metrics.HealthServer;
 import dev.ironcore.maintenance.process.BindAddress;
+import dev.ironcore.maintenance.process.Cli;
+import dev.ironcore.maintenance.process.DurationFlag;
+import dev.ironcore.maintenance.process.FlagRange;
+import dev.ironcore.maintenance.process.KubeconfigEnv;
 import dev.ironcore.maintenance.process.ProcessOptions;
 import dev.ironcore.maintenance.process.VersionInfo;
 import io.fabric8.kubernetes.client.Config;
@@ -46,7 +50,7 @@ public final class ControllerMain implements Callable<Integer> {
   @Option(
       names = "--resync-period",
       defaultValue = "5m",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "How often every cached object is re-checked, to catch missed watch events (e.g. 30s, 5m).")
   java.time.Duration resyncPeriod;
@@ -54,7 +58,7 @@ public final class ControllerMain implements Callable<Integer> {
   @Option(
       names = "--machine-pool-lifecycle-grace-period",
       defaultValue = "50s",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "Mark a MachinePool Ready=Unknown when neither its Lease renewTime nor its Ready condition changed for this long.")
   java.time.Duration gracePeriod;
@@ -62,7 +66,7 @@ public final class ControllerMain implements Callable<Integer> {
   @Option(
       names = "--drain-timeout",
       defaultValue = "30m",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "Report a drain as DrainStuck (Warning event, condition, metric) when it has held the pre-drain hook"
               + " longer than this since the CAPI Machine's deletion; nothing is released by force. 0 turns it off.")
@@ -134,7 +138,7 @@ public final class ControllerMain implements Callable<Integer> {
   @Option(
       names = "--informer-down-threshold",
       defaultValue = "2m",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "/healthz fails once a watch (informer) stayed down this long, so Kubernetes restarts the process.")
   java.time.Duration informerDownThreshold;
@@ -142,7 +146,7 @@ public final class ControllerMain implements Callable<Integer> {
   @Option(
       names = "--orphaned-machine-grace",
       defaultValue = "5m",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "Release the poollet finalizer of a deleting Machine whose MachinePool does not exist after this long (Warning event).")
   java.time.Duration orphanedMachineGrace;
@@ -157,21 +161,18 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (workers < 1) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--workers must be at least 1, got " + workers);
-    }
-    if (maxConcurrentDrains < 0) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--max-concurrent-drains must be 0 (unlimited) or more, got " + maxConcurrentDrains);
-    }
+    checkRanges();
     java.util.Optional<java.net.InetSocketAddress> probeAddress =
         bindAddress("--health-probe-bind-address", healthProbeBindAddress);
     java.util.Optional<java.net.InetSocketAddress> metricsAddress =
         bindAddress("--metrics-bind-address", metricsBindAddress);
     if (validateFlagsOnly) {
       return 0;
+    }
+    try {
+      KubeconfigEnv.check(System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     process.applyLogging();
     ControllerOptions options =
@@ -275,6 +276,21 @@ public final class ControllerMain implements Callable<Integer> {
     return 0;
   }
 
+  /** Flags whose values parse but make no sense (a zero period, no worker): refused at once. */
+  private void checkRanges() {
+    FlagRange.atLeast(spec, "--workers", workers, 1);
+    FlagRange.atLeast(spec, "--max-concurrent-drains", maxConcurrentDrains, 0);
+    FlagRange.positive(spec, "--resync-period", resyncPeriod);
+    FlagRange.positive(spec, "--machine-pool-lifecycle-grace-period", gracePeriod);
+    FlagRange.positive(spec, "--informer-down-threshold", informerDownThreshold);
+    FlagRange.positive(spec, "--orphaned-machine-grace", orphanedMachineGrace);
+    if (leaderElectionId.isBlank() || leaderElectionNamespace.isBlank()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--leader-election-id and --leader-election-namespace must not be empty");
+    }
+  }
+
   /** $POD_NAME, else host name and pid: unique among the candidates for the Lease. */
   private static String candidateIdentity() throws java.net.UnknownHostException {
     String podName = System.getenv("POD_NAME");
@@ -315,19 +331,7 @@ public final class ControllerMain implements Callable<Integer> {
     }
   }
 
-  /** Picocli converter for Go-style durations ({@link GoDuration}). */
-  static final class DurationConverter implements CommandLine.ITypeConverter<java.time.Duration> {
-    @Override
-    public java.time.Duration convert(String value) {
-      try {
-        return GoDuration.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(e.getMessage());
-      }
-    }
-  }
-
   public static void main(String[] args) {
-    System.exit(new CommandLine(new ControllerMain()).execute(args));
+    System.exit(Cli.of(new ControllerMain()).execute(args));
   }
 }

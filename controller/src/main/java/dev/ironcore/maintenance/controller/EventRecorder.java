@@ -42,6 +42,17 @@ public final class EventRecorder {
   /** How many distinct events are remembered for deduplication (least recently used dropped). */
   static final int MAX_REMEMBERED = 4096;
 
+  /** Locks that serialise the writes of one event key (and of the keys sharing its stripe). */
+  static final int LOCK_STRIPES = 64;
+
+  private final Object[] locks = new Object[LOCK_STRIPES];
+
+  {
+    for (int i = 0; i < LOCK_STRIPES; i++) {
+      locks[i] = new Object();
+    }
+  }
+
   private final Clusters clusters;
   private final Clock clock;
   private final Duration window;
@@ -94,8 +105,10 @@ public final class EventRecorder {
    * @param type {@code Normal} or {@code Warning}
    * @param reason CamelCase reason, e.g. {@code DrainBlocked}
    * @param message human-readable text (the API server truncates beyond 1 KiB)
+   *     <p>Thread-safe; the API call runs under a lock of the event's key only (one of {@link
+   *     #LOCK_STRIPES}), so the loops' workers record different events in parallel.
    */
-  public synchronized void record(HasMetadata object, String type, String reason, String message) {
+  public void record(HasMetadata object, String type, String reason, String message) {
     var meta = object.getMetadata();
     String ns = meta.getNamespace() == null ? "default" : meta.getNamespace();
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
@@ -109,12 +122,26 @@ public final class EventRecorder {
             type,
             reason,
             message);
+    synchronized (locks[Math.floorMod(key.hashCode(), LOCK_STRIPES)]) {
+      recordLocked(key, object, ns, type, reason, message, now);
+    }
+  }
+
+  private void recordLocked(
+      Key key,
+      HasMetadata object,
+      String ns,
+      String type,
+      String reason,
+      String message,
+      Instant now) {
+    var meta = object.getMetadata();
     try {
-      Written previous = written.get(key);
+      Written previous = remembered(key);
       if (previous != null && previous.last().plus(window).isAfter(now)) {
         Written next = repeat(previous, now);
         if (next != null) {
-          written.put(key, next);
+          remember(key, next);
           return;
         }
       }
@@ -123,9 +150,21 @@ public final class EventRecorder {
               ? clusters.capi()
               : clusters.ironcore();
       Event created = create(client, object, ns, type, reason, message, now);
-      written.put(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
+      remember(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
     } catch (RuntimeException e) {
       LOG.warn("could not record event {} on {}/{}: {}", reason, ns, meta.getName(), e.toString());
+    }
+  }
+
+  private Written remembered(Key key) {
+    synchronized (written) {
+      return written.get(key);
+    }
+  }
+
+  private void remember(Key key, Written w) {
+    synchronized (written) {
+      written.put(key, w);
     }
   }
 

@@ -1,19 +1,26 @@
 package dev.ironcore.maintenance.process;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.util.Optional;
 
 /**
  * A listener address in controller-runtime's notation: {@code :8080} (all interfaces), {@code
- * 127.0.0.1:8080}, {@code [::1]:8080}, port {@code 0} for any free port, and {@code 0} alone for
- * "no listener".
+ * 127.0.0.1:8080}, {@code [::1]:8080}, {@code localhost:8080}, port {@code 0} for any free port,
+ * and {@code 0} alone for "no listener". Checked when the flags are parsed, before anything starts:
+ * the port is 0–65535 and the host resolves to an address of this machine (a wildcard, a loopback
+ * address or one of a network interface), so a typo never reaches the listener.
  */
 public final class BindAddress {
   private BindAddress() {}
 
   /**
-   * @return empty for {@code "0"} (turned off), else the socket address to bind
-   * @throws IllegalArgumentException when there is no {@code :port} or the port is not 0–65535
+   * @return empty for {@code "0"} (turned off), else the (resolved) socket address to bind
+   * @throws IllegalArgumentException naming the text when there is no {@code :port}, the port is
+   *     not 0–65535, or the host does not resolve to an address of this machine
    */
   public static Optional<InetSocketAddress> parse(String text) {
     if ("0".equals(text)) {
@@ -28,17 +35,65 @@ public final class BindAddress {
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
-    int port;
-    try {
-      port = Integer.parseInt(text.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      port = -1;
-    }
-    if (port < 0 || port > 65535) {
+    int port = port(text.substring(colon + 1));
+    if (port < 0) {
       throw new IllegalArgumentException(
           "invalid bind address \"" + text + "\": port must be 0-65535");
     }
-    return Optional.of(
-        host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port));
+    if (host.isEmpty()) {
+      return Optional.of(new InetSocketAddress(port));
+    }
+    try {
+      return Optional.of(new InetSocketAddress(host(host), port));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "invalid bind address \"" + text + "\": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A host to listen on (e.g. {@code --bind-address} of the webhook server): an IP address or a
+   * name, resolved now.
+   *
+   * @throws IllegalArgumentException when it does not resolve, or resolves to an address that is no
+   *     wildcard, no loopback address and on no network interface of this machine (binding would
+   *     fail with "Cannot assign requested address")
+   */
+  public static InetAddress host(String host) {
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(host);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException(
+          "host \"" + host + "\" does not resolve (want an IP address or a host name)", e);
+    }
+    if (!address.isAnyLocalAddress() && !address.isLoopbackAddress() && !onInterface(address)) {
+      throw new IllegalArgumentException(
+          "\""
+              + host
+              + "\" ("
+              + address.getHostAddress()
+              + ") is not an address of this machine (use 0.0.0.0 for all interfaces)");
+    }
+    return address;
+  }
+
+  /**
+   * @return 0–65535, or -1 when {@code text} is no such number
+   */
+  public static int port(String text) {
+    if (text.isEmpty() || !text.chars().allMatch(c -> c >= '0' && c <= '9') || text.length() > 5) {
+      return -1;
+    }
+    int port = Integer.parseInt(text);
+    return port <= 65535 ? port : -1;
+  }
+
+  private static boolean onInterface(InetAddress address) {
+    try {
+      return NetworkInterface.getByInetAddress(address) != null;
+    } catch (SocketException e) {
+      return false;
+    }
   }
 }

@@ -130,7 +130,7 @@ public final class WebhookServer implements AutoCloseable {
               + ":"
               + port
               + ": "
-              + e.getMessage(),
+              + rootCause(e),
           e);
     }
     app = javalin;
@@ -215,5 +215,23 @@ public final class WebhookServer implements AutoCloseable {
     ServingCertificate watched = certificate;
     reloader.scheduleWithFixedDelay(
         watched::reloadIfChanged, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The innermost message of a start failure: Javalin reports every bind failure as "Port already
+   * in use", while the socket's own {@link java.net.BindException} says what happened ("Address
+   * already in use", "Cannot assign requested address").
+   */
+  static String rootCause(Throwable e) {
+    String message = e.getMessage();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        message = t.getMessage();
+      }
+      if (t instanceof java.net.BindException) {
+        break;
+      }
+    }
+    return message;
   }
 }

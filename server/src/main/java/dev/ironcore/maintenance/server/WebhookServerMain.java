@@ -1,6 +1,11 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.process.BindAddress;
+import dev.ironcore.maintenance.process.Cli;
+import dev.ironcore.maintenance.process.DurationFlag;
+import dev.ironcore.maintenance.process.FlagRange;
+import dev.ironcore.maintenance.process.KubeconfigEnv;
 import dev.ironcore.maintenance.process.ProcessOptions;
 import dev.ironcore.maintenance.process.VersionInfo;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
@@ -84,7 +89,7 @@ public final class WebhookServerMain implements Callable<Integer> {
   @Option(
       names = "--certificate-expiry-warning",
       defaultValue = "30d",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "Log a warning and set metric ironcore_maintenance_serving_certificate_expiring to 1"
               + " when the serving certificate expires within this window, e.g. 30d, 12h; 0"
@@ -97,20 +102,13 @@ public final class WebhookServerMain implements Callable<Integer> {
    * @param args command line flags, see {@code --help}
    */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new WebhookServerMain()).execute(args));
+    System.exit(Cli.of(new WebhookServerMain()).execute(args));
   }
 
   @Override
   public Integer call() {
+    checkFlags();
     process.applyLogging();
-    if (maxThreads < WebhookServerConfig.MIN_THREADS) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--max-threads must be at least "
-              + WebhookServerConfig.MIN_THREADS
-              + ", got "
-              + maxThreads);
-    }
     WebhookServerConfig config =
         WebhookServerConfig.of(certFile, keyFile)
             .withBindAddress(bindAddress)
@@ -156,33 +154,25 @@ public final class WebhookServerMain implements Callable<Integer> {
     return 0;
   }
 
-  /** Parses {@code 30d}, {@code 12h}, {@code 30m}, {@code 45s}, {@code 0} or ISO-8601. */
-  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String value) {
-      java.util.regex.Matcher m =
-          java.util.regex.Pattern.compile("(\\d+)([dhms]?)").matcher(value.trim());
+  /**
+   * Refuses, before anything starts, values that parse but cannot work: a port outside 0–65535, a
+   * bind address that does not resolve to an address of this machine, too few threads, a {@code
+   * KUBECONFIG} naming a missing file (when the eviction warnings need the cluster).
+   */
+  private void checkFlags() {
+    FlagRange.between(spec, "--port", port, 0, 65535);
+    try {
+      BindAddress.host(bindAddress);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--bind-address: " + e.getMessage());
+    }
+    FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
+    if (evictionWarnings) {
       try {
-        Duration d;
-        if (m.matches()) {
-          long n = Long.parseLong(m.group(1));
-          d =
-              switch (m.group(2)) {
-                case "d" -> Duration.ofDays(n);
-                case "h" -> Duration.ofHours(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofSeconds(n);
-              };
-        } else {
-          d = Duration.parse(value.trim());
-        }
-        if (d.isNegative()) {
-          throw new CommandLine.TypeConversionException("'" + value + "' is negative");
-        }
-        return d;
-      } catch (java.time.format.DateTimeParseException | NumberFormatException e) {
-        throw new CommandLine.TypeConversionException(
-            "'" + value + "' is no duration (e.g. 30d, 12h, 30m, 45s)");
+        KubeconfigEnv.check(System.getenv());
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
     }
   }

@@ -2,9 +2,13 @@ package dev.ironcore.maintenance.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.process.Cli;
+import dev.ironcore.maintenance.server.tls.TestCertificates;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -17,7 +21,7 @@ class WebhookServerMainTest {
   private static Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new WebhookServerMain());
+    CommandLine cli = Cli.of(new WebhookServerMain());
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     int code = cli.execute(args);
@@ -60,6 +64,83 @@ class WebhookServerMainTest {
             "a in (");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("invalid label selector");
+  }
+
+  @Test
+  void aLaterValueOfARepeatedFlagWins() {
+    WebhookServerMain main = new WebhookServerMain();
+    Cli.of(main)
+        .parseArgs(
+            "--tls-cert-file=c",
+            "--tls-private-key-file=k",
+            "--port=9443",
+            "--port=20743",
+            "--bind-address=0.0.0.0",
+            "--bind-address=127.0.0.1");
+    assertThat(main.port).isEqualTo(20743);
+    assertThat(main.bindAddress).isEqualTo("127.0.0.1");
+  }
+
+  @Test
+  void bindAddressAndPortAreCheckedBeforeAnythingStarts() {
+    TestCertificates certs = TestCertificates.create(dir);
+    String[] tls = {
+      "--tls-cert-file",
+      certs.certFile().toString(),
+      "--tls-private-key-file",
+      certs.keyFile().toString(),
+      "--no-eviction-warnings"
+    };
+    for (String bad : List.of("999.1.1.1", "garbage.invalid", "192.0.2.1")) {
+      Run r = run(concat(tls, "--port=0", "--bind-address=" + bad));
+      assertThat(r.exitCode()).as(bad).isEqualTo(2);
+      assertThat(r.err()).startsWith("webhook-server: --bind-address: ").contains(bad);
+      assertThat(r.err()).doesNotContain("Port already in use");
+      assertThat(r.err().lines()).hasSize(1);
+    }
+    assertThat(run(concat(tls, "--port=999.1.1.1")).err())
+        .isEqualTo(
+            "webhook-server: Invalid value for option '--port': '999.1.1.1' is not an int\n");
+    Run r = run(concat(tls, "--port=70000"));
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("webhook-server: --port must be from 0 to 65535, got 70000\n");
+  }
+
+  @Test
+  void aMissingKubeconfigIsRefusedWithOneLine() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    Path missing = dir.resolve("nonexistent");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                WebhookServerMain.class.getName(),
+                "--port=0",
+                "--bind-address=127.0.0.1",
+                "--tls-cert-file=" + certs.certFile(),
+                "--tls-private-key-file=" + certs.keyFile())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("server.log").toFile());
+    pb.environment().put("KUBECONFIG", missing.toString());
+    Process p = pb.start();
+    try {
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the server exits on its own").isTrue();
+      assertThat(p.exitValue()).isEqualTo(2);
+    } finally {
+      p.destroyForcibly();
+    }
+    assertThat(java.nio.file.Files.readString(dir.resolve("server.log")))
+        .isEqualTo(
+            "webhook-server: KUBECONFIG names "
+                + missing
+                + ", which does not exist (fix or unset KUBECONFIG; unset, the client uses"
+                + " ~/.kube/config or the in-cluster service account)\n");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    return java.util.stream.Stream.concat(java.util.Arrays.stream(a), java.util.Arrays.stream(b))
+        .toArray(String[]::new);
   }
 
   @Test

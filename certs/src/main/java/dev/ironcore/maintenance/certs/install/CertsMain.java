@@ -2,6 +2,10 @@ package dev.ironcore.maintenance.certs.install;
 
 import dev.ironcore.maintenance.certs.GenerateCerts;
 import dev.ironcore.maintenance.certs.KeyAlgorithm;
+import dev.ironcore.maintenance.process.Cli;
+import dev.ironcore.maintenance.process.DurationFlag;
+import dev.ironcore.maintenance.process.FlagRange;
+import dev.ironcore.maintenance.process.KubeconfigEnv;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,10 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -119,7 +120,7 @@ public final class CertsMain implements Callable<Integer> {
   @Option(
       names = "--validity",
       defaultValue = "365d",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "Lifetime of a new serving certificate, e.g. 365d, 12h (default ${DEFAULT-VALUE}).")
   Duration validity;
@@ -127,14 +128,14 @@ public final class CertsMain implements Callable<Integer> {
   @Option(
       names = "--ca-validity",
       defaultValue = "3650d",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description = "Lifetime of a new CA (default ${DEFAULT-VALUE}).")
   Duration caValidity;
 
   @Option(
       names = "--wait-timeout",
       defaultValue = "300s",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "How long to wait for the servers to present a new pair (default ${DEFAULT-VALUE}).")
   Duration waitTimeout;
@@ -165,7 +166,7 @@ public final class CertsMain implements Callable<Integer> {
    * @return the exit code
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine cl = new CommandLine(new CertsMain(out, err));
+    CommandLine cl = Cli.of(new CertsMain(out, err));
     cl.setOut(new java.io.PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
     return cl.execute(args);
@@ -173,6 +174,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    checkFlags();
     boolean dry = dryRun || "true".equalsIgnoreCase(System.getenv("DRY_RUN"));
     List<String> dns = new ArrayList<>();
     List<String> ips = new ArrayList<>();
@@ -234,6 +236,31 @@ public final class CertsMain implements Callable<Integer> {
     }
   }
 
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist. */
+  private void checkFlags() {
+    FlagRange.positive(spec, "--validity", validity);
+    FlagRange.positive(spec, "--ca-validity", caValidity);
+    FlagRange.positive(spec, "--wait-timeout", waitTimeout);
+    try {
+      if (kubeconfigs == null || kubeconfigs.isEmpty()) {
+        KubeconfigEnv.check(System.getenv());
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    for (Path kubeconfig : kubeconfigs == null ? List.<Path>of() : kubeconfigs) {
+      if (!Files.isRegularFile(kubeconfig) || !Files.isReadable(kubeconfig)) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "--kubeconfig: no readable kubeconfig file at "
+                + kubeconfig
+                + (Files.exists(kubeconfig) ? "" : " (it does not exist)"));
+      }
+    }
+  }
+
   /** One null entry: the client's own discovery (KUBECONFIG, ~/.kube/config, in-cluster). */
   private static List<Path> singleDefault() {
     List<Path> one = new ArrayList<>();
@@ -263,38 +290,6 @@ public final class CertsMain implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(e.getMessage());
       }
-    }
-  }
-
-  /** {@code 90d}, {@code 12h}, {@code 30m}, {@code 45s}, or ISO-8601 ({@code PT1H}); positive. */
-  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-    private static final Pattern SIMPLE = Pattern.compile("(\\d+)([dhms])");
-
-    @Override
-    public Duration convert(String value) {
-      Matcher m = SIMPLE.matcher(value.trim().toLowerCase(Locale.ROOT));
-      Duration d;
-      if (m.matches()) {
-        long n = Long.parseLong(m.group(1));
-        d =
-            switch (m.group(2)) {
-              case "d" -> Duration.ofDays(n);
-              case "h" -> Duration.ofHours(n);
-              case "m" -> Duration.ofMinutes(n);
-              default -> Duration.ofSeconds(n);
-            };
-      } else {
-        try {
-          d = Duration.parse(value.trim());
-        } catch (java.time.format.DateTimeParseException e) {
-          throw new CommandLine.TypeConversionException(
-              "'" + value + "' is no duration (e.g. 365d, 12h, 30m, 45s)");
-        }
-      }
-      if (d.isZero() || d.isNegative()) {
-        throw new CommandLine.TypeConversionException("'" + value + "' must be positive");
-      }
-      return d;
     }
   }
 }

@@ -1,13 +1,9 @@
 package dev.ironcore.maintenance.controller.health;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
-import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.controller.ClusterCache;
 import dev.ironcore.maintenance.controller.EventRecorder;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
@@ -15,11 +11,8 @@ import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -41,6 +34,7 @@ public final class PoolHealthReconciler implements Reconciler {
   private final Map<String, PoolHealthDecision.Seen> seen = new ConcurrentHashMap<>();
   private final ControllerMetrics metrics;
   private final EventRecorder events;
+  private final PoolUnknownWriter writer;
 
   /** Reason of the Warning event on a pool set to Ready=Unknown. */
   public static final String POOL_UNKNOWN_EVENT = "PoolUnknown";
@@ -61,6 +55,7 @@ public final class PoolHealthReconciler implements Reconciler {
     this.gracePeriod = gracePeriod;
     this.metrics = metrics;
     this.events = events;
+    this.writer = new PoolUnknownWriter(client, clock);
   }
 
   @Override
@@ -89,62 +84,21 @@ public final class PoolHealthReconciler implements Reconciler {
         PoolHealthDecision.decide(seen.get(poolName), now, clock.instant(), gracePeriod);
     seen.put(poolName, outcome.seen());
     if (outcome.markUnknown()) {
-      markUnknown(poolName);
+      markUnknown(pool);
     }
     return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
   }
 
-  /**
-   * Patches the live pool's status, guarded by its resourceVersion; skips a pool already Unknown.
-   */
-  private void markUnknown(String poolName) {
-    MachinePool live = client.resources(MachinePool.class).withName(poolName).get();
-    if (live == null) {
+  /** Writes Ready=Unknown (see {@link PoolUnknownWriter}), then counts it and records the event. */
+  private void markUnknown(MachinePool cached) {
+    String poolName = cached.getMetadata().getName();
+    MachinePool written = writer.markUnknown(cached);
+    if (written == null) {
       return;
     }
-    List<Condition> conditions = live.getStatus() == null ? null : live.getStatus().getConditions();
-    Condition current = Conditions.find(conditions, Names.READY_CONDITION);
-    if (current != null && "Unknown".equals(current.getStatus())) {
-      return;
-    }
-    List<Condition> updated =
-        Conditions.set(
-            conditions,
-            Names.READY_CONDITION,
-            "Unknown",
-            Names.POOL_STATUS_UNKNOWN_REASON,
-            Names.POOL_STATUS_UNKNOWN_MESSAGE,
-            live.getMetadata().getGeneration(),
-            clock.instant());
-    JsonPatch.Builder patch =
-        JsonPatch.builder()
-            .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
-    ArrayNode conditionsJson =
-        client.getKubernetesSerialization().convertValue(updated, ArrayNode.class);
-    if (live.getStatus() == null) {
-      ObjectNode status = JsonNodeFactory.instance.objectNode();
-      status.set("conditions", conditionsJson);
-      patch.add("/status", status);
-    } else if (conditions == null) {
-      patch.add("/status/conditions", conditionsJson);
-    } else {
-      int i = conditions.indexOf(current);
-      if (current == null) {
-        patch.add("/status/conditions/-", conditionsJson.get(conditionsJson.size() - 1));
-      } else {
-        patch
-            .test("/status/conditions/" + i + "/type", Names.READY_CONDITION)
-            .replace("/status/conditions/" + i, conditionsJson.get(i));
-      }
-    }
-    client
-        .resources(MachinePool.class)
-        .withName(poolName)
-        .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
     metrics.poolMarkedUnknown();
     events.record(
-        live,
+        written,
         "Warning",
         POOL_UNKNOWN_EVENT,
         "no Lease renewal or Ready change for "

@@ -1,9 +1,12 @@
 package dev.ironcore.maintenance.devtools.sim;
 
 import dev.ironcore.maintenance.controller.Clusters;
-import dev.ironcore.maintenance.controller.GoDuration;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.controller.KubeconfigConverter;
+import dev.ironcore.maintenance.process.Cli;
+import dev.ironcore.maintenance.process.DurationFlag;
+import dev.ironcore.maintenance.process.FlagRange;
+import dev.ironcore.maintenance.process.KubeconfigEnv;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -42,7 +45,7 @@ public final class SimulatorsMain implements Callable<Integer> {
   @Option(
       names = "--poollet-shutdown-delay",
       defaultValue = "2s",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "Simulated VM shutdown time of the poollet simulator (default: ${DEFAULT-VALUE}).")
   Duration poolletShutdownDelay;
@@ -50,7 +53,7 @@ public final class SimulatorsMain implements Callable<Integer> {
   @Option(
       names = "--poollet-lease-duration",
       defaultValue = "40s",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "leaseDurationSeconds of the Leases the poollet simulator renews for pools labelled "
               + PoolletHeartbeat.LABEL
@@ -60,7 +63,7 @@ public final class SimulatorsMain implements Callable<Integer> {
   @Option(
       names = "--poollet-renew-interval",
       defaultValue = "10s",
-      converter = DurationConverter.class,
+      converter = DurationFlag.Converter.class,
       description =
           "How often the poollet simulator renews those Leases and keeps Ready=True (default:"
               + " ${DEFAULT-VALUE}).")
@@ -87,14 +90,22 @@ public final class SimulatorsMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    if (poolletRenewInterval.isZero() || poolletRenewInterval.isNegative()) {
+    FlagRange.positive(spec, "--poollet-renew-interval", poolletRenewInterval);
+    if (poolletLeaseDuration.toSeconds() < 1) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(), "--poollet-renew-interval must be positive");
+          spec.commandLine(),
+          "--poollet-lease-duration must be at least 1s (leaseDurationSeconds), got "
+              + DurationFlag.format(poolletLeaseDuration));
     }
     if (!simulatePoollet && !simulateCapi) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           "nothing to simulate: give --simulate-poollet and/or --simulate-capi");
+    }
+    try {
+      KubeconfigEnv.check(System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     KubernetesClient client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
     Clusters clusters =
@@ -152,19 +163,7 @@ public final class SimulatorsMain implements Callable<Integer> {
     return running;
   }
 
-  /** Picocli converter for Go-style durations ({@link GoDuration}). */
-  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String value) {
-      try {
-        return GoDuration.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(e.getMessage());
-      }
-    }
-  }
-
   public static void main(String[] args) {
-    System.exit(new CommandLine(new SimulatorsMain()).execute(args));
+    System.exit(Cli.of(new SimulatorsMain()).execute(args));
   }
 }

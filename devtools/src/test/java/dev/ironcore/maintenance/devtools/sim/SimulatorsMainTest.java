@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.devtools.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.process.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -18,6 +19,41 @@ class SimulatorsMainTest {
     assertThat(main.simulatePoollet).isTrue();
     assertThat(main.simulateCapi).isTrue();
     assertThat(main.poolletShutdownDelay).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void simulatorArgsOverrideTheFlagsMakeRunGives() {
+    SimulatorsMain main = new SimulatorsMain();
+    Cli.of(main)
+        .parseArgs(
+            "--simulate-poollet",
+            "--simulate-capi",
+            "--poollet-shutdown-delay=2s",
+            "--simulate-poollet",
+            "--poollet-shutdown-delay=5s");
+    assertThat(main.simulatePoollet).isTrue();
+    assertThat(main.poolletShutdownDelay).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void zeroIntervalsAreOneLineFlagErrors() {
+    StringWriter err = new StringWriter();
+    int code =
+        Cli.of(new SimulatorsMain())
+            .setErr(new PrintWriter(err, true))
+            .execute("--simulate-poollet", "--poollet-renew-interval=0");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString())
+        .isEqualTo(
+            "ironcore-maintenance-simulators: --poollet-renew-interval must be more than 0"
+                + " (e.g. 30s, 5m), got 0s\n");
+    StringWriter lease = new StringWriter();
+    assertThat(
+            Cli.of(new SimulatorsMain())
+                .setErr(new PrintWriter(lease, true))
+                .execute("--simulate-poollet", "--poollet-lease-duration=500ms"))
+        .isEqualTo(2);
+    assertThat(lease.toString()).contains("--poollet-lease-duration must be at least 1s");
   }
 
   @Test

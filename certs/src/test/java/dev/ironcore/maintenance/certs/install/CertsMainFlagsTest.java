@@ -1,0 +1,52 @@
+package dev.ironcore.maintenance.certs.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Flag errors of {@code make certs}: one line, exit code 2, before any cluster is asked. */
+class CertsMainFlagsTest {
+  @TempDir Path dir;
+
+  private record Run(int exitCode, String err) {}
+
+  private static Run run(String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        CertsMain.run(
+            args,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(code, err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aMissingKubeconfigFileIsNamed() {
+    Path missing = dir.resolve("nonexistent");
+    assertThat(run("--kubeconfig=" + missing, "--ca-dir=" + dir))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: --kubeconfig: no readable kubeconfig file at "
+                    + missing
+                    + " (it does not exist)\n"));
+  }
+
+  @Test
+  void zeroDurationsAreRefused() {
+    assertThat(run("--validity=0", "--ca-dir=" + dir))
+        .isEqualTo(new Run(2, "certs: --validity must be more than 0 (e.g. 30s, 5m), got 0s\n"));
+  }
+
+  @Test
+  void aLaterValueWins() {
+    Path missing = dir.resolve("later");
+    assertThat(run("--ca-dir=/elsewhere", "--ca-dir=" + dir, "--kubeconfig=" + missing).err())
+        .contains("later");
+  }
+}

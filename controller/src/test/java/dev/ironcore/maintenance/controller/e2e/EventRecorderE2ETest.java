@@ -1,0 +1,71 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.EventRecorder;
+import io.fabric8.kubernetes.api.model.Event;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recorder against the real API server from many threads at once (the loops' workers share
+ * one): distinct events are all created, and repeats of one event end up as one Event whose count
+ * is the number of repeats (client-go's correlation), however the threads interleave.
+ */
+class EventRecorderE2ETest {
+  private static final int THREADS = 8;
+  private static final int PER_THREAD = 5;
+
+  private final ControllerWorld world = new ControllerWorld();
+
+  private List<Event> eventsOn(String name) {
+    return world.client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName()))
+        .toList();
+  }
+
+  private void inParallel(Runnable task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        running.add(pool.submit(task));
+      }
+      for (Future<?> f : running) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void concurrentRecordsOfDistinctAndRepeatedEvents() throws Exception {
+    String name = world.poolName("events");
+    MachinePool pool = world.createPool(name, List.of());
+    EventRecorder recorder = new EventRecorder(world.client, Clock.systemUTC());
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+
+    inParallel(
+        () -> {
+          for (int i = 0; i < PER_THREAD; i++) {
+            recorder.record(pool, "Normal", "Distinct", "event " + n.incrementAndGet());
+            recorder.record(pool, "Warning", "Repeated", "the same message");
+          }
+        });
+
+    List<Event> events = eventsOn(name);
+    assertThat(events.stream().filter(e -> "Distinct".equals(e.getReason())))
+        .hasSize(THREADS * PER_THREAD);
+    List<Event> repeated = events.stream().filter(e -> "Repeated".equals(e.getReason())).toList();
+    assertThat(repeated).hasSize(1);
+    assertThat(repeated.get(0).getCount()).isEqualTo(THREADS * PER_THREAD);
+  }
+}

@@ -1,0 +1,60 @@
+package dev.ironcore.maintenance.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+class CliTest {
+  @Command(name = "demo")
+  static final class Demo implements Callable<Integer> {
+    @Option(names = "--period", defaultValue = "5m", converter = DurationFlag.Converter.class)
+    java.time.Duration period;
+
+    @Option(names = "--on")
+    boolean on;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      FlagRange.positive(spec, "--period", period);
+      return 0;
+    }
+  }
+
+  private static int run(Demo demo, StringWriter err, String... args) {
+    return Cli.of(demo).setErr(new PrintWriter(err, true)).execute(args);
+  }
+
+  @Test
+  void theLastValueOfARepeatedFlagWins() {
+    Demo demo = new Demo();
+    assertThat(run(demo, new StringWriter(), "--period=1m", "--on", "--period=20s", "--on"))
+        .isZero();
+    assertThat(demo.period).hasSeconds(20);
+    assertThat(demo.on).isTrue();
+  }
+
+  @Test
+  void aBadFlagIsOneLineAndExitCode2() {
+    StringWriter err = new StringWriter();
+    assertThat(run(new Demo(), err, "--period=0")).isEqualTo(2);
+    assertThat(err.toString())
+        .isEqualTo("demo: --period must be more than 0 (e.g. 30s, 5m), got 0s\n");
+
+    StringWriter unknown = new StringWriter();
+    assertThat(run(new Demo(), unknown, "--kubeconfig=/nonexistent")).isEqualTo(2);
+    assertThat(unknown.toString()).isEqualTo("demo: Unknown option: '--kubeconfig=/nonexistent'\n");
+
+    StringWriter bad = new StringWriter();
+    assertThat(run(new Demo(), bad, "--period=soon")).isEqualTo(2);
+    assertThat(bad.toString().lines()).hasSize(1);
+    assertThat(bad.toString()).contains("--period", "invalid duration \"soon\"");
+  }
+}

@@ -1,0 +1,47 @@
+package dev.ironcore.maintenance.server;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ironcore.maintenance.server.tls.TestCertificates;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A listener that cannot be opened is reported with the socket's own reason (Javalin says "Port
+ * already in use" for every bind failure).
+ */
+class WebhookServerBindTest {
+  @TempDir Path dir;
+
+  @Test
+  void anAddressOfNoInterfaceSaysSo() {
+    TestCertificates certs = TestCertificates.create(dir);
+    // TEST-NET-1 (RFC 5737): valid, on no interface of this machine
+    WebhookServer server =
+        new WebhookServer(
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile()).withBindAddress("192.0.2.1"));
+    assertThatThrownBy(() -> server.start(0))
+        .hasMessageStartingWith("cannot start webhook server on 192.0.2.1:0: ")
+        .hasMessageContaining("Cannot assign requested address")
+        .hasMessageNotContaining("Port already in use");
+  }
+
+  @Test
+  void aTakenPortSaysSo() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      WebhookServer server =
+          new WebhookServer(
+              WebhookServerConfig.of(certs.certFile(), certs.keyFile())
+                  .withBindAddress("127.0.0.1"));
+      assertThatThrownBy(() -> server.start(taken.getLocalPort()))
+          .hasMessage(
+              "cannot start webhook server on 127.0.0.1:"
+                  + taken.getLocalPort()
+                  + ": Address already in use");
+    }
+  }
+}
