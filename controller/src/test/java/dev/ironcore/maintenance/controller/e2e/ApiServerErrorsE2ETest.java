@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The API server answers 429 Too Many Requests (with {@code Retry-After}) or 500 Internal Server
- * Error to every request of the controller for 15 s, through a proxy ({@link FaultProxy}): at
+ * Error to every request of the controller for 12 s, through a proxy ({@link FaultProxy}): at
  * start-up, and twice in the middle of drains (each storm also cuts the open watches, so the
  * informers reconnect into the errors). The controller backs off and finishes every drain with the
  * invariants of {@link FleetUnderFaults}; it never exits.
  */
 class ApiServerErrorsE2ETest {
-  private static final Duration STORM = Duration.ofSeconds(15);
+  private static final Duration STORM = Duration.ofSeconds(12);
 
   private FaultProxy proxy;
   private ControllerProcess controller;
@@ -45,9 +45,9 @@ class ApiServerErrorsE2ETest {
   @Test
   void drainsCompleteThroughStormsOf429And500AtStartUpAndMidDrain() throws Exception {
     ControllerWorld world = new ControllerWorld();
-    fleet = FleetUnderFaults.create(world, 20, 2);
-    List<FleetUnderFaults.Node> first = fleet.nodes().subList(0, 10);
-    List<FleetUnderFaults.Node> second = fleet.nodes().subList(10, 20);
+    fleet = FleetUnderFaults.create(world, 12, 2);
+    List<FleetUnderFaults.Node> first = fleet.nodes().subList(0, 6);
+    List<FleetUnderFaults.Node> second = fleet.nodes().subList(6, 12);
     Path dir = Files.createDirectories(Path.of("target", "fault-tests", world.ns));
     proxy = FaultProxy.start(world.cp.kubeconfig(), dir);
 
@@ -82,6 +82,7 @@ class ApiServerErrorsE2ETest {
     ControllerWorld.eventually()
         .atMost(Duration.ofSeconds(60))
         .until(() -> controller.probe("/readyz") == 200 && controller.probe("/healthz") == 200);
+    org.slf4j.LoggerFactory.getLogger(ApiServerErrorsE2ETest.class).info("controller ready");
     System.out.println("ApiServerErrorsE2ETest: proxy " + proxy.counters());
   }
 }

@@ -65,11 +65,14 @@ class ApiServerErrorsLeaderElectionE2ETest {
     ControllerWorld.processStarts().until(() -> !proxy.failing());
     long shortStorm = proxy.counters().internalErrors();
     assertThat(shortStorm).as("500s: %s", proxy.counters()).isPositive();
+    ControllerWorld.processStarts()
+        .until(() -> first.stream().allMatch(n -> world.capiMachine(n.capi()) == null));
+    assertThat(controller.alive()).as("the short storm did not end the leader").isTrue();
+    fleet.assertEventsOf(first);
 
     // longer than the renew deadline: the leader exits 1, a new process takes over afterwards
     fleet.deleteCapiMachines(second);
     ControllerWorld.processStarts().until(() -> fleet.evictionStarted(second));
-    assertThat(controller.alive()).as("the short storm did not end the leader").isTrue();
     proxy.failWith(500, Duration.ofSeconds(25));
     proxy.cutWatches();
     ControllerWorld.processStarts().until(() -> !controller.alive());
@@ -80,7 +83,8 @@ class ApiServerErrorsLeaderElectionE2ETest {
 
     fleet.awaitAllDrained(Duration.ofMinutes(3));
     assertThat(controller.alive()).isTrue();
-    fleet.assertInvariants();
+    // events of the second half may be lost: those still being retried when the leader exited
+    fleet.assertFlowInvariants();
     assertThat(proxy.counters().internalErrors()).isGreaterThan(shortStorm);
     System.out.println("ApiServerErrorsLeaderElectionE2ETest: proxy " + proxy.counters());
   }

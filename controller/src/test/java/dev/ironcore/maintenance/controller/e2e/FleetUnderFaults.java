@@ -177,27 +177,40 @@ final class FleetUnderFaults implements AutoCloseable {
     LOG.info("fleet of {} pools drained and deleted", nodes.size());
   }
 
-  /**
-   * The invariants checked while acting held, every tolerating Machine is still there and not
-   * deleting, and each step of every drain left its event: {@code DrainStarted}, {@code
-   * DrainCompleted} and {@code PoolDeleted} on each CAPI Machine, {@code Evicted} on each blocking
-   * Machine, no Warning event at all in the namespace, no {@code DrainCancelled} on a pool.
-   */
+  /** {@link #assertFlowInvariants()} and {@link #assertEventsOf} for every node. */
   void assertInvariants() {
+    assertFlowInvariants();
+    assertEventsOf(nodes);
+  }
+
+  /**
+   * The invariants checked while acting held, and every tolerating Machine is still there and not
+   * deleting.
+   */
+  void assertFlowInvariants() {
     assertThat(violations).as("invariants broken while draining").isEmpty();
     for (Node n : nodes) {
       Machine t = world.machine(n.tolerant());
       assertThat(t).as(n.tolerant() + " exists").isNotNull();
       assertThat(t.getMetadata().getDeletionTimestamp()).as(n.tolerant() + " not evicted").isNull();
     }
+  }
+
+  /**
+   * Each step of the drains of {@code some} left its event (waiting up to 60 s, as failed Event
+   * writes are retried): {@code DrainStarted}, {@code DrainCompleted} and {@code PoolDeleted} on
+   * each CAPI Machine, {@code Evicted} on each blocking Machine and never on a tolerating one; no
+   * Warning event at all in the namespace, no {@code DrainCancelled} on a pool.
+   */
+  void assertEventsOf(List<Node> some) {
     ControllerWorld.eventually()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofSeconds(1))
-        .untilAsserted(this::assertEvents);
+        .untilAsserted(() -> assertEvents(some));
     LOG.info("fleet invariants and events checked");
   }
 
-  private void assertEvents() {
+  private void assertEvents(List<Node> some) {
     Map<String, Set<String>> reasons = new HashMap<>();
     List<String> warnings = new ArrayList<>();
     for (Event e : world.client.v1().events().inNamespace(world.ns).list().getItems()) {
@@ -209,7 +222,7 @@ final class FleetUnderFaults implements AutoCloseable {
       }
     }
     List<String> missing = new ArrayList<>();
-    for (Node n : nodes) {
+    for (Node n : some) {
       Set<String> onCapi = reasons.getOrDefault(n.capi(), Set.of());
       for (String r : List.of(DrainEvent.STARTED, DrainEvent.COMPLETED, DrainEvent.POOL_DELETED)) {
         if (!onCapi.contains(r)) {
@@ -227,7 +240,7 @@ final class FleetUnderFaults implements AutoCloseable {
     }
     assertThat(missing).as("events of the flow").isEmpty();
     assertThat(warnings).as("Warning events").isEmpty();
-    Set<String> ours = nodes.stream().map(Node::pool).collect(Collectors.toSet());
+    Set<String> ours = some.stream().map(Node::pool).collect(Collectors.toSet());
     List<String> cancelled =
         world.client.v1().events().inNamespace("default").list().getItems().stream()
             .filter(e -> ours.contains(e.getInvolvedObject().getName()))

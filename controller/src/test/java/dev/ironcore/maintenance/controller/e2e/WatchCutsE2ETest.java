@@ -66,6 +66,7 @@ class WatchCutsE2ETest {
     ControllerWorld.eventually()
         .atMost(Duration.ofSeconds(60))
         .until(() -> controller.probe("/readyz") == 200 && controller.probe("/healthz") == 200);
+    org.slf4j.LoggerFactory.getLogger(WatchCutsE2ETest.class).info("controller ready");
     System.out.println("WatchCutsE2ETest: " + POOLS + " pools drained; proxy " + proxy.counters());
   }
 }
