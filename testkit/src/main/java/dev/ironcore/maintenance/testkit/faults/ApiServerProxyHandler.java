@@ -17,9 +17,13 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * Jetty's streaming reverse proxy ({@link ProxyHandler.Reverse}) to the {@link Upstream} API
  * server: path and query unchanged, the client's {@code Authorization} replaced by the upstream's
  * identity (its client certificate on the TLS connection, or its bearer token). Responses stream,
- * so a watch stays open as long as the API server keeps it; the headers of a watch's response are
- * sent to the client at once (Jetty would otherwise hold them until the first event, and a client
- * counts a watch as started only once it has them).
+ * so a watch stays open as long as the API server keeps it. A watch's response starts at once: its
+ * headers and one space (whitespace before the first JSON event, which every decoder of the watch
+ * stream skips) are sent as soon as the API server answers. Otherwise Jetty would hold the headers
+ * until the first event, and fabric8's HTTP watch (the proxy does not tunnel WebSockets) counts a
+ * watch as started only once body bytes arrive: a quiet watch (no Lease changes) would look "not
+ * watching" for up to a minute, until the API server's first bookmark, where the production
+ * WebSocket watch is started as soon as it opens.
  */
 final class ApiServerProxyHandler extends ProxyHandler.Reverse {
   /** Longer than any watch the API server keeps open (it ends them after 30–60 min). */
@@ -59,7 +63,7 @@ final class ApiServerProxyHandler extends ProxyHandler.Reverse {
         clientToProxyRequest, proxyToServerRequest, proxyToClientResponse, proxyToClientCallback);
   }
 
-  /** Sends the response headers of a watch before its first event. */
+  /** Sends the response headers of a watch, and one space, before its first event. */
   private final class HeadersFirst extends ProxyResponseListener {
     private final boolean watch;
     private final Response proxyToClientResponse;
@@ -78,12 +82,14 @@ final class ApiServerProxyHandler extends ProxyHandler.Reverse {
     @Override
     public void onHeaders(org.eclipse.jetty.client.Response serverToProxyResponse) {
       super.onHeaders(serverToProxyResponse);
-      if (!watch) {
+      if (!watch
+          || serverToProxyResponse.getStatus() != 200
+          || serverToProxyResponse.getHeaders().contains(HttpHeader.CONTENT_LENGTH)) {
         return;
       }
       // no content arrives before this returns, so this write cannot overlap another
       try (Blocker.Callback flushed = Blocker.callback()) {
-        proxyToClientResponse.write(false, null, flushed);
+        proxyToClientResponse.write(false, java.nio.ByteBuffer.wrap(new byte[] {' '}), flushed);
         flushed.block();
       } catch (java.io.IOException e) {
         proxyToClientResponse.getRequest().getConnectionMetaData().getConnection().close();

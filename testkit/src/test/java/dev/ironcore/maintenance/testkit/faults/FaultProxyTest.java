@@ -100,7 +100,7 @@ class FaultProxyTest {
   }
 
   @Test
-  void aWatchWithoutEventsGetsItsResponseHeadersAtOnce() throws Exception {
+  void aWatchWithoutEventsStartsAtOnce() throws Exception {
     HttpRequest watch =
         HttpRequest.newBuilder(
                 URI.create(proxy.url() + "/api/v1/namespaces/" + ns + "/secrets?watch=true"))
@@ -110,6 +110,18 @@ class FaultProxyTest {
       await().atMost(Duration.ofSeconds(20)).until(response::isDone);
       assertThat(response.get().statusCode()).isEqualTo(200);
       await().atMost(Duration.ofSeconds(10)).until(() -> proxy.openWatches() >= 1);
+      // and its first body byte (whitespace of the JSON stream), so a client counts it as started
+      var first =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return response.get().body().read();
+                } catch (Exception e) {
+                  return -2;
+                }
+              });
+      await().atMost(Duration.ofSeconds(10)).until(first::isDone);
+      assertThat(first.get()).isEqualTo((int) ' ');
     } finally {
       response.thenAccept(r -> closeQuietly(r.body()));
     }
