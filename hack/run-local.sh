@@ -10,7 +10,11 @@
 # controller's own Lease stay in the first; the controller, simulators and demo get
 # --ironcore-kubeconfig, and each API server registers only the webhooks of what it stores).
 # Everything lives in .local/ (git-ignored): kubeconfig, control-plane pki and logs, certs/,
-# *.log of each process; the second control plane in .local/ironcore/.
+# *.log of each process; the second control plane in .local/ironcore/. One make run per checkout:
+# .local/run.lock is held by this script and every process it starts (.local/run.pid: its pid).
+# WEBHOOK_PORT, CONTROLLER_HEALTH_PORT, CONTROLLER_METRICS_PORT (9443, 8081, 8080) are checked
+# before anything is built or started. When a control plane (etcd or kube-apiserver), the webhook
+# server or the simulators exit, everything stops with the name, exit code and last log lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -32,11 +36,41 @@ mvnq() {
   local out
   if ! out="$("$MVN" -q -B "$@" 2>&1)"; then echo "$out" >&2; return 1; fi
 }
-mkdir -p "$LOCAL"
 
-for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT CONTROLLER_METRICS_PORT; do
+# Ports first: a bad one stops make run before anything is built, started or written.
+PORT_VARS=(WEBHOOK_PORT CONTROLLER_HEALTH_PORT CONTROLLER_METRICS_PORT)
+for port_var in "${PORT_VARS[@]}"; do
+  if ! [[ "${!port_var}" =~ ^[0-9]{1,5}$ ]] || ((10#${!port_var} < 1 || 10#${!port_var} > 65535)); then
+    log "$port_var must be a port number from 1 to 65535, got '${!port_var}'"
+    exit 1
+  fi
+  for other in "${PORT_VARS[@]}"; do
+    if [ "$other" != "$port_var" ] && [ "${!other}" = "${!port_var}" ]; then
+      log "$port_var and $other are both ${!port_var}; give each its own port"
+      exit 1
+    fi
+  done
+done
+
+# One make run per checkout: .local/ (kubeconfig, etcd data, certificates, logs) belongs to the
+# running one. The lock is held until the last process of this make run ends (they inherit it).
+mkdir -p "$LOCAL"
+exec 9>>"$LOCAL/run.lock"
+if ! flock -n 9; then
+  exec 9>&- # (so that fuser below lists only the other make run's processes)
+  other="$(cat "$LOCAL/run.pid" 2>/dev/null || true)"
+  if [ -n "$other" ] && kill -0 "$other" 2>/dev/null; then
+    log "another make run of this checkout is running (pid $other) and owns $LOCAL; stop it first (Ctrl-C there), or use another checkout"
+  else
+    log "processes of an earlier make run of this checkout still use $LOCAL (pids: $(fuser "$LOCAL/run.lock" 2>/dev/null | xargs)); stop them first"
+  fi
+  exit 1
+fi
+echo $$ >"$LOCAL/run.pid"
+
+for port_var in "${PORT_VARS[@]}"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/${!port_var}") 2>/dev/null; then
-    log "port ${!port_var} is already in use (another make run?); stop that or use $port_var=<free port>"
+    log "port ${!port_var} is already in use; stop what uses it or use $port_var=<free port>"
     exit 1
   fi
 done
@@ -108,6 +142,8 @@ fi
 chmod +x "$LOCAL/controller.sh"
 
 PIDS=()
+# what each background process is, for the message when it dies: "name|log file"
+declare -A NAMES=()
 # The controller of .local/controller.pid, if that pid still runs this checkout's controller (also
 # one restarted by hand, which is not our child).
 controller_pid() {
@@ -127,7 +163,7 @@ cleanup() {
   if pid="$(controller_pid)"; then
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
   fi
-  rm -f "$LOCAL/controller.pid"
+  rm -f "$LOCAL/controller.pid" "$LOCAL/run.pid"
   log "stopped"
 }
 trap cleanup EXIT
@@ -144,6 +180,7 @@ start_controlplane() {
     --bin-dir "$BIN_DIR" --work-dir "$work" >"$work/controlplane.out" 2>&1 &
   pid=$!
   PIDS+=("$pid")
+  NAMES[$pid]="$what control plane (etcd + kube-apiserver)|$work/controlplane.out"
   for _ in $(seq 1 600); do
     [ -f "$work/ready" ] && break
     if ! kill -0 "$pid" 2>/dev/null; then
@@ -189,6 +226,7 @@ if has_main server "$SERVER_MAIN"; then
     --tls-cert-file "$LOCAL/certs/tls.crt" --tls-private-key-file "$LOCAL/certs/tls.key" \
     --capi-machine-selector "$CAPI_MACHINE_SELECTOR" >"$LOCAL/webhook-server.log" 2>&1 &
   PIDS+=($!)
+  NAMES[$!]="webhook server|$LOCAL/webhook-server.log"
   for _ in $(seq 1 300); do
     kill -0 "${PIDS[-1]}" 2>/dev/null || { log "webhook server exited:"; tail -40 "$LOCAL/webhook-server.log" >&2; exit 1; }
     grep -q "webhook server listening" "$LOCAL/webhook-server.log" 2>/dev/null \
@@ -207,6 +245,7 @@ log "starting simulators of the machinepoollet and Cluster API (LOCAL ONLY; log:
 java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.sim.SimulatorsMain \
   --simulate-poollet --simulate-capi "${SIMULATOR_CLUSTER_ARGS[@]}" $SIMULATOR_ARGS >"$LOCAL/simulators.log" 2>&1 &
 PIDS+=($!)
+NAMES[$!]="simulators|$LOCAL/simulators.log"
 for _ in $(seq 1 300); do
   grep -q "simulators started" "$LOCAL/simulators.log" 2>/dev/null && break
   kill -0 "${PIDS[-1]}" 2>/dev/null || { log "simulators exited:"; tail -20 "$LOCAL/simulators.log" >&2; exit 1; }
@@ -243,11 +282,14 @@ echo
 log "controller pid $(cat "$LOCAL/controller.pid" 2>/dev/null) in $LOCAL/controller.pid; kill it to try a crash mid-drain:"
 log "  kill -9 \$(cat $LOCAL/controller.pid)   then restart: $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
 log "running; Ctrl-C stops everything (a controller restarted by hand too)"
-# Stay up until Ctrl-C or until the control plane or the webhook server exits. When the controller
-# exits (or is killed to try a crash mid-drain), everything else stays up for a restart by hand.
+# Stay up until Ctrl-C or until a control plane (its etcd or kube-apiserver), the webhook server or
+# the simulators exit: then say which one, with its exit code and last log lines, and stop the rest.
+# When the controller exits (or is killed to try a crash mid-drain), everything else stays up for a
+# restart by hand.
 while true; do
   exited=""
-  wait -n -p exited "${PIDS[@]}" || true
+  code=0
+  wait -n -p exited "${PIDS[@]}" || code=$?
   if [ -n "$exited" ] && [ "$exited" = "$CONTROLLER_PID" ]; then
     log "controller exited (see $LOCAL/controller.log); the rest stays up. Start it again with:"
     log "  $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
@@ -260,4 +302,7 @@ while true; do
   fi
   break
 done
-log "a process exited; see logs in $LOCAL"
+IFS='|' read -r name logfile <<<"${NAMES[${exited:-none}]:-a process|}"
+log "$name exited with code $code (pid ${exited:-?}); stopping everything. Last lines of ${logfile:-the logs in $LOCAL}:"
+[ -n "$logfile" ] && tail -n 20 "$logfile" | sed 's/^/  /' >&2
+exit 1

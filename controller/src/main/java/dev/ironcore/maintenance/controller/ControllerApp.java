@@ -143,6 +143,9 @@ public final class ControllerApp implements AutoCloseable {
             "leases", "Lease.coordination.k8s.io");
     for (SupervisedInformer<?> i : cache.informers()) {
       metrics.informer(i.resource(), kinds.get(i.resource()), i::up, i::restarts);
+      for (SupervisedInformer.Relist r : SupervisedInformer.Relist.values()) {
+        metrics.informerRelists(i.resource(), r.label(), () -> i.relists(r));
+      }
     }
     KubeWriter writer = new KubeWriter(clusters);
     Clock clock = Clock.systemUTC();

@@ -4,8 +4,10 @@ import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Command line: runs a {@link LocalControlPlane} until SIGTERM or Ctrl-C.
@@ -16,7 +18,9 @@ import java.util.concurrent.CountDownLatch;
  *
  * Once ready it writes {@code WORK/kubeconfig}, then {@code WORK/ready} (holding the API server
  * URL; deleted again on stop, so scripts can wait for it) and prints {@code export KUBECONFIG=...}
- * on stdout. Exit code 2 on bad arguments, 1 if the start fails.
+ * on stdout. Exit code 2 on bad arguments, 1 if the start fails or when etcd or kube-apiserver ends
+ * on its own (the control plane is stopped; stderr names the process, its exit code and the last
+ * lines of its log).
  */
 public final class LocalControlPlaneMain {
 
@@ -70,7 +74,14 @@ public final class LocalControlPlaneMain {
             + ")");
     System.out.println("export KUBECONFIG=" + cp.kubeconfig());
     System.out.flush();
-    stopped.await();
+    // etcd or kube-apiserver ending on its own ends this process too, so make run notices
+    while (!stopped.await(1, TimeUnit.SECONDS)) {
+      Optional<String> exited = cp.exitedProcess();
+      if (exited.isPresent()) {
+        System.err.println("LocalControlPlaneMain: " + exited.get());
+        System.exit(1);
+      }
+    }
   }
 
   private static void deleteQuietly(Path p) {

@@ -32,6 +32,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #close()} stops both processes (SIGTERM, then SIGKILL after 10 s); a JVM shutdown hook
  * does the same if close is never called.
+ *
+ * <p>Faults for tests: {@link #stopApiServer()} and {@link #startApiServer()} (or {@link
+ * #restartApiServer()}) stop and start the kube-apiserver alone, on the same port with the same
+ * certificates and etcd, so every kubeconfig stays valid and the data survives; {@link
+ * #compactEtcd()} compacts etcd's history, so that older resourceVersions can no longer be watched.
  */
 public final class LocalControlPlane implements TestCluster, AutoCloseable {
   private int webhookPort;
@@ -52,9 +57,15 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   private ManagedProcess etcd;
   private ManagedProcess apiServer;
   private String apiServerUrl;
+  private int etcdPort;
+  private int apiServerPort;
+  private List<String> extraApiServerArgs = List.of();
+  private int apiServerStarts;
   private Duration startupTime;
   private KubernetesClient client;
   private boolean closed;
+  // set when the processes are being stopped on purpose (close() or the JVM's exit)
+  private volatile boolean stopping;
 
   private LocalControlPlane(Path binDir, Path workDir, ControlPlanePki pki) {
     this.binDir = binDir;
@@ -160,6 +171,13 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   }
 
   private void startApiServer(int etcdPort, int securePort, List<String> extra) {
+    this.etcdPort = etcdPort;
+    this.apiServerPort = securePort;
+    this.extraApiServerArgs = List.copyOf(extra);
+    apiServerStarts++;
+    // the first run logs to kube-apiserver.log, a restart to kube-apiserver.2.log, ...
+    String logName =
+        apiServerStarts == 1 ? "kube-apiserver.log" : "kube-apiserver." + apiServerStarts + ".log";
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -187,9 +205,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
                 "--event-ttl=15m",
                 "--v=1"));
     cmd.addAll(extra);
-    apiServer =
-        ManagedProcess.start(
-            "kube-apiserver", cmd, workDir.resolve("kube-apiserver.log"), childEnv());
+    apiServer = ManagedProcess.start("kube-apiserver", cmd, workDir.resolve(logName), childEnv());
     apiServerUrl = "https://127.0.0.1:" + securePort;
     SSLContext tls = SslContexts.of(pki.adminCert(), pki.adminKey(), pki.caCert());
     HttpClient http =
@@ -358,6 +374,124 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     return kubectl.run(args);
   }
 
+  /**
+   * Whether etcd or kube-apiserver has ended on its own (crashed, killed, out of disk; a
+   * kube-apiserver stopped by {@link #stopApiServer()} counts too).
+   *
+   * @return empty while both run (and after {@link #close()}), else which one ended, its exit code
+   *     and the last 10 lines of its log, e.g. {@code etcd exited with code 137; last lines of
+   *     WORK/etcd.log: ...}
+   */
+  public java.util.Optional<String> exitedProcess() {
+    if (stopping) {
+      return java.util.Optional.empty();
+    }
+    for (ManagedProcess p : java.util.Arrays.asList(etcd, apiServer)) {
+      if (p != null && !p.isAlive()) {
+        return java.util.Optional.of(
+            p.name()
+                + " exited with code "
+                + p.exitCode()
+                + "; last lines of "
+                + p.logFile()
+                + ":\n"
+                + p.tail(10));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * Stops the kube-apiserver (SIGTERM, SIGKILL after 10 s) and waits until it has exited; etcd and
+   * its data stay. Clients get connection errors until {@link #startApiServer()}.
+   */
+  public synchronized void stopApiServer() {
+    if (closed) {
+      throw new IllegalStateException("control plane is closed");
+    }
+    apiServer.stop(STOP_GRACE);
+  }
+
+  /**
+   * Starts the kube-apiserver again after {@link #stopApiServer()}: same port, flags, certificates
+   * and etcd, so {@link #kubeconfig()} and running clients stay valid. Its watch cache starts empty
+   * at etcd's current revision. Returns once {@code /readyz} answers 200; its log is {@code
+   * kube-apiserver.N.log} for the N-th start.
+   *
+   * @throws IllegalStateException if it is still running, or does not become ready within {@link
+   *     #START_TIMEOUT} (e.g. the port was taken meanwhile)
+   */
+  public synchronized void startApiServer() {
+    if (closed) {
+      throw new IllegalStateException("control plane is closed");
+    }
+    if (apiServer.isAlive()) {
+      throw new IllegalStateException("kube-apiserver is running; stop it first");
+    }
+    startApiServer(etcdPort, apiServerPort, extraApiServerArgs);
+    LOG.info("kube-apiserver at {} started again (start {})", apiServerUrl, apiServerStarts);
+  }
+
+  /** {@link #stopApiServer()} then {@link #startApiServer()}. */
+  public synchronized void restartApiServer() {
+    stopApiServer();
+    startApiServer();
+  }
+
+  /** etcd's client URL, e.g. {@code http://127.0.0.1:41234} (plain HTTP, no authentication). */
+  public String etcdUrl() {
+    return "http://127.0.0.1:" + etcdPort;
+  }
+
+  /**
+   * Compacts etcd's key-value history up to its current revision (physically), through etcd's gRPC
+   * gateway ({@code POST /v3/kv/range} for the revision, then {@code /v3/kv/compaction}). A watch
+   * or list from an older resourceVersion that the API server cannot serve from its watch cache
+   * then fails with 410 Gone ("too old resource version" / "required revision has been compacted").
+   * The API server compacts too (every 5 min); a revision it already compacted counts as done.
+   *
+   * @return the revision compacted to
+   * @throws IllegalStateException if etcd does not answer or refuses for another reason
+   */
+  public long compactEtcd() {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    // any key answers with the store's current revision in its header
+    String range = etcdPost(http, "/v3/kv/range", "{\"key\":\"AA==\"}");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"revision\":\"(\\d+)\"").matcher(range);
+    if (!m.find()) {
+      throw new IllegalStateException("no revision in etcd's range answer: " + range);
+    }
+    long revision = Long.parseLong(m.group(1));
+    String answer =
+        etcdPost(
+            http, "/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}");
+    if (answer.contains("\"error\"") && !answer.contains("compacted")) {
+      throw new IllegalStateException("etcd refused to compact to " + revision + ": " + answer);
+    }
+    LOG.info("etcd compacted to revision {}", revision);
+    return revision;
+  }
+
+  private String etcdPost(HttpClient http, String path, String body) {
+    try {
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(etcdUrl() + path))
+                  .timeout(Duration.ofSeconds(10))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      return r.body();
+    } catch (IOException e) {
+      throw new IllegalStateException("etcd at " + etcdUrl() + " did not answer " + path, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while calling etcd", e);
+    }
+  }
+
   /** Stops both processes, closes the client and deletes the etcd data. Idempotent. */
   @Override
   public synchronized void close() {
@@ -365,6 +499,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
       return;
     }
     closed = true;
+    stopping = true;
     if (client != null) {
       client.close();
       client = null;
@@ -379,6 +514,7 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
   }
 
   private void stopOnJvmExit() {
+    stopping = true;
     stopProcesses();
     deleteRecursively(workDir.resolve("etcd"));
   }
@@ -416,14 +552,20 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     }
   }
 
+  /**
+   * Deletes {@code dir} and everything below; files that vanish meanwhile (another hook) are fine.
+   */
   static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+    for (int attempt = 1; Files.exists(dir); attempt++) {
+      try (Stream<Path> s = Files.walk(dir)) {
+        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        if (attempt >= 5) {
+          throw new UncheckedIOException(
+              "cannot delete " + dir,
+              e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+        }
+      }
     }
   }
 

@@ -25,8 +25,14 @@ import org.slf4j.LoggerFactory;
  * s doubling to 30 s. The replacement lists afresh: its handlers see every object as added, and
  * objects that vanished while no informer ran are passed to {@code onDelete}, so no event is lost.
  *
+ * <p>A watch that ends with 410 Gone (its resourceVersion is older than the API server's watch
+ * cache and etcd's compacted history) makes fabric8 list again and watch from the new
+ * resourceVersion; so does a watch failure it does not recover by reconnecting. Each such relist is
+ * logged with its cause ({@link Relist}) and counted ({@link #relists(Relist)}); objects deleted
+ * meanwhile reach {@code onDelete} with {@code deletedFinalStateUnknown}.
+ *
  * <p>State, read by the probes and metrics: {@link #up()} (synced and watching), {@link
- * #downSince()}, {@link #restarts()}.
+ * #downSince()}, {@link #restarts()}, {@link #relists(Relist)}.
  */
 public final class SupervisedInformer<T extends HasMetadata> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SupervisedInformer.class);
@@ -41,6 +47,9 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   private volatile SharedIndexInformer<T> current;
   private volatile Instant downSince;
   private volatile int restarts;
+  private final java.util.Map<Relist, java.util.concurrent.atomic.AtomicLong> relists =
+      new java.util.EnumMap<>(Relist.class);
+  private volatile boolean watchFailedSinceList;
   private Duration backoff = FIRST_BACKOFF;
   private Instant nextRestart = Instant.MIN;
   private boolean closed;
@@ -60,6 +69,31 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     this.indexers = indexers;
     this.clock = clock;
     this.downSince = clock.instant();
+    for (Relist r : Relist.values()) {
+      relists.put(r, new java.util.concurrent.atomic.AtomicLong());
+    }
+  }
+
+  /** Why an informer listed again after its first list. */
+  public enum Relist {
+    /**
+     * The watch ended with 410 Gone: the resourceVersion it resumes from is no longer in the API
+     * server's watch cache or etcd (compacted), so it lists afresh.
+     */
+    EXPIRED("expired"),
+    /** A list or watch failure that fabric8 did not heal by reconnecting the watch. */
+    ERROR("error");
+
+    private final String label;
+
+    Relist(String label) {
+      this.label = label;
+    }
+
+    /** The metric label: {@code expired} or {@code error}. */
+    public String label() {
+      return label;
+    }
   }
 
   public String resource() {
@@ -84,6 +118,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     }
     informer.exceptionHandler(
         (started, t) -> {
+          // fabric8 calls this for every failure it retries by listing again, never for 410 Gone
+          watchFailedSinceList = true;
           LOG.warn(
               "informer {}: {} failed, retrying with back-off: {}",
               resource,
@@ -107,8 +143,47 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
           public void onDelete(T obj, boolean deletedFinalStateUnknown) {
             handlers.forEach(h -> h.onDelete(obj, deletedFinalStateUnknown));
           }
+
+          @Override
+          public void onBeforeList(String lastSyncResourceVersion) {
+            if (lastSyncResourceVersion != null) {
+              relisting(lastSyncResourceVersion);
+            }
+          }
+
+          @Override
+          public void onList(String resourceVersion, boolean remainedEmpty) {
+            watchFailedSinceList = false;
+            LOG.info("informer {}: listed at resourceVersion {}", resource, resourceVersion);
+          }
         });
     return informer;
+  }
+
+  /**
+   * fabric8 lists again after a first list: after a failure it retried ({@code exceptionHandler}
+   * was called since the last list) or, otherwise, after 410 Gone (fabric8 7 relists on Gone
+   * without calling the handler).
+   */
+  private void relisting(String lastSyncResourceVersion) {
+    Relist cause = watchFailedSinceList ? Relist.ERROR : Relist.EXPIRED;
+    relists.get(cause).incrementAndGet();
+    if (cause == Relist.EXPIRED) {
+      LOG.warn(
+          "informer {}: watch expired (410 Gone: resourceVersion {} is too old), listing again",
+          resource,
+          lastSyncResourceVersion);
+    } else {
+      LOG.warn(
+          "informer {}: listing again after a failure (last resourceVersion {})",
+          resource,
+          lastSyncResourceVersion);
+    }
+  }
+
+  /** How often this informer listed again for {@code cause}, over all its replacements. */
+  public long relists(Relist cause) {
+    return relists.get(cause).get();
   }
 
   /** The informer currently serving reads (its store and indexes). */

@@ -44,7 +44,11 @@ import java.util.function.ToDoubleBiFunction;
  *   <li>{@code ironcore_maintenance_informer_restarts_total{resource}}: informers replaced after
  *       they stopped;
  *   <li>{@code ironcore_maintenance_informer_decode_errors_total{resource}}: objects that could not
- *       be decoded (kept with their metadata, logged with their key).
+ *       be decoded (kept with their metadata, logged with their key);
+ *   <li>{@code ironcore_maintenance_informer_relists_total{resource,reason}}: full lists after the
+ *       first, {@code reason} {@code expired} (the watch's resourceVersion was gone: 410 Gone, e.g.
+ *       after etcd compaction or an API server restart) or {@code error} (a failure the watch did
+ *       not survive).
  * </ul>
  *
  * Counters exist at 0 from the start, not only after their first increase.
@@ -74,6 +78,13 @@ public final class ControllerMetrics {
       List.of("none", "DrainQueued", "Draining", "DrainStuck", "Drained", "DrainCancelled");
 
   private final MultiGauge blocking;
+
+  /**
+   * The suppliers behind function counters: Micrometer's {@code FunctionCounter} holds its object
+   * weakly, and a lambda nobody else references would be collected, freezing the counter at its
+   * last scraped value (informer restarts and relists showed 0 after a GC).
+   */
+  private final List<Object> countedSuppliers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** Registers the process-wide counters in {@code registry}, at 0. */
   public ControllerMetrics(MeterRegistry registry) {
@@ -210,6 +221,23 @@ public final class ControllerMetrics {
   }
 
   /**
+   * Exposes how often an informer listed again, by cause.
+   *
+   * @param resource e.g. {@code machines}
+   * @param reason {@code expired} or {@code error}
+   * @param relists the running count (monotonic)
+   */
+  public void informerRelists(String resource, String reason, Supplier<Number> relists) {
+    countedSuppliers.add(relists);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "ironcore.maintenance.informer.relists", relists, r -> r.get().doubleValue())
+        .description("Full lists after the first: watch expired (410 Gone) or failed")
+        .tag("resource", resource)
+        .tag("reason", reason)
+        .register(registry);
+  }
+
+  /**
    * Exposes an informer's state.
    *
    * @param resource e.g. {@code machines}
@@ -225,6 +253,7 @@ public final class ControllerMetrics {
         .description("1 while the informer has listed and watches")
         .tag("resource", resource)
         .register(registry);
+    countedSuppliers.add(restarts);
     io.micrometer.core.instrument.FunctionCounter.builder(
             "ironcore.maintenance.informer.restarts", restarts, r -> r.get().doubleValue())
         .description("Informers replaced after they stopped")

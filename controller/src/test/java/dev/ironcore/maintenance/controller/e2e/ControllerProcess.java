@@ -96,6 +96,53 @@ final class ControllerProcess implements AutoCloseable {
     return process.waitFor(60, TimeUnit.SECONDS) ? process.exitValue() : -1;
   }
 
+  /** GET {@code /metrics} on the metrics port; the Prometheus text, or "" when nothing answers. */
+  String metrics() {
+    try {
+      return HTTP.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                  .timeout(java.time.Duration.ofSeconds(5))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString())
+          .body();
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
+  /**
+   * SIGSTOP: the process is frozen (as in a long pause or a partition) and reads nothing until
+   * {@link #resume()}; its open connections stay open until the other side closes them.
+   */
+  void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause()}. */
+  void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+            .redirectErrorStream(true)
+            .start();
+    if (kill.waitFor() != 0) {
+      throw new IOException(
+          "kill -"
+              + name
+              + " "
+              + process.pid()
+              + ": "
+              + new String(kill.getInputStream().readAllBytes()));
+    }
+  }
+
   boolean alive() {
     return process.isAlive();
   }

@@ -13,6 +13,7 @@ import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.Toleration;
 import dev.ironcore.maintenance.api.patch.MetadataPatches;
 import dev.ironcore.maintenance.controller.KubeWriter;
+import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -56,8 +57,26 @@ final class ControllerWorld {
    *     or null for one cluster; CAPI Machines always live in the shared cluster
    */
   ControllerWorld(TestCluster ironcoreCluster) {
-    cp = TestClusters.shared();
-    installCrds(cp);
+    this(sharedWithCrds(), ironcoreCluster);
+  }
+
+  /**
+   * A world entirely in {@code own}, a cluster of the test's own (e.g. one whose API server the
+   * test restarts); installs the CRDs there (the conversion webhook served in this JVM).
+   */
+  static ControllerWorld in(TestCluster own) {
+    CrdsWithConversion.install(own);
+    return new ControllerWorld(own, null);
+  }
+
+  private static TestCluster sharedWithCrds() {
+    TestCluster shared = TestClusters.shared();
+    installCrds(shared);
+    return shared;
+  }
+
+  private ControllerWorld(TestCluster cp, TestCluster ironcoreCluster) {
+    this.cp = cp;
     client = cp.client();
     ironcore = ironcoreCluster == null ? client : ironcoreCluster.client();
     writer = new KubeWriter(client);

@@ -14,6 +14,7 @@ import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
 import dev.ironcore.maintenance.controller.LeaderElection;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
+import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;

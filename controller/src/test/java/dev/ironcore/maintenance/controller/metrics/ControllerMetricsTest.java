@@ -28,6 +28,41 @@ class ControllerMetricsTest {
   }
 
   @Test
+  void informerRelistsAreCountedByResourceAndReason() {
+    AtomicLong expired = new AtomicLong();
+    metrics.informerRelists("machines", "expired", expired::get);
+    metrics.informerRelists("machines", "error", () -> 0);
+    expired.addAndGet(2);
+
+    assertThat(registry.scrape())
+        .contains(
+            "ironcore_maintenance_informer_relists_total{reason=\"expired\",resource=\"machines\"} 2.0")
+        .contains(
+            "ironcore_maintenance_informer_relists_total{reason=\"error\",resource=\"machines\"} 0.0");
+  }
+
+  @Test
+  void informerCountersFollowTheirSuppliersAfterAGarbageCollection() {
+    AtomicLong restarts = new AtomicLong();
+    AtomicLong relists = new AtomicLong();
+    // lambdas referenced by nobody but the metrics, as ControllerApp registers them
+    metrics.informer("leases", "Lease.coordination.k8s.io", () -> true, () -> restarts.get());
+    metrics.informerRelists("leases", "expired", () -> relists.get());
+    assertThat(registry.scrape())
+        .contains("ironcore_maintenance_informer_restarts_total{resource=\"leases\"} 0.0");
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    restarts.set(3);
+    relists.set(4);
+
+    assertThat(registry.scrape())
+        .contains("ironcore_maintenance_informer_restarts_total{resource=\"leases\"} 3.0")
+        .contains(
+            "ironcore_maintenance_informer_relists_total{reason=\"expired\",resource=\"leases\"} 4.0");
+  }
+
+  @Test
   void everyCounterOfALoopExistsAtZeroBeforeAnythingHappened() {
     metrics.workQueue("drain");
     metrics.reconcile("drain");

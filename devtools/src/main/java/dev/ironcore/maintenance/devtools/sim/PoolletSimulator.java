@@ -2,8 +2,12 @@ package dev.ironcore.maintenance.devtools.sim;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.Set;
@@ -26,7 +30,8 @@ public final class PoolletSimulator implements AutoCloseable {
   private final KubeWriter writer;
   private final Duration shutdownDelay;
   private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
+      Executors.newScheduledThreadPool(
+          2,
           r -> {
             Thread t = new Thread(r, "poollet-simulator");
             t.setDaemon(true);
@@ -67,17 +72,18 @@ public final class PoolletSimulator implements AutoCloseable {
                 0);
   }
 
+  /**
+   * Removes the poollet finalizer with one JSON Patch built on the watched object {@code m}
+   * (guarded by its uid and the finalizer's index, so no GET precedes it, as a real poollet
+   * patching from its cache); when the API server refuses it (409/422: the finalizers moved), falls
+   * back to a patch against a fresh read. Retries every 500 ms on other errors.
+   */
   private void release(Machine m) {
     var meta = m.getMetadata();
     try {
-      writer.patchMetadata(
-          writer
-              .ironcore()
-              .resources(Machine.class)
-              .inNamespace(meta.getNamespace())
-              .withName(meta.getName()),
-          live -> meta.getUid().equals(live.getMetadata().getUid()),
-          e -> e.removeFinalizer(Names.POOLLET_FINALIZER));
+      if (!releaseFromWatched(m)) {
+        releaseFromLive(m);
+      }
       scheduled.remove(meta.getUid());
       LOG.info(
           "poollet simulator: VM of machine {}/{} is off, released {}",
@@ -92,6 +98,47 @@ public final class PoolletSimulator implements AutoCloseable {
           e.toString());
       timer.schedule(() -> release(m), 500, TimeUnit.MILLISECONDS);
     }
+  }
+
+  /** True when released (or gone); false when the watched object was stale (409/422). */
+  private boolean releaseFromWatched(Machine m) {
+    var meta = m.getMetadata();
+    int i = meta.getFinalizers().indexOf(Names.POOLLET_FINALIZER);
+    JsonPatch patch =
+        JsonPatch.builder()
+            .test("/metadata/uid", meta.getUid())
+            .test("/metadata/finalizers/" + i, Names.POOLLET_FINALIZER)
+            .remove("/metadata/finalizers/" + i)
+            .build();
+    try {
+      writer
+          .ironcore()
+          .resources(Machine.class)
+          .inNamespace(meta.getNamespace())
+          .withName(meta.getName())
+          .patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return true; // gone: nothing left to release
+      }
+      if (e.getCode() == 409 || e.getCode() == 422) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private void releaseFromLive(Machine m) {
+    var meta = m.getMetadata();
+    writer.patchMetadata(
+        writer
+            .ironcore()
+            .resources(Machine.class)
+            .inNamespace(meta.getNamespace())
+            .withName(meta.getName()),
+        live -> meta.getUid().equals(live.getMetadata().getUid()),
+        e -> e.removeFinalizer(Names.POOLLET_FINALIZER));
   }
 
   @Override

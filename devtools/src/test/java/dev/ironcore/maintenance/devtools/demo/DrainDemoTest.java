@@ -9,6 +9,7 @@ import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.devtools.sim.CapiStandIn;
 import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
+import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import dev.ironcore.maintenance.testkit.TestCluster;

@@ -10,7 +10,7 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.MachinePoolSpec;
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
-import dev.ironcore.maintenance.devtools.demo.CrdsWithConversion;
+import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;

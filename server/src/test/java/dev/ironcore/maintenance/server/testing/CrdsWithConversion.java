@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.devtools.demo;
+package dev.ironcore.maintenance.server.testing;
 
 import dev.ironcore.maintenance.certs.CertificateAuthority;
 import dev.ironcore.maintenance.certs.IssuedCertificate;
@@ -19,8 +19,8 @@ import java.util.List;
  * CRDs' conversion webhook pointed at a real {@link WebhookServer} started once per JVM (the API
  * server stores v1alpha2 and calls {@code /convert} for every v1alpha1 read and write). One server
  * serves every cluster it is installed into. No admission webhooks are installed: the controller
- * tests act as the webhooks would where they need to. (Same as the controller tests' helper of this
- * name; test classes are not shared between modules.)
+ * and devtools tests (which use this class through the server module's test-jar) act as the
+ * webhooks would where they need to.
  */
 public final class CrdsWithConversion {
   private static WebhookServer server;

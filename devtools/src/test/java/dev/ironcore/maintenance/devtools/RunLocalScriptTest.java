@@ -1,0 +1,118 @@
+package dev.ironcore.maintenance.devtools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.testkit.FreePorts;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code make run} ({@code hack/run-local.sh}, the real script, copied into a scratch checkout so
+ * that its {@code .local/} is the test's): what it refuses before it builds, starts or writes
+ * anything.
+ */
+class RunLocalScriptTest {
+  @TempDir Path checkout;
+  Path local;
+
+  private record Run(int exitCode, String err) {}
+
+  @BeforeEach
+  void copyScript() throws IOException {
+    Path repo = ManifestPaths.overlay("local").getParent().getParent();
+    Files.createDirectories(checkout.resolve("hack"));
+    Files.copy(repo.resolve("hack/run-local.sh"), checkout.resolve("hack/run-local.sh"));
+    local = checkout.resolve(".local");
+  }
+
+  private Run run(Map<String, String> env) throws Exception {
+    List<Integer> ports = FreePorts.pick(3);
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", checkout.resolve("hack/run-local.sh").toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("WEBHOOK_PORT", "" + ports.get(0));
+    pb.environment().put("CONTROLLER_HEALTH_PORT", "" + ports.get(1));
+    pb.environment().put("CONTROLLER_METRICS_PORT", "" + ports.get(2));
+    pb.environment().put("MVN", "false"); // never build, should the script get that far
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Run(
+        p.exitValue(), new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void badPortsStopMakeRunBeforeAnythingIsWritten() throws Exception {
+    assertThat(run(Map.of("WEBHOOK_PORT", "abc")))
+        .isEqualTo(
+            new Run(1, "[run] WEBHOOK_PORT must be a port number from 1 to 65535, got 'abc'\n"));
+    assertThat(run(Map.of("CONTROLLER_HEALTH_PORT", "70000")))
+        .isEqualTo(
+            new Run(
+                1,
+                "[run] CONTROLLER_HEALTH_PORT must be a port number from 1 to 65535, got '70000'\n"));
+    assertThat(run(Map.of("CONTROLLER_METRICS_PORT", "0")).exitCode()).isEqualTo(1);
+    assertThat(run(Map.of("WEBHOOK_PORT", "20799", "CONTROLLER_METRICS_PORT", "20799")))
+        .isEqualTo(
+            new Run(
+                1,
+                "[run] WEBHOOK_PORT and CONTROLLER_METRICS_PORT are both 20799; give each its own"
+                    + " port\n"));
+    assertThat(local).doesNotExist();
+  }
+
+  @Test
+  void aSecondMakeRunOfTheSameCheckoutLeavesTheFirstOnesFilesAlone() throws Exception {
+    Path etcdData = Files.createDirectories(local.resolve("etcd/member"));
+    Files.writeString(etcdData.resolve("db"), "the running control plane's data");
+    Files.writeString(local.resolve("kubeconfig"), "the running make run's kubeconfig");
+    // the first make run: holds .local/run.lock and wrote its pid, as the script does
+    Process first =
+        new ProcessBuilder(
+                "bash",
+                "-c",
+                "exec 9>>\"$1/run.lock\"; flock 9; echo $$ >\"$1/run.pid\"; exec sleep 300",
+                "first",
+                local.toString())
+            .start();
+    try {
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.exists(local.resolve("run.pid")));
+
+      assertThat(run(Map.of()))
+          .isEqualTo(
+              new Run(
+                  1,
+                  "[run] another make run of this checkout is running (pid "
+                      + first.pid()
+                      + ") and owns "
+                      + local
+                      + "; stop it first (Ctrl-C there), or use another checkout\n"));
+
+      // make run itself was killed, its children (which inherit the lock) still run
+      Files.writeString(local.resolve("run.pid"), "999999999\n");
+      Run orphans = run(Map.of());
+      assertThat(orphans.exitCode()).isEqualTo(1);
+      assertThat(orphans.err())
+          .startsWith("[run] processes of an earlier make run of this checkout still use ")
+          .contains("pids: " + first.pid() + ")");
+    } finally {
+      first.destroyForcibly();
+      first.waitFor(10, TimeUnit.SECONDS);
+    }
+    assertThat(etcdData.resolve("db")).hasContent("the running control plane's data");
+    assertThat(local.resolve("kubeconfig")).hasContent("the running make run's kubeconfig");
+  }
+}
