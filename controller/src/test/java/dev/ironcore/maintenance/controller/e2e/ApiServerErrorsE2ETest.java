@@ -51,9 +51,12 @@ class ApiServerErrorsE2ETest {
     Path dir = Files.createDirectories(Path.of("target", "fault-tests", world.ns));
     proxy = FaultProxy.start(world.cp.kubeconfig(), dir);
 
-    // start-up: discovery, the initial lists and the first writes all meet 429s
-    proxy.failWith(429, STORM);
+    // start-up: discovery, the initial lists and the first writes all meet 429s for STORM from
+    // the process's first request (a JVM start on a loaded machine takes a while)
+    proxy.failWith(429, Duration.ofMinutes(2));
     controller = ControllerProcess.start(proxy.kubeconfig(), dir.resolve("controller.log"));
+    ControllerWorld.processStarts().until(() -> proxy.counters().tooManyRequests() > 0);
+    proxy.failWith(429, STORM);
     ControllerWorld.processStarts().until(fleet::allManaged);
     assertThat(controller.alive()).isTrue();
     long startUp429 = proxy.counters().tooManyRequests();
