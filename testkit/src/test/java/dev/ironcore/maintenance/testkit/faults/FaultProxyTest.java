@@ -96,6 +96,14 @@ class FaultProxyTest {
           .until(() -> proxy.counters().watchesOpened() >= watchesBefore + 2);
       cp.client().configMaps().inNamespace(ns).resource(configMap("b")).create();
       await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("ADDED b"));
+
+      // cutAll closes every connection with a request in flight, the watch's included
+      await().atMost(Duration.ofSeconds(30)).until(() -> proxy.openWatches() >= 1);
+      long connectionsBefore = proxy.counters().connectionsCut();
+      assertThat(proxy.cutAll()).isGreaterThanOrEqualTo(1);
+      assertThat(proxy.counters().connectionsCut()).isGreaterThan(connectionsBefore);
+      cp.client().configMaps().inNamespace(ns).resource(configMap("c")).create();
+      await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("ADDED c"));
     }
   }
 
@@ -160,6 +168,15 @@ class FaultProxyTest {
     r = http.send(get, HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.body()).contains("\"name\":\"" + ns + "\"");
+
+    // a fraction of the requests
+    proxy.failWith(500, Duration.ofSeconds(60), 0.5);
+    int failed = 0;
+    for (int i = 0; i < 40; i++) {
+      failed += http.send(get, HttpResponse.BodyHandlers.discarding()).statusCode() == 500 ? 1 : 0;
+    }
+    proxy.stopFailing();
+    assertThat(failed).as("500s of 40 requests at 50%").isBetween(5, 35);
 
     // a short plan ends by itself
     proxy.failWith(500, Duration.ofMillis(200));
