@@ -24,9 +24,12 @@ import java.util.concurrent.Executors;
  *       levels; the extra levels cover the envelope around an object (AdmissionReview {@code
  *       request.object}, ConversionReview {@code request.objects[i]}, a watch event's {@code
  *       object}, a list's {@code items[i]});
- *   <li>document, string, number and field-name length {@value #MAX_DOCUMENT_BYTES} bytes: the
- *       webhook body cap is 7 MiB and the API server's request limit 3 MiB, so no single value of a
- *       stored object can be longer.
+ *   <li>string, number and field-name length {@value #MAX_VALUE_BYTES} bytes: the webhook body cap
+ *       is 7 MiB and the API server's request limit 3 MiB, so no single value of a stored object
+ *       can be longer;
+ *   <li>no document length limit: a LIST response or a watch stream holds many objects and the API
+ *       server does not bound it (500 large Machines exceed 8 MiB); the webhook server bounds its
+ *       request bodies in the HTTP layer instead.
  * </ul>
  *
  * The same depth applies when writing, so whatever we read we can write back.
@@ -35,8 +38,8 @@ public final class JsonMappers {
   /** Largest nesting depth read or written: the API server's 10,000 plus envelope levels. */
   public static final int MAX_NESTING_DEPTH = 10_000 + 64;
 
-  /** Largest document, string, number or field name in bytes/characters: 8 MiB. */
-  public static final int MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+  /** Largest string, number or field name in characters: 8 MiB. */
+  public static final int MAX_VALUE_BYTES = 8 * 1024 * 1024;
 
   private static final JsonFactory FACTORY = factory(MAX_NESTING_DEPTH);
   private static final ObjectMapper SHARED = JsonMapper.builder(FACTORY).build();
@@ -51,10 +54,10 @@ public final class JsonMappers {
   private static StreamReadConstraints readConstraints(int maxDepth) {
     return StreamReadConstraints.builder()
         .maxNestingDepth(maxDepth)
-        .maxDocumentLength(MAX_DOCUMENT_BYTES)
-        .maxStringLength(MAX_DOCUMENT_BYTES)
-        .maxNumberLength(MAX_DOCUMENT_BYTES)
-        .maxNameLength(MAX_DOCUMENT_BYTES)
+        .maxDocumentLength(-1L) // unlimited (see the class comment)
+        .maxStringLength(MAX_VALUE_BYTES)
+        .maxNumberLength(MAX_VALUE_BYTES)
+        .maxNameLength(MAX_VALUE_BYTES)
         .build();
   }
 

@@ -97,4 +97,38 @@ class JsonMappersTest {
           assertThat(tree.equals(tree.deepCopy())).isTrue();
         });
   }
+
+  /**
+   * A LIST response is not bounded by the API server (here 600 Machines of ~20 KB, about 12 MiB, as
+   * a page of 500 large Machines can be): it decodes, items and all.
+   */
+  @Test
+  void listResponsesLargerThanAnyRequestBodyAreRead() throws Exception {
+    String status = "\"status\":{\"note\":\"" + "s".repeat(20_000) + "\"}";
+    StringBuilder list =
+        new StringBuilder("{\"apiVersion\":\"compute.ironcore.dev/v1alpha1\",")
+            .append("\"kind\":\"MachineList\",\"metadata\":{},\"items\":[");
+    for (int i = 0; i < 600; i++) {
+      list.append(i == 0 ? "" : ",")
+          .append("{\"apiVersion\":\"compute.ironcore.dev/v1alpha1\",\"kind\":\"Machine\",")
+          .append("\"metadata\":{\"name\":\"m-")
+          .append(i)
+          .append("\",\"namespace\":\"ns\"},")
+          .append("\"spec\":{\"machinePoolRef\":{\"name\":\"pool-a\"}},")
+          .append(status)
+          .append("}");
+    }
+    String json = list.append("]}").toString();
+    assertThat(json.length()).isGreaterThan(JsonMappers.MAX_VALUE_BYTES);
+
+    io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList<Machine> decoded =
+        JsonMappers.kubernetesSerialization()
+            .unmarshal(
+                json,
+                new com.fasterxml.jackson.core.type.TypeReference<
+                    io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList<Machine>>() {});
+    assertThat(decoded.getItems()).hasSize(600);
+    assertThat(decoded.getItems().get(599).boundPoolName()).isEqualTo("pool-a");
+    assertThat(JsonMappers.shared().readTree(json).get("items").size()).isEqualTo(600);
+  }
 }

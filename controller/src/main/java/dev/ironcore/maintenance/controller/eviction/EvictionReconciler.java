@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * Machine change re-runs the decision earlier, so removing the taint or raising the seconds cancels
  * or moves the eviction. Deadlines come from the taints' {@code timeAdded}, so a restart keeps
  * them; for a taint without one, from this process's first sighting ({@link TaintSightings}).
+ *
+ * <p>The DELETE is conditional on the resourceVersion the decision was made on ({@link
+ * EvictionDelete}): a cache that lags behind the API server (a watch reconnecting or relisting)
+ * cannot evict, count and announce the same Machine twice; the pass fails and the queue retries it
+ * on a fresher read.
  */
 public final class EvictionReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(EvictionReconciler.class);
@@ -90,14 +95,20 @@ public final class EvictionReconciler implements Reconciler {
     }
     String taints =
         outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
-    var deleted =
-        client
-            .resources(Machine.class)
-            .inNamespace(Keys.namespace(key))
-            .withName(Keys.name(key))
-            .delete();
-    if (deleted.isEmpty()) {
-      return Result.done();
+    String decidedOn = machine.getMetadata().getResourceVersion();
+    switch (EvictionDelete.ifUnchanged(client, Keys.namespace(key), Keys.name(key), decidedOn)) {
+      case GONE:
+        return Result.done();
+      case CHANGED:
+        // the cache lags (e.g. the Machine is already being deleted): decide again on the next read
+        throw new IllegalStateException(
+            "Machine "
+                + key
+                + " changed since resourceVersion "
+                + decidedOn
+                + " (409 Conflict): not evicted, deciding again");
+      case DELETED:
+        break;
     }
     metrics.evicted();
     String why = outcome.expired() ? " tolerated for its tolerationSeconds only" : " not tolerated";

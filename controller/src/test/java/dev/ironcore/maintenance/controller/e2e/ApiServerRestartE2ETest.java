@@ -163,5 +163,8 @@ class ApiServerRestartE2ETest {
         .until(() -> world.pool(pool) == null && world.capiMachine("node") == null);
     checks.notEvicted(tolerating);
     checks.everyEventOfTheFlow(evicted, tolerating);
+    assertThat(controller.metrics())
+        .as("each Machine evicted once, even from a cache that lagged after the restart")
+        .contains("ironcore_maintenance_evictions_total " + EVICTED + ".0");
   }
 }

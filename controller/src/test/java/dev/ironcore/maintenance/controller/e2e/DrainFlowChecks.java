@@ -66,7 +66,7 @@ final class DrainFlowChecks {
   /**
    * After the drain: the CAPI Machine has DrainStarted, DrainBlocked, DrainCompleted and
    * PoolDeleted and no Warning of the flow (DrainStuck, PoolMissing, DrainHookRemoved); each
-   * evicted Machine has its Evicted event, the tolerating ones none.
+   * evicted Machine has its Evicted event, with count 1 (evicted once), the tolerating ones none.
    */
   void everyEventOfTheFlow(List<String> evicted, List<String> tolerating) {
     Map<String, Integer> onNode = eventsOn(capiMachine);
@@ -76,7 +76,9 @@ final class DrainFlowChecks {
         .doesNotContainKeys("DrainStuck", "PoolMissing", "DrainHookRemoved", "DrainCancelled");
     assertThat(onNode.get("DrainCompleted")).as("one DrainCompleted").isEqualTo(1);
     for (String m : evicted) {
-      assertThat(eventsOn(m)).as("events on evicted Machine %s", m).containsKey("Evicted");
+      assertThat(eventsOn(m))
+          .as("events on evicted Machine %s: evicted exactly once", m)
+          .containsEntry("Evicted", 1);
     }
     for (String m : tolerating) {
       assertThat(eventsOn(m)).as("events on tolerating Machine %s", m).doesNotContainKey("Evicted");
