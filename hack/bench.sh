@@ -75,6 +75,10 @@ load_after=$(uptime)
 machine=$(hostname -s)
 date=$(date -u +%Y-%m-%d)
 results=bench/results/$date-$machine.md
+# a part's figures, or a line saying it was neither run now nor kept from an earlier run
+part_output() {
+  if [ -f "$1" ]; then cat "$1"; else echo "($(basename "$1" .md) part: not run now, no earlier output in $out_dir)"; fi
+}
 mkdir -p bench/results
 {
   echo "# make bench, $date, machine \`$machine\`"
@@ -95,14 +99,14 @@ mkdir -p bench/results
   echo "| wall time | $(( $(date -u +%s) - started )) s |"
   echo
   echo
-  cat "$out_dir/webhook.md"
+  part_output "$out_dir/webhook.md"
   echo
-  cat "$out_dir/fleet.md"
+  part_output "$out_dir/fleet.md"
   echo
   echo "## JMH (one fork, 2 × 1 s warm-up, 3 × 1 s measurement)"
   echo
   echo '```'
-  sed -n '/^Benchmark/,$p' "$out_dir/jmh.txt"
+  if [ -f "$out_dir/jmh.txt" ]; then sed -n '/^Benchmark/,$p' "$out_dir/jmh.txt"; else echo "(not run)"; fi
   echo '```'
 } > "$results"
 

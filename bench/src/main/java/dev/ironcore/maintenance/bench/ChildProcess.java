@@ -74,6 +74,22 @@ final class ChildProcess implements AutoCloseable {
     return statusKiB("VmHWM:") / 1024.0;
   }
 
+  /**
+   * @return CPU time the process has consumed so far, ms (user + system, {@code /proc/<pid>/stat};
+   *     Linux reports it in USER_HZ ticks, 100 per second): unlike wall time, a loaded machine does
+   *     not inflate it
+   */
+  double cpuMillis() {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+      // fields after the command name, which is in parentheses and may contain spaces
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10.0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("process " + pid() + " is gone; see " + log, e);
+    }
+  }
+
   private long statusKiB(String field) {
     try {
       for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {

@@ -8,6 +8,7 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
+import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -423,9 +424,9 @@ public final class FleetBench {
 
     try (LocalControlPlane cp =
         LocalControlPlane.start(Path.of(a.get("controlplane-dir")), work.resolve("controlplane"))) {
-      for (String dir : List.of("crds", "capi-local", "namespaces")) {
-        cp.kubectl("apply", "-k", repo.resolve("manifests").resolve(dir).toString());
-      }
+      // the CRDs convert v1alpha1 <-> v1alpha2 through our webhook: a conversion server in this JVM
+      CrdsWithConversion.install(cp, "crds", "capi-local");
+      cp.kubectl("apply", "-k", repo.resolve("manifests").resolve("namespaces").toString());
       cp.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=120s");
       KubernetesClient client = cp.newClient();
       FleetBench bench = new FleetBench(client, machines, pools, drainSize);

@@ -3,7 +3,6 @@ package dev.ironcore.maintenance.bench;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,7 +38,9 @@ record ShippedSettings(
   static ShippedSettings read(Path deploymentYaml) {
     Deployment d;
     try (InputStream in = Files.newInputStream(deploymentYaml)) {
-      d = dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization().unmarshal(in, Deployment.class);
+      d =
+          dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization()
+              .unmarshal(in, Deployment.class);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

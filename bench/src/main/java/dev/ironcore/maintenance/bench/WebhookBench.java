@@ -45,6 +45,7 @@ public final class WebhookBench {
     final String server;
     final int round;
     double readyMillis;
+    double readyCpuMillis;
     final Map<String, Double> rssMiB = new LinkedHashMap<>();
     final Map<String, H2load.Result> runs = new LinkedHashMap<>();
     double peakRssMiB;
@@ -96,6 +97,7 @@ public final class WebhookBench {
     try (ChildProcess p =
         ChildProcess.start(server.command().apply(port), server.env(), dir.resolve("server.log"))) {
       in.readyMillis = awaitReady(p, dir);
+      in.readyCpuMillis = p.cpuMillis();
       in.rssMiB.put("ready", p.rssMiB());
       if (full) {
         in.runs.put(

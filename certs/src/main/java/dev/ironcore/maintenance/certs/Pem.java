@@ -1,20 +1,26 @@
 package dev.ironcore.maintenance.certs;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.sec.ECPrivateKey;
-import org.bouncycastle.cert.X509CertificateHolder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
@@ -26,6 +32,10 @@ import org.bouncycastle.util.io.pem.PemWriter;
  *
  * <p>Private keys are always written as PKCS#8 ({@code -----BEGIN PRIVATE KEY-----}); reading also
  * accepts the legacy {@code RSA PRIVATE KEY} and {@code EC PRIVATE KEY} blocks.
+ *
+ * <p>Certificates and PKCS#8 keys are read with the JDK alone; BouncyCastle is loaded only for the
+ * legacy key blocks and for writing, so a process that just reads its serving certificate (the
+ * webhook server) never loads it.
  */
 public final class Pem {
 
@@ -84,15 +94,15 @@ public final class Pem {
    */
   public static List<X509Certificate> decodeCertificates(String pem) {
     List<X509Certificate> out = new ArrayList<>();
-    try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-      JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
-      Object o;
-      while ((o = parser.readObject()) != null) {
-        if (o instanceof X509CertificateHolder holder) {
-          out.add(converter.getCertificate(holder));
+    try {
+      CertificateFactory factory = CertificateFactory.getInstance("X.509");
+      for (Block block : blocks(pem)) {
+        if (block.type().equals("CERTIFICATE")) {
+          out.add(
+              (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.der())));
         }
       }
-    } catch (IOException | CertificateException e) {
+    } catch (CertificateException e) {
       throw new IllegalArgumentException("malformed certificate PEM: " + e.getMessage(), e);
     }
     if (out.isEmpty()) {
@@ -112,21 +122,80 @@ public final class Pem {
    * @throws IllegalArgumentException if no unencrypted private key is found
    */
   public static PrivateKey decodePrivateKey(String pem) {
-    try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-      Object o;
-      while ((o = parser.readObject()) != null) {
-        if (o instanceof PrivateKeyInfo info) {
-          return converter.getPrivateKey(info);
-        }
-        if (o instanceof PEMKeyPair pair) {
-          return converter.getPrivateKey(pair.getPrivateKeyInfo());
-        }
+    for (Block block : blocks(pem)) {
+      switch (block.type()) {
+        case "PRIVATE KEY":
+          return pkcs8(block.der());
+        case "RSA PRIVATE KEY", "EC PRIVATE KEY":
+          return Legacy.decodePrivateKey(pem);
+        default:
+          // not a key (e.g. a certificate, or an encrypted key): skipped
       }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("malformed private key PEM: " + e.getMessage(), e);
     }
     throw new IllegalArgumentException("no unencrypted private key block found in PEM text");
+  }
+
+  /** One PEM block: its type (the word(s) after {@code BEGIN}) and its decoded content. */
+  private record Block(String type, byte[] der) {}
+
+  private static final Pattern BLOCK =
+      Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([^-]*)-----END \\1-----");
+
+  /** Every complete block of {@code pem}, in order; text between blocks is ignored. */
+  private static List<Block> blocks(String pem) {
+    List<Block> out = new ArrayList<>();
+    Matcher m = BLOCK.matcher(pem);
+    while (m.find()) {
+      String body = m.group(2);
+      if (body.contains(":")) {
+        // RFC 1421 headers (Proc-Type, DEK-Info): a legacy encrypted key, never ours to read
+        out.add(new Block("ENCRYPTED " + m.group(1), new byte[0]));
+        continue;
+      }
+      try {
+        out.add(new Block(m.group(1), Base64.getMimeDecoder().decode(body)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "malformed PEM block " + m.group(1) + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  /** A PKCS#8 key of any algorithm the JDK knows (RSA, EC, Ed25519/Ed448, DSA, X25519/X448). */
+  private static PrivateKey pkcs8(byte[] der) {
+    PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
+    for (String algorithm : List.of("RSA", "EC", "EdDSA", "DSA", "XDH", "RSASSA-PSS")) {
+      try {
+        return KeyFactory.getInstance(algorithm).generatePrivate(spec);
+      } catch (GeneralSecurityException e) {
+        // not this algorithm; try the next
+      }
+    }
+    throw new IllegalArgumentException("malformed private key PEM: no known PKCS#8 key algorithm");
+  }
+
+  /** The legacy key blocks, read with BouncyCastle (loaded only when such a block is read). */
+  private static final class Legacy {
+    private Legacy() {}
+
+    static PrivateKey decodePrivateKey(String pem) {
+      try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+        Object o;
+        while ((o = parser.readObject()) != null) {
+          if (o instanceof PrivateKeyInfo info) {
+            return converter.getPrivateKey(info);
+          }
+          if (o instanceof PEMKeyPair pair) {
+            return converter.getPrivateKey(pair.getPrivateKeyInfo());
+          }
+        }
+      } catch (IOException e) {
+        throw new IllegalArgumentException("malformed private key PEM: " + e.getMessage(), e);
+      }
+      throw new IllegalArgumentException("no unencrypted private key block found in PEM text");
+    }
   }
 
   private static String write(String type, byte[] der) {

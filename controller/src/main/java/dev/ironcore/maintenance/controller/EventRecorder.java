@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * written events is per process (an LRU of {@link #MAX_REMEMBERED}); after a restart the first
  * repeat creates a new Event, as with client-go. Each Event is written in the API server that
  * stores its object ({@link Clusters}: a CAPI Machine's in the CAPI cluster, everything else in the
- * IronCore API). A failure to record is logged, never thrown: events are informational.
+ * IronCore API). A failure to record is logged, never thrown: events are informational; the write
+ * is retried in the background ({@link EventRetries}: 10 s apart, 12 attempts in all, as
+ * client-go), so an Event survives an API server that answers 429 or 5xx for a while.
  */
 public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -56,6 +58,7 @@ public final class EventRecorder {
   private final Clusters clusters;
   private final Clock clock;
   private final Duration window;
+  private final EventRetries retries;
   private final Map<Key, Written> written =
       new LinkedHashMap<>(64, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -78,9 +81,17 @@ public final class EventRecorder {
    * @param window a repeat within this time of the last occurrence updates the existing Event
    */
   public EventRecorder(Clusters clusters, Clock clock, Duration window) {
+    this(clusters, clock, window, new EventRetries());
+  }
+
+  /**
+   * @param retries where failed writes are retried
+   */
+  EventRecorder(Clusters clusters, Clock clock, Duration window, EventRetries retries) {
     this.clusters = clusters;
     this.clock = clock;
     this.window = window;
+    this.retries = retries;
   }
 
   /** What makes two events "the same" (client-go's {@code getEventKey}, minus the source). */
@@ -137,12 +148,29 @@ public final class EventRecorder {
             type,
             reason,
             message);
-    synchronized (locks[Math.floorMod(key.hashCode(), LOCK_STRIPES)]) {
-      recordLocked(key, object, ns, type, reason, message, now, countRepeat);
+    if (!recordUnderLock(key, object, ns, type, reason, message, now, countRepeat)) {
+      retries.retry(
+          reason + " on " + ns + "/" + meta.getName(),
+          () -> recordUnderLock(key, object, ns, type, reason, message, now, countRepeat));
     }
   }
 
-  private void recordLocked(
+  /** One attempt; false (logged) when the API server refused it or did not answer. */
+  private boolean recordUnderLock(
+      Key key,
+      HasMetadata object,
+      String ns,
+      String type,
+      String reason,
+      String message,
+      Instant now,
+      boolean countRepeat) {
+    synchronized (locks[Math.floorMod(key.hashCode(), LOCK_STRIPES)]) {
+      return recordLocked(key, object, ns, type, reason, message, now, countRepeat);
+    }
+  }
+
+  private boolean recordLocked(
       Key key,
       HasMetadata object,
       String ns,
@@ -156,12 +184,12 @@ public final class EventRecorder {
       Written previous = remembered(key);
       if (previous != null && previous.last().plus(window).isAfter(now)) {
         if (!countRepeat) {
-          return;
+          return true;
         }
         Written next = repeat(previous, now);
         if (next != null) {
           remember(key, next);
-          return;
+          return true;
         }
       }
       KubernetesClient client =
@@ -170,8 +198,16 @@ public final class EventRecorder {
               : clusters.ironcore();
       Event created = create(client, object, ns, type, reason, message, now);
       remember(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
+      return true;
     } catch (RuntimeException e) {
-      LOG.warn("could not record event {} on {}/{}: {}", reason, ns, meta.getName(), e.toString());
+      LOG.warn(
+          "could not record event {} on {}/{} (retried every {} s): {}",
+          reason,
+          ns,
+          meta.getName(),
+          EventRetries.INTERVAL.toSeconds(),
+          e.toString());
+      return false;
     }
   }
 

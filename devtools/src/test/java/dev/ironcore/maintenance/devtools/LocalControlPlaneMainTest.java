@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.devtools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.testkit.JavaMain;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,11 +25,8 @@ class LocalControlPlaneMainTest {
   void etcdDyingEndsTheControlPlaneProcessNamingItsExitCodeAndLog() throws Exception {
     Path out = work.resolve("controlplane.out");
     Process main =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                LocalControlPlaneMain.class.getName(),
+        JavaMain.processBuilder(
+                LocalControlPlaneMain.class,
                 "--bin-dir",
                 SharedControlPlane.binDir().toString(),
                 "--work-dir",

@@ -11,15 +11,16 @@ import net.logstash.logback.fieldnames.LogstashFieldNames;
 import org.slf4j.LoggerFactory;
 
 /**
- * Switches the process's console log (stderr) between text and JSON lines. Levels stay as {@code
- * logback.xml} of this module sets them; only the root logger's console appender is replaced.
+ * Switches the process's console log (stderr) between text and JSON lines. Levels stay as {@link
+ * DefaultLogging} sets them; only the root logger's console appender is replaced.
  */
 public final class Logging {
-  /** Pattern of {@link LogFormat#TEXT}; also in {@code logback.xml}. */
+  /** Pattern of {@link LogFormat#TEXT}, also of the logging before the flag is applied. */
   public static final String TEXT_PATTERN =
       "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX,UTC} [%thread] %level %logger{0} - %msg%n";
 
-  private static final String APPENDER = "CONSOLE";
+  /** Name of the root logger's console appender. */
+  static final String APPENDER = "CONSOLE";
 
   private Logging() {}
 

@@ -39,7 +39,7 @@ class LoggingTest {
   }
 
   @Test
-  void theShippedLogbackXmlLoadsWithoutErrorsAndSetsTheLevels() {
+  void theDefaultConfigurationIsAppliedWithoutErrorsAndSetsTheLevels() {
     var context = (ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory();
     assertThat(new ch.qos.logback.core.status.StatusUtil(context).getHighestLevel(0))
         .as(context.getStatusManager().getCopyOfStatusList().toString())
@@ -51,6 +51,12 @@ class LoggingTest {
                 .getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")
                 .getLevel())
         .isEqualTo(ch.qos.logback.classic.Level.ERROR);
+    assertThat(context.getLogger("org.eclipse.jetty").getLevel())
+        .isEqualTo(ch.qos.logback.classic.Level.WARN);
+    // set in code (DefaultLogging), not read from XML: logback's Joran never ran
+    assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("CONSOLE")).isNotNull();
+    assertThat(context.getStatusManager().getCopyOfStatusList())
+        .anySatisfy(st -> assertThat(st.getMessage()).isEqualTo(DefaultLogging.CONFIGURED));
   }
 
   @Test

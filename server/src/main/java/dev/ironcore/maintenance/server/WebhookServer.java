@@ -4,11 +4,11 @@ import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.http.HealthEndpoints;
 import dev.ironcore.maintenance.server.http.MeteredEndpoint;
 import dev.ironcore.maintenance.server.http.MetricsEndpoint;
+import dev.ironcore.maintenance.server.http.Routes;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import dev.ironcore.maintenance.server.tls.HttpsConnectors;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
-import io.javalin.Javalin;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
@@ -16,17 +16,22 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTPS admission and conversion webhook server: Javalin on Jetty with one TLS connector (TLS
- * 1.2+, ALPN {@code h2} and {@code http/1.1}). Routes: POST {@link AdmissionRoutes} paths and
- * {@link AdmissionRoutes#CONVERT}, GET {@code /healthz}, {@code /readyz} and {@code /metrics}
- * (Prometheus text format, meters listed in {@link WebhookMetrics}, each server with its own
- * registry). The certificate is re-read from its PEM files periodically. One instance serves once:
- * {@link #start(int)}, then {@link #stop()}.
+ * The HTTPS admission and conversion webhook server: Jetty's core handler API (no servlet
+ * container; {@link Routes}) with one TLS connector (TLS 1.2+, ALPN {@code h2} and {@code
+ * http/1.1}) and a graceful stop that lets requests in flight finish. Routes: POST {@link
+ * AdmissionRoutes} paths and {@link AdmissionRoutes#CONVERT}, GET {@code /healthz}, {@code /readyz}
+ * and {@code /metrics} (Prometheus text format, meters listed in {@link WebhookMetrics}, each
+ * server with its own registry). The certificate is re-read from its PEM files periodically. One
+ * instance serves once: {@link #start(int)}, then {@link #stop()}.
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
@@ -39,7 +44,7 @@ public final class WebhookServer implements AutoCloseable {
 
   private final WebhookServerConfig config;
   private final BoundMachines boundMachines;
-  private Javalin app;
+  private Server app;
   private ServingCertificate certificate;
   private PrometheusMeterRegistry registry;
   private ScheduledExecutorService reloader;
@@ -82,7 +87,7 @@ public final class WebhookServer implements AutoCloseable {
             java.time.Clock.systemUTC(),
             config.certificateExpiryWarning());
     certificate = served;
-    Map<String, AdmissionHandler> routes =
+    Map<String, AdmissionHandler> admissionRoutes =
         AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     HealthEndpoints health = new HealthEndpoints(served);
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -90,39 +95,28 @@ public final class WebhookServer implements AutoCloseable {
     metrics.bindJvmMeters();
     metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
     metrics.servingCertificateExpiresSoon(served::expiresSoon, served.expiryWarning());
-    Javalin javalin =
-        Javalin.create(
-            cfg -> {
-              cfg.startup.showJavalinBanner = false;
-              // no default-configured mapper anywhere: Javalin's also gets our read limits
-              cfg.jsonMapper(
-                  new io.javalin.json.JavalinJackson(
-                      dev.ironcore.maintenance.api.json.JsonMappers.create(), false));
-              // request threads with deep stacks: writing a 10,000-level object recurses
-              cfg.jetty.threadPool = threadPool(config.maxThreads());
-              cfg.jetty.modifyServer(
-                  server -> {
-                    server.insertHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
-                    server.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
-                  });
-              cfg.jetty.addConnector(
-                  (server, http) ->
-                      HttpsConnectors.create(
-                          server, http, served.sslContextFactory(), config.bindAddress(), port));
-              routes.forEach(
-                  (path, handler) ->
-                      cfg.routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
-              cfg.routes.post(
-                  AdmissionRoutes.CONVERT,
-                  MeteredEndpoint.conversion(AdmissionRoutes.CONVERT, metrics));
-              cfg.routes.get("/healthz", health::healthz);
-              cfg.routes.get("/readyz", health::readyz);
-              cfg.routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
-            });
+    Routes routes = new Routes();
+    admissionRoutes.forEach(
+        (path, handler) -> routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
+    routes.post(
+        AdmissionRoutes.CONVERT, MeteredEndpoint.conversion(AdmissionRoutes.CONVERT, metrics));
+    routes.get("/healthz", health::healthz);
+    routes.get("/readyz", health::readyz);
+    routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
+    // request threads with deep stacks: writing a 10,000-level object recurses
+    Server jetty = new Server(threadPool(config.maxThreads()));
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    ServerConnector connector =
+        HttpsConnectors.create(jetty, http, served.sslContextFactory(), config.bindAddress(), port);
+    jetty.addConnector(connector);
+    // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
+    jetty.setHandler(new GracefulHandler(routes));
+    jetty.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
     try {
-      javalin.start();
-    } catch (RuntimeException e) {
-      javalin.stop();
+      jetty.start();
+    } catch (Exception e) {
+      stopQuietly(jetty);
       prometheus.close();
       throw new IllegalStateException(
           "cannot start webhook server on "
@@ -133,16 +127,16 @@ public final class WebhookServer implements AutoCloseable {
               + rootCause(e),
           e);
     }
-    app = javalin;
+    app = jetty;
     registry = prometheus;
-    this.port = javalin.port();
+    this.port = connector.getLocalPort();
     startReloading();
     LOG.info(
         "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
             + "CAPI Machine selector \"{}\")",
         config.bindAddress(),
         this.port,
-        routes.keySet(),
+        admissionRoutes.keySet(),
         AdmissionRoutes.CONVERT,
         config.capiMachineSelector());
     return this.port;
@@ -171,7 +165,7 @@ public final class WebhookServer implements AutoCloseable {
       reloader = null;
     }
     if (app != null) {
-      app.stop();
+      stopQuietly(app);
       app = null;
       LOG.info("webhook server on port {} stopped", port);
     }
@@ -184,6 +178,14 @@ public final class WebhookServer implements AutoCloseable {
   @Override
   public void close() {
     stop();
+  }
+
+  private static void stopQuietly(Server jetty) {
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      LOG.warn("webhook server did not stop cleanly: {}", e.toString());
+    }
   }
 
   private static QueuedThreadPool threadPool(int maxThreads) {
@@ -218,9 +220,9 @@ public final class WebhookServer implements AutoCloseable {
   }
 
   /**
-   * The innermost message of a start failure: Javalin reports every bind failure as "Port already
-   * in use", while the socket's own {@link java.net.BindException} says what happened ("Address
-   * already in use", "Cannot assign requested address").
+   * The innermost message of a start failure: Jetty wraps a bind failure ("Failed to bind to ..."),
+   * while the socket's own {@link java.net.BindException} says what happened ("Address already in
+   * use", "Cannot assign requested address").
    */
   static String rootCause(Throwable e) {
     String message = e.getMessage();

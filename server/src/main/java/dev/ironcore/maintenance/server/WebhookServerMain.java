@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -115,18 +116,10 @@ public final class WebhookServerMain implements Callable<Integer> {
             .withCapiMachineSelector(capiMachineSelector)
             .withCertificateExpiryWarning(certificateExpiryWarning)
             .withMaxThreads(maxThreads);
-    MachineCache machines = null;
-    KubernetesClient client = null;
-    if (evictionWarnings) {
-      try {
-        client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
-        machines = new MachineCache(client, Duration.ofMinutes(10)).start();
-      } catch (RuntimeException e) {
-        System.err.println("webhook-server: no eviction warnings: " + e.getMessage());
-      }
-    }
-    WebhookServer server =
-        new WebhookServer(config, machines == null ? BoundMachines.NONE : machines);
+    // The server starts first: ready to serve without waiting for the Kubernetes client, which
+    // only feeds the eviction warnings (no warning until its cache has listed Machines anyway).
+    AtomicReference<BoundMachines> bound = new AtomicReference<>(BoundMachines.NONE);
+    WebhookServer server = new WebhookServer(config, pool -> bound.get().boundTo(pool));
     CountDownLatch stopped = new CountDownLatch(1);
     try {
       server.start(port);
@@ -138,6 +131,17 @@ public final class WebhookServerMain implements Callable<Integer> {
     // by its default handler exits 143)
     for (String signal : java.util.List.of("TERM", "INT")) {
       sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stopped.countDown());
+    }
+    MachineCache machines = null;
+    KubernetesClient client = null;
+    if (evictionWarnings) {
+      try {
+        client = MachineCache.client(null);
+        machines = new MachineCache(client, Duration.ofMinutes(10)).start();
+        bound.set(machines);
+      } catch (RuntimeException e) {
+        System.err.println("webhook-server: no eviction warnings: " + e.getMessage());
+      }
     }
     try {
       stopped.await();

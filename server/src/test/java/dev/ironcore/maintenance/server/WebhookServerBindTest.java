@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A listener that cannot be opened is reported with the socket's own reason (Javalin says "Port
- * already in use" for every bind failure).
+ * A listener that cannot be opened is reported with the socket's own reason, not a generic "Port
+ * already in use" for every bind failure.
  */
 class WebhookServerBindTest {
   @TempDir Path dir;

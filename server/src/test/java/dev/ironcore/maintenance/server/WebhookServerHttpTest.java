@@ -202,6 +202,32 @@ class WebhookServerHttpTest {
   }
 
   @Test
+  void unknownPathsAre404WrongMethods405AndATrailingSlashIsIgnored() throws Exception {
+    HttpClient http = client(HttpClient.Version.HTTP_2);
+    HttpResponse<String> unknown =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/mutate/nothing")).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    HttpResponse<String> wrongMethod =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.MUTATE_CAPI_MACHINE))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(wrongMethod.statusCode()).isEqualTo(405);
+    assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("POST");
+    HttpResponse<String> slash =
+        post(
+            HttpClient.Version.HTTP_1_1,
+            AdmissionRoutes.MUTATE_CAPI_MACHINE + "/",
+            "application/json",
+            HttpRequest.BodyPublishers.ofString(capiCreateReview("u-slash")));
+    assertThat(slash.statusCode()).isEqualTo(200);
+    assertThat(MAPPER.readTree(slash.body()).at("/response/uid").asText()).isEqualTo("u-slash");
+  }
+
+  @Test
   void healthAndReadiness() throws Exception {
     for (String path : new String[] {"/healthz", "/readyz"}) {
       HttpResponse<String> response =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.process.Cli;
 import dev.ironcore.maintenance.server.tls.TestCertificates;
+import dev.ironcore.maintenance.testkit.JavaMain;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -111,11 +112,8 @@ class WebhookServerMainTest {
     TestCertificates certs = TestCertificates.create(dir);
     Path missing = dir.resolve("nonexistent");
     ProcessBuilder pb =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                WebhookServerMain.class.getName(),
+        JavaMain.processBuilder(
+                WebhookServerMain.class,
                 "--port=0",
                 "--bind-address=127.0.0.1",
                 "--tls-cert-file=" + certs.certFile(),

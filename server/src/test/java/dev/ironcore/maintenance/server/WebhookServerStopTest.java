@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ironcore.maintenance.certs.SslContexts;
 import dev.ironcore.maintenance.server.tls.TestCertificates;
 import dev.ironcore.maintenance.testkit.FreePorts;
+import dev.ironcore.maintenance.testkit.JavaMain;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,11 +35,8 @@ class WebhookServerStopTest {
     int port = FreePorts.pick(1).get(0);
     Path log = dir.resolve("server.log");
     Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                WebhookServerMain.class.getName(),
+        JavaMain.processBuilder(
+                WebhookServerMain.class,
                 "--port=" + port,
                 "--bind-address=127.0.0.1",
                 "--tls-cert-file=" + certs.certFile(),

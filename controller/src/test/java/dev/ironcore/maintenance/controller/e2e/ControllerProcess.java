@@ -172,6 +172,11 @@ final class ControllerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** The exit code once the process ended, else -1 (still running). */
+  int exitCode() {
+    return process.isAlive() ? -1 : process.exitValue();
+  }
+
   /** SIGKILL: no shutdown hook runs, nothing is flushed or released. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

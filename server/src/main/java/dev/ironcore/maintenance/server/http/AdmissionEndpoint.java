@@ -3,11 +3,10 @@ package dev.ironcore.maintenance.server.http;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.AdmissionReviews;
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.eclipse.jetty.server.Request;
 
 /**
  * The HTTP side of one admission webhook path: a {@link ReviewEndpoint} (body cap, media type,
@@ -19,7 +18,7 @@ import java.util.function.Consumer;
  * <p>Each reply's {@link AdmissionResponse} is also handed to an optional listener (e.g. to count
  * decisions), so the admission core stays free of metrics.
  */
-public final class AdmissionEndpoint implements Handler {
+public final class AdmissionEndpoint implements Endpoint {
   /** Largest accepted body: {@link ReviewEndpoint#MAX_BODY_BYTES} (7 MiB). */
   public static final long MAX_BODY_BYTES = ReviewEndpoint.MAX_BODY_BYTES;
 
@@ -60,8 +59,8 @@ public final class AdmissionEndpoint implements Handler {
   }
 
   @Override
-  public void handle(Context ctx) throws IOException {
-    endpoint.handle(ctx);
+  public Reply answer(Request request) throws IOException {
+    return endpoint.answer(request);
   }
 
   /**

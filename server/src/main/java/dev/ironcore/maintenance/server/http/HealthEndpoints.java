@@ -1,8 +1,8 @@
 package dev.ironcore.maintenance.server.http;
 
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
-import io.javalin.http.Context;
 import java.util.Optional;
+import org.eclipse.jetty.server.Request;
 
 /**
  * {@code GET /healthz} and {@code GET /readyz}: 200 {@code ok}, or 500 with the reason when the
@@ -20,21 +20,18 @@ public final class HealthEndpoints {
   }
 
   /** Handles {@code /healthz}. */
-  public void healthz(Context ctx) {
-    report(ctx, certificate.problem());
+  public Reply healthz(Request request) {
+    return report(certificate.problem());
   }
 
   /** Handles {@code /readyz}: ready once serving with a usable certificate. */
-  public void readyz(Context ctx) {
-    report(ctx, certificate.problem());
+  public Reply readyz(Request request) {
+    return report(certificate.problem());
   }
 
-  private static void report(Context ctx, Optional<String> problem) {
-    ctx.contentType("text/plain; charset=utf-8");
-    if (problem.isPresent()) {
-      ctx.status(500).result("certificate: " + problem.get() + "\n");
-    } else {
-      ctx.status(200).result("ok\n");
-    }
+  private static Reply report(Optional<String> problem) {
+    return problem.isPresent()
+        ? Reply.text(500, "certificate: " + problem.get() + "\n")
+        : Reply.text(200, "ok\n");
   }
 }

@@ -3,18 +3,18 @@ package dev.ironcore.maintenance.server.http;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.conversion.ConversionReviews;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
+import java.io.IOException;
 import java.util.Objects;
+import org.eclipse.jetty.server.Request;
 
 /**
  * Wraps the handler of one webhook path with its HTTP metrics: in flight while the handler runs,
  * then the time taken and the status code answered ({@link WebhookMetrics.Request#answered(int)}).
- * A handler that throws is counted as 500, which is what Javalin then answers.
+ * An endpoint that throws is counted as 500, which is what {@link Routes} then answers.
  */
-public final class MeteredEndpoint implements Handler {
+public final class MeteredEndpoint implements Endpoint {
   private final String webhook;
-  private final Handler delegate;
+  private final Endpoint delegate;
   private final WebhookMetrics metrics;
 
   /**
@@ -23,7 +23,7 @@ public final class MeteredEndpoint implements Handler {
    * @param delegate the handler that answers
    * @param metrics where to record
    */
-  public MeteredEndpoint(String webhook, Handler delegate, WebhookMetrics metrics) {
+  public MeteredEndpoint(String webhook, Endpoint delegate, WebhookMetrics metrics) {
     this.webhook = Objects.requireNonNull(webhook, "webhook");
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -62,14 +62,15 @@ public final class MeteredEndpoint implements Handler {
   }
 
   @Override
-  public void handle(Context ctx) throws Exception {
-    WebhookMetrics.Request request = metrics.started(webhook);
+  public Reply answer(Request request) throws IOException {
+    WebhookMetrics.Request metered = metrics.started(webhook);
     int status = 500;
     try {
-      delegate.handle(ctx);
-      status = ctx.statusCode();
+      Reply reply = delegate.answer(request);
+      status = reply.status();
+      return reply;
     } finally {
-      request.answered(status);
+      metered.answered(status);
     }
   }
 }

@@ -1,15 +1,15 @@
 package dev.ironcore.maintenance.server.http;
 
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.eclipse.jetty.server.Request;
 
 /**
  * {@code GET /metrics}: 200 with the Prometheus text exposition format (version 0.0.4), e.g. from
  * {@code PrometheusMeterRegistry::scrape}.
  */
-public final class MetricsEndpoint implements Handler {
+public final class MetricsEndpoint implements Endpoint {
   /** The content type of the Prometheus text format. */
   public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -23,7 +23,7 @@ public final class MetricsEndpoint implements Handler {
   }
 
   @Override
-  public void handle(Context ctx) {
-    ctx.status(200).contentType(CONTENT_TYPE).result(scrape.get());
+  public Reply answer(Request request) {
+    return new Reply(200, CONTENT_TYPE, scrape.get().getBytes(StandardCharsets.UTF_8));
   }
 }

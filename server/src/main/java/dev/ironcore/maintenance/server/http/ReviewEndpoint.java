@@ -1,10 +1,12 @@
 package dev.ironcore.maintenance.server.http;
 
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Locale;
 import java.util.Objects;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
  *   <li>413 {@code text/plain} when the body exceeds the limit.
  * </ul>
  */
-public final class ReviewEndpoint implements Handler {
+public final class ReviewEndpoint implements Endpoint {
   /**
    * Largest accepted body: 7 MiB, as controller-runtime (the API server's own limit is 3 MiB
    * objects).
@@ -55,37 +57,33 @@ public final class ReviewEndpoint implements Handler {
   }
 
   @Override
-  public void handle(Context ctx) throws IOException {
-    String contentType = ctx.header("Content-Type");
+  public Reply answer(Request request) throws IOException {
+    String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (!isJson(contentType)) {
-      plain(
-          ctx,
+      return plain(
           415,
           "Content-Type must be application/json, got "
               + (contentType == null ? "none" : "\"" + contentType + "\""));
-      return;
     }
+    String path = Request.getPathInContext(request);
+    InputStream in = Content.Source.asInputStream(request);
     byte[] body;
     try {
-      body =
-          BoundedBody.read(
-              ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
+      body = BoundedBody.read(in, request.getLength(), maxBodyBytes);
     } catch (BoundedBody.TooLargeException e) {
       // Drain (bounded) what the client is still sending, or it may see a reset, not the 413.
-      BoundedBody.discard(ctx.req().getInputStream(), DISCARD_AFTER_LIMIT_BYTES);
-      LOG.warn("{} {}: rejected body larger than {} bytes", ctx.method(), ctx.path(), maxBodyBytes);
-      plain(
-          ctx,
+      BoundedBody.discard(in, DISCARD_AFTER_LIMIT_BYTES);
+      LOG.warn(
+          "{} {}: rejected body larger than {} bytes", request.getMethod(), path, maxBodyBytes);
+      return plain(
           413,
           "request body is larger than the limit of "
               + maxBodyBytes
               + " bytes ("
               + (maxBodyBytes / (1024 * 1024))
               + " MiB)");
-      return;
     }
-    byte[] reply = answerer.answer(ctx.path(), body);
-    ctx.status(200).contentType("application/json").result(reply);
+    return Reply.json(answerer.answer(path, body));
   }
 
   /**
@@ -100,7 +98,7 @@ public final class ReviewEndpoint implements Handler {
     return mediaType.toLowerCase(Locale.ROOT).equals("application/json");
   }
 
-  private static void plain(Context ctx, int status, String message) {
-    ctx.status(status).contentType("text/plain; charset=utf-8").result(message + "\n");
+  private static Reply plain(int status, String message) {
+    return Reply.text(status, message + "\n");
   }
 }

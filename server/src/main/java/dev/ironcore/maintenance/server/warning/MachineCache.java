@@ -1,24 +1,40 @@
 package dev.ironcore.maintenance.server.warning;
 
 import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachineSpec;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@link BoundMachines} from a fabric8 informer on all IronCore Machines (list and watch only; see
  * the webhook's ClusterRole in {@code manifests/rbac}), indexed by {@code
- * spec.machinePoolRef.name}. Starting never waits: until the informer has listed once (or forever,
- * without API access, while it keeps retrying in the background) it knows nothing, so no warnings.
+ * spec.machinePoolRef.name}, listed in pages of {@value #LIST_LIMIT}. Starting never waits: until
+ * the informer has listed once (or forever, without API access, while it keeps retrying in the
+ * background) it knows nothing, so no warnings.
+ *
+ * <p>The cache keeps of each Machine only what the warning reads ({@link #trim(Machine)}): its
+ * metadata without managed fields and annotations, {@code spec.machinePoolRef} and {@code
+ * spec.tolerations}.
  */
 public final class MachineCache implements BoundMachines, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MachineCache.class);
   private static final String BY_POOL = "byPool";
+
+  /** Machines per LIST page while the informer (re)lists. */
+  static final long LIST_LIMIT = 500;
 
   private final SharedIndexInformer<Machine> informer;
 
@@ -26,7 +42,13 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
    * @param resync how often cached Machines are replayed (nothing listens; 0 = never)
    */
   public MachineCache(KubernetesClient client, Duration resync) {
-    informer = client.resources(Machine.class).inAnyNamespace().runnableInformer(resync.toMillis());
+    informer =
+        client
+            .resources(Machine.class)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resync.toMillis())
+            .itemStore(new TrimmingStore());
     informer.addIndexers(
         Map.of(BY_POOL, m -> m.boundPoolName() == null ? List.of() : List.of(m.boundPoolName())));
     informer.exceptionHandler(
@@ -34,6 +56,21 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
           LOG.debug("machine cache: {} (retrying)", t.toString());
           return true;
         });
+  }
+
+  /**
+   * The client this cache is meant to run on: fabric8 on the JDK's own HTTP client ({@code
+   * java.net.http}), which loads far fewer classes and keeps no buffer pools of its own, unlike the
+   * default Vert.x/Netty transport; one list/watch needs no more.
+   *
+   * @param config where and as whom to connect; null = fabric8's auto-configuration (in-cluster
+   *     service account, or {@code KUBECONFIG}/{@code ~/.kube/config})
+   */
+  public static KubernetesClient client(Config config) {
+    KubernetesClientBuilder builder =
+        dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
+            .withHttpClientFactory(new JdkHttpClientFactory());
+    return (config == null ? builder : builder.withConfig(config)).build();
   }
 
   /** Starts listing and watching in the background; returns at once. */
@@ -69,5 +106,64 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
   @Override
   public void close() {
     informer.close();
+  }
+
+  /**
+   * Keeps of {@code m}, in place, what the eviction warning reads: metadata without managed fields
+   * and annotations, {@code spec.machinePoolRef}, {@code spec.tolerations}; returns {@code m}.
+   */
+  static Machine trim(Machine m) {
+    if (m.getMetadata() != null) {
+      m.getMetadata().setManagedFields(null);
+      m.getMetadata().setAnnotations(null);
+    }
+    if (m.getSpec() != null) {
+      MachineSpec kept = new MachineSpec();
+      kept.setMachinePoolRef(m.getSpec().getMachinePoolRef());
+      kept.setTolerations(m.getSpec().getTolerations());
+      m.setSpec(kept);
+    }
+    m.setStatus(null);
+    return m;
+  }
+
+  /** The informer's store, trimming every Machine it keeps ({@link #trim(Machine)}). */
+  private static final class TrimmingStore implements ItemStore<Machine> {
+    private final BasicItemStore<Machine> items = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+
+    @Override
+    public String getKey(Machine obj) {
+      return items.getKey(obj);
+    }
+
+    @Override
+    public Machine put(String key, Machine obj) {
+      return items.put(key, trim(obj));
+    }
+
+    @Override
+    public Machine remove(String key) {
+      return items.remove(key);
+    }
+
+    @Override
+    public Stream<String> keySet() {
+      return items.keySet();
+    }
+
+    @Override
+    public Stream<Machine> values() {
+      return items.values();
+    }
+
+    @Override
+    public int size() {
+      return items.size();
+    }
+
+    @Override
+    public Machine get(String key) {
+      return items.get(key);
+    }
   }
 }

@@ -44,7 +44,8 @@ class EvictionWarningE2ETest {
   private MachineCache startCache() throws Exception {
     Config config = Config.fromKubeconfig(Files.readString(env.cp.kubeconfig()));
     config.setImpersonateUsername(SERVICE_ACCOUNT);
-    asWebhook = dev.ironcore.maintenance.api.json.JsonMappers.client(config);
+    // the client the server runs the cache on (JDK HTTP client)
+    asWebhook = MachineCache.client(config);
     return new MachineCache(asWebhook, Duration.ZERO).start();
   }
 

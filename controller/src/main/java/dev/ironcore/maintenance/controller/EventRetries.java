@@ -1,0 +1,97 @@
+package dev.ironcore.maintenance.controller;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Retries Event writes that failed (the API server answered 429 or 5xx, or did not answer), as
+ * client-go's event broadcaster does: up to {@link #MAX_ATTEMPTS} attempts in all, {@link
+ * #INTERVAL} apart, so an Event survives an API server outage of about two minutes. Retries run on
+ * one daemon thread of their own, never on a loop's worker; at most {@link #MAX_PENDING} wait at
+ * once (more are dropped and logged). An Event still waiting when the process exits is lost: Events
+ * are informational, the state lives in the objects and their conditions.
+ */
+final class EventRetries {
+  private static final Logger LOG = LoggerFactory.getLogger(EventRetries.class);
+
+  /** Attempts in all, the first (failed) one included (client-go: {@code maxTriesPerEvent}). */
+  static final int MAX_ATTEMPTS = 12;
+
+  /** Time between attempts (client-go: {@code defaultSleepDuration}). */
+  static final Duration INTERVAL = Duration.ofSeconds(10);
+
+  /** Retries waiting at most at once; further failed Events are dropped. */
+  static final int MAX_PENDING = 1000;
+
+  private final Duration interval;
+  private final AtomicInteger pending = new AtomicInteger();
+  private ScheduledExecutorService executor;
+
+  EventRetries() {
+    this(INTERVAL);
+  }
+
+  /**
+   * @param interval time between attempts (tests shorten it)
+   */
+  EventRetries(Duration interval) {
+    this.interval = interval;
+  }
+
+  /** Retries waiting now. */
+  int pending() {
+    return pending.get();
+  }
+
+  /**
+   * Schedules further attempts of an Event write whose first attempt failed.
+   *
+   * @param what the event, for the log (e.g. {@code Evicted on ns/vm-1})
+   * @param attempt one more try; true when it wrote the Event, false when it failed again (it must
+   *     not throw)
+   */
+  void retry(String what, BooleanSupplier attempt) {
+    schedule(what, attempt, 2);
+  }
+
+  private void schedule(String what, BooleanSupplier attempt, int n) {
+    if (pending.incrementAndGet() > MAX_PENDING) {
+      pending.decrementAndGet();
+      LOG.warn("dropped event {}: {} event retries already pending", what, MAX_PENDING);
+      return;
+    }
+    executor()
+        .schedule(
+            () -> {
+              pending.decrementAndGet();
+              if (attempt.getAsBoolean()) {
+                LOG.info("recorded event {} at attempt {}", what, n);
+              } else if (n >= MAX_ATTEMPTS) {
+                LOG.warn("dropped event {} after {} attempts", what, n);
+              } else {
+                schedule(what, attempt, n + 1);
+              }
+            },
+            interval.toMillis(),
+            TimeUnit.MILLISECONDS);
+  }
+
+  private synchronized ScheduledExecutorService executor() {
+    if (executor == null) {
+      executor =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "event-retries");
+                t.setDaemon(true);
+                return t;
+              });
+    }
+    return executor;
+  }
+}

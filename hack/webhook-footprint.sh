@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Footprint of the webhook server with the shipped settings, in figures a loaded machine does not
+# distort: CPU time (utime+stime) consumed until /readyz first answers, RSS (VmRSS/VmHWM), loaded
+# classes (-Xlog:class+load), optionally Native Memory Tracking after h2load saturation.
+# Wall-clock figures are printed for context only. Used for bench/results/*-footprint*.md.
+#
+#   hack/webhook-footprint.sh [SECONDS_OF_LOAD]   (default 15; 0 = start-up only)
+#   FOOTPRINT_PORT=21299  FOOTPRINT_NMT=true  FOOTPRINT_JAVA_TOOL_OPTIONS=...  FOOTPRINT_ARGS=...
+#   FOOTPRINT_REVIEW=file.json (the AdmissionReview sent under load; default a 4 KB CAPI Machine CREATE)
+# JAVA_TOOL_OPTIONS, MALLOC_ARENA_MAX and the tuning args default to the Deployment's
+# (manifests/deploy/webhook_deployment.yaml); FOOTPRINT_* override them for experiments.
+# Needs `make build` (or mvn package) for server/target and its classpath.txt, h2load, openssl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+load_seconds=${1:-15}
+port=${FOOTPRINT_PORT:-21299}
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+deployment=manifests/deploy/webhook_deployment.yaml
+shipped_opts=$(awk '/name: JAVA_TOOL_OPTIONS/{f=1;next} f&&/value:/{v=1;next} v&&/^ *- name:|^ *[a-z]+:$/{exit} v{printf "%s ", $0}' "$deployment" | tr -s ' ' | sed 's/^ //;s/ $//')
+shipped_arena=$(awk '/name: MALLOC_ARENA_MAX/{f=1;next} f&&/value:/{gsub(/.*value: *"?|"/,"");print;exit}' "$deployment")
+shipped_args=$(awk '/^ *args:/{f=1;next} f&&/^ *- --/{print $2} f&&/^ *[a-z]+:/{exit}' "$deployment" |
+  grep -v -e '^--port' -e '^--tls-' -e '^--bind-address' | tr '\n' ' ')
+opts=${FOOTPRINT_JAVA_TOOL_OPTIONS:-$shipped_opts}
+args=${FOOTPRINT_ARGS:-$shipped_args}
+
+jar=$(ls server/target/server-*.jar | grep -v -e sources -e javadoc | head -1)
+# the runtime classpath; jars of test-only libraries are dropped (the image has none)
+cp="$jar:$(tr ':' '\n' <server/target/classpath.txt |
+  grep -v -E '/(junit|jqwik|assertj|awaitility|testcontainers|docker-java|byte-buddy|hamcrest|duct-tape|jna|opentest4j|apiguardian|testkit|zjsonpatch|commons-compress|commons-io|commons-codec|commons-lang3)' |
+  paste -sd:)"
+
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+  -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 \
+  -keyout "$work/tls.key" -out "$work/tls.crt" 2>/dev/null
+review=${FOOTPRINT_REVIEW:-bench/src/main/resources/reviews/capi-machine-create.json}
+
+extra="-Xlog:class+load:file=$work/classes.log"
+if [[ ${FOOTPRINT_NMT:-false} == true ]]; then extra="$extra -XX:NativeMemoryTracking=summary"; fi
+echo "JAVA_TOOL_OPTIONS=\"$opts\" MALLOC_ARENA_MAX=${shipped_arena:-unset} args: $args"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+hz=$(getconf CLK_TCK)
+start_ns=$(date +%s%N)
+# shellcheck disable=SC2086
+env JAVA_TOOL_OPTIONS="$opts $extra" ${shipped_arena:+MALLOC_ARENA_MAX=$shipped_arena} \
+  java -cp "$cp" dev.ironcore.maintenance.server.WebhookServerMain --port "$port" \
+  --bind-address 127.0.0.1 --tls-cert-file "$work/tls.crt" --tls-private-key-file "$work/tls.key" \
+  $args >"$work/server.log" 2>&1 &
+pid=$!
+cpu_ms() { awk -v hz="$hz" '{print ($14+$15)*1000/hz}' "/proc/$pid/stat"; }
+status() { awk -v k="$1:" '$1==k{printf "%.1f", $2/1024}' "/proc/$pid/status"; }
+threads() { awk '$1=="Threads:"{print $2}' "/proc/$pid/status"; }
+until curl -skf -o /dev/null "https://127.0.0.1:$port/readyz"; do
+  kill -0 "$pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
+  sleep 0.005
+done
+ready_cpu=$(cpu_ms)
+ready_wall=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+cp "$work/classes.log" "$work/classes-ready.log"
+echo "ready: cpu ${ready_cpu} ms (wall ${ready_wall} ms, context only), RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log") , threads $(threads)"
+sleep 3
+echo "ready+3s: cpu $(cpu_ms) ms, RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log")"
+if ((load_seconds > 0)); then
+  load_cpu=$(cpu_ms)
+  h2=$(h2load -c ${FOOTPRINT_CONNECTIONS:-4} -m ${FOOTPRINT_STREAMS:-16} -D "$load_seconds" -H 'content-type: application/json' -d "$review" \
+    "https://127.0.0.1:$port/mutate/capi-machine" 2>&1 | grep -E '^(finished|requests|status)')
+  echo "h2 saturation ${load_seconds}s: $(echo "$h2" | tr '\n' ' ')"
+  h2_cpu=$(cpu_ms)
+  h1=$(h2load --h1 -c 16 -D "$load_seconds" -H 'content-type: application/json' -d "$review" \
+    "https://127.0.0.1:$port/mutate/capi-machine" 2>&1 | grep -E '^(finished|status)')
+  echo "h1 saturation ${load_seconds}s: $(echo "$h1" | tr '\n' ' ')"
+  h1_served=$(echo "$h1" | grep -o '[0-9]* 2xx' | awk '{print $1}')
+  echo "CPU per request, h1 phase (after the h2 phase warmed up): $(awk -v a="$h2_cpu" -v b="$(cpu_ms)" -v n="$h1_served" 'BEGIN{printf "%.3f", (b-a)/n}') ms"
+  served=$(echo "$h2 $h1" | grep -o '[0-9]* 2xx' | awk '{n+=$1} END{print n}')
+  echo "CPU per request during load (JIT included): $(awk -v a="$load_cpu" -v b="$(cpu_ms)" -v n="$served" 'BEGIN{printf "%.3f", (b-a)/n}') ms over $served requests"
+  echo "after load: cpu $(cpu_ms) ms, RSS $(status VmRSS) MiB, peak (VmHWM) $(status VmHWM) MiB, classes $(grep -c 'class,load' "$work/classes.log"), threads $(threads)"
+fi
+if [[ ${FOOTPRINT_NMT:-false} == true ]]; then
+  jcmd "$pid" VM.native_memory summary | grep -E '^ *-? *(Total|Java Heap|Class|Thread|Code|GC|Internal|Other|Symbol|Shared|Metaspace|Arena)' | sed 's/^ *//'
+fi
+# FOOTPRINT_TOP=N: the N packages (three levels) with the most classes loaded when ready
+awk '{print $2}' "$work/classes-ready.log" | awk -F. '{print $1"."$2"."$3}' | sort | uniq -c | sort -rn | head -${FOOTPRINT_TOP:-0} || true

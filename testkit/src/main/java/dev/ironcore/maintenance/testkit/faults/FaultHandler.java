@@ -1,0 +1,64 @@
+package dev.ironcore.maintenance.testkit.faults;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * The proxy's first handler: counts each request, answers the planned error ({@link
+ * ErrorInjection}) instead of forwarding, answers a WebSocket upgrade with 200 without upgrading
+ * (the fabric8 client then watches over plain HTTP, its fallback for proxies without WebSocket
+ * support), and registers every forwarded request in {@link OpenExchanges} so it can be cut.
+ */
+final class FaultHandler extends Handler.Wrapper {
+  private final ErrorInjection errors;
+  private final OpenExchanges exchanges;
+  private final FaultCounters counters;
+
+  FaultHandler(
+      Handler proxy, ErrorInjection errors, OpenExchanges exchanges, FaultCounters counters) {
+    super(proxy);
+    this.errors = errors;
+    this.exchanges = exchanges;
+    this.counters = counters;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    counters.request();
+    ErrorInjection.Plan fault = errors.decide();
+    if (fault != null) {
+      counters.injected(fault.status());
+      StatusReply.write(response, callback, fault.status(), fault.retryAfter().toSeconds());
+      return true;
+    }
+    if (request.getHeaders().contains(HttpHeader.UPGRADE)) {
+      counters.upgradeRefused();
+      response.setStatus(200);
+      response.write(true, null, callback);
+      return true;
+    }
+    boolean watch = isWatch(request);
+    if (watch) {
+      counters.watchOpened();
+    }
+    OpenExchanges.Exchange exchange =
+        new OpenExchanges.Exchange(
+            request.getConnectionMetaData().getConnection().getEndPoint(), watch);
+    return super.handle(request, response, exchanges.track(exchange, callback));
+  }
+
+  /** A Kubernetes watch: {@code ?watch=true} (or {@code 1}), or the legacy {@code /watch/} path. */
+  static boolean isWatch(Request request) {
+    String path = request.getHttpURI().getPath();
+    if (path != null && path.contains("/watch/")) {
+      return true;
+    }
+    Fields query = Request.extractQueryParameters(request);
+    String watch = query.getValue("watch");
+    return "true".equalsIgnoreCase(watch) || "1".equals(watch);
+  }
+}
