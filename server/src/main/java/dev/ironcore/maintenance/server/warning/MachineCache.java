@@ -1,20 +1,16 @@
 package dev.ironcore.maintenance.server.warning;
 
+import dev.ironcore.maintenance.api.cache.CacheTrim;
 import dev.ironcore.maintenance.api.compute.Machine;
-import dev.ironcore.maintenance.api.compute.MachineSpec;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,9 +21,9 @@ import org.slf4j.LoggerFactory;
  * the informer has listed once (or forever, without API access, while it keeps retrying in the
  * background) it knows nothing, so no warnings.
  *
- * <p>The cache keeps of each Machine only what the warning reads ({@link #trim(Machine)}): its
- * metadata without managed fields and annotations, {@code spec.machinePoolRef} and {@code
- * spec.tolerations}.
+ * <p>The cache keeps of each Machine only what the warning reads ({@link
+ * CacheTrim#machine(Machine)}): its metadata without managed fields and annotations, {@code
+ * spec.machinePoolRef} and {@code spec.tolerations}.
  */
 public final class MachineCache implements BoundMachines, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MachineCache.class);
@@ -48,7 +44,7 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
             .inAnyNamespace()
             .withLimit(LIST_LIMIT)
             .runnableInformer(resync.toMillis())
-            .itemStore(new TrimmingStore());
+            .itemStore(CacheTrim.store(CacheTrim::machine));
     informer.addIndexers(
         Map.of(BY_POOL, m -> m.boundPoolName() == null ? List.of() : List.of(m.boundPoolName())));
     informer.exceptionHandler(
@@ -106,64 +102,5 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
   @Override
   public void close() {
     informer.close();
-  }
-
-  /**
-   * Keeps of {@code m}, in place, what the eviction warning reads: metadata without managed fields
-   * and annotations, {@code spec.machinePoolRef}, {@code spec.tolerations}; returns {@code m}.
-   */
-  static Machine trim(Machine m) {
-    if (m.getMetadata() != null) {
-      m.getMetadata().setManagedFields(null);
-      m.getMetadata().setAnnotations(null);
-    }
-    if (m.getSpec() != null) {
-      MachineSpec kept = new MachineSpec();
-      kept.setMachinePoolRef(m.getSpec().getMachinePoolRef());
-      kept.setTolerations(m.getSpec().getTolerations());
-      m.setSpec(kept);
-    }
-    m.setStatus(null);
-    return m;
-  }
-
-  /** The informer's store, trimming every Machine it keeps ({@link #trim(Machine)}). */
-  private static final class TrimmingStore implements ItemStore<Machine> {
-    private final BasicItemStore<Machine> items = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
-
-    @Override
-    public String getKey(Machine obj) {
-      return items.getKey(obj);
-    }
-
-    @Override
-    public Machine put(String key, Machine obj) {
-      return items.put(key, trim(obj));
-    }
-
-    @Override
-    public Machine remove(String key) {
-      return items.remove(key);
-    }
-
-    @Override
-    public Stream<String> keySet() {
-      return items.keySet();
-    }
-
-    @Override
-    public Stream<Machine> values() {
-      return items.values();
-    }
-
-    @Override
-    public int size() {
-      return items.size();
-    }
-
-    @Override
-    public Machine get(String key) {
-      return items.get(key);
-    }
   }
 }

@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.server.warning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.api.cache.CacheTrim;
 import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
@@ -34,7 +35,7 @@ class MachineCacheTest {
     m.setSpec(spec);
     m.setStatus(new MachineStatus());
 
-    Machine trimmed = MachineCache.trim(m);
+    Machine trimmed = CacheTrim.machine(m);
 
     assertThat(trimmed.getMetadata().getName()).isEqualTo("vm-1");
     assertThat(trimmed.getMetadata().getDeletionTimestamp()).isEqualTo("2026-11-29T08:00:00Z");

@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller;
+package dev.ironcore.maintenance.api.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller;
+package dev.ironcore.maintenance.api.cache;
 
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
@@ -10,14 +10,15 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * What the informer caches keep of each object: only what the loops read, as controller-runtime's
- * cache transforms do ({@code TransformStripManagedFields}). Every object loses {@code
- * metadata.managedFields}; an IronCore Machine keeps only its metadata (without annotations),
- * {@code spec.machinePoolRef} and {@code spec.tolerations}. Writes start from a fresh read (a JSON
- * Patch against it), except the health loop's Ready=Unknown patch, which starts from the cached
- * MachinePool (kept whole but for managed fields) guarded by its resourceVersion ({@code
- * health.PoolUnknownWriter}); so nothing dropped here is ever written back. With 10,000 Machines
- * this is the difference between about 150 and 30 MiB of heap ({@code make bench}).
+ * What the informer caches of both processes (the controller's loops, the webhook server's eviction
+ * warning) keep of each object: only what they read, as controller-runtime's cache transforms do
+ * ({@code TransformStripManagedFields}). Every object loses {@code metadata.managedFields}; an
+ * IronCore Machine keeps only its metadata (without annotations), {@code spec.machinePoolRef} and
+ * {@code spec.tolerations}. Writes start from a fresh read (a JSON Patch against it), except the
+ * health loop's Ready=Unknown patch, which starts from the cached MachinePool (kept whole but for
+ * managed fields) guarded by its resourceVersion ({@code controller.health.PoolUnknownWriter}); so
+ * nothing dropped here is ever written back. With 10,000 Machines this is the difference between
+ * about 150 and 30 MiB of heap ({@code make bench}).
  */
 public final class CacheTrim {
   private CacheTrim() {}
