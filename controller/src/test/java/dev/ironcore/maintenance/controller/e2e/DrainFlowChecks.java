@@ -66,7 +66,10 @@ final class DrainFlowChecks {
   /**
    * After the drain: the CAPI Machine has DrainStarted, DrainBlocked, DrainCompleted and
    * PoolDeleted and no Warning of the flow (DrainStuck, PoolMissing, DrainHookRemoved); each
-   * evicted Machine has its Evicted event, with count 1 (evicted once), the tolerating ones none.
+   * evicted Machine has its Evicted event, the tolerating ones none. Events are at least once: they
+   * are recorded just before their write, so a write cut by the API server going away and retried
+   * can count its event twice (README, Reliability); exactly-once evictions are asserted on {@code
+   * evictions_total} by the tests.
    */
   void everyEventOfTheFlow(List<String> evicted, List<String> tolerating) {
     Map<String, Integer> onNode = eventsOn(capiMachine);
@@ -74,11 +77,13 @@ final class DrainFlowChecks {
         .as("events on CAPI Machine %s by reason", capiMachine)
         .containsKeys("DrainStarted", "DrainBlocked", "DrainCompleted", "PoolDeleted")
         .doesNotContainKeys("DrainStuck", "PoolMissing", "DrainHookRemoved", "DrainCancelled");
-    assertThat(onNode.get("DrainCompleted")).as("one DrainCompleted").isEqualTo(1);
+    assertThat(onNode.get("DrainCompleted"))
+        .as("DrainCompleted recorded")
+        .isGreaterThanOrEqualTo(1);
     for (String m : evicted) {
-      assertThat(eventsOn(m))
-          .as("events on evicted Machine %s: evicted exactly once", m)
-          .containsEntry("Evicted", 1);
+      assertThat(eventsOn(m).getOrDefault("Evicted", 0))
+          .as("Evicted events on evicted Machine %s", m)
+          .isGreaterThanOrEqualTo(1);
     }
     for (String m : tolerating) {
       assertThat(eventsOn(m)).as("events on tolerating Machine %s", m).doesNotContainKey("Evicted");
