@@ -155,7 +155,10 @@ public final class EventRecorder {
     }
   }
 
-  /** One attempt; false (logged) when the API server refused it or did not answer. */
+  /**
+   * One attempt under the lock of {@code key}'s stripe; false (logged) when the API server refused
+   * it or did not answer.
+   */
   private boolean recordUnderLock(
       Key key,
       HasMetadata object,
@@ -166,48 +169,36 @@ public final class EventRecorder {
       Instant now,
       boolean countRepeat) {
     synchronized (locks[Math.floorMod(key.hashCode(), LOCK_STRIPES)]) {
-      return recordLocked(key, object, ns, type, reason, message, now, countRepeat);
-    }
-  }
-
-  private boolean recordLocked(
-      Key key,
-      HasMetadata object,
-      String ns,
-      String type,
-      String reason,
-      String message,
-      Instant now,
-      boolean countRepeat) {
-    var meta = object.getMetadata();
-    try {
-      Written previous = remembered(key);
-      if (previous != null && previous.last().plus(window).isAfter(now)) {
-        if (!countRepeat) {
-          return true;
+      var meta = object.getMetadata();
+      try {
+        Written previous = remembered(key);
+        if (previous != null && previous.last().plus(window).isAfter(now)) {
+          if (!countRepeat) {
+            return true;
+          }
+          Written next = repeat(previous, now);
+          if (next != null) {
+            remember(key, next);
+            return true;
+          }
         }
-        Written next = repeat(previous, now);
-        if (next != null) {
-          remember(key, next);
-          return true;
-        }
+        KubernetesClient client =
+            String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
+                ? clusters.capi()
+                : clusters.ironcore();
+        Event created = create(client, object, ns, type, reason, message, now);
+        remember(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
+        return true;
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "could not record event {} on {}/{} (retried every {} s): {}",
+            reason,
+            ns,
+            meta.getName(),
+            EventRetries.INTERVAL.toSeconds(),
+            e.toString());
+        return false;
       }
-      KubernetesClient client =
-          String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
-              ? clusters.capi()
-              : clusters.ironcore();
-      Event created = create(client, object, ns, type, reason, message, now);
-      remember(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
-      return true;
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "could not record event {} on {}/{} (retried every {} s): {}",
-          reason,
-          ns,
-          meta.getName(),
-          EventRetries.INTERVAL.toSeconds(),
-          e.toString());
-      return false;
     }
   }
 
