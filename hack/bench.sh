@@ -38,7 +38,7 @@ bin_dir="$(hack/build-controlplane.sh)"
 echo "make bench: building our modules (package, runtime classpaths)"
 $MVN -B -q -Pbench -DskipTests package dependency:build-classpath \
   -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime -pl bench -am
-jar() { ls "$1"/target/"$1"-*.jar | grep -v -e sources -e javadoc | head -1; }
+jar() { ls "$1"/target/"$1"-*.jar | grep -v -e sources -e javadoc -e tests | head -1; }
 server_cp="$(jar server):$(cat server/target/classpath.txt)"
 controller_cp="$(jar controller):$(cat controller/target/classpath.txt)"
 bench_cp="bench/target/classes:$(cat bench/target/classpath.txt)"
