@@ -92,6 +92,8 @@ public final class ServingCertificate {
         new ServingCertificate(certFile, keyFile, clock, expiryWarning);
     SslContextFactory.Server factory = certificate.sslContextFactory;
     factory.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+    factory.setIncludeCipherSuites(CipherSuites.PREFERRED.toArray(String[]::new));
+    factory.setUseCipherSuitesOrder(true);
     factory.setKeyManagerPassword(new String(PemKeyStores.DEFAULT_PASSWORD));
     factory.setCertAlias(PemKeyStores.KEY_ALIAS);
     byte[][] files = certificate.readFiles();
