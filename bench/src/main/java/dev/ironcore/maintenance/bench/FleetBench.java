@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.bench;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.patch.PatchTarget;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.Conditions;
@@ -317,9 +318,9 @@ public final class FleetBench {
       done.add(
           two.submit(
               () -> {
-                var m = client.resources(Machine.class).inNamespace(NS).withName(n);
-                m.delete();
-                m.patch(
+                client.resources(Machine.class).inNamespace(NS).withName(n).delete();
+                PatchTarget.of(client, Machine.class, NS, n)
+                    .patch(
                     PatchContext.of(PatchType.JSON),
                     "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/0\",\"value\":\""
                         + Names.POOLLET_FINALIZER

@@ -134,7 +134,7 @@ public final class DrainReconciler implements Reconciler {
     }
     // the pool's condition before deleting the pool (it is gone after), else after the step
     boolean conditionFirst = step instanceof DrainStep.DeletePool;
-    PoolConditionWriter.Write write = conditionFirst ? writeCondition(key, node, outcome) : null;
+    PoolConditionWriter.Write write = conditionFirst ? writeCondition(key, pool, outcome) : null;
     Performed performed =
         perform(
             key,
@@ -144,7 +144,7 @@ public final class DrainReconciler implements Reconciler {
       return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
     }
     if (!conditionFirst) {
-      write = writeCondition(key, node, outcome);
+      write = writeCondition(key, pool, outcome);
     }
     record(outcome.events(), DrainEvent.When.EVERY_PASS, pool, cached, null, null);
     record(outcome.events(), DrainEvent.When.REASON_CHANGED, pool, cached, write, outcome);
@@ -159,14 +159,19 @@ public final class DrainReconciler implements Reconciler {
         : Result.requeueAfter(outcome.requeueAfter(), step.getClass().getSimpleName());
   }
 
-  /** Sets the outcome's Maintenance condition on pool {@code node} (when it changes); or null. */
-  private PoolConditionWriter.Write writeCondition(String key, String node, DrainOutcome outcome) {
-    if (outcome.condition() == null || node == null) {
+  /**
+   * Sets the outcome's Maintenance condition on {@code pool} (the cache's copy; when it changes);
+   * or null.
+   */
+  private PoolConditionWriter.Write writeCondition(
+      String key, MachinePool pool, DrainOutcome outcome) {
+    if (outcome.condition() == null || pool == null) {
       return null;
     }
+    String node = pool.getMetadata().getName();
     MaintenanceCondition c = outcome.condition();
     PoolConditionWriter.Write write =
-        conditions.set(node, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
+        conditions.set(pool, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
     if (write.written()) {
       LOG.info(
           "drain {}: pool {} condition Maintenance={} ({}): {}",

@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.devtools.sim;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.api.patch.PatchTarget;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.controller.runtime.Handlers;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -111,11 +112,7 @@ public final class PoolletSimulator implements AutoCloseable {
             .remove("/metadata/finalizers/" + i)
             .build();
     try {
-      writer
-          .ironcore()
-          .resources(Machine.class)
-          .inNamespace(meta.getNamespace())
-          .withName(meta.getName())
+      PatchTarget.of(writer.ironcore(), Machine.class, meta.getNamespace(), meta.getName())
           .patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
       return true;
     } catch (KubernetesClientException e) {
