@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.api.patch.PatchTarget;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
 import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
@@ -317,13 +318,13 @@ public final class FleetBench {
       done.add(
           two.submit(
               () -> {
-                var m = client.resources(Machine.class).inNamespace(NS).withName(n);
-                m.delete();
-                m.patch(
-                    PatchContext.of(PatchType.JSON),
-                    "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/0\",\"value\":\""
-                        + Names.POOLLET_FINALIZER
-                        + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]");
+                client.resources(Machine.class).inNamespace(NS).withName(n).delete();
+                PatchTarget.of(client, Machine.class, NS, n)
+                    .patch(
+                        PatchContext.of(PatchType.JSON),
+                        "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/0\",\"value\":\""
+                            + Names.POOLLET_FINALIZER
+                            + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]");
               }));
     }
     for (Future<?> f : done) {

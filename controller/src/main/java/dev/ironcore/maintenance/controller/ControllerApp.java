@@ -255,7 +255,7 @@ public final class ControllerApp implements AutoCloseable {
     eviction.start(options.workers());
     drain.start(options.workers());
     drainCancel.start(1);
-    health.start(options.workers());
+    health.start(options.healthWorkers());
     orphans.start(1);
     started = true;
     LOG.info(

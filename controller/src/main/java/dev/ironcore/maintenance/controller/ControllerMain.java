@@ -80,8 +80,19 @@ public final class ControllerMain implements Callable<Integer> {
               + " order of deletion. 0 means unlimited.")
   int maxConcurrentDrains;
 
-  @Option(names = "--workers", defaultValue = "2", description = "Worker threads per loop.")
+  @Option(
+      names = "--workers",
+      defaultValue = "2",
+      description = "Worker threads per loop (eviction, drain), except the pool health loop.")
   int workers;
+
+  @Option(
+      names = "--pool-health-workers",
+      defaultValue = "" + ControllerOptions.DEFAULT_HEALTH_WORKERS,
+      description =
+          "Worker threads of the pool health loop, which writes Ready=Unknown; such writes come"
+              + " in bursts when many poollets stop at once.")
+  int healthWorkers;
 
   @Option(
       names = "--leader-elect",
@@ -180,6 +191,7 @@ public final class ControllerMain implements Callable<Integer> {
             capiMachineSelector,
             resyncPeriod,
             workers,
+            healthWorkers,
             gracePeriod,
             new DrainPolicy(drainTimeout, maxConcurrentDrains));
     KubernetesClient client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
@@ -279,6 +291,7 @@ public final class ControllerMain implements Callable<Integer> {
   /** Flags whose values parse but make no sense (a zero period, no worker): refused at once. */
   private void checkRanges() {
     FlagRange.atLeast(spec, "--workers", workers, 1);
+    FlagRange.atLeast(spec, "--pool-health-workers", healthWorkers, 1);
     FlagRange.atLeast(spec, "--max-concurrent-drains", maxConcurrentDrains, 0);
     FlagRange.positive(spec, "--resync-period", resyncPeriod);
     FlagRange.positive(spec, "--machine-pool-lifecycle-grace-period", gracePeriod);

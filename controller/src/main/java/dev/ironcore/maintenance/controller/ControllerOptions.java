@@ -9,7 +9,8 @@ import java.time.Duration;
  * @param capiMachineSelector label selector for CAPI Machines ({@code --capi-machine-selector});
  *     empty = all
  * @param resyncPeriod how often cached objects are replayed to the loops, to catch missed events
- * @param workers worker threads per loop
+ * @param workers worker threads per loop, except the health loop
+ * @param healthWorkers worker threads of the pool health loop ({@code --pool-health-workers})
  * @param gracePeriod pool health: how long Lease and Ready may stand still before Ready=Unknown
  *     ({@code --machine-pool-lifecycle-grace-period})
  * @param drainPolicy {@code --drain-timeout} and {@code --max-concurrent-drains}
@@ -18,6 +19,7 @@ public record ControllerOptions(
     String capiMachineSelector,
     Duration resyncPeriod,
     int workers,
+    int healthWorkers,
     Duration gracePeriod,
     DrainPolicy drainPolicy) {
 
@@ -25,27 +27,43 @@ public record ControllerOptions(
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofSeconds(50);
 
   /**
-   * Defaults: all CAPI Machines, 5 min resync, 2 workers, 50 s grace period, 30 min drain timeout,
-   * unlimited concurrent drains.
+   * Default of {@code --pool-health-workers}: 8. Ready=Unknown writes come in bursts (a zone whose
+   * poollets all stop); with 1,000 such pools 8 workers mark them about twice as fast as 2 ({@code
+   * make bench}).
+   */
+  public static final int DEFAULT_HEALTH_WORKERS = 8;
+
+  /**
+   * Defaults: all CAPI Machines, 5 min resync, 2 workers (8 for the health loop), 50 s grace
+   * period, 30 min drain timeout, unlimited concurrent drains.
    */
   public static ControllerOptions defaults() {
     return new ControllerOptions(
-        "", Duration.ofMinutes(5), 2, DEFAULT_GRACE_PERIOD, DrainPolicy.defaults());
+        "",
+        Duration.ofMinutes(5),
+        2,
+        DEFAULT_HEALTH_WORKERS,
+        DEFAULT_GRACE_PERIOD,
+        DrainPolicy.defaults());
   }
 
   public ControllerOptions withDrainPolicy(DrainPolicy policy) {
-    return new ControllerOptions(capiMachineSelector, resyncPeriod, workers, gracePeriod, policy);
+    return new ControllerOptions(
+        capiMachineSelector, resyncPeriod, workers, healthWorkers, gracePeriod, policy);
   }
 
   public ControllerOptions withGracePeriod(Duration d) {
-    return new ControllerOptions(capiMachineSelector, resyncPeriod, workers, d, drainPolicy);
+    return new ControllerOptions(
+        capiMachineSelector, resyncPeriod, workers, healthWorkers, d, drainPolicy);
   }
 
   public ControllerOptions withCapiMachineSelector(String selector) {
-    return new ControllerOptions(selector, resyncPeriod, workers, gracePeriod, drainPolicy);
+    return new ControllerOptions(
+        selector, resyncPeriod, workers, healthWorkers, gracePeriod, drainPolicy);
   }
 
   public ControllerOptions withResyncPeriod(Duration d) {
-    return new ControllerOptions(capiMachineSelector, d, workers, gracePeriod, drainPolicy);
+    return new ControllerOptions(
+        capiMachineSelector, d, workers, healthWorkers, gracePeriod, drainPolicy);
   }
 }

@@ -7,23 +7,41 @@ import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.api.patch.PatchTarget;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Sets one condition on a MachinePool's status with IronCore's semantics ({@link Conditions#set}),
- * only when it changes: re-reads the live pool, and sends nothing when status, reason, message and
- * observedGeneration are already as wanted. The JSON Patch touches only that condition's entry
- * (tested by type at its index) and is guarded by the resourceVersion, so a concurrent writer (the
- * poollet updating {@code Ready}) makes it fail and the caller retries.
+ * only when it changes: nothing is sent when status, reason, message and observedGeneration are
+ * already as wanted. The JSON Patch touches only that condition's entry (tested by type at its
+ * index) and is guarded by the resourceVersion of the copy it was built on. Starting from the
+ * informer's copy ({@link #set(MachinePool, String, String, String, String)}) costs no GET: a stale
+ * copy makes the API server refuse the patch (409 or 422) and the write is decided again, once, on
+ * a fresh read; a concurrent writer after that (the poollet updating {@code Ready}) makes it fail
+ * and the caller retries. A pool change re-queues the loops that write here, so a copy that already
+ * shows the condition is corrected by the next pass.
  */
 public final class PoolConditionWriter {
   private final KubernetesClient client;
   private final Clock clock;
+
+  /**
+   * Per pool name: the resourceVersion our last write was built on and the pool it produced. While
+   * the informer still shows that resourceVersion, the produced pool is the newer copy (our own
+   * write has not come back through the watch yet) and the next write starts from it instead of
+   * being refused as stale. One entry per pool ever written.
+   */
+  private final Map<String, Written> lastWritten = new ConcurrentHashMap<>();
+
+  private record Written(String builtOn, MachinePool result) {}
 
   public PoolConditionWriter(KubernetesClient client, Clock clock) {
     this.client = client;
@@ -45,18 +63,57 @@ public final class PoolConditionWriter {
   }
 
   /**
-   * @return what happened; {@code written=false} when the pool is gone or already shows this
-   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the patch is refused (e.g.
-   *     the pool changed since the read): retry
+   * As {@link #set(MachinePool, String, String, String, String)} on the live pool (one GET first).
+   *
+   * @param poolName the MachinePool's name (cluster-scoped)
    */
   public Write set(String poolName, String type, String status, String reason, String message) {
-    MachinePool live = client.resources(MachinePool.class).withName(poolName).get();
-    if (live == null) {
+    return set(read(MachinePool.class, poolName), type, status, reason, message);
+  }
+
+  /**
+   * Sets condition {@code type} to {@code status}/{@code reason}/{@code message} starting from
+   * {@code base}, a copy of the pool that may be stale (the informer's): no GET when it is current.
+   *
+   * @param base the pool the decision starts from; null when the cache has none (nothing written)
+   * @return what happened; {@code written=false} when the pool is gone or already shows this
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the patch is refused even
+   *     on a fresh read (e.g. a concurrent writer): retry
+   */
+  public Write set(MachinePool base, String type, String status, String reason, String message) {
+    if (base == null) {
       return new Write(false, null);
     }
-    List<Condition> conditions = live.getStatus() == null ? null : live.getStatus().getConditions();
+    Written ours = lastWritten.get(base.getMetadata().getName());
+    if (ours != null
+        && Objects.equals(ours.builtOn(), base.getMetadata().getResourceVersion())
+        && ours.result().getClass() == base.getClass()) {
+      base = ours.result();
+    }
+    try {
+      return patch(base, type, status, reason, message);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return new Write(false, null);
+      }
+      if (e.getCode() != 409 && e.getCode() != 422) {
+        throw e;
+      }
+      MachinePool live = read(base.getClass(), base.getMetadata().getName());
+      return live == null ? new Write(false, null) : patch(live, type, status, reason, message);
+    }
+  }
+
+  /** The live pool in {@code version}'s API version (a subclass reads its own), or null. */
+  private MachinePool read(Class<? extends MachinePool> version, String poolName) {
+    return client.resources(version).withName(poolName).get();
+  }
+
+  /** Sends the patch built on {@code base} (when the condition differs); 409/422 when stale. */
+  private Write patch(MachinePool base, String type, String status, String reason, String message) {
+    List<Condition> conditions = base.getStatus() == null ? null : base.getStatus().getConditions();
     Condition current = Conditions.find(conditions, type);
-    Long generation = live.getMetadata().getGeneration();
+    Long generation = base.getMetadata().getGeneration();
     if (current != null
         && Objects.equals(current.getStatus(), status)
         && Objects.equals(current.getReason(), reason)
@@ -66,11 +123,34 @@ public final class PoolConditionWriter {
     }
     List<Condition> updated =
         Conditions.set(conditions, type, status, reason, message, generation, clock.instant());
+    MachinePool result = send(client, base, type, updated);
+    if (result != null && result.getMetadata() != null) {
+      lastWritten.put(
+          base.getMetadata().getName(),
+          new Written(base.getMetadata().getResourceVersion(), result));
+    }
+    return new Write(true, current == null ? null : current.getReason());
+  }
+
+  /**
+   * Sends the JSON Patch that turns {@code base}'s status conditions into {@code updated}, which
+   * differs from them in condition {@code type} only: guarded by {@code base}'s resourceVersion and
+   * that condition's index, touching only its entry. Sent in {@code base}'s API version (the
+   * informer reads the storage version where served, so the API server converts nothing).
+   *
+   * @return the pool as the API server stored it (its new resourceVersion)
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException 409/422 when the live pool is no
+   *     longer {@code base}, 404 when it is gone
+   */
+  public static <T extends MachinePool> T send(
+      KubernetesClient client, T base, String type, List<Condition> updated) {
+    List<Condition> conditions = base.getStatus() == null ? null : base.getStatus().getConditions();
+    Condition current = Conditions.find(conditions, type);
     JsonPatch.Builder patch =
         JsonPatch.builder()
-            .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion());
-    ArrayNode json = dev.ironcore.maintenance.api.json.JsonMappers.shared().valueToTree(updated);
-    if (live.getStatus() == null) {
+            .test("/metadata/resourceVersion", base.getMetadata().getResourceVersion());
+    ArrayNode json = client.getKubernetesSerialization().convertValue(updated, ArrayNode.class);
+    if (base.getStatus() == null) {
       ObjectNode statusNode = JsonNodeFactory.instance.objectNode();
       statusNode.set("conditions", json);
       patch.add("/status", statusNode);
@@ -84,11 +164,10 @@ public final class PoolConditionWriter {
           .test("/status/conditions/" + i + "/type", type)
           .replace("/status/conditions/" + i, json.get(i));
     }
-    client
-        .resources(MachinePool.class)
-        .withName(poolName)
+    @SuppressWarnings("unchecked") // base's own class
+    Class<T> version = (Class<T>) base.getClass();
+    return PatchTarget.of(client, version, null, base.getMetadata().getName())
         .subresource("status")
         .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
-    return new Write(true, current == null ? null : current.getReason());
   }
 }

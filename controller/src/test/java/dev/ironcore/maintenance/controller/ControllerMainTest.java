@@ -94,6 +94,11 @@ class ControllerMainTest {
     assertThat(validate("--workers=0"))
         .isEqualTo(
             new Run(2, "ironcore-maintenance-controller: --workers must be at least 1, got 0\n"));
+    assertThat(validate("--pool-health-workers=0"))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: --pool-health-workers must be at least 1, got 0\n"));
     assertThat(validate("--max-concurrent-drains=-1"))
         .isEqualTo(
             new Run(

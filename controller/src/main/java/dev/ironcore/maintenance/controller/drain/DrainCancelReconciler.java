@@ -67,7 +67,7 @@ public final class DrainCancelReconciler implements Reconciler {
     }
     MaintenanceCondition c = cancel.condition();
     PoolConditionWriter.Write write =
-        conditions.set(pool, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
+        conditions.set(live, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
     if (write.written()) {
       LOG.info(
           "pool {} condition Maintenance={} ({}): {}", pool, c.status(), c.reason(), c.message());

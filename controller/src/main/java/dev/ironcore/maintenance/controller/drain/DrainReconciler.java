@@ -59,6 +59,9 @@ public final class DrainReconciler implements Reconciler {
    */
   private final Map<String, List<String>> lastHold = new ConcurrentHashMap<>();
 
+  /** When this process last wrote each pool's Maintenance condition ({@link ProgressThrottle}). */
+  private final Map<String, Instant> lastConditionWrite = new ConcurrentHashMap<>();
+
   /** Blocking Machines per pool of the drains held now (for the per-pool gauge). */
   private final Map<String, Integer> blockingByPool = new ConcurrentHashMap<>();
 
@@ -134,7 +137,7 @@ public final class DrainReconciler implements Reconciler {
     }
     // the pool's condition before deleting the pool (it is gone after), else after the step
     boolean conditionFirst = step instanceof DrainStep.DeletePool;
-    PoolConditionWriter.Write write = conditionFirst ? writeCondition(key, node, outcome) : null;
+    PoolConditionWriter.Write write = conditionFirst ? writeCondition(key, pool, outcome) : null;
     Performed performed =
         perform(
             key,
@@ -143,11 +146,26 @@ public final class DrainReconciler implements Reconciler {
     if (performed == Performed.CACHE_BEHIND) {
       return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
     }
+    if (step instanceof DrainStep.Hold && node != null) {
+      Duration wait =
+          ProgressThrottle.delay(
+              pool, outcome.condition(), lastConditionWrite.get(node), clock.instant());
+      if (wait != null) {
+        // only the progress message changed, and it was written moments ago: write it (and its
+        // DrainBlocked event) on a later pass
+        Duration next = outcome.requeueAfter();
+        return Result.requeueAfter(
+            next == null || wait.compareTo(next) < 0 ? wait : next, "progress throttled");
+      }
+    }
     if (!conditionFirst) {
-      write = writeCondition(key, node, outcome);
+      write = writeCondition(key, pool, outcome);
     }
     record(outcome.events(), DrainEvent.When.EVERY_PASS, pool, cached, null, null);
     record(outcome.events(), DrainEvent.When.REASON_CHANGED, pool, cached, write, outcome);
+    if (step instanceof DrainStep.DeletePool && node != null) {
+      lastConditionWrite.remove(node);
+    }
     if (step instanceof DrainStep.RemoveHook s && !s.poolMissing() && performed == Performed.SENT) {
       Instant deletedAt = DrainDecision.deletedAt(cached);
       if (deletedAt != null) {
@@ -159,15 +177,21 @@ public final class DrainReconciler implements Reconciler {
         : Result.requeueAfter(outcome.requeueAfter(), step.getClass().getSimpleName());
   }
 
-  /** Sets the outcome's Maintenance condition on pool {@code node} (when it changes); or null. */
-  private PoolConditionWriter.Write writeCondition(String key, String node, DrainOutcome outcome) {
-    if (outcome.condition() == null || node == null) {
+  /**
+   * Sets the outcome's Maintenance condition on {@code pool} (the cache's copy; when it changes);
+   * or null.
+   */
+  private PoolConditionWriter.Write writeCondition(
+      String key, MachinePool pool, DrainOutcome outcome) {
+    if (outcome.condition() == null || pool == null) {
       return null;
     }
+    String node = pool.getMetadata().getName();
     MaintenanceCondition c = outcome.condition();
     PoolConditionWriter.Write write =
-        conditions.set(node, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
+        conditions.set(pool, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
     if (write.written()) {
+      lastConditionWrite.put(node, clock.instant());
       LOG.info(
           "drain {}: pool {} condition Maintenance={} ({}): {}",
           key,

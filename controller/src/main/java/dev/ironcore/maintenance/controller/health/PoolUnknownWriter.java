@@ -1,17 +1,12 @@
 package dev.ironcore.maintenance.controller.health;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
-import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.controller.PoolConditionWriter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.util.List;
 
@@ -52,7 +47,7 @@ public final class PoolUnknownWriter {
         throw e;
       }
       MachinePool live =
-          client.resources(MachinePool.class).withName(cached.getMetadata().getName()).get();
+          client.resources(cached.getClass()).withName(cached.getMetadata().getName()).get();
       return live == null ? null : patchUnknown(live);
     }
   }
@@ -79,32 +74,7 @@ public final class PoolUnknownWriter {
             Names.POOL_STATUS_UNKNOWN_MESSAGE,
             base.getMetadata().getGeneration(),
             clock.instant());
-    JsonPatch.Builder patch =
-        JsonPatch.builder()
-            .test("/metadata/resourceVersion", base.getMetadata().getResourceVersion());
-    ArrayNode conditionsJson =
-        client.getKubernetesSerialization().convertValue(updated, ArrayNode.class);
-    if (base.getStatus() == null) {
-      ObjectNode status = JsonNodeFactory.instance.objectNode();
-      status.set("conditions", conditionsJson);
-      patch.add("/status", status);
-    } else if (conditions == null) {
-      patch.add("/status/conditions", conditionsJson);
-    } else {
-      int i = conditions.indexOf(current);
-      if (current == null) {
-        patch.add("/status/conditions/-", conditionsJson.get(conditionsJson.size() - 1));
-      } else {
-        patch
-            .test("/status/conditions/" + i + "/type", Names.READY_CONDITION)
-            .replace("/status/conditions/" + i, conditionsJson.get(i));
-      }
-    }
-    client
-        .resources(MachinePool.class)
-        .withName(base.getMetadata().getName())
-        .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
+    PoolConditionWriter.send(client, base, Names.READY_CONDITION, updated);
     return base;
   }
 }

@@ -3,11 +3,12 @@ package dev.ironcore.maintenance.devtools.sim;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.api.patch.PatchTarget;
 import dev.ironcore.maintenance.controller.KubeWriter;
-import dev.ironcore.maintenance.controller.runtime.Handlers;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.Set;
@@ -52,24 +53,42 @@ public final class PoolletSimulator implements AutoCloseable {
             .resources(Machine.class)
             .inAnyNamespace()
             .inform(
-                Handlers.onAnyChange(
-                    (old, m) -> {
-                      var meta = m.getMetadata();
-                      if (meta.getDeletionTimestamp() == null
-                          || meta.getFinalizers() == null
-                          || !meta.getFinalizers().contains(Names.POOLLET_FINALIZER)
-                          || !scheduled.add(meta.getUid())) {
-                        return;
-                      }
-                      LOG.info(
-                          "poollet simulator: shutting down VM of machine {}/{} ({} ms)",
-                          meta.getNamespace(),
-                          meta.getName(),
-                          shutdownDelay.toMillis());
-                      timer.schedule(
-                          () -> release(m), shutdownDelay.toMillis(), TimeUnit.MILLISECONDS);
-                    }),
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Machine m) {
+                    consider(m);
+                  }
+
+                  @Override
+                  public void onUpdate(Machine old, Machine m) {
+                    consider(m);
+                  }
+
+                  @Override
+                  public void onDelete(Machine m, boolean finalStateUnknown) {
+                    // released or not, it is gone: forget it (a late update event of a released
+                    // Machine must not release it again, which only earns a 404)
+                    scheduled.remove(m.getMetadata().getUid());
+                  }
+                },
                 0);
+  }
+
+  /** Schedules the release of a deleted Machine that still carries the poollet finalizer, once. */
+  private void consider(Machine m) {
+    var meta = m.getMetadata();
+    if (meta.getDeletionTimestamp() == null
+        || meta.getFinalizers() == null
+        || !meta.getFinalizers().contains(Names.POOLLET_FINALIZER)
+        || !scheduled.add(meta.getUid())) {
+      return;
+    }
+    LOG.info(
+        "poollet simulator: shutting down VM of machine {}/{} ({} ms)",
+        meta.getNamespace(),
+        meta.getName(),
+        shutdownDelay.toMillis());
+    timer.schedule(() -> release(m), shutdownDelay.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -84,7 +103,6 @@ public final class PoolletSimulator implements AutoCloseable {
       if (!releaseFromWatched(m)) {
         releaseFromLive(m);
       }
-      scheduled.remove(meta.getUid());
       LOG.info(
           "poollet simulator: VM of machine {}/{} is off, released {}",
           meta.getNamespace(),
@@ -111,11 +129,7 @@ public final class PoolletSimulator implements AutoCloseable {
             .remove("/metadata/finalizers/" + i)
             .build();
     try {
-      writer
-          .ironcore()
-          .resources(Machine.class)
-          .inNamespace(meta.getNamespace())
-          .withName(meta.getName())
+      PatchTarget.of(writer.ironcore(), Machine.class, meta.getNamespace(), meta.getName())
           .patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
       return true;
     } catch (KubernetesClientException e) {
