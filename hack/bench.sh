@@ -108,6 +108,8 @@ mkdir -p bench/results
   echo '```'
   if [ -f "$out_dir/jmh.txt" ]; then sed -n '/^Benchmark/,$p' "$out_dir/jmh.txt"; else echo "(not run)"; fi
   echo '```'
+  # why the targets missed are missed: kept with the code (mechanisms, what was tried), not generated
+  if [ -f bench/analysis.md ]; then echo; cat bench/analysis.md; fi
 } > "$results"
 
 # README: the targets tables of this run between the bench markers

@@ -59,10 +59,11 @@ public final class DrainDecision {
    *       added ({@link DrainEvent.When#BEFORE_WRITE}, as every event of a step's write: a crash
    *       cannot lose it);
    *   <li>a hold sets {@code Draining} (naming the blocking Machines) and records {@code
-   *       DrainBlocked} every pass (one Event per distinct set, its count growing); held longer
-   *       than {@code --drain-timeout} since the CAPI Machine's {@code deletionTimestamp} it sets
-   *       {@code DrainStuck} and records a {@code DrainStuck} Warning on the transition only; the
-   *       hook stays;
+   *       DrainBlocked} every pass (one Event per distinct set, its count growing; the reconciler
+   *       writes a changed set at most every 2 s, {@link ProgressThrottle}); held longer than
+   *       {@code --drain-timeout} since the CAPI Machine's {@code deletionTimestamp} it sets {@code
+   *       DrainStuck} and records a {@code DrainStuck} Warning on the transition only; the hook
+   *       stays;
    *   <li>releasing the hook sets {@code Drained} and records {@code DrainCompleted}; a missing
    *       pool with Machines still bound to its name records a {@code PoolMissing} Warning;
    *   <li>a hook removed by someone else while Machines still block records {@code
