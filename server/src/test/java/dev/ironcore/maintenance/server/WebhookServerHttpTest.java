@@ -37,15 +37,11 @@ class WebhookServerHttpTest {
 
   @BeforeAll
   static void start() {
-    certs = TestCertificates.create(dir);
-    server =
-        new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO));
-    int port = server.start(0);
-    assertThat(port).isPositive();
-    base = "https://127.0.0.1:" + port;
+    LoopbackServer started = LoopbackServer.start(dir);
+    certs = started.certs();
+    server = started.server();
+    base = started.base();
+    assertThat(base).matches("https://127\\.0\\.0\\.1:[1-9][0-9]*");
   }
 
   @AfterAll

@@ -4,7 +4,6 @@ import static dev.ironcore.maintenance.server.metrics.PrometheusText.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
-import dev.ironcore.maintenance.certs.SslContexts;
 import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.admission.TestReviews;
 import dev.ironcore.maintenance.server.http.AdmissionEndpoint;
@@ -36,19 +35,11 @@ class WebhookServerMetricsHttpTest {
 
   @BeforeAll
   static void start() {
-    certs = TestCertificates.create(dir);
-    server =
-        new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO));
-    base = "https://127.0.0.1:" + server.start(0);
-    client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .sslContext(SslContexts.trusting(certs.caFile()))
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    LoopbackServer started = LoopbackServer.start(dir);
+    certs = started.certs();
+    server = started.server();
+    base = started.base();
+    client = started.client(HttpClient.Version.HTTP_1_1);
   }
 
   @AfterAll

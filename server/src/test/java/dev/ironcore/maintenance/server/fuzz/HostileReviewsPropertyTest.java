@@ -7,13 +7,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.json.JsonMappers;
-import dev.ironcore.maintenance.certs.SslContexts;
 import dev.ironcore.maintenance.server.AdmissionRoutes;
+import dev.ironcore.maintenance.server.LoopbackServer;
 import dev.ironcore.maintenance.server.WebhookServer;
-import dev.ironcore.maintenance.server.WebhookServerConfig;
 import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.admission.TestReviews;
-import dev.ironcore.maintenance.server.tls.TestCertificates;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,19 +58,10 @@ class HostileReviewsPropertyTest {
   @BeforeContainer
   static void start() throws Exception {
     Path dir = Files.createTempDirectory("hostile-reviews");
-    TestCertificates certs = TestCertificates.create(dir);
-    server =
-        new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO));
-    base = "https://127.0.0.1:" + server.start(0);
-    http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_2)
-            .sslContext(SslContexts.trusting(certs.caFile()))
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    LoopbackServer started = LoopbackServer.start(dir);
+    server = started.server();
+    base = started.base();
+    http = started.client(HttpClient.Version.HTTP_2);
     heapBefore = usedHeapAfterGc();
   }
 

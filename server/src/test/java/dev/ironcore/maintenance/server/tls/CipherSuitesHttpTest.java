@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ironcore.maintenance.certs.SslContexts;
+import dev.ironcore.maintenance.server.LoopbackServer;
 import dev.ironcore.maintenance.server.WebhookServer;
-import dev.ironcore.maintenance.server.WebhookServerConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,13 +28,10 @@ class CipherSuitesHttpTest {
 
   @BeforeAll
   static void start() {
-    certs = TestCertificates.create(dir);
-    server =
-        new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO));
-    base = "https://127.0.0.1:" + server.start(0);
+    LoopbackServer started = LoopbackServer.start(dir);
+    certs = started.certs();
+    server = started.server();
+    base = started.base();
   }
 
   @AfterAll
