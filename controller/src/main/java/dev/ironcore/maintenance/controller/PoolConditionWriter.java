@@ -37,7 +37,8 @@ public final class PoolConditionWriter {
    * Per pool name: the resourceVersion our last write was built on and the pool it produced. While
    * the informer still shows that resourceVersion, the produced pool is the newer copy (our own
    * write has not come back through the watch yet) and the next write starts from it instead of
-   * being refused as stale. One entry per pool ever written.
+   * being refused as stale. One entry per pool written, dropped when the pool is found gone or
+   * {@link #forget forgotten}.
    */
   private final Map<String, Written> lastWritten = new ConcurrentHashMap<>();
 
@@ -94,14 +95,24 @@ public final class PoolConditionWriter {
       return patch(base, type, status, reason, message);
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
+        forget(base.getMetadata().getName());
         return new Write(false, null);
       }
       if (e.getCode() != 409 && e.getCode() != 422) {
         throw e;
       }
       MachinePool live = read(base.getClass(), base.getMetadata().getName());
-      return live == null ? new Write(false, null) : patch(live, type, status, reason, message);
+      if (live == null) {
+        forget(base.getMetadata().getName());
+        return new Write(false, null);
+      }
+      return patch(live, type, status, reason, message);
     }
+  }
+
+  /** Drops what this writer remembers of pool {@code poolName} (e.g. once it is deleted). */
+  public void forget(String poolName) {
+    lastWritten.remove(poolName);
   }
 
   /** The live pool in {@code version}'s API version (a subclass reads its own), or null. */

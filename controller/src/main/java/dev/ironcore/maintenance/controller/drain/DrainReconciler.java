@@ -165,6 +165,7 @@ public final class DrainReconciler implements Reconciler {
     record(outcome.events(), DrainEvent.When.REASON_CHANGED, pool, cached, write, outcome);
     if (step instanceof DrainStep.DeletePool && node != null) {
       lastConditionWrite.remove(node);
+      conditions.forget(node);
     }
     if (step instanceof DrainStep.RemoveHook s && !s.poolMissing() && performed == Performed.SENT) {
       Instant deletedAt = DrainDecision.deletedAt(cached);

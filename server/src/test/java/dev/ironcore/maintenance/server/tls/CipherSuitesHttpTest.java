@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ironcore.maintenance.certs.SslContexts;
 import dev.ironcore.maintenance.server.LoopbackServer;
-import dev.ironcore.maintenance.server.WebhookServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,21 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
 /** The real HTTPS server picks its preferred cipher suite among those a client offers. */
 class CipherSuitesHttpTest {
   @TempDir static Path dir;
-  static TestCertificates certs;
-  static WebhookServer server;
-  static String base;
+  static LoopbackServer started;
 
   @BeforeAll
   static void start() {
-    LoopbackServer started = LoopbackServer.start(dir);
-    certs = started.certs();
-    server = started.server();
-    base = started.base();
+    started = LoopbackServer.start(dir);
   }
 
   @AfterAll
   static void stop() {
-    server.stop();
+    started.server().stop();
   }
 
   /** The suite negotiated when the client offers {@code suites} (its own preference first). */
@@ -44,13 +38,13 @@ class CipherSuitesHttpTest {
     SSLParameters params = new SSLParameters(suites, new String[] {protocol});
     HttpClient client =
         HttpClient.newBuilder()
-            .sslContext(SslContexts.trusting(certs.caFile()))
+            .sslContext(SslContexts.trusting(started.certs().caFile()))
             .sslParameters(params)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
     HttpResponse<String> response =
         client.send(
-            HttpRequest.newBuilder(URI.create(base + "/healthz")).build(),
+            HttpRequest.newBuilder(URI.create(started.base() + "/healthz")).build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.sslSession().orElseThrow().getCipherSuite();
