@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.ironcore.maintenance.api.client.KubeHttpClientFactory;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -114,11 +115,13 @@ public final class JsonMappers {
   }
 
   /**
-   * A fabric8 client builder whose serialization uses our limits; every client of both processes is
+   * A fabric8 client builder whose serialization uses our limits, on the JDK's HTTP client offering
+   * ChaCha20-Poly1305 first ({@link KubeHttpClientFactory}); every client of both processes is
    * built from here.
    */
   public static KubernetesClientBuilder clientBuilder() {
     return new KubernetesClientBuilder()
+        .withHttpClientFactory(new KubeHttpClientFactory())
         .withKubernetesSerialization(kubernetesSerialization())
         .withTaskExecutor(Executors.newCachedThreadPool(DeepStacks.threadFactory("kube-client")));
   }

@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server.tls;
 
+import dev.ironcore.maintenance.api.tls.CipherSuites;
 import dev.ironcore.maintenance.certs.PemKeyStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;

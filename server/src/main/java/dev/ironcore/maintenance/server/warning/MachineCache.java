@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +62,7 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
    *     service account, or {@code KUBECONFIG}/{@code ~/.kube/config})
    */
   public static KubernetesClient client(Config config) {
-    KubernetesClientBuilder builder =
-        dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
-            .withHttpClientFactory(new JdkHttpClientFactory());
+    KubernetesClientBuilder builder = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder();
     return (config == null ? builder : builder.withConfig(config)).build();
   }
 
