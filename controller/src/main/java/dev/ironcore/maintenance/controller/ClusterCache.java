@@ -37,6 +37,7 @@ public final class ClusterCache implements AutoCloseable {
   private final SupervisedInformer<Machine> machines;
   private final SupervisedInformer<MachinePool> pools;
   private final SupervisedInformer<Lease> leases;
+  private final Class<? extends Machine> machineClass;
 
   /**
    * Creates the (not yet started) informers.
@@ -62,6 +63,7 @@ public final class ClusterCache implements AutoCloseable {
    * @param clock measures how long an informer is down
    */
   public ClusterCache(Clusters clusters, Duration resync, ComputeApi api, Clock clock) {
+    this.machineClass = api.machineClass();
     long resyncMillis = resync.toMillis();
     KubernetesClient capi = clusters.capi();
     KubernetesClient ironcore = clusters.ironcore();
@@ -103,6 +105,11 @@ public final class ClusterCache implements AutoCloseable {
                     .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(),
             clock);
+  }
+
+  /** The class (API version) Machines are read in: {@code MachineV1alpha2} where served. */
+  public Class<? extends Machine> machineClass() {
+    return machineClass;
   }
 
   /** The four informers, for the watchdog and metrics. */

@@ -13,13 +13,10 @@ import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +42,7 @@ public final class DrainReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
 
   private final KubeWriter writer;
+  private final LiveBoundMachines live;
   private final ClusterCache cache;
   private final ControllerMetrics metrics;
   private final Predicate<Map<String, String>> selector;
@@ -87,6 +85,7 @@ public final class DrainReconciler implements Reconciler {
     this.clock = clock;
     this.events = events;
     this.conditions = new PoolConditionWriter(writer.ironcore(), clock);
+    this.live = new LiveBoundMachines(writer.ironcore(), cache.machineClass());
     metrics.drainSteps(
         Arrays.stream(DrainStep.class.getPermittedSubclasses())
             .map(Class::getSimpleName)
@@ -343,26 +342,12 @@ public final class DrainReconciler implements Reconciler {
   }
 
   /**
-   * The Machines bound to {@code pool} that block its drain, from the API server (not the cache).
-   * Machines are listed in pages of {@link #LIST_PAGE}: no field selector reaches {@code
-   * spec.machinePoolRef}, and one unpaged LIST of a fleet (10,000 Machines) needs more heap than
-   * the controller has ({@code make bench}).
+   * The Machines bound to {@code pool} that block its drain, from the API server (not the cache):
+   * {@link LiveBoundMachines}.
    */
   private List<String> liveBlockingMachines(String pool) {
-    List<Machine> bound = new ArrayList<>();
-    String next = null;
-    do {
-      KubernetesResourceList<Machine> page =
-          writer
-              .ironcore()
-              .resources(Machine.class)
-              .inAnyNamespace()
-              .list(new ListOptionsBuilder().withLimit(LIST_PAGE).withContinue(next).build());
-      page.getItems().stream().filter(m -> pool.equals(m.boundPoolName())).forEach(bound::add);
-      next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-    } while (next != null && !next.isEmpty());
     return DrainDecision.blockingMachines(
-        writer.ironcore().resources(MachinePool.class).withName(pool).get(), bound);
+        writer.ironcore().resources(MachinePool.class).withName(pool).get(), live.boundTo(pool));
   }
 
   private static Performed log(boolean sent, String key, String what) {

@@ -14,6 +14,7 @@ import dev.ironcore.maintenance.api.compute.Toleration;
 import dev.ironcore.maintenance.controller.ComputeApi;
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
+import dev.ironcore.maintenance.controller.drain.LiveBoundMachines;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.RenderedManifests;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An API server that serves compute.ironcore.dev in v1alpha1 only (as a real IronCore does): the
  * controller reads v1alpha1 and evicts as before, with {@code tolerationSeconds} (kept there as an
- * unknown field) ignored. A control plane of its own, with the CRDs as IronCore ships them.
+ * unknown field) ignored. A control plane of its own, with the CRDs as IronCore ships them (so
+ * without our selectable field {@code spec.machinePoolRef.name}, declared in v1alpha2 only): the
+ * drain's live check of a pool's Machines lists every Machine in pages.
  */
 class V1alpha1OnlyE2ETest {
   @TempDir Path dir;
@@ -117,6 +120,11 @@ class V1alpha1OnlyE2ETest {
                     .filter(e -> Names.EVICTED_REASON.equals(e.getReason()))
                     .map(e -> e.getInvolvedObject().getName()))
             .containsExactly("vm-plain");
+        LiveBoundMachines live = new LiveBoundMachines(client, Machine.class);
+        assertThat(live.boundTo("pool"))
+            .extracting(m -> m.getMetadata().getName())
+            .containsExactly("vm-zero");
+        assertThat(live.usesFieldSelector()).as("field selector refused: paged LIST").isFalse();
       }
     }
   }
