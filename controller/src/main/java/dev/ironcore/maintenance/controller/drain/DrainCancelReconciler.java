@@ -8,10 +8,7 @@ import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.controller.PoolConditionWriter;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -81,22 +78,6 @@ public final class DrainCancelReconciler implements Reconciler {
 
   /** All CAPI Machines, from the API server in pages (no field selector reaches the nodeRef). */
   private List<CapiMachine> liveCapiMachines() {
-    List<CapiMachine> all = new ArrayList<>();
-    String next = null;
-    do {
-      KubernetesResourceList<CapiMachine> page =
-          writer
-              .capi()
-              .resources(CapiMachine.class)
-              .inAnyNamespace()
-              .list(
-                  new ListOptionsBuilder()
-                      .withLimit(DrainReconciler.LIST_PAGE)
-                      .withContinue(next)
-                      .build());
-      all.addAll(page.getItems());
-      next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-    } while (next != null && !next.isEmpty());
-    return all;
+    return PagedList.all(writer.capi().resources(CapiMachine.class).inAnyNamespace());
   }
 }

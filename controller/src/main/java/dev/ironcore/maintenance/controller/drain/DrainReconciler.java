@@ -37,8 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class DrainReconciler implements Reconciler {
   /** Machines per page when the drain re-checks a pool against the API server. */
-  static final long LIST_PAGE = 500;
-
   private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
 
   private final KubeWriter writer;

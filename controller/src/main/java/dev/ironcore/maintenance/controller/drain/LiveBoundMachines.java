@@ -1,11 +1,8 @@
 package dev.ironcore.maintenance.controller.drain;
 
 import dev.ironcore.maintenance.api.compute.Machine;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,10 +13,10 @@ import org.slf4j.LoggerFactory;
  * (which IronCore's API server serves, and our CRDs declare as a selectable field of v1alpha2): one
  * LIST answering only that pool's Machines. An API server that refuses the selector (400 Bad
  * Request: "field label not supported", e.g. CRDs installed without {@code selectableFields}) is
- * asked for every Machine instead, in pages of {@link DrainReconciler#LIST_PAGE}, filtered here;
- * the refusal is remembered for the life of the process. With 10,000 Machines the paged read was 20
- * LISTs (each page converted by the conversion webhook when read in v1alpha1) at the end of every
- * drain ({@code make bench}).
+ * asked for every Machine instead, in pages of {@link PagedList#PAGE}, filtered here; the refusal
+ * is remembered for the life of the process. With 10,000 Machines the paged read was 20 LISTs (each
+ * page converted by the conversion webhook when read in v1alpha1) at the end of every drain ({@code
+ * make bench}).
  */
 public final class LiveBoundMachines {
   private static final Logger LOG = LoggerFactory.getLogger(LiveBoundMachines.class);
@@ -52,7 +49,8 @@ public final class LiveBoundMachines {
     if (!fieldSelectorRefused) {
       try {
         return bound(
-            pool, client.resources(type).inAnyNamespace().withField(POOL_FIELD, pool).list());
+            pool,
+            client.resources(type).inAnyNamespace().withField(POOL_FIELD, pool).list().getItems());
       } catch (KubernetesClientException e) {
         if (e.getCode() != 400) {
           throw e;
@@ -63,25 +61,10 @@ public final class LiveBoundMachines {
                 + " Machines by listing all Machines in pages of {}",
             POOL_FIELD,
             e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage(),
-            DrainReconciler.LIST_PAGE);
+            PagedList.PAGE);
       }
     }
-    List<Machine> bound = new ArrayList<>();
-    String next = null;
-    do {
-      KubernetesResourceList<? extends Machine> page =
-          client
-              .resources(type)
-              .inAnyNamespace()
-              .list(
-                  new ListOptionsBuilder()
-                      .withLimit(DrainReconciler.LIST_PAGE)
-                      .withContinue(next)
-                      .build());
-      bound.addAll(bound(pool, page));
-      next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-    } while (next != null && !next.isEmpty());
-    return bound;
+    return bound(pool, PagedList.all(client.resources(type).inAnyNamespace()));
   }
 
   /** Whether the last read used the field selector (false once the API server refused it). */
@@ -89,8 +72,8 @@ public final class LiveBoundMachines {
     return !fieldSelectorRefused;
   }
 
-  private static List<Machine> bound(String pool, KubernetesResourceList<? extends Machine> list) {
-    return list.getItems().stream()
+  private static List<Machine> bound(String pool, List<? extends Machine> machines) {
+    return machines.stream()
         .filter(m -> pool.equals(m.boundPoolName()))
         .map(Machine.class::cast)
         .toList();

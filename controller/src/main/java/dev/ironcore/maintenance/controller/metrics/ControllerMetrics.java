@@ -22,7 +22,8 @@ import java.util.function.ToDoubleBiFunction;
  *   <li>per loop, controller-runtime's work-queue and reconcile metrics: see {@link
  *       WorkQueueMetrics} ({@code workqueue_*{name}}) and {@link ReconcileMetrics} ({@code
  *       controller_runtime_reconcile_*{controller}});
- *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints;
+ *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints (DELETEs
+ *       the API server confirmed; one whose answer was lost is not counted);
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
  *       RemoveHook, DeletePool, ...);
  *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes;

@@ -6,6 +6,7 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.taintStrin
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.toleratesMaintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.server.metrics.PrometheusText;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import java.nio.file.Files;
@@ -163,8 +164,11 @@ class ApiServerRestartE2ETest {
         .until(() -> world.pool(pool) == null && world.capiMachine("node") == null);
     checks.notEvicted(tolerating);
     checks.everyEventOfTheFlow(evicted, tolerating);
-    assertThat(controller.metrics())
-        .as("each Machine evicted once, even from a cache that lagged after the restart")
-        .contains("ironcore_maintenance_evictions_total " + EVICTED + ".0");
+    // each Machine evicted once, even from a cache that lagged after the restart: never more
+    // than EVICTED. Fewer by at most the eviction workers (2): a DELETE in flight when the API
+    // server stops may be carried out with its answer lost; the retry then finds the Machine
+    // deleting (409 on the resourceVersion precondition) and does not count it again
+    assertThat(PrometheusText.value(controller.metrics(), "ironcore_maintenance_evictions_total"))
+        .hasValueSatisfying(counted -> assertThat(counted).isBetween(EVICTED - 2.0, EVICTED * 1.0));
   }
 }
