@@ -18,7 +18,7 @@ import javax.net.ssl.SSLParameters;
  *
  * <p>One factory per client: it remembers the TLS versions of the config it last built for.
  */
-public class KubeHttpClientFactory extends JdkHttpClientFactory {
+public final class KubeHttpClientFactory extends JdkHttpClientFactory {
   private volatile List<TlsVersion> tlsVersions = List.of(TlsVersion.TLS_1_3, TlsVersion.TLS_1_2);
 
   @Override
@@ -32,7 +32,7 @@ public class KubeHttpClientFactory extends JdkHttpClientFactory {
   /** Called by fabric8 last, after it set its own SSL parameters: ours replace them. */
   @Override
   protected void additionalConfig(HttpClient.Builder builder) {
-    if (System.getProperty("noparams") == null) builder.sslParameters(sslParameters(tlsVersions));
+    builder.sslParameters(sslParameters(tlsVersions));
   }
 
   /**
@@ -40,11 +40,8 @@ public class KubeHttpClientFactory extends JdkHttpClientFactory {
    * TLS versions.
    */
   static SSLParameters sslParameters(List<TlsVersion> versions) {
-    SSLParameters params =
-        new SSLParameters(
-            CipherSuites.PREFERRED.toArray(String[]::new),
-            versions.stream().map(TlsVersion::javaName).toArray(String[]::new));
-    params.setUseCipherSuitesOrder(true);
-    return params;
+    return new SSLParameters(
+        CipherSuites.PREFERRED.toArray(String[]::new),
+        versions.stream().map(TlsVersion::javaName).toArray(String[]::new));
   }
 }

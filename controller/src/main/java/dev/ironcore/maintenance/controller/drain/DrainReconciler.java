@@ -36,7 +36,6 @@ import org.slf4j.LoggerFactory;
  * {@code namespace/name}.
  */
 public final class DrainReconciler implements Reconciler {
-  /** Machines per page when the drain re-checks a pool against the API server. */
   private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
 
   private final KubeWriter writer;

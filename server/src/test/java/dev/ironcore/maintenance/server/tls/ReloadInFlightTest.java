@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.certs.SslContexts;
+import dev.ironcore.maintenance.server.LoopbackServer;
 import dev.ironcore.maintenance.server.WebhookServer;
-import dev.ironcore.maintenance.server.WebhookServerConfig;
 import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.admission.TestReviews;
 import java.io.ByteArrayOutputStream;
@@ -14,7 +14,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,13 +28,10 @@ class ReloadInFlightTest {
   @Test
   void aRequestInFlightFinishesAcrossAReloadAndTheNextHandshakeGetsTheNewCertificate()
       throws Exception {
-    TestCertificates certs = TestCertificates.create(dir);
-    WebhookServer server =
-        new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO));
-    int port = server.start(0);
+    LoopbackServer started = LoopbackServer.start(dir);
+    TestCertificates certs = started.certs();
+    WebhookServer server = started.server();
+    int port = server.port();
     try {
       byte[] body =
           TestReviews.review(
