@@ -5,7 +5,7 @@ import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.Machine;
-import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.api.compute.MachinePoolV1alpha2;
 import dev.ironcore.maintenance.api.patch.PatchTarget;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.devtools.sim.PoolletSimulator;
@@ -198,17 +198,20 @@ public final class FleetBench {
     machineInformer.addIndexers(
         Map.of("pool", m -> m.boundPoolName() == null ? List.of() : List.of(m.boundPoolName())));
     capiInformer = client.resources(CapiMachine.class).inNamespace(NS).inform();
+    // pools in v1alpha2: the storage version, which the controller writes and kubectl shows by
+    // default; a v1alpha1 watch would add a conversion webhook call per event to the API server's
+    // load on the same 2 cores, which is the bench's cost, not the controller's
     client
-        .resources(MachinePool.class)
+        .resources(MachinePoolV1alpha2.class)
         .inform(
             new ResourceEventHandler<>() {
               @Override
-              public void onAdd(MachinePool p) {
+              public void onAdd(MachinePoolV1alpha2 p) {
                 onUpdate(null, p);
               }
 
               @Override
-              public void onUpdate(MachinePool old, MachinePool p) {
+              public void onUpdate(MachinePoolV1alpha2 old, MachinePoolV1alpha2 p) {
                 String name = p.getMetadata().getName();
                 Condition ready =
                     Conditions.find(
@@ -229,7 +232,7 @@ public final class FleetBench {
               }
 
               @Override
-              public void onDelete(MachinePool p, boolean unknown) {}
+              public void onDelete(MachinePoolV1alpha2 p, boolean unknown) {}
             });
   }
 

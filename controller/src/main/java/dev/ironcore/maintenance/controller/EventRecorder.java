@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,7 +134,33 @@ public final class EventRecorder {
     record(object, type, reason, message, false);
   }
 
+  /**
+   * As {@link #record}, but returns at once: the first attempt runs on the recorder's own thread
+   * (the one that retries failed writes, {@link EventRetries#first}), after the Events queued
+   * before it, as client-go's recorder does for every Event. For an Event that reports a state the
+   * caller has already written to the object (a condition), so a burst of such writes (1,000 pools
+   * whose Leases stop together, each set {@code Ready=Unknown}) does not wait for its Events. The
+   * Event's timestamp is the time of this call. When {@link EventRetries#MAX_PENDING} writes
+   * already wait, this one is made on the caller's thread instead; an Event still queued when the
+   * process exits is lost.
+   */
+  public void recordInBackground(HasMetadata object, String type, String reason, String message) {
+    Attempt attempt = attempt(object, type, reason, message, true);
+    retries.first(attempt.what(), attempt.write());
+  }
+
   private void record(
+      HasMetadata object, String type, String reason, String message, boolean countRepeat) {
+    Attempt attempt = attempt(object, type, reason, message, countRepeat);
+    if (!attempt.write().getAsBoolean()) {
+      retries.retry(attempt.what(), attempt.write());
+    }
+  }
+
+  /** One Event write, repeatable: {@code what} names it for the log. */
+  private record Attempt(String what, BooleanSupplier write) {}
+
+  private Attempt attempt(
       HasMetadata object, String type, String reason, String message, boolean countRepeat) {
     var meta = object.getMetadata();
     String ns = meta.getNamespace() == null ? "default" : meta.getNamespace();
@@ -148,11 +175,9 @@ public final class EventRecorder {
             type,
             reason,
             message);
-    if (!recordUnderLock(key, object, ns, type, reason, message, now, countRepeat)) {
-      retries.retry(
-          reason + " on " + ns + "/" + meta.getName(),
-          () -> recordUnderLock(key, object, ns, type, reason, message, now, countRepeat));
-    }
+    return new Attempt(
+        reason + " on " + ns + "/" + meta.getName(),
+        () -> recordUnderLock(key, object, ns, type, reason, message, now, countRepeat));
   }
 
   /**

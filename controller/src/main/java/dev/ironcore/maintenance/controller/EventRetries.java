@@ -10,12 +10,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Retries Event writes that failed (the API server answered 429 or 5xx, or did not answer), as
- * client-go's event broadcaster does: up to {@link #MAX_ATTEMPTS} attempts in all, {@link
- * #INTERVAL} apart, so an Event survives an API server outage of about two minutes. Retries run on
- * one daemon thread of their own, never on a loop's worker; at most {@link #MAX_PENDING} wait at
- * once (more are dropped and logged). An Event still waiting when the process exits is lost: Events
- * are informational, the state lives in the objects and their conditions.
+ * The recorder's own thread: makes the first attempt of Event writes the caller does not wait for
+ * ({@link #first}) and retries Event writes that failed (the API server answered 429 or 5xx, or did
+ * not answer), as client-go's event broadcaster does: up to {@link #MAX_ATTEMPTS} attempts in all,
+ * {@link #INTERVAL} apart, so an Event survives an API server outage of about two minutes. Retries
+ * run on one daemon thread of their own, never on a loop's worker; at most {@link #MAX_PENDING}
+ * wait at once (further retries are dropped and logged, further first attempts made on the caller's
+ * thread). An Event still waiting when the process exits is lost: Events are informational, the
+ * state lives in the objects and their conditions.
  */
 final class EventRetries {
   private static final Logger LOG = LoggerFactory.getLogger(EventRetries.class);
@@ -58,6 +60,34 @@ final class EventRetries {
    */
   void retry(String what, BooleanSupplier attempt) {
     schedule(what, attempt, 2);
+  }
+
+  /**
+   * Makes the first attempt of an Event write on this thread, at once (after the writes queued
+   * before it), and retries it as {@link #retry} when it fails. When {@link #MAX_PENDING} writes
+   * already wait, the attempt is made on the caller's thread instead (and retried here if it
+   * fails): nothing is dropped for want of room.
+   *
+   * @param what the event, for the log
+   * @param attempt the write; true when it wrote the Event (it must not throw)
+   */
+  void first(String what, BooleanSupplier attempt) {
+    if (pending.incrementAndGet() > MAX_PENDING) {
+      pending.decrementAndGet();
+      if (!attempt.getAsBoolean()) {
+        retry(what, attempt);
+      }
+      return;
+    }
+    executor()
+        .execute(
+            () -> {
+              boolean written = attempt.getAsBoolean();
+              pending.decrementAndGet(); // counted until made, so a full queue is seen as full
+              if (!written) {
+                schedule(what, attempt, 2);
+              }
+            });
   }
 
   private void schedule(String what, BooleanSupplier attempt, int n) {

@@ -97,7 +97,7 @@ public final class PoolHealthReconciler implements Reconciler {
       return;
     }
     metrics.poolMarkedUnknown();
-    events.record(
+    events.recordInBackground(
         written,
         "Warning",
         POOL_UNKNOWN_EVENT,

@@ -70,6 +70,35 @@ class EventRecorderE2ETest {
   }
 
   @Test
+  void backgroundRecordsFromManyThreadsEndUpAsTheSameEventsAsSynchronousOnes() throws Exception {
+    String name = world.poolName("background");
+    MachinePool pool = world.createPool(name, List.of());
+    EventRecorder recorder = new EventRecorder(world.client, Clock.systemUTC());
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+
+    inParallel(
+        () -> {
+          for (int i = 0; i < PER_THREAD; i++) {
+            recorder.recordInBackground(
+                pool, "Warning", "Distinct", "event " + n.incrementAndGet());
+            recorder.recordInBackground(pool, "Warning", "Repeated", "the same message");
+          }
+        });
+
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              List<Event> events = eventsOn(name);
+              assertThat(events.stream().filter(e -> "Distinct".equals(e.getReason())))
+                  .hasSize(THREADS * PER_THREAD);
+              assertThat(events.stream().filter(e -> "Repeated".equals(e.getReason())))
+                  .singleElement()
+                  .satisfies(e -> assertThat(e.getCount()).isEqualTo(THREADS * PER_THREAD));
+            });
+  }
+
+  @Test
   void recordOnceCreatesOneEventAndNeverCountsItsRepeatsWhileANewRecorderRecordsItAnew() {
     String name = world.poolName("once");
     MachinePool pool = world.createPool(name, List.of());

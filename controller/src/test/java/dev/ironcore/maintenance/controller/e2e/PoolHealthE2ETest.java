@@ -123,6 +123,19 @@ class PoolHealthE2ETest extends InProcessController {
         .during(Duration.ofSeconds(3))
         .atMost(Duration.ofSeconds(5))
         .until(() -> rv.equals(world.pool(pool).getMetadata().getResourceVersion()));
+
+    // the Warning Event follows the condition (written by the recorder's thread), once
+    assertThat(
+            world.client.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> pool.equals(e.getInvolvedObject().getName()))
+                .filter(e -> "PoolUnknown".equals(e.getReason())))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getType()).isEqualTo("Warning");
+              assertThat(e.getCount()).isOne();
+              assertThat(e.getMessage()).contains("Ready=Unknown");
+            });
   }
 
   @Test
