@@ -35,12 +35,11 @@ echo "make bench: building the Go reference webhook (bench/reference-go, Go modu
 echo "make bench: local control plane"
 bin_dir="$(hack/build-controlplane.sh)"
 
-echo "make bench: building our modules (package, runtime classpaths)"
+echo "make bench: building our modules and the image's Java (package, runtime classpaths, hack/java-runtime.sh)"
 $MVN -B -q -Pbench -DskipTests package dependency:build-classpath \
-  -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime -pl bench -am
-jar() { ls "$1"/target/"$1"-*.jar | grep -v -e sources -e javadoc -e tests | head -1; }
-server_cp="$(jar server):$(cat server/target/classpath.txt)"
-controller_cp="$(jar controller):$(cat controller/target/classpath.txt)"
+  -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime -pl bench,image -am
+# our processes run on the image's Java, started as the Deployments start them (bench ImageJava)
+image_jvm=image/target/jvm
 bench_cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 
 load_mid="(webhook part not run)"
@@ -48,7 +47,7 @@ if [[ $parts == *" webhook "* ]]; then
 echo "make bench: webhook, ours vs reference (A/B alternating)"
 java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.WebhookBench \
   --work "$out_dir/webhook" --out "$out_dir/webhook.md" \
-  --ours-cp "$server_cp" --deployment manifests/deploy/webhook_deployment.yaml \
+  --image-jvm "$image_jvm" --deployment manifests/deploy/webhook_deployment.yaml \
   --reference bench/target/reference-webhook \
   --rounds "${BENCH_ROUNDS:-2}" --seconds "${BENCH_SECONDS:-5}" --port "${BENCH_PORT:-21201}"
 load_mid=$(uptime)
@@ -59,7 +58,7 @@ if [[ $parts == *" fleet "* ]]; then
 echo "make bench: controller at fleet scale"
 java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintenance.bench.FleetBench \
   --work "$out_dir/fleet" --out "$out_dir/fleet.md" --repo "$repo" \
-  --controlplane-dir "$bin_dir" --controller-cp "$controller_cp" \
+  --controlplane-dir "$bin_dir" --image-jvm "$image_jvm" \
   --deployment manifests/deploy/controller_deployment.yaml \
   --machines "${BENCH_MACHINES:-10000}" --pools "${BENCH_POOLS:-1000}" --drain-size "${BENCH_DRAIN:-1000}" \
   --health-port "${BENCH_HEALTH_PORT:-21210}"
@@ -88,7 +87,8 @@ mkdir -p bench/results
   echo "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores available |"
   echo "| memory | $(free -m | awk '/Mem:/ {print $2}') MiB |"
   echo "| kernel | $(uname -r) |"
-  echo "| JVM | $(java -version 2>&1 | sed -n 2p) |"
+  echo "| JVM of our processes (the image's, jlink) | $("$image_jvm/runtime/bin/java" -version 2>&1 | sed -n 2p) |"
+  echo "| JVM of the benchmark driver | $(java -version 2>&1 | sed -n 2p) |"
   echo "| Go | $(go version) |"
   echo "| h2load | $(h2load --version | head -1) |"
   echo "| load before | \`$load_before\` |"

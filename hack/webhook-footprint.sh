@@ -9,7 +9,7 @@
 #   FOOTPRINT_REVIEW=file.json (the AdmissionReview sent under load; default a 4 KB CAPI Machine CREATE)
 # JAVA_TOOL_OPTIONS, MALLOC_ARENA_MAX and the tuning args default to the Deployment's
 # (manifests/deploy/webhook_deployment.yaml); FOOTPRINT_* override them for experiments.
-# Needs `make build` (or mvn package) for server/target and its classpath.txt, h2load, openssl.
+# Needs image/target/jvm (mvn -DskipTests package -pl image -am: the image's Java), h2load, openssl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 load_seconds=${1:-15}
@@ -25,11 +25,11 @@ shipped_args=$(awk '/^ *args:/{f=1;next} f&&/^ *- --/{print $2} f&&/^ *[a-z]+:/{
 opts=${FOOTPRINT_JAVA_TOOL_OPTIONS:-$shipped_opts}
 args=${FOOTPRINT_ARGS:-$shipped_args}
 
-jar=$(ls server/target/server-*.jar | grep -v -e sources -e javadoc | head -1)
-# the runtime classpath; jars of test-only libraries are dropped (the image has none)
-cp="$jar:$(tr ':' '\n' <server/target/classpath.txt |
-  grep -v -E '/(junit|jqwik|assertj|awaitility|testcontainers|docker-java|byte-buddy|hamcrest|duct-tape|jna|opentest4j|apiguardian|testkit|zjsonpatch|commons-compress|commons-io|commons-codec|commons-lang3)' |
-  paste -sd:)"
+# the image's Java and classpath as the build leaves them (hack/java-runtime.sh): /opt/java and
+# /app/jvm of the image mapped to image/target/jvm
+jvm=image/target/jvm
+[ -x "$jvm/runtime/bin/java" ] || { echo "no $jvm: run 'mvn -B -DskipTests package -pl image -am' first" >&2; exit 1; }
+opts=${opts//\/app\/jvm\//$PWD/$jvm/app/}
 
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
   -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 \
@@ -44,7 +44,7 @@ hz=$(getconf CLK_TCK)
 start_ns=$(date +%s%N)
 # shellcheck disable=SC2086
 env JAVA_TOOL_OPTIONS="$opts $extra" ${shipped_arena:+MALLOC_ARENA_MAX=$shipped_arena} \
-  java -cp "$cp" dev.ironcore.maintenance.server.WebhookServerMain --port "$port" \
+  "$jvm/runtime/bin/java" "@$jvm/local.classpath" dev.ironcore.maintenance.server.WebhookServerMain --port "$port" \
   --bind-address 127.0.0.1 --tls-cert-file "$work/tls.crt" --tls-private-key-file "$work/tls.key" \
   $args >"$work/server.log" 2>&1 &
 pid=$!

@@ -45,7 +45,7 @@ import java.util.function.IntConsumer;
  * controller, controller, bare, with the API server's request counter read around each.
  *
  * <pre>
- * FleetBench --work DIR --out FILE.md --controlplane-dir DIR --repo DIR --controller-cp CLASSPATH
+ * FleetBench --work DIR --out FILE.md --controlplane-dir DIR --repo DIR --image-jvm image/target/jvm
  *            --deployment controller_deployment.yaml [--machines 10000] [--pools 1000] [--drain-size 1000]
  *            [--grace-seconds 10] [--health-port 21210]
  * </pre>
@@ -445,20 +445,17 @@ public final class FleetBench {
       double populateSeconds = bench.populate(spec);
       bench.observe();
 
-      List<String> cmd = new ArrayList<>();
-      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      ImageJava java = new ImageJava(Path.of(a.get("image-jvm")));
+      List<String> cmd = java.command("dev.ironcore.maintenance.controller.ControllerMain");
       cmd.addAll(
           List.of(
-              "-cp",
-              a.get("controller-cp"),
-              "dev.ironcore.maintenance.controller.ControllerMain",
               "--health-probe-bind-address=127.0.0.1:" + healthPort,
               "--metrics-bind-address=0",
               "--machine-pool-lifecycle-grace-period=" + grace.toSeconds() + "s"));
       shipped.tuningArgs().stream()
           .filter(arg -> !arg.startsWith("--machine-pool-lifecycle-grace-period"))
           .forEach(cmd::add);
-      Map<String, String> env = new java.util.HashMap<>(shipped.env());
+      Map<String, String> env = new java.util.HashMap<>(java.env(shipped.env()));
       env.put("KUBECONFIG", cp.kubeconfig().toString());
       System.out.println("fleet bench: starting the controller");
       FleetReport report =

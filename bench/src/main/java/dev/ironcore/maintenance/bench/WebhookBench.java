@@ -20,13 +20,13 @@ import java.util.function.IntFunction;
  * phase. Servers alternate A B B A …, so both see the same machine load.
  *
  * <pre>
- * WebhookBench --work DIR --out FILE.md --ours-cp CLASSPATH --deployment webhook_deployment.yaml
+ * WebhookBench --work DIR --out FILE.md --image-jvm image/target/jvm --deployment webhook_deployment.yaml
  *              --reference BIN [--rounds 2] [--seconds 5] [--port 21201]
  * </pre>
  *
- * Our server runs with the environment ({@code JAVA_TOOL_OPTIONS}, …) and tuning flags of the
- * shipped Deployment ({@link ShippedSettings}), plus context runs with no JVM flags at all and with
- * an AppCDS archive (made by a training run of the same JVM with {@code -XX:ArchiveClassesAtExit}).
+ * Our server runs on the image's Java ({@link ImageJava}) with the environment ({@code
+ * JAVA_TOOL_OPTIONS}, …) and tuning flags of the shipped Deployment ({@link ShippedSettings}), plus
+ * context runs with no JVM flags at all and with the shipped flags but without the AOT cache.
  *
  * <pre>
  * </pre>
@@ -262,11 +262,12 @@ public final class WebhookBench {
         certs, "bench-webhook", "bench", java.time.Duration.ofDays(2));
 
     ShippedSettings shipped = ShippedSettings.read(Path.of(a.get("deployment")));
+    ImageJava java = new ImageJava(Path.of(a.get("image-jvm")));
     Server ours =
         new Server(
             "ours",
-            port -> ourCommand(a.get("ours-cp"), shipped.tuningArgs(), certs, port),
-            shipped.env());
+            port -> ourCommand(java, shipped.tuningArgs(), certs, port),
+            java.env(shipped.env()));
     Server reference =
         new Server(
             "reference",
@@ -282,9 +283,7 @@ public final class WebhookBench {
             Map.of());
     Server defaults =
         new Server(
-            "ours, JVM defaults",
-            port -> ourCommand(a.get("ours-cp"), List.of(), certs, port),
-            Map.of());
+            "ours, JVM defaults", port -> ourCommand(java, List.of(), certs, port), Map.of());
 
     List<Instance> results = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
@@ -294,40 +293,29 @@ public final class WebhookBench {
         results.add(bench.measure(s, round, true));
       }
     }
-    // context: what the settings buy, and what an AppCDS archive would (not shipped, see README)
+    // context: what the settings buy, and what the AOT cache buys
     List<Instance> context = new ArrayList<>();
     System.out.println("webhook bench: context run, our server with JVM defaults");
     context.add(bench.measure(defaults, 1, false));
-    Path archive = work.resolve("webhook-appcds.jsa");
-    String shippedOptions = shipped.env().getOrDefault("JAVA_TOOL_OPTIONS", "");
-    Map<String, String> training = new java.util.HashMap<>(shipped.env());
-    training.put("JAVA_TOOL_OPTIONS", shippedOptions + " -XX:ArchiveClassesAtExit=" + archive);
-    System.out.println("webhook bench: context run, AppCDS training (archive written at exit)");
-    bench.measure(new Server("appcds-training", ours.command(), training), 1, false);
-    if (Files.exists(archive)) {
-      Map<String, String> withArchive = new java.util.HashMap<>(shipped.env());
-      withArchive.put("JAVA_TOOL_OPTIONS", shippedOptions + " -XX:SharedArchiveFile=" + archive);
-      System.out.println("webhook bench: context run, shipped settings + AppCDS archive");
-      context.add(
-          bench.measure(
-              new Server("ours, shipped settings + AppCDS archive", ours.command(), withArchive),
-              1,
-              false));
-    }
+    Map<String, String> noCache = new java.util.HashMap<>(ours.env());
+    noCache.computeIfPresent(
+        "JAVA_TOOL_OPTIONS", (k, v) -> v.replaceAll("\\s*-XX:AOTCache=\\S+", ""));
+    System.out.println("webhook bench: context run, shipped settings without the AOT cache");
+    context.add(
+        bench.measure(
+            new Server("ours, shipped settings without the AOT cache", ours.command(), noCache),
+            1,
+            false));
     Files.writeString(
         Path.of(a.get("out")),
         WebhookReport.render(results, context, bench.reviewSizes(), shipped));
     System.out.println("webhook bench: wrote " + a.get("out"));
   }
 
-  private static List<String> ourCommand(String cp, List<String> args, Path certs, int port) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  private static List<String> ourCommand(ImageJava java, List<String> args, Path certs, int port) {
+    List<String> cmd = java.command("dev.ironcore.maintenance.server.WebhookServerMain");
     cmd.addAll(
         List.of(
-            "-cp",
-            cp,
-            "dev.ironcore.maintenance.server.WebhookServerMain",
             "--port",
             Integer.toString(port),
             "--bind-address",

@@ -25,10 +25,11 @@ import picocli.CommandLine;
 
 /**
  * The shipped Deployments start exactly what the image holds: their {@code command} is the Jib
- * entrypoint's {@code java} and classpath (read from this module's {@code pom.xml}) with a main
- * class that is on the image's runtime classpath; their {@code args} parse with that class's real
- * flag parser; the image runs as the non-root user the pods require; and no simulator, demo or test
- * tool is on the image's classpath.
+ * entrypoint's {@code java} (the image's own runtime at /opt/java) and classpath argfile (read from
+ * this module's {@code pom.xml}; it names every jar of the image's runtime classpath) with a main
+ * class that is on that classpath; their {@code args} parse with that class's real flag parser; the
+ * image runs as the non-root user the pods require; and no simulator, demo or test tool is on the
+ * image's classpath.
  */
 class ImageContentsTest {
   private static final Map<String, String> MAINS =
@@ -95,20 +96,50 @@ class ImageContentsTest {
     return classes;
   }
 
+  /** Jib's extra directories: build directory (relative to the module) to path in the image. */
+  private static Map<String, String> extraDirectories() throws Exception {
+    Element extra = (Element) jibContainer().getParentNode();
+    NodeList paths =
+        ((Element) extra.getElementsByTagName("extraDirectories").item(0))
+            .getElementsByTagName("path");
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < paths.getLength(); i++) {
+      Element path = (Element) paths.item(i);
+      out.put(
+          text(path, "from").replace("${project.build.directory}", "target"), text(path, "into"));
+    }
+    return out;
+  }
+
   @Test
   void theDeploymentsStartTheImagesJavaWithItsClasspathAndARealMainClass() throws Exception {
     List<String> entrypoint = entrypoint();
-    assertThat(entrypoint).hasSize(4);
+    assertThat(entrypoint).hasSize(3);
     String appRoot = text(jibContainer(), "appRoot");
-    assertThat(entrypoint.get(2))
-        .as("Jib's layout under appRoot")
-        .isEqualTo(appRoot + "/resources:" + appRoot + "/classes:" + appRoot + "/libs/*");
+    Map<String, String> extra = extraDirectories();
+    assertThat(extra)
+        .as("the runtime and the argfile/AOT cache that hack/java-runtime.sh writes")
+        .containsEntry("target/jvm/runtime", "/opt/java")
+        .containsEntry("target/jvm/app", appRoot + "/jvm");
+    assertThat(entrypoint.subList(0, 2))
+        .isEqualTo(List.of("/opt/java/bin/java", "@" + appRoot + "/jvm/classpath"));
+    assertThat(Path.of("target/jvm/runtime/bin/java")).isExecutable();
+    // the argfile names exactly the jars Jib puts into appRoot/libs, in the classpath's order
+    List<String> jars = new ArrayList<>();
+    for (String entry :
+        Files.readString(Path.of("target", "image-classpath.txt"))
+            .trim()
+            .split(File.pathSeparator)) {
+      jars.add(appRoot + "/libs/" + Path.of(entry).getFileName());
+    }
+    assertThat(Files.readString(Path.of("target/jvm/app/classpath")).trim())
+        .isEqualTo("-cp " + String.join(":", jars));
     List<String> classes = imageClasses();
     for (var e : MAINS.entrySet()) {
       Container c = deployment(e.getKey()).getSpec().getTemplate().getSpec().getContainers().get(0);
-      assertThat(c.getCommand()).as(e.getKey()).hasSize(4);
-      assertThat(c.getCommand().subList(0, 3)).isEqualTo(entrypoint.subList(0, 3));
-      assertThat(c.getCommand().get(3)).isEqualTo(e.getValue());
+      assertThat(c.getCommand()).as(e.getKey()).hasSize(3);
+      assertThat(c.getCommand().subList(0, 2)).isEqualTo(entrypoint.subList(0, 2));
+      assertThat(c.getCommand().get(2)).isEqualTo(e.getValue());
       assertThat(classes).contains(e.getValue().replace('.', '/') + ".class");
       Object main = Class.forName(e.getValue()).getDeclaredConstructor().newInstance();
       new CommandLine(main).parseArgs(c.getArgs().toArray(String[]::new));

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The image's Java: a runtime cut with jlink from a local JDK 25 and, for the webhook server, an
+# AOT cache (JDK 25, JEP 483/514/515: classes loaded and linked ahead of time, with method
+# profiles) made by a training run of the server ON THAT RUNTIME, with the classpath as the image
+# lays it out. An AOT cache is only used by the JVM build that wrote it; since the image carries
+# this very runtime, the two always match.
+#
+#   hack/java-runtime.sh            -> image/target/jvm (reused when newer than its inputs)
+#
+# Needs: a JDK 25 (JAVA25_HOME, else /usr/lib/jvm/*25*), the image module's classpath
+# (image/target/image-classpath.txt, written by `mvn package -pl image -am`), openssl and curl.
+# Maven runs it before the image module's tests (image/pom.xml), so `make test` and `make image` do.
+# Layout written (what the image holds, image/pom.xml; the libs only for the training and the
+# benchmark, the image gets them from Jib at /app/libs with the same content and modification time):
+#   image/target/jvm/runtime/          -> /opt/java in the image
+#   image/target/jvm/app/classpath     -> /app/jvm/classpath   (java @argfile: -cp /app/libs/...)
+#   image/target/jvm/app/webhook.aot   -> /app/jvm/webhook.aot (-XX:AOTCache in the webhook Deployment)
+#   image/target/jvm/libs/, local.classpath: the same jars and argfile for running it here
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=image/target/jvm
+cp_file=image/target/image-classpath.txt
+deployment=manifests/deploy/webhook_deployment.yaml
+
+die() { echo "java-runtime: $*" >&2; exit 1; }
+
+jdk="${JAVA25_HOME:-}"
+if [ -z "$jdk" ]; then
+  for d in /usr/lib/jvm/*25*; do [ -x "$d/bin/jlink" ] && jdk=$d && break; done
+fi
+[ -n "$jdk" ] && [ -x "$jdk/bin/jlink" ] || die "no JDK 25 found: set JAVA25_HOME to a JDK 25 (with jlink)"
+grep -q '^JAVA_VERSION="25' "$jdk/release" || die "$jdk is not a JDK 25 ($(grep '^JAVA_VERSION=' "$jdk/release"))"
+[ -f "$cp_file" ] || die "$cp_file missing: run 'mvn -B -DskipTests package -pl image -am' first"
+
+# up to date? (newer than the classpath listing, every jar on it, this script and the Deployment)
+if [ -f "$out/app/webhook.aot" ] && [ -z "$(find "$cp_file" "$0" "$deployment" $(tr ':' ' ' <"$cp_file") -newer "$out/app/webhook.aot" 2>/dev/null | head -1)" ]; then
+  echo "java-runtime: $out up to date"
+  exit 0
+fi
+rm -rf "$out"
+mkdir -p "$out/app" "$out/libs" "$out/train"
+
+# 1. runtime: the Java SE modules, jdk.unsupported (sun.misc.Unsafe), jdk.management (JVM meters),
+#    with the JDK's default CDS archive (the controller starts from it)
+"$jdk/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.management,jdk.crypto.ec,jdk.crypto.cryptoki,java.smartcardio,jdk.security.jgss,jdk.naming.dns \
+  --strip-debug --no-man-pages --no-header-files --generate-cds-archive --output "$out/runtime"
+
+# 2. the image's classpath, in Maven's order, with Jib's file modification time (1 s after the epoch)
+image_cp=() local_cp=()
+for jar in $(tr ':' ' ' <"$cp_file"); do
+  [[ $jar == *.jar ]] || die "$jar on the image classpath is not a jar (an AOT cache needs jars only)"
+  name=$(basename "$jar")
+  [ ! -e "$out/libs/$name" ] || die "two jars named $name on the image classpath"
+  cp "$jar" "$out/libs/$name"
+  touch -d @1 "$out/libs/$name"
+  image_cp+=("/app/libs/$name")
+  local_cp+=("$PWD/$out/libs/$name")
+done
+(IFS=:; echo "-cp ${image_cp[*]}") >"$out/app/classpath"
+(IFS=:; echo "-cp ${local_cp[*]}") >"$out/local.classpath"
+
+# 3. training run of the webhook server with the Deployment's JVM flags: start, serve admission and
+#    conversion reviews, metrics and probes, stop (the JVM writes the cache as it exits)
+flags=$(awk '/name: JAVA_TOOL_OPTIONS/{f=1;next} f&&/value:/{v=1;next} v&&/^ *- name:|^ *[a-z]+:$/{exit} v{printf "%s ", $0}' "$deployment" | tr -s ' ' | sed -E 's/-XX:AOTCache=[^ ]*//')
+[[ $flags == *-XX:* ]] || die "no JAVA_TOOL_OPTIONS found in $deployment"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=aot-training \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$out/train/tls.key" -out "$out/train/tls.crt" 2>/dev/null
+port=$((20000 + RANDOM % 20000))
+url=https://127.0.0.1:$port
+JAVA_TOOL_OPTIONS="$flags -XX:AOTCacheOutput=$PWD/$out/app/webhook.aot" \
+  "$out/runtime/bin/java" "@$out/local.classpath" dev.ironcore.maintenance.server.WebhookServerMain \
+  --port "$port" --bind-address 127.0.0.1 --tls-cert-file "$out/train/tls.crt" \
+  --tls-private-key-file "$out/train/tls.key" --capi-machine-selector= --log-format=json \
+  >"$out/train/server.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do
+  curl -sfk -o /dev/null "$url/readyz" && break
+  kill -0 $pid 2>/dev/null || die "training server exited: $(tail -3 "$out/train/server.log")"
+  sleep 0.05
+done
+reviews=bench/src/main/resources/reviews
+post() { # path file n: n POSTs over one HTTP/2 connection
+  local urls=() i
+  for i in $(seq 1 "$3"); do urls+=("$url$1"); done
+  curl -sfk --http2 -H 'content-type: application/json' --data-binary "@$2" "${urls[@]}" >/dev/null
+}
+for round in 1 2 3; do
+  post /mutate/capi-machine "$reviews/capi-machine-create.json" 500
+  post /mutate/machine "$reviews/ironcore-machine-create.json" 300
+  post /validate/machine "$reviews/ironcore-machine-create.json" 300
+  post /convert image/src/aot-training/machine-conversion.json 200
+  curl -sfk "$url/metrics" "$url/healthz" "$url/readyz" >/dev/null
+done
+kill -TERM $pid
+wait $pid || true
+trap - EXIT
+[ -s "$out/app/webhook.aot" ] || die "no AOT cache written: $(grep -i aot "$out/train/server.log" | tail -3)"
+echo "java-runtime: $out/runtime ($("$out/runtime/bin/java" -version 2>&1 | sed -n 2p)), AOT cache $(du -m "$out/app/webhook.aot" | cut -f1) MiB"

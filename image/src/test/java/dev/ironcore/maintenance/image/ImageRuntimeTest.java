@@ -1,0 +1,178 @@
+package dev.ironcore.maintenance.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.certs.CertificateAuthority;
+import dev.ironcore.maintenance.certs.IssuedCertificate;
+import dev.ironcore.maintenance.testkit.FreePorts;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Both processes on the image's own Java (image/target/jvm, what {@code hack/java-runtime.sh} puts
+ * at /opt/java and /app/jvm), started exactly as the shipped Deployments start them, with the
+ * image's paths mapped to the build's: the webhook server with its {@code JAVA_TOOL_OPTIONS} and
+ * {@code -XX:AOTMode=on} (the JVM refuses to start when the AOT cache does not fit the runtime, the
+ * classpath or the flags) serves a real AdmissionReview over TLS; the controller starts with its
+ * Deployment's JVM flags and prints its flags' help (the fleet benchmark runs it at scale on this
+ * runtime).
+ */
+class ImageRuntimeTest {
+  private static final Path JVM = Path.of("target", "jvm").toAbsolutePath();
+
+  private static Container container(String file) throws Exception {
+    try (InputStream in = Files.newInputStream(ManifestPaths.overlay("deploy").resolve(file))) {
+      Deployment d =
+          dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization()
+              .unmarshal(in, Deployment.class);
+      return d.getSpec().getTemplate().getSpec().getContainers().get(0);
+    }
+  }
+
+  /** The Deployment's command with /opt/java and /app/jvm/classpath mapped to the build's. */
+  private static List<String> command(Container c) {
+    List<String> cmd = new ArrayList<>();
+    for (String arg : c.getCommand()) {
+      cmd.add(
+          arg.replace("/opt/java/", JVM.resolve("runtime") + "/")
+              .replace("@/app/jvm/classpath", "@" + JVM.resolve("local.classpath")));
+    }
+    return cmd;
+  }
+
+  private static String javaToolOptions(Container c) {
+    return c.getEnv().stream()
+        .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
+        .map(EnvVar::getValue)
+        .findFirst()
+        .orElseThrow()
+        .replace("/app/jvm/", JVM.resolve("app") + "/");
+  }
+
+  @Test
+  void theWebhookServerStartsOnTheImagesJavaWithItsAotCacheAndAnswersAReview(@TempDir Path tmp)
+      throws Exception {
+    Container c = container("webhook_deployment.yaml");
+    assertThat(javaToolOptions(c)).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
+    CertificateAuthority ca = CertificateAuthority.generate("image-test-ca", Duration.ofHours(1));
+    IssuedCertificate serving =
+        ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1));
+    serving.writeTo(tmp.resolve("tls.crt"), tmp.resolve("tls.key"));
+    int port = FreePorts.pick(1).get(0);
+    List<String> cmd = command(c);
+    for (String arg : c.getArgs()) {
+      String flag = arg.split("=", 2)[0];
+      switch (flag) {
+        case "--port" -> cmd.add("--port=" + port);
+        case "--tls-cert-file" -> cmd.add("--tls-cert-file=" + tmp.resolve("tls.crt"));
+        case "--tls-private-key-file" ->
+            cmd.add("--tls-private-key-file=" + tmp.resolve("tls.key"));
+        default -> cmd.add(arg);
+      }
+    }
+    cmd.add("--bind-address=127.0.0.1");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.redirectOutput(tmp.resolve("server.log").toFile());
+    pb.environment().put("JAVA_TOOL_OPTIONS", javaToolOptions(c) + " -XX:AOTMode=on");
+    Process server = pb.start();
+    try {
+      HttpClient client = HttpClient.newBuilder().sslContext(trusting(ca)).build();
+      URI base = URI.create("https://127.0.0.1:" + port);
+      HttpResponse<String> ready = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (System.nanoTime() < deadline && server.isAlive()) {
+        try {
+          ready =
+              client.send(
+                  HttpRequest.newBuilder(base.resolve("/readyz")).build(),
+                  HttpResponse.BodyHandlers.ofString());
+          if (ready.statusCode() == 200) {
+            break;
+          }
+        } catch (java.io.IOException notYet) {
+          // not listening yet
+        }
+        Thread.sleep(50);
+      }
+      assertThat(server.isAlive())
+          .as("server on the image's Java with the AOT cache:\n%s", log(tmp))
+          .isTrue();
+      assertThat(ready).isNotNull();
+      assertThat(ready.statusCode()).isEqualTo(200);
+
+      String review =
+          Files.readString(
+              Path.of("..", "bench", "src", "main", "resources", "reviews")
+                  .resolve("capi-machine-create.json"));
+      HttpResponse<String> answer =
+          client.send(
+              HttpRequest.newBuilder(base.resolve("/mutate/capi-machine"))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(review))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).isEqualTo(200);
+      assertThat(answer.body())
+          .contains("\"allowed\":true")
+          .contains("\"patchType\":\"JSONPatch\"");
+    } finally {
+      server.destroy();
+      server.waitFor(10, TimeUnit.SECONDS);
+      server.destroyForcibly();
+    }
+  }
+
+  @Test
+  void theControllerStartsOnTheImagesJavaWithItsDeploymentsJvmFlags(@TempDir Path tmp)
+      throws Exception {
+    Container c = container("controller_deployment.yaml");
+    List<String> cmd = command(c);
+    cmd.add("--help");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.redirectOutput(tmp.resolve("help.txt").toFile());
+    pb.environment().put("JAVA_TOOL_OPTIONS", javaToolOptions(c));
+    Process p = pb.start();
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    String out = Files.readString(tmp.resolve("help.txt"));
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out).contains("Usage: ironcore-maintenance-controller").contains("--leader-elect");
+  }
+
+  private static String log(Path tmp) {
+    try {
+      return Files.readString(tmp.resolve("server.log"));
+    } catch (java.io.IOException e) {
+      return e.toString();
+    }
+  }
+
+  private static SSLContext trusting(CertificateAuthority ca) throws Exception {
+    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+    trust.load(null, null);
+    trust.setCertificateEntry("ca", ca.certificate());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext ssl = SSLContext.getInstance("TLS");
+    ssl.init(null, tmf.getTrustManagers(), null);
+    return ssl;
+  }
+}
