@@ -40,10 +40,17 @@ fi
 rm -rf "$out"
 mkdir -p "$out/app" "$out/libs" "$out/train"
 
-# 1. runtime: the Java SE modules, jdk.unsupported (sun.misc.Unsafe), jdk.management (JVM meters),
-#    with the JDK's default CDS archive (the controller starts from it)
-"$jdk/bin/jlink" --add-modules java.se,jdk.unsupported,jdk.management,jdk.crypto.ec,jdk.crypto.cryptoki,java.smartcardio,jdk.security.jgss,jdk.naming.dns \
+# 1. runtime: every module the image's jars use (jdeps: e.g. jdk.httpserver for the controller's
+#    probes, jdk.unsupported, jdk.management), the Java SE modules, and every security provider that
+#    java.security lists (a missing one makes the JDK search the classpath for providers, which loads
+#    BouncyCastle's during the first TLS handshake); with the JDK's default CDS archive (the
+#    controller starts from it)
+used=$("$jdk/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 \
+  --class-path "$(cat "$cp_file")" $(tr ':' ' ' <"$cp_file") 2>/dev/null | tail -1)
+[[ $used == java.base* ]] || die "jdeps could not list the modules the image's jars use ($used)"
+"$jdk/bin/jlink" --add-modules "$used,java.se,jdk.crypto.ec,jdk.crypto.cryptoki,java.smartcardio,jdk.security.jgss,jdk.naming.dns" \
   --strip-debug --no-man-pages --no-header-files --generate-cds-archive --output "$out/runtime"
+echo "$used" >"$out/jdeps-modules"
 
 # 2. the image's classpath, in Maven's order, with Jib's file modification time (1 s after the epoch)
 image_cp=() local_cp=()

@@ -95,9 +95,10 @@ export CONTROLPLANE_DIR="$BIN_DIR"
 
 # One reactor build writes every module's runtime classpath; our own modules resolve to this
 # checkout's target/ (nothing is installed into ~/.m2, which other checkouts share).
+# (not the image module: its Java runtime and AOT cache are for the image, make run uses this java)
 log "building (mvn package, no tests)"
 mvnq -DskipTests package dependency:build-classpath -DincludeScope=runtime \
-  -Dmdep.outputFile=target/runtime-classpath.txt
+  -Dmdep.outputFile=target/runtime-classpath.txt -pl '!image'
 
 # Runtime classpath of a module: its classes plus its runtime dependencies, with our own modules
 # taken from this checkout's target/classes.
