@@ -183,22 +183,8 @@ class ImageRuntimeTest {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (System.nanoTime() < deadline && controller.isAlive() && metrics == null) {
         try {
-          healthz =
-              client
-                  .send(
-                      HttpRequest.newBuilder(
-                              URI.create("http://127.0.0.1:" + ports.get(0) + "/healthz"))
-                          .build(),
-                      HttpResponse.BodyHandlers.discarding())
-                  .statusCode();
-          metrics =
-              client
-                  .send(
-                      HttpRequest.newBuilder(
-                              URI.create("http://127.0.0.1:" + ports.get(1) + "/metrics"))
-                          .build(),
-                      HttpResponse.BodyHandlers.ofString())
-                  .body();
+          healthz = get(client, ports.get(0), "/healthz").statusCode();
+          metrics = get(client, ports.get(1), "/metrics").body();
         } catch (java.io.IOException notYet) {
           Thread.sleep(50);
         }
@@ -215,6 +201,13 @@ class ImageRuntimeTest {
       controller.waitFor(10, TimeUnit.SECONDS);
       controller.destroyForcibly();
     }
+  }
+
+  private static HttpResponse<String> get(HttpClient client, int port, String path)
+      throws java.io.IOException, InterruptedException {
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static String log(Path tmp) {

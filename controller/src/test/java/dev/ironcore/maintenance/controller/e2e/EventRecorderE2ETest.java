@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.EventRecorder;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,56 +47,53 @@ class EventRecorderE2ETest {
     }
   }
 
-  @Test
-  void concurrentRecordsOfDistinctAndRepeatedEvents() throws Exception {
-    String name = world.poolName("events");
-    MachinePool pool = world.createPool(name, List.of());
-    EventRecorder recorder = new EventRecorder(world.client, Clock.systemUTC());
-    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+  /** {@link EventRecorder#record} or {@link EventRecorder#recordInBackground}. */
+  private interface Record {
+    void record(HasMetadata object, String type, String reason, String message);
+  }
 
+  /**
+   * From {@link #THREADS} threads, {@link #PER_THREAD} times each: one distinct Event and one
+   * repeat of the same Event, on a new pool; returns the pool's name.
+   */
+  private String distinctAndRepeated(
+      String prefix, java.util.function.Function<EventRecorder, Record> how) throws Exception {
+    String name = world.poolName(prefix);
+    MachinePool pool = world.createPool(name, List.of());
+    Record record = how.apply(new EventRecorder(world.client, Clock.systemUTC()));
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
     inParallel(
         () -> {
           for (int i = 0; i < PER_THREAD; i++) {
-            recorder.record(pool, "Normal", "Distinct", "event " + n.incrementAndGet());
-            recorder.record(pool, "Warning", "Repeated", "the same message");
+            record.record(pool, "Normal", "Distinct", "event " + n.incrementAndGet());
+            record.record(pool, "Warning", "Repeated", "the same message");
           }
         });
+    return name;
+  }
 
+  /** Every distinct Event was created; the repeats are one Event whose count is their number. */
+  private void assertDistinctAndOneRepeated(String name) {
     List<Event> events = eventsOn(name);
     assertThat(events.stream().filter(e -> "Distinct".equals(e.getReason())))
         .hasSize(THREADS * PER_THREAD);
-    List<Event> repeated = events.stream().filter(e -> "Repeated".equals(e.getReason())).toList();
-    assertThat(repeated).hasSize(1);
-    assertThat(repeated.get(0).getCount()).isEqualTo(THREADS * PER_THREAD);
+    assertThat(events.stream().filter(e -> "Repeated".equals(e.getReason())))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getCount()).isEqualTo(THREADS * PER_THREAD));
+  }
+
+  @Test
+  void concurrentRecordsOfDistinctAndRepeatedEvents() throws Exception {
+    String name = distinctAndRepeated("events", r -> r::record);
+    assertDistinctAndOneRepeated(name);
   }
 
   @Test
   void backgroundRecordsFromManyThreadsEndUpAsTheSameEventsAsSynchronousOnes() throws Exception {
-    String name = world.poolName("background");
-    MachinePool pool = world.createPool(name, List.of());
-    EventRecorder recorder = new EventRecorder(world.client, Clock.systemUTC());
-    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-
-    inParallel(
-        () -> {
-          for (int i = 0; i < PER_THREAD; i++) {
-            recorder.recordInBackground(
-                pool, "Warning", "Distinct", "event " + n.incrementAndGet());
-            recorder.recordInBackground(pool, "Warning", "Repeated", "the same message");
-          }
-        });
-
+    String name = distinctAndRepeated("background", r -> r::recordInBackground);
     org.awaitility.Awaitility.await()
         .atMost(java.time.Duration.ofSeconds(30))
-        .untilAsserted(
-            () -> {
-              List<Event> events = eventsOn(name);
-              assertThat(events.stream().filter(e -> "Distinct".equals(e.getReason())))
-                  .hasSize(THREADS * PER_THREAD);
-              assertThat(events.stream().filter(e -> "Repeated".equals(e.getReason())))
-                  .singleElement()
-                  .satisfies(e -> assertThat(e.getCount()).isEqualTo(THREADS * PER_THREAD));
-            });
+        .untilAsserted(() -> assertDistinctAndOneRepeated(name));
   }
 
   @Test
