@@ -415,7 +415,21 @@ public final class FleetBench {
     }
   }
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs the fleet benchmark and exits: 0 when the report was written, 1 on any failure (informer
+   * threads would otherwise keep a failed run's JVM, and its load, alive).
+   */
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable t) {
+      t.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void run(String[] args) throws Exception {
     Map<String, String> a = BenchArgs.parse(args);
     Path work = Files.createDirectories(Path.of(a.get("work")));
     Path repo = Path.of(a.get("repo"));
@@ -487,6 +501,5 @@ public final class FleetBench {
       System.out.println("fleet bench: wrote " + a.get("out"));
       client.close();
     }
-    System.exit(0);
   }
 }
