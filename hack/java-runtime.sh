@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The image's Java: a runtime cut with jlink from a local JDK 25 and, for the webhook server, an
 # AOT cache (JDK 25, JEP 483/514: classes loaded and linked ahead of time) made by a training run
-# of the server ON THAT RUNTIME, with the classpath as the image lays it out. An AOT cache is only used by the JVM build that wrote it; since the image carries
-# this very runtime, the two always match.
+# of the server ON THAT RUNTIME, with the classpath as the image lays it out. An AOT cache is only
+# used by the JVM build that wrote it; since the image carries this very runtime, the two match.
 #
 #   hack/java-runtime.sh            -> image/target/jvm (reused when newer than its inputs)
 #
