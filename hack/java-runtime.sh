@@ -31,8 +31,12 @@ fi
 grep -q '^JAVA_VERSION="25' "$jdk/release" || die "$jdk is not a JDK 25 ($(grep '^JAVA_VERSION=' "$jdk/release"))"
 [ -f "$cp_file" ] || die "$cp_file missing: run 'mvn -B -DskipTests package -pl image -am' first"
 
-# up to date? (newer than the classpath listing, every jar on it, this script and the Deployment)
-if [ -f "$out/app/webhook.aot" ] && [ -z "$(find "$cp_file" "$0" "$deployment" $(tr ':' ' ' <"$cp_file") -newer "$out/app/webhook.aot" 2>/dev/null | head -1)" ]; then
+reviews=bench/src/main/resources/reviews
+training=(image/src/aot-training/machine-conversion.json "$reviews/capi-machine-create.json" "$reviews/ironcore-machine-create.json")
+
+# up to date? (newer than the classpath listing, every jar on it, this script, the Deployment and
+# the training reviews)
+if [ -f "$out/app/webhook.aot" ] && [ -z "$(find "$cp_file" "$0" "$deployment" "${training[@]}" $(tr ':' ' ' <"$cp_file") -newer "$out/app/webhook.aot" 2>/dev/null | head -1)" ]; then
   echo "java-runtime: $out up to date"
   exit 0
 fi
@@ -67,7 +71,8 @@ done
 
 # 3. training run of the webhook server with the Deployment's JVM flags: start, serve admission and
 #    conversion reviews, metrics and probes, stop (the JVM writes the cache as it exits)
-flags=$(awk '/name: JAVA_TOOL_OPTIONS/{f=1;next} f&&/value:/{v=1;next} v&&/^ *- name:|^ *[a-z]+:$/{exit} v{printf "%s ", $0}' "$deployment" | tr -s ' ' | sed -E 's/-XX:AOTCache=[^ ]*//')
+. hack/deployment-env.sh
+flags=$(deployment_env "$deployment" JAVA_TOOL_OPTIONS | sed -E 's/-XX:AOTCache=[^ ]*//')
 [[ $flags == *-XX:* ]] || die "no JAVA_TOOL_OPTIONS found in $deployment"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=aot-training \
   -addext subjectAltName=IP:127.0.0.1 -keyout "$out/train/tls.key" -out "$out/train/tls.crt" 2>/dev/null
@@ -88,7 +93,6 @@ for _ in $(seq 1 300); do
   kill -0 $pid 2>/dev/null || die "training server exited: $(tail -3 "$out/train/server.log")"
   sleep 0.05
 done
-reviews=bench/src/main/resources/reviews
 post() { # path file n: n POSTs over one HTTP/2 connection
   local urls=() i
   for i in $(seq 1 "$3"); do urls+=("$url$1"); done
@@ -98,7 +102,7 @@ for round in 1 2 3; do
   post /mutate/capi-machine "$reviews/capi-machine-create.json" 500
   post /mutate/machine "$reviews/ironcore-machine-create.json" 300
   post /validate/machine "$reviews/ironcore-machine-create.json" 300
-  post /convert image/src/aot-training/machine-conversion.json 200
+  post /convert "${training[0]}" 200
   curl -sfk "$url/metrics" "$url/healthz" "$url/readyz" >/dev/null
 done
 kill -TERM $pid

@@ -18,8 +18,9 @@ work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 deployment=manifests/deploy/webhook_deployment.yaml
-shipped_opts=$(awk '/name: JAVA_TOOL_OPTIONS/{f=1;next} f&&/value:/{v=1;next} v&&/^ *- name:|^ *[a-z]+:$/{exit} v{printf "%s ", $0}' "$deployment" | tr -s ' ' | sed 's/^ //;s/ $//')
-shipped_arena=$(awk '/name: MALLOC_ARENA_MAX/{f=1;next} f&&/value:/{gsub(/.*value: *"?|"/,"");print;exit}' "$deployment")
+. hack/deployment-env.sh
+shipped_opts=$(deployment_env "$deployment" JAVA_TOOL_OPTIONS)
+shipped_arena=$(deployment_env "$deployment" MALLOC_ARENA_MAX)
 shipped_args=$(awk '/^ *args:/{f=1;next} f&&/^ *- --/{print $2} f&&/^ *[a-z]+:/{exit}' "$deployment" |
   grep -v -e '^--port' -e '^--tls-' -e '^--bind-address' | tr '\n' ' ')
 opts=${FOOTPRINT_JAVA_TOOL_OPTIONS:-$shipped_opts}

@@ -85,7 +85,7 @@ final class EventRetries {
               boolean written = attempt.getAsBoolean();
               pending.decrementAndGet(); // counted until made, so a full queue is seen as full
               if (!written) {
-                schedule(what, attempt, 2);
+                retry(what, attempt);
               }
             });
   }
