@@ -31,10 +31,7 @@ public final class Logging {
    * @throws IllegalStateException when SLF4J is not bound to logback
    */
   public static void configure(LogFormat format) {
-    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
-      throw new IllegalStateException(
-          "SLF4J is bound to " + LoggerFactory.getILoggerFactory().getClass() + ", not logback");
-    }
+    LoggerContext context = context();
     Encoder<ILoggingEvent> encoder =
         format == LogFormat.JSON ? jsonEncoder(context) : textEncoder(context);
     ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
@@ -46,6 +43,24 @@ public final class Logging {
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.detachAppender(APPENDER);
     root.addAppender(appender);
+  }
+
+  /**
+   * Sets the root logger's level ({@code --zap-log-level}); loggers {@link DefaultLogging} quiets
+   * (Jetty, fabric8's version warnings) keep their own levels.
+   *
+   * @throws IllegalStateException when SLF4J is not bound to logback
+   */
+  public static void setLevel(LogLevel level) {
+    context().getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(level.logback());
+  }
+
+  private static LoggerContext context() {
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+      throw new IllegalStateException(
+          "SLF4J is bound to " + LoggerFactory.getILoggerFactory().getClass() + ", not logback");
+    }
+    return context;
   }
 
   private static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {

@@ -16,13 +16,35 @@ public final class ProcessOptions {
       description = "Log line format on stderr: text or json (default: ${DEFAULT-VALUE}).")
   LogFormat logFormat = LogFormat.TEXT;
 
+  @Option(
+      names = "--zap-log-level",
+      converter = LogLevel.Converter.class,
+      description =
+          "Least severe log lines written: debug, info, warn or error (default: info). debug adds"
+              + " one line per admission or conversion decision.")
+  LogLevel logLevel;
+
   /** The chosen {@code --log-format}. */
   public LogFormat logFormat() {
     return logFormat;
   }
 
-  /** Applies {@code --log-format}; call first in the main's {@code call()}. */
+  /**
+   * The chosen {@code --zap-log-level}; null when not given (then the level stays {@link
+   * DefaultLogging}'s: INFO, or {@code -Dironcore.maintenance.log.level}).
+   */
+  public LogLevel logLevel() {
+    return logLevel;
+  }
+
+  /**
+   * Applies {@code --log-format} and {@code --zap-log-level}; call first in the main's {@code
+   * call()}.
+   */
   public void applyLogging() {
     Logging.configure(logFormat);
+    if (logLevel != null) {
+      Logging.setLevel(logLevel);
+    }
   }
 }

@@ -23,6 +23,7 @@ class LoggingTest {
   void restore() {
     System.setErr(originalErr);
     Logging.configure(LogFormat.TEXT);
+    Logging.setLevel(LogLevel.INFO);
   }
 
   private static String capture(LogFormat format, Runnable logging) {
@@ -57,6 +58,32 @@ class LoggingTest {
     assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("CONSOLE")).isNotNull();
     assertThat(context.getStatusManager().getCopyOfStatusList())
         .anySatisfy(st -> assertThat(st.getMessage()).isEqualTo(DefaultLogging.CONFIGURED));
+  }
+
+  @Test
+  void theLevelFlagDecidesWhichLinesAreWrittenAndLeavesQuietedLoggersAlone() {
+    var context = (ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory();
+    String info =
+        capture(
+            LogFormat.TEXT,
+            () -> {
+              LOG.debug("debug line");
+              LOG.info("info line");
+            });
+    assertThat(info).contains("info line").doesNotContain("debug line");
+    Logging.setLevel(LogLevel.DEBUG);
+    assertThat(capture(LogFormat.TEXT, () -> LOG.debug("debug line"))).contains("debug line");
+    Logging.setLevel(LogLevel.ERROR);
+    String error =
+        capture(
+            LogFormat.TEXT,
+            () -> {
+              LOG.warn("warn line");
+              LOG.error("error line");
+            });
+    assertThat(error).contains("error line").doesNotContain("warn line");
+    assertThat(context.getLogger("org.eclipse.jetty").getLevel())
+        .isEqualTo(ch.qos.logback.classic.Level.WARN);
   }
 
   @Test

@@ -40,6 +40,20 @@ class ProcessOptionsTest {
   }
 
   @Test
+  void zapLogLevelTakesControllerRuntimesWordsAndIsAbsentByDefault() {
+    Example e = new Example();
+    new CommandLine(e).parseArgs("--zap-log-level=Debug");
+    assertThat(e.process.logLevel()).isEqualTo(LogLevel.DEBUG);
+    new CommandLine(e).parseArgs("--zap-log-level", "error");
+    assertThat(e.process.logLevel()).isEqualTo(LogLevel.ERROR);
+    Example none = new Example();
+    new CommandLine(none).parseArgs();
+    assertThat(none.process.logLevel()).isNull();
+    assertThatThrownBy(() -> new CommandLine(new Example()).parseArgs("--zap-log-level=5"))
+        .hasMessageContaining("invalid log level \"5\": use debug, info, warn or error");
+  }
+
+  @Test
   void versionPrintsTheBuildsVersionAndCommit() {
     StringWriter out = new StringWriter();
     int code = new CommandLine(new Example()).setOut(new PrintWriter(out)).execute("--version");

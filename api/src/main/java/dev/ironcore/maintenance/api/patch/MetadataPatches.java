@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.List;
 
 /**
  * Builds minimal JSON Patches that add or remove one finalizer or annotation of a Kubernetes object
@@ -86,14 +87,30 @@ public final class MetadataPatches {
    * metadata that it updates as it emits operations, so later decisions see earlier ones.
    */
   public static final class Editor {
+    private static final List<String> EDITED = List.of("finalizers", "annotations");
     private final JsonPatch.Builder patch = JsonPatch.builder();
 
-    /** Our view of metadata after the operations so far; null while absent. */
+    /**
+     * Our view of metadata after the operations so far, holding only what the editor reads ({@code
+     * finalizers} and {@code annotations}; copying the rest, {@code managedFields} above all, cost
+     * about 4% of the webhook server's CPU); null while absent.
+     */
     private ObjectNode metadata;
 
     private Editor(JsonNode object) {
       JsonNode md = object == null ? null : object.get("metadata");
-      metadata = md instanceof ObjectNode o ? o.deepCopy() : null;
+      metadata = md instanceof ObjectNode o ? copyOfEdited(o) : null;
+    }
+
+    private static ObjectNode copyOfEdited(ObjectNode md) {
+      ObjectNode copy = JsonNodeFactory.instance.objectNode();
+      for (String field : EDITED) {
+        JsonNode value = md.get(field);
+        if (value != null) {
+          copy.set(field, value.deepCopy());
+        }
+      }
+      return copy;
     }
 
     /**

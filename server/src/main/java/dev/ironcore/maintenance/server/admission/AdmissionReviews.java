@@ -1,8 +1,10 @@
 package dev.ironcore.maintenance.server.admission;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.process.ObjectLogContext;
 import java.io.IOException;
@@ -78,13 +80,26 @@ public final class AdmissionReviews {
   public static Answer answer(String webhook, byte[] body, AdmissionHandler handler) {
     JsonNode review;
     try {
-      review = MAPPER.readTree(body);
+      review = readWithoutManagedFields(body);
     } catch (IOException e) {
       ReviewSalvage salvage = ReviewSalvage.of(body);
       String message = "request body is not valid JSON: " + oneLine(e);
       return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
     }
     return answer(webhook, review, handler);
+  }
+
+  /**
+   * @return the review as a tree without {@code metadata.managedFields} of {@code request.object}
+   *     and {@code request.oldObject} ({@link ManagedFieldsFilter}); a missing node for an empty
+   *     body (as {@link ObjectMapper#readTree(byte[])})
+   * @throws IOException when the body is not JSON
+   */
+  static JsonNode readWithoutManagedFields(byte[] body) throws IOException {
+    try (JsonParser parser = ManagedFieldsFilter.wrap(MAPPER.createParser(body))) {
+      JsonNode tree = MAPPER.readTree(parser);
+      return tree == null ? MissingNode.getInstance() : tree;
+    }
   }
 
   /**
@@ -149,7 +164,16 @@ public final class AdmissionReviews {
     return reply;
   }
 
+  /**
+   * One line per decision: a denial at INFO (what an operator may be asked about), an allowed
+   * request, patched or not, at DEBUG ({@code --zap-log-level=debug}); controller-runtime's
+   * webhooks log requests only at their highest verbosity. At thousands of reviews a second the
+   * INFO line cost about a tenth of the server's CPU ({@code bench/analysis.md}).
+   */
   private static void log(String webhook, AdmissionRequest request, AdmissionResponse response) {
+    if (response.isAllowed() ? !LOG.isDebugEnabled() : !LOG.isInfoEnabled()) {
+      return;
+    }
     try (ObjectLogContext ignored =
         ObjectLogContext.of(
             request.kind().toString(), request.namespace(), request.displayName())) {
@@ -160,7 +184,7 @@ public final class AdmissionReviews {
   private static void logDecision(
       String webhook, AdmissionRequest request, AdmissionResponse response) {
     if (response.isAllowed()) {
-      LOG.info(
+      LOG.debug(
           "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}",
           webhook,
           request.uid(),

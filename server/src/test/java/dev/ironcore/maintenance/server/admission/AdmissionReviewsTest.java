@@ -27,8 +27,9 @@ class AdmissionReviewsTest {
         null);
   }
 
-  @Test
-  void theDecisionLineNamesTheObjectInTheLogContext() {
+  /** The decision lines logged while {@code handler} answers, with the logger at {@code level}. */
+  private static java.util.List<ch.qos.logback.classic.spi.ILoggingEvent> decisionLines(
+      ch.qos.logback.classic.Level level, AdmissionHandler handler) {
     ch.qos.logback.classic.Logger logger =
         (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(AdmissionReviews.class);
     // reads each event's MDC while it is logged (logback copies it lazily)
@@ -41,13 +42,21 @@ class AdmissionReviewsTest {
           }
         };
     events.start();
+    ch.qos.logback.classic.Level before = logger.getLevel();
+    logger.setLevel(level);
     logger.addAppender(events);
     try {
-      AdmissionReviews.reply(HOOK, sample("u-mdc"), ALLOW);
+      AdmissionReviews.reply(HOOK, sample("u-mdc"), handler);
     } finally {
       logger.detachAppender(events);
+      logger.setLevel(before);
     }
-    assertThat(events.list)
+    return events.list;
+  }
+
+  @Test
+  void theDecisionLineNamesTheObjectInTheLogContext() {
+    assertThat(decisionLines(ch.qos.logback.classic.Level.DEBUG, ALLOW))
         .singleElement()
         .satisfies(
             e -> {
@@ -58,6 +67,23 @@ class AdmissionReviewsTest {
                   .containsEntry("name", "m");
             });
     assertThat(org.slf4j.MDC.get("kind")).as("restored after the line").isNull();
+  }
+
+  @Test
+  void allowedRequestsAreLoggedAtDebugDenialsAtInfo() {
+    AdmissionHandler deny = r -> AdmissionResponse.denied("no");
+    assertThat(decisionLines(ch.qos.logback.classic.Level.INFO, ALLOW)).isEmpty();
+    assertThat(decisionLines(ch.qos.logback.classic.Level.DEBUG, ALLOW))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.DEBUG));
+    assertThat(decisionLines(ch.qos.logback.classic.Level.INFO, deny))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.INFO);
+              assertThat(e.getFormattedMessage()).contains("allowed=false", "message=no");
+            });
+    assertThat(decisionLines(ch.qos.logback.classic.Level.WARN, deny)).isEmpty();
   }
 
   @Test
@@ -205,8 +231,10 @@ class AdmissionReviewsTest {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      AdmissionReviews.reply("/mutate/machine", sample("u-10"), ALLOW);
-      AdmissionReviews.reply("/validate/machine", sample("u-11"), ALLOW);
+      // denials: logged at INFO (allowed requests at DEBUG)
+      AdmissionHandler deny = r -> AdmissionResponse.denied("no");
+      AdmissionReviews.reply("/mutate/machine", sample("u-10"), deny);
+      AdmissionReviews.reply("/validate/machine", sample("u-11"), deny);
       AdmissionReviews.reply("/validate/machinepool", json("{'request':{'uid':'u-12'}}"), ALLOW);
     } finally {
       System.setErr(original);
