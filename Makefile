@@ -6,14 +6,16 @@ SHELL := /bin/bash
 MVN ?= mvn
 # make run DEMO=false / make run CONTROLLER_ARGS='--machine-pool-lifecycle-grace-period=20s'
 # make run SIMULATOR_ARGS='--poollet-shutdown-delay=5s' (devtools' local poollet/CAPI simulators)
+# make run WEBHOOK_ARGS='--zap-log-level=debug' (more webhook server flags, after the defaults)
 # make run CAPI_MACHINE_SELECTOR='role=ironcore' (webhook server and controller alike)
 # make run TWO_CLUSTERS=true (CAPI Machines in one local API server, the IronCore API in another)
 DEMO ?= true
 CONTROLLER_ARGS ?=
 SIMULATOR_ARGS ?=
+WEBHOOK_ARGS ?=
 CAPI_MACHINE_SELECTOR ?=
 TWO_CLUSTERS ?= false
-export DEMO CONTROLLER_ARGS SIMULATOR_ARGS CAPI_MACHINE_SELECTOR TWO_CLUSTERS
+export DEMO CONTROLLER_ARGS SIMULATOR_ARGS WEBHOOK_ARGS CAPI_MACHINE_SELECTOR TWO_CLUSTERS
 
 # make image IMAGE=registry/name:tag PUSH=true (default: OCI tarball image/target/jib-image.tar)
 IMAGE ?= ironcore-maintenance:latest

@@ -6,7 +6,8 @@ import picocli.CommandLine;
 
 /**
  * The least severe log lines a process writes ({@code --zap-log-level}, controller-runtime's flag
- * name and level words): {@code debug}, {@code info}, {@code warn} or {@code error}.
+ * name): {@code debug}, {@code info}, {@code warn} or {@code error}, any case (controller-runtime
+ * knows {@code debug}, {@code info}, {@code error} and {@code panic}; {@code warn} is ours).
  * controller-runtime's numeric verbosities are not accepted: we have no levels between them.
  */
 public enum LogLevel {

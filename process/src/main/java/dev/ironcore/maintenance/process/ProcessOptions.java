@@ -20,8 +20,9 @@ public final class ProcessOptions {
       names = "--zap-log-level",
       converter = LogLevel.Converter.class,
       description =
-          "Least severe log lines written: debug, info, warn or error (default: info). debug adds"
-              + " one line per admission or conversion decision.")
+          "Least severe log lines written: debug, info, warn or error, any case (default: info)."
+              + " The webhook server logs denied admission requests at info, allowed ones and"
+              + " conversions only at debug.")
   LogLevel logLevel;
 
   /** The chosen {@code --log-format}. */
