@@ -1,10 +1,8 @@
 package dev.ironcore.maintenance.server.admission;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.process.ObjectLogContext;
 import java.io.IOException;
@@ -92,14 +90,11 @@ public final class AdmissionReviews {
   /**
    * @return the review as a tree without {@code metadata.managedFields} of {@code request.object}
    *     and {@code request.oldObject} ({@link ManagedFieldsFilter}); a missing node for an empty
-   *     body (as {@link ObjectMapper#readTree(byte[])})
-   * @throws IOException when the body is not JSON
+   *     body
+   * @throws IOException when the body is not one JSON value ({@link JsonBodies})
    */
   static JsonNode readWithoutManagedFields(byte[] body) throws IOException {
-    try (JsonParser parser = ManagedFieldsFilter.wrap(MAPPER.createParser(body))) {
-      JsonNode tree = MAPPER.readTree(parser);
-      return tree == null ? MissingNode.getInstance() : tree;
-    }
+    return JsonBodies.readOne(MAPPER, ManagedFieldsFilter.wrap(MAPPER.createParser(body)));
   }
 
   /**

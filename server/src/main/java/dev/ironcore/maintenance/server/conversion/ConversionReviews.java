@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.server.admission.JsonBodies;
 import dev.ironcore.maintenance.server.admission.ReviewSalvage;
 import java.io.IOException;
 import org.slf4j.Logger;
@@ -53,7 +54,7 @@ public final class ConversionReviews {
   public static Answer answer(String webhook, byte[] body) {
     JsonNode review;
     try {
-      review = MAPPER.readTree(body);
+      review = JsonBodies.readOne(MAPPER, MAPPER.createParser(body));
     } catch (IOException e) {
       ReviewSalvage salvage = ReviewSalvage.of(body);
       String message =

@@ -174,6 +174,24 @@ class AdmissionReviewsTest {
         "",
         "not valid JSON");
     assertMalformed(AdmissionReviews.reply(HOOK, new byte[0], ALLOW), "", "");
+    // one review per body: whatever follows it is refused, not ignored
+    String one = sample("u-9").toString();
+    for (String trailing : new String[] {" garbage", "]", one}) {
+      assertMalformed(
+          AdmissionReviews.reply(HOOK, (one + trailing).getBytes(StandardCharsets.UTF_8), ALLOW),
+          "u-9",
+          "not valid JSON");
+    }
+    assertMalformed(
+        AdmissionReviews.reply(HOOK, (one + one).getBytes(StandardCharsets.UTF_8), ALLOW),
+        "u-9",
+        "unexpected content after the JSON value");
+    assertThat(
+            AdmissionReviews.reply(HOOK, (one + " \n").getBytes(StandardCharsets.UTF_8), ALLOW)
+                .at("/response/allowed")
+                .asBoolean())
+        .as("trailing whitespace is fine")
+        .isTrue();
   }
 
   @Test

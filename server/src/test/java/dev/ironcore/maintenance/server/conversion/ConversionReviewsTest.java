@@ -111,6 +111,7 @@ class ConversionReviewsTest {
         "not valid JSON"
       },
       {"", "", "not a ConversionReview object"},
+      {"{\"request\":{\"uid\":\"t\"}} {}", "t", "unexpected content after the JSON value"},
       {"[1,2]", "", "not a ConversionReview object"},
       {"\"text\"", "", "not a ConversionReview object"},
       {"{\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"a\"}}", "a", "expected kind"},
