@@ -11,7 +11,9 @@ import picocli.CommandLine;
  * controller-runtime's numeric verbosities are not accepted: we have no levels between them.
  */
 public enum LogLevel {
-  /** Everything, also one line per admission or conversion decision. */
+  /**
+   * Everything: also one line per allowed admission request and per conversion (webhook server).
+   */
   DEBUG(Level.DEBUG),
   /** What an operator acts on: each write to the cluster, denials, start and stop. */
   INFO(Level.INFO),
