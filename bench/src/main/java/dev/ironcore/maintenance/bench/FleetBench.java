@@ -245,7 +245,9 @@ public final class FleetBench {
       double p99LateSeconds,
       long statusWrites,
       int extraUpdates,
-      double renewSeconds) {}
+      double renewSeconds,
+      int poolUnknownEvents,
+      double eventsAfterSeconds) {}
 
   /** Renews every Lease once, then nothing; waits until every pool is Unknown (or grace + 60 s). */
   LeaseResult leasesStop(Duration grace) throws Exception {
@@ -270,6 +272,15 @@ public final class FleetBench {
     while (unknownSeen.size() < pools && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
+    long allUnknown = System.nanoTime();
+    // the PoolUnknown Events follow their conditions (held by the controller until the burst of
+    // status writes is over): wait until every pool has one, 60 s at most
+    int events = poolUnknownEvents();
+    while (events < pools && System.nanoTime() < allUnknown + Duration.ofSeconds(60).toNanos()) {
+      Thread.sleep(250);
+      events = poolUnknownEvents();
+    }
+    double eventsAfter = (System.nanoTime() - allUnknown) / 1e9;
     Thread.sleep(3000); // a second write would show up here
     ApiRequestCounts delta = ApiRequestCounts.read(client).minus(before);
     List<Double> late = new ArrayList<>();
@@ -296,7 +307,25 @@ public final class FleetBench {
         delta.get("PATCH machinepools.compute/status")
             + delta.get("PUT machinepools.compute/status"),
         extra,
-        renewSeconds);
+        renewSeconds,
+        events,
+        eventsAfter);
+  }
+
+  /** How many pools have a {@code PoolUnknown} Event (cluster-scoped pools: namespace default). */
+  private int poolUnknownEvents() {
+    return (int)
+        client
+            .v1()
+            .events()
+            .inNamespace("default")
+            .withField("reason", "PoolUnknown")
+            .list()
+            .getItems()
+            .stream()
+            .map(e -> e.getInvolvedObject().getName())
+            .distinct()
+            .count();
   }
 
   /** One drain's figures. */

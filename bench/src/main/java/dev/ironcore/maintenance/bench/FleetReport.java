@@ -71,7 +71,7 @@ final class FleetReport {
             " s for all), then never again; lateness = time the bench saw `Ready=Unknown` minus (time of that pool's"
                 + " renewal + grace).\n\n");
     md.append(
-        "| pools | Unknown within grace + 1 s | lateness p50 / p99 / max (s) | Ready status writes (API server) | pool updates after Unknown |\n|---|---|---|---|---|\n");
+        "| pools | Unknown within grace + 1 s | lateness p50 / p99 / max (s) | Ready status writes (API server) | pool updates after Unknown | pools with a `PoolUnknown` Event (s after the last Unknown) |\n|---|---|---|---|---|---|\n");
     md.append("| ")
         .append(lease.pools())
         .append(" | ")
@@ -86,7 +86,11 @@ final class FleetReport {
         .append(lease.statusWrites())
         .append(" | ")
         .append(lease.extraUpdates())
-        .append(" |\n");
+        .append(" | ")
+        .append(lease.poolUnknownEvents())
+        .append(" (")
+        .append(f(lease.eventsAfterSeconds()))
+        .append(" s) |\n");
 
     md.append("\n### Drain of a pool with ")
         .append(String.format("%,d", drainSize))

@@ -60,6 +60,7 @@ public final class EventRecorder {
   private final Clock clock;
   private final Duration window;
   private final EventRetries retries;
+  private final EventHold hold;
   private final Map<Key, Written> written =
       new LinkedHashMap<>(64, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -93,6 +94,7 @@ public final class EventRecorder {
     this.clock = clock;
     this.window = window;
     this.retries = retries;
+    this.hold = new EventHold(retries::first, retries::after, System::nanoTime);
   }
 
   /** What makes two events "the same" (client-go's {@code getEventKey}, minus the source). */
@@ -135,18 +137,20 @@ public final class EventRecorder {
   }
 
   /**
-   * As {@link #record}, but returns at once: the first attempt runs on the recorder's own thread
-   * (the one that retries failed writes, {@link EventRetries#first}), after the Events queued
-   * before it, as client-go's recorder does for every Event. For an Event that reports a state the
-   * caller has already written to the object (a condition), so a burst of such writes (1,000 pools
-   * whose Leases stop together, each set {@code Ready=Unknown}) does not wait for its Events. The
-   * Event's timestamp is the time of this call. When {@link EventRetries#MAX_PENDING} writes
-   * already wait, this one is made on the caller's thread instead; an Event still queued when the
-   * process exits is lost.
+   * As {@link #record}, but returns at once, and the Event is written after the burst it belongs
+   * to: held while further background Events keep coming less than 1 s apart (at most 10 s, {@link
+   * EventHold}), then its first attempt runs on the recorder's own thread (the one that retries
+   * failed writes, {@link EventRetries#first}), as client-go's recorder writes every Event. For an
+   * Event that reports a state the caller has already written to the object (a condition), so a
+   * burst of such writes (1,000 pools whose Leases stop together, each set {@code Ready=Unknown})
+   * neither waits for its Events nor shares the API server with them. The Event's timestamp is the
+   * time of this call; it reaches the API server about 1 s later for a single call. When {@link
+   * EventRetries#MAX_PENDING} writes already wait, the first attempt is made on the releasing
+   * thread instead; an Event still held or queued when the process exits is lost.
    */
   public void recordInBackground(HasMetadata object, String type, String reason, String message) {
     Attempt attempt = attempt(object, type, reason, message, true);
-    retries.first(attempt.what(), attempt.write());
+    hold.add(attempt.what(), attempt.write());
   }
 
   private void record(

@@ -90,6 +90,15 @@ final class EventRetries {
             });
   }
 
+  /**
+   * Runs {@code task} once on this thread after {@code delay} (the checks of {@link EventHold}).
+   *
+   * @param task must not throw
+   */
+  void after(Duration delay, Runnable task) {
+    executor().schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
   private void schedule(String what, BooleanSupplier attempt, int n) {
     if (pending.incrementAndGet() > MAX_PENDING) {
       pending.decrementAndGet();

@@ -124,18 +124,28 @@ class PoolHealthE2ETest extends InProcessController {
         .atMost(Duration.ofSeconds(5))
         .until(() -> rv.equals(world.pool(pool).getMetadata().getResourceVersion()));
 
-    // the Warning Event follows the condition (written by the recorder's thread), once
-    assertThat(
-            world.client.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> pool.equals(e.getInvolvedObject().getName()))
-                .filter(e -> "PoolUnknown".equals(e.getReason())))
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.getType()).isEqualTo("Warning");
-              assertThat(e.getCount()).isOne();
-              assertThat(e.getMessage()).contains("Ready=Unknown");
-            });
+    // the Warning Event follows the condition (written by the recorder's thread once no other
+    // pool has gone Unknown for 1 s, EventHold.MAX_HOLD at most), once, with the condition's time
+    Instant transition = Instant.parse(unknown.getLastTransitionTime());
+    eventually()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        world.client.v1().events().inNamespace("default").list().getItems().stream()
+                            .filter(e -> pool.equals(e.getInvolvedObject().getName()))
+                            .filter(e -> "PoolUnknown".equals(e.getReason())))
+                    .singleElement()
+                    .satisfies(
+                        e -> {
+                          assertThat(e.getType()).isEqualTo("Warning");
+                          assertThat(e.getCount()).isOne();
+                          assertThat(e.getMessage()).contains("Ready=Unknown");
+                          assertThat(
+                                  Duration.between(transition, Instant.parse(e.getFirstTimestamp()))
+                                      .abs())
+                              .isLessThanOrEqualTo(Duration.ofSeconds(1));
+                        }));
   }
 
   @Test
