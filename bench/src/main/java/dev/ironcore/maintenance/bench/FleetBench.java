@@ -250,6 +250,9 @@ public final class FleetBench {
       double eventsAfterSeconds) {}
 
   /** Renews every Lease once, then nothing; waits until every pool is Unknown (or grace + 60 s). */
+  /** Where {@link #leasesStop} writes each pool's times (CSV), or null. */
+  java.nio.file.Path timesCsv;
+
   LeaseResult leasesStop(Duration grace) throws Exception {
     Map<String, Long> renewed = new ConcurrentHashMap<>();
     ApiRequestCounts before = ApiRequestCounts.read(client);
@@ -295,6 +298,22 @@ public final class FleetBench {
       if (l <= 1.0) {
         inTime++;
       }
+    }
+    if (timesCsv != null) {
+      // per pool, wall-clock milliseconds: renewed (the bench's PATCH answered), seen Unknown
+      long wallMinusNano = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+      StringBuilder csv = new StringBuilder("pool,renewed_ms,unknown_seen_ms\n");
+      renewed.forEach(
+          (p, r) -> {
+            Long u = unknownSeen.get(p);
+            csv.append(p)
+                .append(',')
+                .append((r + wallMinusNano) / 1_000_000L)
+                .append(',')
+                .append(u == null ? "" : String.valueOf((u + wallMinusNano) / 1_000_000L))
+                .append('\n');
+          });
+      java.nio.file.Files.writeString(timesCsv, csv);
     }
     late.sort(null);
     int extra = updatesAfterUnknown.values().stream().mapToInt(AtomicInteger::get).sum();
@@ -487,6 +506,9 @@ public final class FleetBench {
           pools, machines);
       double populateSeconds = bench.populate(spec);
       bench.observe();
+      System.out.println(
+          "fleet bench: waiting until the machine is quiet (CPU busy < 25% for 3 s)");
+      double settleSeconds = CpuSettle.await(0.25, 3, Duration.ofSeconds(120));
 
       ImageJava java = new ImageJava(Path.of(a.get("image-jvm")));
       List<String> cmd = java.command("dev.ironcore.maintenance.controller.ControllerMain");
@@ -502,12 +524,14 @@ public final class FleetBench {
       env.put("KUBECONFIG", cp.kubeconfig().toString());
       System.out.println("fleet bench: starting the controller");
       FleetReport report =
-          new FleetReport(machines, pools, drainSize, grace, shipped, populateSeconds);
+          new FleetReport(
+              machines, pools, drainSize, grace, shipped, populateSeconds, settleSeconds);
       try (ChildProcess controller = ChildProcess.start(cmd, env, work.resolve("controller.log"))) {
         report.readyMillis = awaitReady(controller, healthPort);
         Thread.sleep(1000);
         report.rss.put("caches synced (+1 s)", controller.rssMiB());
         System.out.println("fleet bench: Leases renewed once, then stopped");
+        bench.timesCsv = work.resolve("lease-times.csv");
         report.lease = bench.leasesStop(grace);
         report.rss.put("after Lease test", controller.rssMiB());
         int[] order = {0, 1, 2, 3};

@@ -17,6 +17,7 @@ final class FleetReport {
   final Duration grace;
   final ShippedSettings shipped;
   final double populateSeconds;
+  final double settleSeconds;
   double readyMillis;
   final Map<String, Double> rss = new LinkedHashMap<>();
   double peakRss;
@@ -29,13 +30,15 @@ final class FleetReport {
       int drainSize,
       Duration grace,
       ShippedSettings shipped,
-      double populateSeconds) {
+      double populateSeconds,
+      double settleSeconds) {
     this.machines = machines;
     this.pools = pools;
     this.drainSize = drainSize;
     this.grace = grace;
     this.shipped = shipped;
     this.populateSeconds = populateSeconds;
+    this.settleSeconds = settleSeconds;
   }
 
   String render() {
@@ -43,15 +46,18 @@ final class FleetReport {
     md.append(
         String.format(
             "%,d IronCore Machines over %,d MachinePools (%d pools with %,d bound Machines each for the drain runs, the"
-                + " rest spread evenly), one Lease and one CAPI Machine (with `status.nodeRef`) per pool; created in %s s"
-                + " before the controller starts. Controller: its own process as `manifests/deploy/controller_deployment.yaml`"
+                + " rest spread evenly), one Lease and one CAPI Machine (with `status.nodeRef`) per pool; created in %s s;"
+                + " the controller starts once the machine is quiet again (all cores' CPU busy under 25%% for 3 s in a row:"
+                + " %s s after the population; the API server, etcd and the bench's own JVM work off the creations)."
+                + " Controller: its own process as `manifests/deploy/controller_deployment.yaml`"
                 + " runs it (%s), grace period %d s,"
-                + " 2 workers per loop.%n%n",
+                + " its default workers (2 per loop, 16 for pool health).%n%n",
             machines,
             pools,
             FleetBench.DRAIN_RUNS,
             drainSize,
             f(populateSeconds),
+            f(settleSeconds),
             shipped.describe(),
             grace.toSeconds()));
     md.append("### Start-up and memory (RSS in MiB)\n\n| spawn → caches synced (`/readyz` 200)");

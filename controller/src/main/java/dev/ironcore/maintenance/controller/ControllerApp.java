@@ -233,13 +233,15 @@ public final class ControllerApp implements AutoCloseable {
         Handlers.onAnyChange(
             (old, p) -> {
               String name = p.getMetadata().getName();
-              cache
-                  .machinesBoundTo(name)
-                  .forEach(
-                      m -> {
-                        eviction.queue().add(Keys.of(m));
-                        orphans.queue().add(Keys.of(m));
-                      });
+              if (PoolChange.concernsBoundMachines(old, p)) {
+                cache
+                    .machinesBoundTo(name)
+                    .forEach(
+                        m -> {
+                          eviction.queue().add(Keys.of(m));
+                          orphans.queue().add(Keys.of(m));
+                        });
+              }
               cache.capiMachinesOnNode(name).forEach(c -> drain.queue().add(Keys.of(c)));
               drainCancel.queue().add(name);
               health.queue().add(name);

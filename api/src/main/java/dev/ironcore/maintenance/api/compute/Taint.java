@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.api.compute;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.ironcore.maintenance.api.Extensible;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -60,6 +61,32 @@ public class Taint extends Extensible {
   /** True when both have the same key and effect (how taints are matched for uniqueness). */
   public boolean sameKeyAndEffect(Taint other) {
     return Objects.equals(key, other.key) && Objects.equals(effect, other.effect);
+  }
+
+  /**
+   * True when both lists hold the same taints in the same order, compared by key, value, effect and
+   * timeAdded (unknown fields ignored); null and empty are the same.
+   */
+  public static boolean sameTaints(List<Taint> a, List<Taint> b) {
+    List<Taint> x = a == null ? List.of() : a;
+    List<Taint> y = b == null ? List.of() : b;
+    if (x.size() != y.size()) {
+      return false;
+    }
+    for (int i = 0; i < x.size(); i++) {
+      Taint t = x.get(i);
+      Taint u = y.get(i);
+      if (t == null || u == null) {
+        if (t != u) {
+          return false;
+        }
+      } else if (!(t.sameKeyAndEffect(u)
+          && Objects.equals(t.value, u.value)
+          && Objects.equals(t.timeAdded, u.timeAdded))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
