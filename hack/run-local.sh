@@ -137,8 +137,12 @@ fi
 {
   echo '#!/usr/bin/env bash'
   echo "# written by make run: starts the controller as make run did; extra flags are appended."
-  echo "# Its pid goes to $LOCAL/controller.pid (stop it with: kill \$(cat $LOCAL/controller.pid))."
+  echo "# Its pid goes to $LOCAL/controller.pid (stop it with: kill \$(cat $LOCAL/controller.pid)), once"
+  echo "# its flags are accepted: a refused flag, --help or --version leave the file as it was."
   echo "export KUBECONFIG=$LOCAL/kubeconfig"
+  echo 'for a in "$@"; do case "$a" in -h | --help | -V | --version)'
+  printf '  exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@" ;; esac; done'
+  printf '%q' "${CONTROLLER_CMD[0]}"; printf ' %q' "${CONTROLLER_CMD[@]:1}"; echo ' "$@" --validate-flags >/dev/null || exit $?'
   echo "echo \$\$ >$LOCAL/controller.pid"
   printf 'exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@"'
 } >"$LOCAL/controller.sh"

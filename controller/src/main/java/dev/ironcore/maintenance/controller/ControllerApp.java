@@ -202,6 +202,7 @@ public final class ControllerApp implements AutoCloseable {
                 orphanedMachineGrace),
             metrics);
     running.add(cache);
+    running.add(events); // closed after the loops, before the caches: writes the held Events
     running.add(eviction);
     running.add(drain);
     running.add(drainCancel);

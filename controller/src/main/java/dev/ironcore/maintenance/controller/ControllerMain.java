@@ -52,7 +52,7 @@ public final class ControllerMain implements Callable<Integer> {
       defaultValue = "5m",
       converter = DurationFlag.Converter.class,
       description =
-          "How often every cached object is re-checked, to catch missed watch events (e.g. 30s, 5m).")
+          "How often every cached object is re-checked, to catch missed watch events (e.g. 30s, 5m; default: ${DEFAULT-VALUE}).")
   java.time.Duration resyncPeriod;
 
   @Option(
@@ -60,7 +60,7 @@ public final class ControllerMain implements Callable<Integer> {
       defaultValue = "50s",
       converter = DurationFlag.Converter.class,
       description =
-          "Mark a MachinePool Ready=Unknown when neither its Lease renewTime nor its Ready condition changed for this long.")
+          "Mark a MachinePool Ready=Unknown when neither its Lease renewTime nor its Ready condition changed for this long (default: ${DEFAULT-VALUE}).")
   java.time.Duration gracePeriod;
 
   @Option(
@@ -69,7 +69,7 @@ public final class ControllerMain implements Callable<Integer> {
       converter = DurationFlag.Converter.class,
       description =
           "Report a drain as DrainStuck (Warning event, condition, metric) when it has held the pre-drain hook"
-              + " longer than this since the CAPI Machine's deletion; nothing is released by force. 0 turns it off.")
+              + " longer than this since the CAPI Machine's deletion; nothing is released by force. 0 turns it off (default: ${DEFAULT-VALUE}).")
   java.time.Duration drainTimeout;
 
   @Option(
@@ -77,13 +77,14 @@ public final class ControllerMain implements Callable<Integer> {
       defaultValue = "0",
       description =
           "At most this many pools are tainted for maintenance at once; further drains wait (DrainQueued) in"
-              + " order of deletion. 0 means unlimited.")
+              + " order of deletion. 0 means unlimited (default: ${DEFAULT-VALUE}).")
   int maxConcurrentDrains;
 
   @Option(
       names = "--workers",
       defaultValue = "2",
-      description = "Worker threads per loop (eviction, drain), except the pool health loop.")
+      description =
+          "Worker threads per loop (eviction, drain), except the pool health loop (default: ${DEFAULT-VALUE}).")
   int workers;
 
   @Option(
@@ -91,7 +92,7 @@ public final class ControllerMain implements Callable<Integer> {
       defaultValue = "" + ControllerOptions.DEFAULT_HEALTH_WORKERS,
       description =
           "Worker threads of the pool health loop, which writes Ready=Unknown; such writes come"
-              + " in bursts when many poollets stop at once.")
+              + " in bursts when many poollets stop at once (default: ${DEFAULT-VALUE}).")
   int healthWorkers;
 
   @Option(
@@ -151,7 +152,7 @@ public final class ControllerMain implements Callable<Integer> {
       defaultValue = "2m",
       converter = DurationFlag.Converter.class,
       description =
-          "/healthz fails once a watch (informer) stayed down this long, so Kubernetes restarts the process.")
+          "/healthz fails once a watch (informer) stayed down this long, so Kubernetes restarts the process (default: ${DEFAULT-VALUE}).")
   java.time.Duration informerDownThreshold;
 
   @Option(
@@ -159,7 +160,7 @@ public final class ControllerMain implements Callable<Integer> {
       defaultValue = "5m",
       converter = DurationFlag.Converter.class,
       description =
-          "Release the poollet finalizer of a deleting Machine whose MachinePool does not exist after this long (Warning event).")
+          "Release the poollet finalizer of a deleting Machine whose MachinePool does not exist after this long (Warning event; default: ${DEFAULT-VALUE}).")
   java.time.Duration orphanedMachineGrace;
 
   @Option(

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * is retried in the background ({@link EventRetries}: 10 s apart, 12 attempts in all, as
  * client-go), so an Event survives an API server that answers 429 or 5xx for a while.
  */
-public final class EventRecorder {
+public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
 
   /** The event source / reporting component. */
@@ -44,6 +44,9 @@ public final class EventRecorder {
 
   /** How many distinct events are remembered for deduplication (least recently used dropped). */
   static final int MAX_REMEMBERED = 4096;
+
+  /** How long {@link #close} may take to write the Events still held or queued. */
+  static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   /** Locks that serialise the writes of one event key (and of the keys sharing its stripe). */
   static final int LOCK_STRIPES = 64;
@@ -146,11 +149,24 @@ public final class EventRecorder {
    * neither waits for its Events nor shares the API server with them. The Event's timestamp is the
    * time of this call; it reaches the API server about 1 s later for a single call. When {@link
    * EventRetries#MAX_PENDING} writes already wait, the first attempt is made on the releasing
-   * thread instead; an Event still held or queued when the process exits is lost.
+   * thread instead; a clean stop writes what is still held ({@link #close}), a crash loses it.
    */
   public void recordInBackground(HasMetadata object, String type, String reason, String message) {
     Attempt attempt = attempt(object, type, reason, message, true);
     hold.add(attempt.what(), attempt.write());
+  }
+
+  /**
+   * For a clean stop, before the clients close: releases the background Events still held ({@link
+   * EventHold}) and writes them and any other first attempt already queued, {@link #CLOSE_TIMEOUT}
+   * at most in all; retries waiting for their next attempt are dropped (logged), and so is any
+   * Event recorded in the background afterwards. {@link #record} still works (on the caller's
+   * thread).
+   */
+  @Override
+  public void close() {
+    hold.releaseNow();
+    retries.close(CLOSE_TIMEOUT);
   }
 
   private void record(

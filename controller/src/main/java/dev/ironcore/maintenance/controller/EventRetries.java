@@ -1,8 +1,8 @@
 package dev.ironcore.maintenance.controller;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -33,7 +33,8 @@ final class EventRetries {
 
   private final Duration interval;
   private final AtomicInteger pending = new AtomicInteger();
-  private ScheduledExecutorService executor;
+  private ScheduledThreadPoolExecutor executor;
+  private boolean closed;
 
   EventRetries() {
     this(INTERVAL);
@@ -79,15 +80,20 @@ final class EventRetries {
       }
       return;
     }
-    executor()
-        .execute(
-            () -> {
-              boolean written = attempt.getAsBoolean();
-              pending.decrementAndGet(); // counted until made, so a full queue is seen as full
-              if (!written) {
-                retry(what, attempt);
-              }
-            });
+    try {
+      executor()
+          .execute(
+              () -> {
+                boolean written = attempt.getAsBoolean();
+                pending.decrementAndGet(); // counted until made, so a full queue is seen as full
+                if (!written) {
+                  retry(what, attempt);
+                }
+              });
+    } catch (RejectedExecutionException e) {
+      pending.decrementAndGet();
+      LOG.warn("dropped event {}: the recorder is closed", what);
+    }
   }
 
   /**
@@ -96,7 +102,43 @@ final class EventRetries {
    * @param task must not throw
    */
   void after(Duration delay, Runnable task) {
-    executor().schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    try {
+      executor().schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      LOG.debug("recorder closed: a scheduled check is not run");
+    }
+  }
+
+  /**
+   * Stops this thread: the first attempts already queued are still made (up to {@code timeout} in
+   * all), retries waiting for their next attempt are dropped, and so is anything handed in later
+   * (logged). For a clean stop of the process, after the Events still held were released.
+   *
+   * @param timeout how long the queued first attempts may take together
+   */
+  void close(Duration timeout) {
+    ScheduledThreadPoolExecutor e;
+    synchronized (this) {
+      closed = true;
+      e = executor;
+    }
+    if (e == null) {
+      return;
+    }
+    e.shutdown();
+    try {
+      if (!e.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        e.shutdownNow();
+      }
+    } catch (InterruptedException ie) {
+      e.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    int dropped = pending.getAndSet(0); // retries waiting, attempts not made in time
+    if (dropped > 0) {
+      LOG.warn(
+          "dropped {} events on stopping (not written within {} ms)", dropped, timeout.toMillis());
+    }
   }
 
   private void schedule(String what, BooleanSupplier attempt, int n) {
@@ -105,31 +147,41 @@ final class EventRetries {
       LOG.warn("dropped event {}: {} event retries already pending", what, MAX_PENDING);
       return;
     }
-    executor()
-        .schedule(
-            () -> {
-              pending.decrementAndGet();
-              if (attempt.getAsBoolean()) {
-                LOG.info("recorded event {} at attempt {}", what, n);
-              } else if (n >= MAX_ATTEMPTS) {
-                LOG.warn("dropped event {} after {} attempts", what, n);
-              } else {
-                schedule(what, attempt, n + 1);
-              }
-            },
-            interval.toMillis(),
-            TimeUnit.MILLISECONDS);
+    try {
+      executor()
+          .schedule(
+              () -> {
+                pending.decrementAndGet();
+                if (attempt.getAsBoolean()) {
+                  LOG.info("recorded event {} at attempt {}", what, n);
+                } else if (n >= MAX_ATTEMPTS) {
+                  LOG.warn("dropped event {} after {} attempts", what, n);
+                } else {
+                  schedule(what, attempt, n + 1);
+                }
+              },
+              interval.toMillis(),
+              TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      pending.decrementAndGet();
+      LOG.warn("dropped event {}: the recorder is closed", what);
+    }
   }
 
-  private synchronized ScheduledExecutorService executor() {
+  private synchronized ScheduledThreadPoolExecutor executor() {
+    if (closed) {
+      throw new RejectedExecutionException("closed");
+    }
     if (executor == null) {
       executor =
-          Executors.newSingleThreadScheduledExecutor(
+          new ScheduledThreadPoolExecutor(
+              1,
               r -> {
                 Thread t = new Thread(r, "event-retries");
                 t.setDaemon(true);
                 return t;
               });
+      executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
     return executor;
   }

@@ -98,6 +98,17 @@ class EventHoldTest {
   }
 
   @Test
+  void releaseNowHandsOverEverythingHeldInOrderWithoutWaiting() {
+    hold.add("e0", () -> true);
+    hold.add("e1", () -> true);
+    hold.releaseNow();
+    assertThat(released).containsExactly("e0", "e1");
+    assertThat(hold.held()).isZero();
+    advanceTo(now + EventHold.MAX_HOLD.toNanos());
+    assertThat(released).containsExactly("e0", "e1");
+  }
+
+  @Test
   void dueAtTheEarlierOfTheQuietPeriodAfterTheLastAndTheMaximumHoldAfterTheFirst() {
     long quiet = EventHold.QUIET.toNanos();
     long max = EventHold.MAX_HOLD.toNanos();

@@ -82,6 +82,26 @@ class EventRetriesTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> retries.pending() == 0);
   }
 
+  @Test
+  void closeMakesTheQueuedFirstAttemptsDropsWaitingRetriesAndRefusesNewOnes() {
+    EventRetries slow = new EventRetries(Duration.ofSeconds(60));
+    AtomicInteger retried = new AtomicInteger();
+    slow.retry("Evicted on ns/vm-3", () -> retried.incrementAndGet() > 0);
+    AtomicInteger written = new AtomicInteger();
+    for (int i = 0; i < 5; i++) {
+      slow.first("PoolUnknown on default/pool-" + i, () -> written.incrementAndGet() > 0);
+    }
+    slow.close(Duration.ofSeconds(10));
+    assertThat(written.get()).isEqualTo(5);
+    assertThat(retried.get()).as("the retry due in 60 s is dropped").isZero();
+    slow.first("PoolUnknown on default/late", () -> written.incrementAndGet() > 0);
+    slow.retry("Evicted on ns/late", () -> retried.incrementAndGet() > 0);
+    slow.after(Duration.ZERO, retried::incrementAndGet);
+    assertThat(written.get()).isEqualTo(5);
+    assertThat(retried.get()).isZero();
+    assertThat(slow.pending()).isZero();
+  }
+
   private static boolean waitFor(CountDownLatch latch) {
     try {
       return latch.await(10, TimeUnit.SECONDS);

@@ -155,5 +155,13 @@ class PoolHealthE2ETest extends InProcessController {
     eventually().until(() -> ready(world.pool(pool)) != null);
     assertThat(ready(world.pool(pool)).getStatus()).isEqualTo("Unknown");
     assertThat(ready(world.pool(pool)).getLastTransitionTime()).isNotNull();
+    // stopped right away, while its PoolUnknown Event is likely still held (1 s): a clean stop
+    // writes it before the controller is gone
+    controller.close();
+    assertThat(
+            world.client.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> pool.equals(e.getInvolvedObject().getName()))
+                .filter(e -> "PoolUnknown".equals(e.getReason())))
+        .hasSize(1);
   }
 }
