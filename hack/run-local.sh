@@ -142,7 +142,7 @@ fi
   echo "export KUBECONFIG=$LOCAL/kubeconfig"
   echo 'for a in "$@"; do case "$a" in -h | --help | -V | --version)'
   printf '  exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@" ;; esac; done'
-  printf '%q' "${CONTROLLER_CMD[0]}"; printf ' %q' "${CONTROLLER_CMD[@]:1}"; echo ' "$@" --validate-flags >/dev/null || exit $?'
+  printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@" --validate-flags >/dev/null || exit $?'
   echo "echo \$\$ >$LOCAL/controller.pid"
   printf 'exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@"'
 } >"$LOCAL/controller.sh"

@@ -249,11 +249,12 @@ public final class FleetBench {
       int poolUnknownEvents,
       double eventsAfterSeconds) {}
 
-  /** Renews every Lease once, then nothing; waits until every pool is Unknown (or grace + 60 s). */
-  /** Where {@link #leasesStop} writes each pool's times (CSV), or null. */
-  java.nio.file.Path timesCsv;
-
-  LeaseResult leasesStop(Duration grace) throws Exception {
+  /**
+   * Renews every Lease once, then nothing; waits until every pool is Unknown (or grace + 60 s).
+   *
+   * @param timesCsv where each pool's times go (CSV: pool, renewed, Unknown seen; wall-clock ms)
+   */
+  LeaseResult leasesStop(Duration grace, Path timesCsv) throws Exception {
     Map<String, Long> renewed = new ConcurrentHashMap<>();
     ApiRequestCounts before = ApiRequestCounts.read(client);
     long t0 = System.nanoTime();
@@ -299,22 +300,20 @@ public final class FleetBench {
         inTime++;
       }
     }
-    if (timesCsv != null) {
-      // per pool, wall-clock milliseconds: renewed (the bench's PATCH answered), seen Unknown
-      long wallMinusNano = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
-      StringBuilder csv = new StringBuilder("pool,renewed_ms,unknown_seen_ms\n");
-      renewed.forEach(
-          (p, r) -> {
-            Long u = unknownSeen.get(p);
-            csv.append(p)
-                .append(',')
-                .append((r + wallMinusNano) / 1_000_000L)
-                .append(',')
-                .append(u == null ? "" : String.valueOf((u + wallMinusNano) / 1_000_000L))
-                .append('\n');
-          });
-      java.nio.file.Files.writeString(timesCsv, csv);
-    }
+    // per pool, wall-clock milliseconds: renewed (the bench's PATCH answered), seen Unknown
+    long wallMinusNano = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+    StringBuilder csv = new StringBuilder("pool,renewed_ms,unknown_seen_ms\n");
+    renewed.forEach(
+        (p, r) -> {
+          Long u = unknownSeen.get(p);
+          csv.append(p)
+              .append(',')
+              .append((r + wallMinusNano) / 1_000_000L)
+              .append(',')
+              .append(u == null ? "" : String.valueOf((u + wallMinusNano) / 1_000_000L))
+              .append('\n');
+        });
+    Files.writeString(timesCsv, csv);
     late.sort(null);
     int extra = updatesAfterUnknown.values().stream().mapToInt(AtomicInteger::get).sum();
     return new LeaseResult(
@@ -531,8 +530,7 @@ public final class FleetBench {
         Thread.sleep(1000);
         report.rss.put("caches synced (+1 s)", controller.rssMiB());
         System.out.println("fleet bench: Leases renewed once, then stopped");
-        bench.timesCsv = work.resolve("lease-times.csv");
-        report.lease = bench.leasesStop(grace);
+        report.lease = bench.leasesStop(grace, work.resolve("lease-times.csv"));
         report.rss.put("after Lease test", controller.rssMiB());
         int[] order = {0, 1, 2, 3};
         for (int run : order) {

@@ -36,7 +36,7 @@ public record ControllerOptions(
   public static final int DEFAULT_HEALTH_WORKERS = 16;
 
   /**
-   * Defaults: all CAPI Machines, 5 min resync, 2 workers (8 for the health loop), 50 s grace
+   * Defaults: all CAPI Machines, 5 min resync, 2 workers (16 for the health loop), 50 s grace
    * period, 30 min drain timeout, unlimited concurrent drains.
    */
   public static ControllerOptions defaults() {

@@ -16,8 +16,9 @@ import java.util.function.LongSupplier;
  * {@code Ready=Unknown} status writes still to come, on the API server that is the bottleneck
  * ({@code make bench}, fleet part: without those Events among the writes, 878 instead of 451–562 of
  * 1,000 pools were Unknown within grace + 1 s). A held Event keeps the timestamp of the moment it
- * was recorded; it only reaches the API server later (1 s for a single pool). Thread-safe; held
- * Events are lost when the process exits, like any Event not yet written.
+ * was recorded; it only reaches the API server later (1 s for a single pool). Thread-safe; a clean
+ * stop releases what is held ({@link #releaseNow}), a crash loses it like any Event not yet
+ * written.
  */
 final class EventHold {
   /** How long no further Event must come before the held ones are released. */
