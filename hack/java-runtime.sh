@@ -48,7 +48,12 @@ mkdir -p "$out/app" "$out/libs" "$out/train"
 #    java.security lists (a missing one makes the JDK search the classpath for providers, which loads
 #    BouncyCastle's during the first TLS handshake); with the JDK's default CDS archive (the
 #    controller starts from it)
+#    jetty-alpn-conscrypt-server is a modular jar requiring module org.conscrypt, which the
+#    Conscrypt jar names only in its manifest (Automatic-Module-Name): jdeps finds it on its module
+#    path, not on the class path
+conscrypt=$(tr ':' '\n' <"$cp_file" | grep '/conscrypt-openjdk[^/]*\.jar$' | paste -sd: -)
 used=$("$jdk/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 \
+  ${conscrypt:+--module-path "$conscrypt"} \
   --class-path "$(cat "$cp_file")" $(tr ':' ' ' <"$cp_file") 2>/dev/null | tail -1)
 [[ $used == java.base* ]] || die "jdeps could not list the modules the image's jars use ($used)"
 "$jdk/bin/jlink" --add-modules "$used,java.se,jdk.crypto.ec,jdk.crypto.cryptoki,java.smartcardio,jdk.security.jgss,jdk.naming.dns" \

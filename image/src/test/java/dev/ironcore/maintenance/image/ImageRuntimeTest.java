@@ -133,6 +133,11 @@ class ImageRuntimeTest {
       assertThat(answer.body())
           .contains("\"allowed\":true")
           .contains("\"patchType\":\"JSONPatch\"");
+      // TLS on Conscrypt: its native library loads on the image's runtime, without the JDK's
+      // restricted-method warning
+      assertThat(log(tmp))
+          .contains("TLS Conscrypt 2.")
+          .doesNotContain("WARNING: java.lang.System::load");
     } finally {
       server.destroy();
       server.waitFor(10, TimeUnit.SECONDS);

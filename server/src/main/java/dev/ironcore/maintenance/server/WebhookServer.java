@@ -8,6 +8,7 @@ import dev.ironcore.maintenance.server.http.Routes;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import dev.ironcore.maintenance.server.tls.HttpsConnectors;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
+import dev.ironcore.maintenance.server.tls.TlsProvider;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -72,7 +73,8 @@ public final class WebhookServer implements AutoCloseable {
    *
    * @param port TCP port; 0 picks a free one
    * @return the port actually bound
-   * @throws IllegalStateException when already started, or Jetty cannot bind
+   * @throws IllegalStateException when already started, or Jetty cannot bind, or {@link
+   *     TlsProvider#CONSCRYPT} was asked for and its native library does not load here
    * @throws java.io.UncheckedIOException when a PEM file cannot be read
    * @throws IllegalArgumentException when the PEM files are malformed or do not belong together
    */
@@ -80,12 +82,16 @@ public final class WebhookServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
+    String tlsProvider = config.tlsProvider().select();
     ServingCertificate served =
         ServingCertificate.load(
             config.certFile(),
             config.keyFile(),
             java.time.Clock.systemUTC(),
             config.certificateExpiryWarning());
+    if (tlsProvider != null) {
+      served.sslContextFactory().setProvider(tlsProvider);
+    }
     certificate = served;
     Map<String, AdmissionHandler> admissionRoutes =
         AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
@@ -133,12 +139,13 @@ public final class WebhookServer implements AutoCloseable {
     startReloading();
     LOG.info(
         "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
-            + "CAPI Machine selector \"{}\")",
+            + "CAPI Machine selector \"{}\"; TLS {})",
         config.bindAddress(),
         this.port,
         admissionRoutes.keySet(),
         AdmissionRoutes.CONVERT,
-        config.capiMachineSelector());
+        config.capiMachineSelector(),
+        config.tlsProvider().describe());
     return this.port;
   }
 

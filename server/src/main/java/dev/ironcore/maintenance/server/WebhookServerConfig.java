@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.server.tls.TlsProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,6 +19,7 @@ import java.util.Objects;
  *     this window; zero disables
  * @param maxThreads most Jetty request threads (at least {@link #MIN_THREADS}); {@link
  *     #DEFAULT_MAX_THREADS} unless set
+ * @param tlsProvider which TLS implementation serves the HTTPS connections ({@code --tls-provider})
  */
 public record WebhookServerConfig(
     Path certFile,
@@ -26,7 +28,8 @@ public record WebhookServerConfig(
     LabelSelector capiMachineSelector,
     Duration certificateReloadInterval,
     Duration certificateExpiryWarning,
-    int maxThreads) {
+    int maxThreads,
+    TlsProvider tlsProvider) {
 
   /** Default {@link #certificateReloadInterval()}: 10 seconds. */
   public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
@@ -50,6 +53,7 @@ public record WebhookServerConfig(
     Objects.requireNonNull(capiMachineSelector, "capiMachineSelector");
     Objects.requireNonNull(certificateReloadInterval, "certificateReloadInterval");
     Objects.requireNonNull(certificateExpiryWarning, "certificateExpiryWarning");
+    Objects.requireNonNull(tlsProvider, "tlsProvider");
     if (certificateExpiryWarning.isNegative()) {
       throw new IllegalArgumentException("certificateExpiryWarning must not be negative");
     }
@@ -78,7 +82,8 @@ public record WebhookServerConfig(
         LabelSelector.everything(),
         DEFAULT_RELOAD_INTERVAL,
         DEFAULT_EXPIRY_WARNING,
-        DEFAULT_MAX_THREADS);
+        DEFAULT_MAX_THREADS,
+        TlsProvider.AUTO);
   }
 
   /**
@@ -92,7 +97,8 @@ public record WebhookServerConfig(
         capiMachineSelector,
         certificateReloadInterval,
         certificateExpiryWarning,
-        maxThreads);
+        maxThreads,
+        tlsProvider);
   }
 
   /**
@@ -106,7 +112,8 @@ public record WebhookServerConfig(
         selector,
         certificateReloadInterval,
         certificateExpiryWarning,
-        maxThreads);
+        maxThreads,
+        tlsProvider);
   }
 
   /**
@@ -120,7 +127,8 @@ public record WebhookServerConfig(
         capiMachineSelector,
         interval,
         certificateExpiryWarning,
-        maxThreads);
+        maxThreads,
+        tlsProvider);
   }
 
   /**
@@ -134,7 +142,8 @@ public record WebhookServerConfig(
         capiMachineSelector,
         certificateReloadInterval,
         window,
-        maxThreads);
+        maxThreads,
+        tlsProvider);
   }
 
   /**
@@ -149,6 +158,24 @@ public record WebhookServerConfig(
         capiMachineSelector,
         certificateReloadInterval,
         certificateExpiryWarning,
-        threads);
+        threads,
+        tlsProvider);
+  }
+
+  /**
+   * @param provider the TLS implementation ({@code --tls-provider}); {@link TlsProvider#AUTO} by
+   *     default
+   * @return a copy serving TLS with {@code provider}
+   */
+  public WebhookServerConfig withTlsProvider(TlsProvider provider) {
+    return new WebhookServerConfig(
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        maxThreads,
+        provider);
   }
 }

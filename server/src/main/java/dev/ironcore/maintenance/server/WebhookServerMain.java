@@ -8,6 +8,7 @@ import dev.ironcore.maintenance.process.FlagRange;
 import dev.ironcore.maintenance.process.KubeconfigEnv;
 import dev.ironcore.maintenance.process.ProcessOptions;
 import dev.ironcore.maintenance.process.VersionInfo;
+import dev.ironcore.maintenance.server.tls.TlsProvider;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import dev.ironcore.maintenance.server.warning.MachineCache;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -85,6 +86,16 @@ public final class WebhookServerMain implements Callable<Integer> {
               + ").")
   int maxThreads;
 
+  @Option(
+      names = "--tls-provider",
+      defaultValue = "auto",
+      converter = TlsProviderConverter.class,
+      description =
+          "TLS implementation: conscrypt (BoringSSL, native crypto), jdk (the JDK's SunJSSE), or"
+              + " auto: conscrypt where its native library loads, else jdk (default"
+              + " ${DEFAULT-VALUE}).")
+  TlsProvider tlsProvider;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
@@ -115,7 +126,8 @@ public final class WebhookServerMain implements Callable<Integer> {
             .withBindAddress(bindAddress)
             .withCapiMachineSelector(capiMachineSelector)
             .withCertificateExpiryWarning(certificateExpiryWarning)
-            .withMaxThreads(maxThreads);
+            .withMaxThreads(maxThreads)
+            .withTlsProvider(tlsProvider);
     // The server starts first: ready to serve without waiting for the Kubernetes client, which
     // only feeds the eviction warnings (no warning until its cache has listed Machines anyway).
     AtomicReference<BoundMachines> bound = new AtomicReference<>(BoundMachines.NONE);
@@ -177,6 +189,18 @@ public final class WebhookServerMain implements Callable<Integer> {
         KubeconfigEnv.check(System.getenv());
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
+  }
+
+  /** Parses {@code --tls-provider}; an unknown value is reported as a flag error. */
+  static final class TlsProviderConverter implements CommandLine.ITypeConverter<TlsProvider> {
+    @Override
+    public TlsProvider convert(String value) {
+      try {
+        return TlsProvider.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
       }
     }
   }

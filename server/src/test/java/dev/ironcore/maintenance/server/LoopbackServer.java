@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.certs.SslContexts;
 import dev.ironcore.maintenance.server.tls.TestCertificates;
+import dev.ironcore.maintenance.server.tls.TlsProvider;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,12 +19,18 @@ public record LoopbackServer(TestCertificates certs, WebhookServer server, Strin
 
   /** Creates certificates in {@code dir} and starts the server with all routes. */
   public static LoopbackServer start(Path dir) {
+    return start(dir, TlsProvider.AUTO);
+  }
+
+  /** As {@link #start(Path)}, serving TLS with {@code tls}. */
+  public static LoopbackServer start(Path dir, TlsProvider tls) {
     TestCertificates certs = TestCertificates.create(dir);
     WebhookServer server =
         new WebhookServer(
             WebhookServerConfig.of(certs.certFile(), certs.keyFile())
                 .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO));
+                .withCertificateReloadInterval(Duration.ZERO)
+                .withTlsProvider(tls));
     return new LoopbackServer(certs, server, "https://127.0.0.1:" + server.start(0));
   }
 

@@ -43,7 +43,9 @@ class WebhookServerMainTest {
             "--tls-private-key-file",
             "--capi-machine-selector",
             "--max-threads",
-            "16");
+            "16",
+            "--tls-provider",
+            "conscrypt");
   }
 
   @Test
@@ -51,6 +53,24 @@ class WebhookServerMainTest {
     Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--max-threads", "4");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("--max-threads must be at least 8, got 4");
+  }
+
+  @Test
+  void unknownTlsProviderIsAFlagError() {
+    Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--tls-provider", "openssl");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .contains(
+            "--tls-provider", "unknown TLS provider 'openssl'; expected auto, conscrypt or jdk");
+  }
+
+  @Test
+  void tlsProviderIsParsedCaseInsensitivelyAndDefaultsToAuto() {
+    WebhookServerMain main = new WebhookServerMain();
+    Cli.of(main).parseArgs("--tls-cert-file=c", "--tls-private-key-file=k");
+    assertThat(main.tlsProvider).isEqualTo(dev.ironcore.maintenance.server.tls.TlsProvider.AUTO);
+    Cli.of(main).parseArgs("--tls-cert-file=c", "--tls-private-key-file=k", "--tls-provider=JDK");
+    assertThat(main.tlsProvider).isEqualTo(dev.ironcore.maintenance.server.tls.TlsProvider.JDK);
   }
 
   @Test

@@ -1,0 +1,126 @@
+package dev.ironcore.maintenance.server.tls;
+
+import java.security.Provider;
+import java.security.Security;
+import java.util.Locale;
+import org.conscrypt.Conscrypt;
+
+/**
+ * Which TLS implementation serves the webhook's HTTPS connections ({@code --tls-provider}).
+ *
+ * <p>{@link #CONSCRYPT} is Google's Conscrypt: the JSSE API over BoringSSL (native code loaded from
+ * the Conscrypt jar for linux/macOS x86_64 and aarch64, windows x86_64). Its AES-GCM and
+ * ChaCha20-Poly1305 run as native code from the first request; the JDK's run as Java bytecode,
+ * compiled by C1 only under the shipped {@code -XX:TieredStopAtLevel=1}, where they took about a
+ * third of the server's CPU per review ({@code make bench}: saturation 25–40% higher with
+ * Conscrypt, same memory). {@link #JDK} is the JDK's own SunJSSE. {@link #AUTO}, the default, takes
+ * Conscrypt when its native library loads on this machine and the JDK's otherwise.
+ */
+public enum TlsProvider {
+  /** Conscrypt when its native library loads here, else the JDK's. */
+  AUTO,
+  /** Conscrypt (BoringSSL); refused at start when its native library does not load. */
+  CONSCRYPT,
+  /** The JDK's SunJSSE. */
+  JDK;
+
+  /** Name under which Conscrypt registers its JCA provider. */
+  static final String CONSCRYPT_NAME = "Conscrypt";
+
+  /**
+   * Parses a flag value, case-insensitively.
+   *
+   * @param value {@code auto}, {@code conscrypt} or {@code jdk}
+   * @throws IllegalArgumentException naming the accepted values
+   */
+  public static TlsProvider parse(String value) {
+    for (TlsProvider provider : values()) {
+      if (provider.flagValue().equalsIgnoreCase(value.strip())) {
+        return provider;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown TLS provider '" + value + "'; expected auto, conscrypt or jdk");
+  }
+
+  /**
+   * @return the flag's spelling of this value, e.g. {@code conscrypt}
+   */
+  public String flagValue() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Picks the JCA provider for the server's {@code SSLContext}, registering Conscrypt as the JVM's
+   * last provider when it is chosen (so nothing else in the process changes: only an explicit
+   * request for provider {@code "Conscrypt"} gets it).
+   *
+   * @return the provider's registered name ({@code "Conscrypt"}), or {@code null} for the JDK's
+   *     default
+   * @throws IllegalStateException for {@link #CONSCRYPT} when its native library does not load on
+   *     this machine (the message says why and how to fall back)
+   */
+  public String select() {
+    if (this == JDK) {
+      return null;
+    }
+    if (!conscryptAvailable()) {
+      if (this == CONSCRYPT) {
+        throw new IllegalStateException(
+            "--tls-provider=conscrypt: Conscrypt's native library does not load on "
+                + System.getProperty("os.name")
+                + "/"
+                + System.getProperty("os.arch")
+                + " ("
+                + conscryptError()
+                + "); use --tls-provider=jdk or auto");
+      }
+      return null;
+    }
+    synchronized (TlsProvider.class) {
+      if (Security.getProvider(CONSCRYPT_NAME) == null) {
+        Security.addProvider(Conscrypt.newProvider());
+      }
+    }
+    return CONSCRYPT_NAME;
+  }
+
+  /**
+   * @return a one-line description of what {@link #select()} picks here, for the start-up log, e.g.
+   *     {@code "Conscrypt 2.9.0 (BoringSSL)"} or {@code "JDK (Conscrypt unavailable: ...)"}
+   */
+  public String describe() {
+    if (this != JDK && conscryptAvailable()) {
+      Conscrypt.Version version = Conscrypt.version();
+      return "Conscrypt "
+          + (version == null
+              ? "?"
+              : version.major() + "." + version.minor() + "." + version.patch())
+          + " (BoringSSL)";
+    }
+    Provider jdk = Security.getProvider("SunJSSE");
+    String name = jdk == null ? "JDK" : "JDK " + jdk.getName();
+    return this == JDK ? name : name + " (Conscrypt unavailable: " + conscryptError() + ")";
+  }
+
+  private static boolean conscryptAvailable() {
+    try {
+      return Conscrypt.isAvailable();
+    } catch (LinkageError e) {
+      return false;
+    }
+  }
+
+  private static String conscryptError() {
+    try {
+      Conscrypt.checkAvailability();
+      return "available";
+    } catch (Throwable e) {
+      Throwable cause = e;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    }
+  }
+}
