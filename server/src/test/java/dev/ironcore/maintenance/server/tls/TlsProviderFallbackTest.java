@@ -1,0 +1,100 @@
+package dev.ironcore.maintenance.server.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.certs.SslContexts;
+import dev.ironcore.maintenance.server.WebhookServerMain;
+import dev.ironcore.maintenance.testkit.FreePorts;
+import dev.ironcore.maintenance.testkit.JavaMain;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server process on a platform Conscrypt has no native library for (the JVM told it runs on
+ * {@code sparcv9}, so Conscrypt looks for {@code conscrypt_openjdk_jni-linux-sparc_64}): {@code
+ * auto} serves with the JDK's TLS and says why, {@code conscrypt} refuses to start.
+ */
+class TlsProviderFallbackTest {
+  @TempDir Path dir;
+
+  private Process start(TestCertificates certs, int port, String provider) throws Exception {
+    ProcessBuilder pb =
+        JavaMain.processBuilder(
+                WebhookServerMain.class,
+                "--port=" + port,
+                "--bind-address=127.0.0.1",
+                "--tls-cert-file=" + certs.certFile(),
+                "--tls-private-key-file=" + certs.keyFile(),
+                "--no-eviction-warnings",
+                "--tls-provider=" + provider)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("server.log").toFile());
+    pb.environment().put("JAVA_TOOL_OPTIONS", "-Dos.arch=sparcv9");
+    return pb.start();
+  }
+
+  private String log() throws Exception {
+    return Files.readString(dir.resolve("server.log"));
+  }
+
+  @Test
+  void autoFallsBackToTheJdkAndSaysWhy() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    int port = FreePorts.pick(1).get(0);
+    Process server = start(certs, port, "auto");
+    try {
+      HttpClient client =
+          HttpClient.newBuilder()
+              .sslContext(SslContexts.trusting(certs.caFile()))
+              .connectTimeout(Duration.ofSeconds(5))
+              .build();
+      HttpResponse<String> healthz = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (healthz == null && System.nanoTime() < deadline && server.isAlive()) {
+        try {
+          healthz =
+              client.send(
+                  HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/healthz"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException notYet) {
+          Thread.sleep(100);
+        }
+      }
+      assertThat(healthz).as(log()).isNotNull();
+      assertThat(healthz.statusCode()).isEqualTo(200);
+      assertThat(log())
+          .contains("TLS JDK SunJSSE (Conscrypt unavailable: UnsatisfiedLinkError:")
+          .contains("sparc");
+    } finally {
+      server.destroy();
+      server.waitFor(10, TimeUnit.SECONDS);
+      server.destroyForcibly();
+    }
+  }
+
+  @Test
+  void conscryptRefusesToStartWhereItsLibraryDoesNotLoad() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    Process server = start(certs, FreePorts.pick(1).get(0), "conscrypt");
+    try {
+      assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("exits on its own").isTrue();
+      assertThat(server.exitValue()).as(log()).isEqualTo(1);
+    } finally {
+      server.destroyForcibly();
+    }
+    assertThat(log())
+        .contains("webhook-server: --tls-provider=conscrypt: Conscrypt's native library does not")
+        .contains("/sparcv9 (UnsatisfiedLinkError:")
+        .contains("use --tls-provider=jdk or auto")
+        .doesNotContain("listening");
+  }
+}
