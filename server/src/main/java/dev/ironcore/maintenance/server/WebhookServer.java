@@ -114,7 +114,13 @@ public final class WebhookServer implements AutoCloseable {
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
     ServerConnector connector =
-        HttpsConnectors.create(jetty, http, served.sslContextFactory(), config.bindAddress(), port);
+        HttpsConnectors.create(
+            jetty,
+            http,
+            served.sslContextFactory(),
+            tlsProvider != null,
+            config.bindAddress(),
+            port);
     jetty.addConnector(connector);
     // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
     jetty.setHandler(new GracefulHandler(routes));

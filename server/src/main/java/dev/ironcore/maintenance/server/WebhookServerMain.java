@@ -91,9 +91,9 @@ public final class WebhookServerMain implements Callable<Integer> {
       defaultValue = "auto",
       converter = TlsProviderConverter.class,
       description =
-          "TLS implementation: conscrypt (BoringSSL, native crypto), jdk (the JDK's SunJSSE), or"
-              + " auto: conscrypt where its native library loads, else jdk (default"
-              + " ${DEFAULT-VALUE}).")
+          "TLS implementation, any case: conscrypt (BoringSSL, native crypto; refuses to start"
+              + " where its native library does not load), jdk (the JDK's SunJSSE), or auto:"
+              + " conscrypt where its native library loads, else jdk (default ${DEFAULT-VALUE}).")
   TlsProvider tlsProvider;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -1,6 +1,5 @@
 package dev.ironcore.maintenance.server.tls;
 
-import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -19,13 +18,20 @@ public final class HttpsConnectors {
    * @param server the Jetty server
    * @param base HTTP settings to copy (a {@link SecureRequestCustomizer} is added to the copy)
    * @param tls TLS settings, e.g. {@link ServingCertificate#sslContextFactory()}
+   * @param conscrypt whether {@code tls} makes Conscrypt's engines ({@link TlsProvider#select()}
+   *     chose it): picks the ALPN processor (the JDK's never touches Conscrypt)
    * @param host address to bind, e.g. {@code "0.0.0.0"}
    * @param port port to bind; 0 picks a free one
    * @return the connector (not yet started); ALPN prefers {@code h2}, falls back to {@code
    *     http/1.1} and uses {@code http/1.1} for clients without ALPN
    */
   public static ServerConnector create(
-      Server server, HttpConfiguration base, SslContextFactory.Server tls, String host, int port) {
+      Server server,
+      HttpConfiguration base,
+      SslContextFactory.Server tls,
+      boolean conscrypt,
+      String host,
+      int port) {
     HttpConfiguration https = new HttpConfiguration(base);
     SecureRequestCustomizer secure = new SecureRequestCustomizer();
     // The client (the API server) verifies our identity; an SNI mismatch must not turn into 400s.
@@ -35,7 +41,7 @@ public final class HttpsConnectors {
 
     HttpConnectionFactory http1 = new HttpConnectionFactory(https);
     HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(https);
-    ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
+    AlpnConnectionFactory alpn = new AlpnConnectionFactory(conscrypt);
     alpn.setDefaultProtocol(http1.getProtocol());
     SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
 

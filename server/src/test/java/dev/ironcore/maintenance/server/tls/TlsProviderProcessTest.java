@@ -18,14 +18,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server process on a platform Conscrypt has no native library for (the JVM told it runs on
- * {@code sparcv9}, so Conscrypt looks for {@code conscrypt_openjdk_jni-linux-sparc_64}): {@code
+ * The server process with each {@code --tls-provider}, its native library loads logged ({@code
+ * -Xlog:library}); on a platform Conscrypt has no native library for (the JVM told it runs on
+ * {@code sparcv9}, so Conscrypt looks for {@code conscrypt_openjdk_jni-linux-sparc_64}) {@code
  * auto} serves with the JDK's TLS and says why, {@code conscrypt} refuses to start.
  */
-class TlsProviderFallbackTest {
+class TlsProviderProcessTest {
   @TempDir Path dir;
 
+  private static final String SPARC = "-Dos.arch=sparcv9";
+
   private Process start(TestCertificates certs, int port, String provider) throws Exception {
+    return start(certs, port, provider, SPARC);
+  }
+
+  private Process start(TestCertificates certs, int port, String provider, String jvmOptions)
+      throws Exception {
     ProcessBuilder pb =
         JavaMain.processBuilder(
                 WebhookServerMain.class,
@@ -37,7 +45,7 @@ class TlsProviderFallbackTest {
                 "--tls-provider=" + provider)
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("server.log").toFile());
-    pb.environment().put("JAVA_TOOL_OPTIONS", "-Dos.arch=sparcv9");
+    pb.environment().put("JAVA_TOOL_OPTIONS", jvmOptions + " -Xlog:library=info");
     return pb.start();
   }
 
@@ -45,11 +53,11 @@ class TlsProviderFallbackTest {
     return Files.readString(dir.resolve("server.log"));
   }
 
-  @Test
-  void autoFallsBackToTheJdkAndSaysWhy() throws Exception {
+  /** Starts the server, waits for {@code /healthz} to answer 200, stops it; returns its log. */
+  private String serveOnce(String provider, String jvmOptions) throws Exception {
     TestCertificates certs = TestCertificates.create(dir);
     int port = FreePorts.pick(1).get(0);
-    Process server = start(certs, port, "auto");
+    Process server = start(certs, port, provider, jvmOptions);
     try {
       HttpClient client =
           HttpClient.newBuilder()
@@ -71,14 +79,35 @@ class TlsProviderFallbackTest {
       }
       assertThat(healthz).as(log()).isNotNull();
       assertThat(healthz.statusCode()).isEqualTo(200);
-      assertThat(log())
-          .contains("TLS JDK SunJSSE (Conscrypt unavailable: UnsatisfiedLinkError:")
-          .contains("sparc");
+      return log();
     } finally {
       server.destroy();
       server.waitFor(10, TimeUnit.SECONDS);
       server.destroyForcibly();
     }
+  }
+
+  @Test
+  void autoLoadsConscryptsNativeLibraryHere() throws Exception {
+    assertThat(serveOnce("auto", ""))
+        .contains("TLS Conscrypt 2.")
+        .containsPattern("Loaded library .*libconscrypt_openjdk_jni");
+  }
+
+  /** Not even Jetty's Conscrypt ALPN support, which would load it on its own. */
+  @Test
+  void jdkNeverLoadsConscryptsNativeLibrary() throws Exception {
+    assertThat(serveOnce("jdk", ""))
+        .contains("TLS JDK SunJSSE)")
+        .doesNotContain("conscrypt_openjdk_jni")
+        .doesNotContain("Conscrypt unavailable");
+  }
+
+  @Test
+  void autoFallsBackToTheJdkAndSaysWhy() throws Exception {
+    assertThat(serveOnce("auto", SPARC))
+        .contains("TLS JDK SunJSSE (Conscrypt unavailable: UnsatisfiedLinkError:")
+        .contains("sparc");
   }
 
   @Test
