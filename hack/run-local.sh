@@ -128,6 +128,17 @@ if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
   echo "$out" | head -3 >&2
   exit 1
 fi
+# the webhook server's flags too (WEBHOOK_ARGS), before anything starts
+SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
+# shellcheck disable=SC2086 # WEBHOOK_ARGS is a list of flags
+if has_main server "$SERVER_MAIN" && ! out="$(java -cp "$(classpath server)" "$SERVER_MAIN" \
+  --port "$WEBHOOK_PORT" --bind-address 127.0.0.1 --tls-cert-file "$LOCAL/certs/tls.crt" \
+  --tls-private-key-file "$LOCAL/certs/tls.key" --capi-machine-selector "$CAPI_MACHINE_SELECTOR" \
+  $WEBHOOK_ARGS --validate-flags 2>&1)"; then
+  log "the webhook server refuses its flags (WEBHOOK_ARGS='$WEBHOOK_ARGS'):"
+  echo "$out" | head -3 >&2
+  exit 1
+fi
 # (added after the check above: the IronCore kubeconfig exists only once its control plane runs)
 SIMULATOR_CLUSTER_ARGS=()
 if [ "$TWO_CLUSTERS" = "true" ]; then
@@ -224,7 +235,6 @@ else
 fi
 
 # 3. webhook server
-SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
 if has_main server "$SERVER_MAIN"; then
   log "starting webhook server on https://127.0.0.1:$WEBHOOK_PORT (log: $LOCAL/webhook-server.log)"
   # it watches Machines (for its eviction warning) where they are stored: the IronCore API

@@ -96,6 +96,12 @@ public final class WebhookServerMain implements Callable<Integer> {
               + " conscrypt where its native library loads, else jdk (default ${DEFAULT-VALUE}).")
   TlsProvider tlsProvider;
 
+  @Option(
+      names = "--validate-flags",
+      hidden = true,
+      description = "Check the flags and exit (used by make run before it starts anything).")
+  boolean validateFlagsOnly;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
@@ -120,6 +126,9 @@ public final class WebhookServerMain implements Callable<Integer> {
   @Override
   public Integer call() {
     checkFlags();
+    if (validateFlagsOnly) {
+      return 0;
+    }
     process.applyLogging();
     WebhookServerConfig config =
         WebhookServerConfig.of(certFile, keyFile)
@@ -173,7 +182,8 @@ public final class WebhookServerMain implements Callable<Integer> {
   /**
    * Refuses, before anything starts, values that parse but cannot work: a port outside 0–65535, a
    * bind address that does not resolve to an address of this machine, too few threads, a {@code
-   * KUBECONFIG} naming a missing file (when the eviction warnings need the cluster).
+   * KUBECONFIG} naming a missing file (when the eviction warnings need the cluster; not with {@code
+   * --validate-flags}, which make run calls before its control plane writes the file).
    */
   private void checkFlags() {
     FlagRange.between(spec, "--port", port, 0, 65535);
@@ -184,7 +194,7 @@ public final class WebhookServerMain implements Callable<Integer> {
           spec.commandLine(), "--bind-address: " + e.getMessage());
     }
     FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
-    if (evictionWarnings) {
+    if (evictionWarnings && !validateFlagsOnly) {
       try {
         KubeconfigEnv.check(System.getenv());
       } catch (IllegalArgumentException e) {

@@ -55,6 +55,22 @@ class WebhookServerMainTest {
     assertThat(r.err()).contains("--max-threads must be at least 8, got 4");
   }
 
+  /** make run checks WEBHOOK_ARGS this way before its control plane writes certificates. */
+  @Test
+  void validateFlagsChecksTheFlagsAndReadsNothing() {
+    Run ok =
+        run(
+            "--tls-cert-file=" + dir.resolve("not-yet.crt"),
+            "--tls-private-key-file=" + dir.resolve("not-yet.key"),
+            "--tls-provider=jdk",
+            "--validate-flags");
+    assertThat(ok.exitCode()).isZero();
+    assertThat(ok.err()).isEmpty();
+    Run bad = run("--tls-cert-file=c", "--tls-private-key-file=k", "--port=-1", "--validate-flags");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("--port must be from 0 to 65535, got -1");
+  }
+
   @Test
   void unknownTlsProviderIsAFlagError() {
     Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--tls-provider", "openssl");
