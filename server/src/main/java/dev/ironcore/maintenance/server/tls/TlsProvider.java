@@ -123,11 +123,12 @@ public enum TlsProvider {
       String reason = cause.getClass().getSimpleName() + ": " + cause.getMessage();
       if (cause instanceof java.io.IOException) {
         // Conscrypt writes its library to a file before loading it
-        reason +=
-            " while unpacking it into "
+        reason =
+            reason.replaceAll("[.\\s]+$", "")
+                + "; unpacking it into "
                 + System.getProperty(
                     "org.conscrypt.native.workdir", System.getProperty("java.io.tmpdir"))
-                + "; point -Djava.io.tmpdir or -Dorg.conscrypt.native.workdir at a writable"
+                + ": point -Djava.io.tmpdir or -Dorg.conscrypt.native.workdir at a writable"
                 + " directory not mounted noexec";
       }
       return reason;
