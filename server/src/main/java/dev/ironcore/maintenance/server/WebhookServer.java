@@ -82,16 +82,13 @@ public final class WebhookServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
-    String tlsProvider = config.tlsProvider().select();
+    TlsProvider tlsProvider = config.tlsProvider().resolve();
     ServingCertificate served =
         ServingCertificate.load(
             config.certFile(),
             config.keyFile(),
             java.time.Clock.systemUTC(),
             config.certificateExpiryWarning());
-    if (tlsProvider != null) {
-      served.sslContextFactory().setProvider(tlsProvider);
-    }
     certificate = served;
     Map<String, AdmissionHandler> admissionRoutes =
         AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
@@ -115,12 +112,7 @@ public final class WebhookServer implements AutoCloseable {
     http.setSendServerVersion(false);
     ServerConnector connector =
         HttpsConnectors.create(
-            jetty,
-            http,
-            served.sslContextFactory(),
-            tlsProvider != null,
-            config.bindAddress(),
-            port);
+            jetty, http, served.sslContextFactory(), tlsProvider, config.bindAddress(), port);
     jetty.addConnector(connector);
     // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
     jetty.setHandler(new GracefulHandler(routes));

@@ -21,7 +21,7 @@ final class AlpnConnectionFactory extends NegotiatingServerConnectionFactory {
   private final ALPNProcessor.Server processor;
 
   /**
-   * @param conscrypt whether the TLS engines are Conscrypt's ({@link TlsProvider#select()} chose
+   * @param conscrypt whether the TLS engines are Conscrypt's ({@link TlsProvider#resolve()} chose
    *     it); else the JDK's
    * @param protocols the protocols offered, most preferred first, e.g. {@code h2}, {@code http/1.1}
    */

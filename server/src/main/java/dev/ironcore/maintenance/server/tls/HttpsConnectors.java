@@ -17,9 +17,11 @@ public final class HttpsConnectors {
   /**
    * @param server the Jetty server
    * @param base HTTP settings to copy (a {@link SecureRequestCustomizer} is added to the copy)
-   * @param tls TLS settings, e.g. {@link ServingCertificate#sslContextFactory()}
-   * @param conscrypt whether {@code tls} makes Conscrypt's engines ({@link TlsProvider#select()}
-   *     chose it): picks the ALPN processor (the JDK's never touches Conscrypt)
+   * @param tls TLS settings, e.g. {@link ServingCertificate#sslContextFactory()}; its JCA provider
+   *     is set here
+   * @param provider {@link TlsProvider#CONSCRYPT} or {@link TlsProvider#JDK}, as {@link
+   *     TlsProvider#resolve()} returns: the engines {@code tls} makes and the ALPN processor for
+   *     them (the JDK's never touches Conscrypt)
    * @param host address to bind, e.g. {@code "0.0.0.0"}
    * @param port port to bind; 0 picks a free one
    * @return the connector (not yet started); ALPN prefers {@code h2}, falls back to {@code
@@ -29,7 +31,7 @@ public final class HttpsConnectors {
       Server server,
       HttpConfiguration base,
       SslContextFactory.Server tls,
-      boolean conscrypt,
+      TlsProvider provider,
       String host,
       int port) {
     HttpConfiguration https = new HttpConfiguration(base);
@@ -38,6 +40,11 @@ public final class HttpsConnectors {
     secure.setSniHostCheck(false);
     https.addCustomizer(secure);
     tls.setCipherComparator(HTTP2Cipher.COMPARATOR);
+    boolean conscrypt = provider == TlsProvider.CONSCRYPT;
+    if (!conscrypt && provider != TlsProvider.JDK) {
+      throw new IllegalArgumentException("resolve() the TLS provider first: " + provider);
+    }
+    tls.setProvider(conscrypt ? TlsProvider.CONSCRYPT_NAME : null);
 
     HttpConnectionFactory http1 = new HttpConnectionFactory(https);
     HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(https);

@@ -1,6 +1,5 @@
 package dev.ironcore.maintenance.server.tls;
 
-import java.security.Provider;
 import java.security.Security;
 import java.util.Locale;
 import org.conscrypt.Conscrypt;
@@ -51,18 +50,17 @@ public enum TlsProvider {
   }
 
   /**
-   * Picks the JCA provider for the server's {@code SSLContext}, registering Conscrypt as the JVM's
-   * last provider when it is chosen (so nothing else in the process changes: only an explicit
-   * request for provider {@code "Conscrypt"} gets it).
+   * Decides, for this machine, which implementation serves; when that is Conscrypt it is registered
+   * as the JVM's last JCA provider (nothing else in the process changes: only an explicit request
+   * for provider {@value #CONSCRYPT_NAME} gets it, as {@link HttpsConnectors} makes).
    *
-   * @return the provider's registered name ({@code "Conscrypt"}), or {@code null} for the JDK's
-   *     default
+   * @return {@link #CONSCRYPT} or {@link #JDK}, never {@link #AUTO}
    * @throws IllegalStateException for {@link #CONSCRYPT} when its native library does not load on
    *     this machine (the message says why and how to fall back)
    */
-  public String select() {
+  public TlsProvider resolve() {
     if (this == JDK) {
-      return null;
+      return JDK;
     }
     if (!conscryptAvailable()) {
       if (this == CONSCRYPT) {
@@ -75,19 +73,20 @@ public enum TlsProvider {
                 + conscryptError()
                 + "); use --tls-provider=jdk or auto");
       }
-      return null;
+      return JDK;
     }
     synchronized (TlsProvider.class) {
       if (Security.getProvider(CONSCRYPT_NAME) == null) {
         Security.addProvider(Conscrypt.newProvider());
       }
     }
-    return CONSCRYPT_NAME;
+    return CONSCRYPT;
   }
 
   /**
-   * @return a one-line description of what {@link #select()} picks here, for the start-up log, e.g.
-   *     {@code "Conscrypt 2.9.0 (BoringSSL)"} or {@code "JDK (Conscrypt unavailable: ...)"}
+   * @return a one-line description of what {@link #resolve()} picks here, for the start-up log,
+   *     e.g. {@code "Conscrypt 2.9.0 (BoringSSL)"} or {@code "JDK SunJSSE (Conscrypt unavailable:
+   *     ...)"}
    */
   public String describe() {
     if (this != JDK && conscryptAvailable()) {
@@ -98,9 +97,9 @@ public enum TlsProvider {
               : version.major() + "." + version.minor() + "." + version.patch())
           + " (BoringSSL)";
     }
-    Provider jdk = Security.getProvider("SunJSSE");
-    String name = jdk == null ? "JDK" : "JDK " + jdk.getName();
-    return this == JDK ? name : name + " (Conscrypt unavailable: " + conscryptError() + ")";
+    return this == JDK
+        ? "JDK SunJSSE"
+        : "JDK SunJSSE (Conscrypt unavailable: " + conscryptError() + ")";
   }
 
   private static boolean conscryptAvailable() {

@@ -28,10 +28,6 @@ class TlsProviderProcessTest {
 
   private static final String SPARC = "-Dos.arch=sparcv9";
 
-  private Process start(TestCertificates certs, int port, String provider) throws Exception {
-    return start(certs, port, provider, SPARC);
-  }
-
   private Process start(TestCertificates certs, int port, String provider, String jvmOptions)
       throws Exception {
     ProcessBuilder pb =
@@ -113,7 +109,7 @@ class TlsProviderProcessTest {
   @Test
   void conscryptRefusesToStartWhereItsLibraryDoesNotLoad() throws Exception {
     TestCertificates certs = TestCertificates.create(dir);
-    Process server = start(certs, FreePorts.pick(1).get(0), "conscrypt");
+    Process server = start(certs, FreePorts.pick(1).get(0), "conscrypt", SPARC);
     try {
       assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("exits on its own").isTrue();
       assertThat(server.exitValue()).as(log()).isEqualTo(1);

@@ -25,8 +25,8 @@ class TlsProviderTest {
   }
 
   @Test
-  void jdkSelectsTheDefaultProvider() {
-    assertThat(TlsProvider.JDK.select()).isNull();
+  void jdkResolvesToTheJdksProvider() {
+    assertThat(TlsProvider.JDK.resolve()).isEqualTo(TlsProvider.JDK);
     assertThat(TlsProvider.JDK.describe()).isEqualTo("JDK SunJSSE");
   }
 
@@ -36,8 +36,8 @@ class TlsProviderTest {
    */
   @Test
   void conscryptIsRegisteredLastAndOnlyServesWhoAsksForIt() throws Exception {
-    assertThat(TlsProvider.CONSCRYPT.select()).isEqualTo("Conscrypt");
-    assertThat(TlsProvider.AUTO.select()).isEqualTo("Conscrypt");
+    assertThat(TlsProvider.CONSCRYPT.resolve()).isEqualTo(TlsProvider.CONSCRYPT);
+    assertThat(TlsProvider.AUTO.resolve()).isEqualTo(TlsProvider.CONSCRYPT);
     assertThat(Security.getProviders()[0].getName()).isNotEqualTo("Conscrypt");
     assertThat(Security.getProvider("Conscrypt")).isNotNull();
     assertThat(SSLContext.getInstance("TLS").getProvider().getName()).isEqualTo("SunJSSE");
