@@ -1,9 +1,15 @@
 package dev.ironcore.maintenance.api.patch;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.ironcore.maintenance.api.json.JsonMappers;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -87,6 +93,32 @@ public final class JsonPatch {
     ArrayNode array = JsonNodeFactory.instance.arrayNode();
     operations.forEach(op -> array.add(op.toJson()));
     return array;
+  }
+
+  /**
+   * The patch document as compact UTF-8 JSON, written straight from the operations (what {@link
+   * #toJson()} would serialise, without building the tree first: an admission reply carries it
+   * base64-encoded).
+   *
+   * @return the JSON bytes ({@code []} when empty)
+   */
+  public byte[] toBytes() {
+    ObjectMapper mapper = JsonMappers.shared();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 96 * operations.size());
+    try (JsonGenerator g = mapper.createGenerator(out)) {
+      g.writeStartArray();
+      for (PatchOperation operation : operations) {
+        g.writeStartObject();
+        g.writeStringField("op", operation.op().wireName());
+        g.writeStringField("path", operation.path());
+        operation.writeValue(g, mapper);
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write a JSON patch to memory", e);
+    }
+    return out.toByteArray();
   }
 
   @Override

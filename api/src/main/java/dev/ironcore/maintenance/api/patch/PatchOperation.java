@@ -1,8 +1,11 @@
 package dev.ironcore.maintenance.api.patch;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.Objects;
 
 /**
@@ -73,5 +76,23 @@ public record PatchOperation(Op op, String path, JsonNode value) {
       node.set("value", value.deepCopy());
     }
     return node;
+  }
+
+  /**
+   * Writes {@code "value": <value>} into the operation object open in {@code g}; nothing for {@code
+   * remove}.
+   *
+   * @param mapper serialises a value that is not a string
+   */
+  void writeValue(JsonGenerator g, ObjectMapper mapper) throws IOException {
+    if (value == null) {
+      return;
+    }
+    g.writeFieldName("value");
+    if (value.isTextual()) {
+      g.writeString(value.textValue());
+    } else {
+      mapper.writeTree(g, value);
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class JsonPatchTest {
@@ -13,6 +14,22 @@ class JsonPatchTest {
   void emptyPatchIsAnEmptyArray() {
     assertThat(JsonPatch.empty().isEmpty()).isTrue();
     assertThat(JsonPatch.builder().build().toJson().toString()).isEqualTo("[]");
+  }
+
+  @Test
+  void bytesAreTheCompactJsonOfTheDocument() {
+    ObjectNode map = JsonNodeFactory.instance.objectNode().put("k", "v \u00e4\"");
+    map.putArray("list").add(1).add(true).addNull();
+    JsonPatch patch =
+        JsonPatch.builder()
+            .test("/metadata/annotations/a~1b", "x")
+            .remove("/metadata/finalizers/0")
+            .add("/metadata/finalizers/-", "cleanup.ironcore.dev/finalizer")
+            .replace("/metadata/annotations", map)
+            .build();
+    assertThat(new String(patch.toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo(patch.toJson().toString());
+    assertThat(new String(JsonPatch.empty().toBytes(), StandardCharsets.UTF_8)).isEqualTo("[]");
   }
 
   @Test

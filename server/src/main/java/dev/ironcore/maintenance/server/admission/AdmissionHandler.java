@@ -11,4 +11,15 @@ public interface AdmissionHandler {
    * @return the decision (never null)
    */
   AdmissionResponse handle(AdmissionRequest request);
+
+  /**
+   * What this handler reads of {@code request.object} and {@code request.oldObject} beside {@code
+   * apiVersion}, {@code kind} and {@code metadata}; the review reader skips the rest (see {@link
+   * ObjectFields}). A handler that reads a field it does not declare sees it missing.
+   *
+   * @return {@link ObjectFields#ALL} unless overridden
+   */
+  default ObjectFields objectFields() {
+    return ObjectFields.ALL;
+  }
 }

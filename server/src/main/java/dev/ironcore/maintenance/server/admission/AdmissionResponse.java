@@ -1,11 +1,13 @@
 package dev.ironcore.maintenance.server.admission;
 
+import com.fasterxml.jackson.core.Base64Variants;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.api.validation.FieldError;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -195,14 +197,46 @@ public final class AdmissionResponse {
     }
     if (!patch.isEmpty()) {
       response.put("patchType", "JSONPatch");
-      byte[] document = patch.toJson().toString().getBytes(StandardCharsets.UTF_8);
-      response.put("patch", Base64.getEncoder().encodeToString(document));
+      response.put("patch", Base64.getEncoder().encodeToString(patch.toBytes()));
     }
     if (!warnings.isEmpty()) {
       ArrayNode array = response.putArray("warnings");
       warnings.forEach(array::add);
     }
     return response;
+  }
+
+  /**
+   * Writes what {@link #toJson(String)} builds, straight into {@code g} (the reply of every review
+   * is written this way; the tree is for tests and callers that want to inspect it).
+   *
+   * @param g a generator where a value is expected, made by an {@code ObjectMapper} (it writes
+   *     {@code status} as a tree)
+   * @param uid the request's uid, echoed
+   * @throws IOException when {@code g} cannot write
+   */
+  public void write(JsonGenerator g, String uid) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("uid", uid);
+    g.writeBooleanField("allowed", allowed);
+    if (status != null) {
+      g.writeFieldName("status");
+      g.writeTree(status);
+    }
+    if (!patch.isEmpty()) {
+      g.writeStringField("patchType", "JSONPatch");
+      g.writeFieldName("patch");
+      byte[] document = patch.toBytes();
+      g.writeBinary(Base64Variants.MIME_NO_LINEFEEDS, document, 0, document.length);
+    }
+    if (!warnings.isEmpty()) {
+      g.writeArrayFieldStart("warnings");
+      for (String warning : warnings) {
+        g.writeString(warning);
+      }
+      g.writeEndArray();
+    }
+    g.writeEndObject();
   }
 
   @Override

@@ -1,11 +1,14 @@
 package dev.ironcore.maintenance.server.admission;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.process.ObjectLogContext;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,12 +34,39 @@ public final class AdmissionReviews {
   private AdmissionReviews() {}
 
   /**
-   * A reply review together with the response it carries.
+   * A reply review: the response and what it is sent with.
    *
-   * @param review the AdmissionReview to send back
+   * @param apiVersion the request's {@code apiVersion} (the reply's when it is an {@code
+   *     admission.k8s.io} one, else {@link #API_VERSION})
+   * @param uid the request's uid, echoed in {@code response.uid}
    * @param response the decision in {@code review.response}, also for malformed reviews (errored)
    */
-  public record Answer(ObjectNode review, AdmissionResponse response) {}
+  public record Answer(String apiVersion, String uid, AdmissionResponse response) {
+    /**
+     * @return the AdmissionReview to send back, as a tree
+     */
+    public ObjectNode review() {
+      return AdmissionReviews.review(apiVersion, response.toJson(uid));
+    }
+
+    /**
+     * @return {@link #review()} as compact JSON bytes (UTF-8), written without building the tree
+     */
+    public byte[] toBytes() {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+      try (JsonGenerator g = MAPPER.createGenerator(out)) {
+        g.writeStartObject();
+        g.writeStringField("apiVersion", replyApiVersion(apiVersion));
+        g.writeStringField("kind", KIND);
+        g.writeFieldName("response");
+        response.write(g, uid);
+        g.writeEndObject();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write a review to memory", e);
+      }
+      return out.toByteArray();
+    }
+  }
 
   /**
    * As {@link #reply(String, byte[], AdmissionHandler)} with the handler's simple class name as the
@@ -78,7 +108,7 @@ public final class AdmissionReviews {
   public static Answer answer(String webhook, byte[] body, AdmissionHandler handler) {
     JsonNode review;
     try {
-      review = readWithoutManagedFields(body);
+      review = readFor(handler, body);
     } catch (IOException e) {
       ReviewSalvage salvage = ReviewSalvage.of(body);
       String message = "request body is not valid JSON: " + oneLine(e);
@@ -88,13 +118,14 @@ public final class AdmissionReviews {
   }
 
   /**
-   * @return the review as a tree without {@code metadata.managedFields} of {@code request.object}
-   *     and {@code request.oldObject} ({@link ManagedFieldsFilter}); a missing node for an empty
-   *     body
+   * @return the review as a tree with only what {@link AdmissionRequest} and {@code handler} read
+   *     ({@link ReviewFilter}: no {@code managedFields}, only the {@link
+   *     AdmissionHandler#objectFields()} of the objects); a missing node for an empty body
    * @throws IOException when the body is not one JSON value ({@link JsonBodies})
    */
-  static JsonNode readWithoutManagedFields(byte[] body) throws IOException {
-    return JsonBodies.readOne(MAPPER, ManagedFieldsFilter.wrap(MAPPER.createParser(body)));
+  static JsonNode readFor(AdmissionHandler handler, byte[] body) throws IOException {
+    return JsonBodies.readOne(
+        MAPPER, ReviewFilter.wrap(MAPPER.createParser(body), handler.objectFields()));
   }
 
   /**
@@ -138,7 +169,7 @@ public final class AdmissionReviews {
           AdmissionResponse.errored(500, "internal error in admission webhook: " + oneLine(e));
     }
     log(webhook, request, response);
-    return new Answer(review(apiVersion, response.toJson(request.uid())), response);
+    return new Answer(apiVersion, request.uid(), response);
   }
 
   private static Answer malformed(String webhook, String apiVersion, String uid, String message) {
@@ -148,15 +179,19 @@ public final class AdmissionReviews {
         uid.isEmpty() ? "<unreadable>" : uid,
         message);
     AdmissionResponse response = AdmissionResponse.errored(400, message);
-    return new Answer(review(apiVersion, response.toJson(uid)), response);
+    return new Answer(apiVersion, uid, response);
   }
 
   private static ObjectNode review(String apiVersion, ObjectNode response) {
     ObjectNode reply = MAPPER.createObjectNode();
-    reply.put("apiVersion", apiVersion.startsWith("admission.k8s.io/") ? apiVersion : API_VERSION);
+    reply.put("apiVersion", replyApiVersion(apiVersion));
     reply.put("kind", KIND);
     reply.set("response", response);
     return reply;
+  }
+
+  private static String replyApiVersion(String apiVersion) {
+    return apiVersion.startsWith("admission.k8s.io/") ? apiVersion : API_VERSION;
   }
 
   /**
@@ -214,16 +249,5 @@ public final class AdmissionReviews {
         e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
     message = message == null ? e.getClass().getSimpleName() : message;
     return message.replaceAll("\\s+", " ").trim();
-  }
-
-  /**
-   * @return the reply as compact JSON bytes (UTF-8)
-   */
-  public static byte[] toBytes(ObjectNode reply) {
-    try {
-      return MAPPER.writeValueAsBytes(reply);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialise a JSON tree", e);
-    }
   }
 }

@@ -53,7 +53,7 @@ public final class AdmissionEndpoint implements Endpoint {
             (path, body) -> {
               AdmissionReviews.Answer answer = AdmissionReviews.answer(path, body, handler);
               answered.accept(answer.response());
-              return AdmissionReviews.toBytes(answer.review());
+              return answer.toBytes();
             },
             maxBodyBytes);
   }

@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.KubeObjects;
+import dev.ironcore.maintenance.server.admission.ObjectFields;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -31,6 +32,8 @@ import java.util.function.Predicate;
  * too so the behaviour is right even when the webhook is installed without one.
  */
 public final class CapiMachineMutator implements AdmissionHandler {
+  private static final ObjectFields FIELDS = ObjectFields.only();
+
   private final Predicate<Map<String, String>> selector;
 
   /**
@@ -39,6 +42,12 @@ public final class CapiMachineMutator implements AdmissionHandler {
    */
   public CapiMachineMutator(Predicate<Map<String, String>> selector) {
     this.selector = Objects.requireNonNull(selector, "selector");
+  }
+
+  /** Reads only {@code metadata}: labels, finalizers, annotations, deletionTimestamp. */
+  @Override
+  public ObjectFields objectFields() {
+    return FIELDS;
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.KubeObjects;
+import dev.ironcore.maintenance.server.admission.ObjectFields;
 
 /**
  * Mutating rule for IronCore {@code compute.ironcore.dev} Machines (domain reference §4,
@@ -26,6 +27,13 @@ import dev.ironcore.maintenance.server.admission.KubeObjects;
  * </ul>
  */
 public final class MachineMutator implements AdmissionHandler {
+  private static final ObjectFields FIELDS = ObjectFields.only("spec.machinePoolRef");
+
+  /** Reads {@code metadata} and {@code spec.machinePoolRef}. */
+  @Override
+  public ObjectFields objectFields() {
+    return FIELDS;
+  }
 
   @Override
   public AdmissionResponse handle(AdmissionRequest request) {

@@ -8,6 +8,7 @@ import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.KubeObjects;
+import dev.ironcore.maintenance.server.admission.ObjectFields;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -33,6 +34,8 @@ import java.util.Objects;
  * v1alpha1 request to v1alpha2 before calling this webhook.
  */
 public final class TaintTimeAddedMutator implements AdmissionHandler {
+  private static final ObjectFields FIELDS = ObjectFields.only("spec.taints");
+
   private final Clock clock;
 
   /**
@@ -40,6 +43,12 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
    */
   public TaintTimeAddedMutator(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Reads {@code metadata} and {@code spec.taints}. */
+  @Override
+  public ObjectFields objectFields() {
+    return FIELDS;
   }
 
   @Override

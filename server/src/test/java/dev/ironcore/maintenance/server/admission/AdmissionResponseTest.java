@@ -105,4 +105,30 @@ class AdmissionResponseTest {
         .isEqualTo(Decision.ERRORED);
     assertThat(Decision.PATCHED.label()).isEqualTo("patched");
   }
+
+  @Test
+  void writtenStraightToBytesItIsTheTree() throws Exception {
+    JsonPatch patch =
+        JsonPatch.builder()
+            .add("/metadata/finalizers", json("['f']"))
+            .add("/metadata/annotations/a", "b")
+            .build();
+    List<AdmissionResponse> responses =
+        List.of(
+            AdmissionResponse.allowed(),
+            AdmissionResponse.patched(patch),
+            AdmissionResponse.patched(patch).withWarnings("w1", "ä \"quoted\""),
+            AdmissionResponse.denied("no"),
+            AdmissionResponse.denied("bad", FieldError.invalid("spec.x", "1", "must be 2")),
+            AdmissionResponse.errored(400, "malformed"));
+    for (AdmissionResponse response : responses) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      try (com.fasterxml.jackson.core.JsonGenerator g = TestReviews.MAPPER.createGenerator(out)) {
+        response.write(g, "uid-\u00e4");
+      }
+      assertThat(out.toString(StandardCharsets.UTF_8))
+          .as(response.toString())
+          .isEqualTo(TestReviews.MAPPER.writeValueAsString(response.toJson("uid-\u00e4")));
+    }
+  }
 }
