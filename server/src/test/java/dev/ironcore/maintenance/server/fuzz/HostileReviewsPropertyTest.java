@@ -20,10 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -310,33 +307,6 @@ class HostileReviewsPropertyTest {
             });
   }
 
-  /** JSON pointers of every node of {@code node}. */
-  private static List<String> pointers(JsonNode node, String at, List<String> out) {
-    out.add(at);
-    if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
-        pointers(e.getValue(), at + "/" + e.getKey().replace("~", "~0").replace("/", "~1"), out);
-      }
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        pointers(node.get(i), at + "/" + i, out);
-      }
-    }
-    return out;
-  }
-
-  private static void replaceAt(ObjectNode root, String pointer, JsonNode value) {
-    int slash = pointer.lastIndexOf('/');
-    JsonNode parent = root.at(pointer.substring(0, slash));
-    String last = pointer.substring(slash + 1).replace("~1", "/").replace("~0", "~");
-    if (parent instanceof ObjectNode o) {
-      o.set(last, value);
-    } else if (parent instanceof ArrayNode a) {
-      a.set(Integer.parseInt(last), value);
-    }
-  }
-
   // ---- properties: 5 x 2,000 = 10,000 requests ----
 
   @Property(tries = 2000)
@@ -389,9 +359,9 @@ class HostileReviewsPropertyTest {
     return Combinators.combine(reviews, Arbitraries.integers().greaterOrEqual(0), hostileValue())
         .as(
             (review, index, value) -> {
-              List<String> paths = pointers(review, "", new ArrayList<>());
+              List<String> paths = JsonNodes.pointers(review);
               String pointer = paths.get(1 + index % (paths.size() - 1));
-              replaceAt(review, pointer, F.textNode(MARK));
+              JsonNodes.replaceAt(review, pointer, F.textNode(MARK));
               JsonNode uid = review.at("/request/uid");
               // a value nested beyond what the API server (and so we) read makes the body
               // unreadable: the uid is then whatever could be read before it

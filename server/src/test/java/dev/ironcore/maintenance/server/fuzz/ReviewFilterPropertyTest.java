@@ -20,8 +20,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -163,33 +161,9 @@ class ReviewFilterPropertyTest {
 
   /** {@code review} with one node (at any depth) replaced by {@code value}. */
   private static JsonNode replaceOne(JsonNode review, int index, JsonNode value) {
-    List<String> pointers = pointers(review, "", new ArrayList<>());
-    String pointer = pointers.get(1 + index % (pointers.size() - 1));
-    int slash = pointer.lastIndexOf('/');
-    JsonNode parent = review.at(pointer.substring(0, slash));
-    String last = pointer.substring(slash + 1);
-    if (parent instanceof ObjectNode o) {
-      o.set(last, value);
-    } else if (parent instanceof ArrayNode a) {
-      a.set(Integer.parseInt(last), value);
-    }
+    List<String> pointers = JsonNodes.pointers(review);
+    JsonNodes.replaceAt(review, pointers.get(1 + index % (pointers.size() - 1)), value);
     return review;
-  }
-
-  /** JSON pointers of every node (the generated names need no escaping). */
-  private static List<String> pointers(JsonNode node, String at, List<String> out) {
-    out.add(at);
-    if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
-        pointers(e.getValue(), at + "/" + e.getKey(), out);
-      }
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        pointers(node.get(i), at + "/" + i, out);
-      }
-    }
-    return out;
   }
 
   private static Arbitrary<JsonNode> value(int depth) {
