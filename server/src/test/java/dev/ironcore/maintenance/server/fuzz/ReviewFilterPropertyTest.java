@@ -36,9 +36,9 @@ import net.jqwik.api.Tuple;
  * AdmissionHandler.objectFields()}); a handler that read an undeclared field would then decide
  * differently. For every admission path, random reviews of every kind (any operation, deleting or
  * not, labels that match the CAPI selector or not, taints and tolerations, unexpected values at any
- * field) get the same reply read through the filter as read whole; the filtered one is also the
- * reply as the server sends it (written straight to bytes, {@code Answer.toBytes()}), the whole one
- * built as a tree.
+ * field) get the same reply read through the filter as read whole (but for {@code managedFields},
+ * which the filter drops by design); the filtered one is also the reply as the server sends it
+ * (written straight to bytes, {@code Answer.toBytes()}), the whole one built as a tree.
  */
 class ReviewFilterPropertyTest {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -63,10 +63,25 @@ class ReviewFilterPropertyTest {
       @ForAll("paths") String path, @ForAll("reviews") JsonNode review) throws Exception {
     AdmissionHandler handler = ROUTES.get(path);
     byte[] body = MAPPER.writeValueAsBytes(review);
-    JsonNode whole = MAPPER.readTree(body);
+    JsonNode whole = withoutManagedFields(MAPPER.readTree(body));
     byte[] sent = AdmissionReviews.answer(path, body, handler).toBytes();
     assertThat(MAPPER.readTree(sent))
         .isEqualTo(AdmissionReviews.answer(path, whole, handler).review());
+  }
+
+  /**
+   * The whole review minus {@code metadata.managedFields} of the two objects: no handler reads
+   * them, and their absence is meant to change one thing: a malformed {@code managedFields} (the
+   * API server never sends one) no longer makes the MachinePool unreadable for the eviction
+   * warning.
+   */
+  private static JsonNode withoutManagedFields(JsonNode review) {
+    for (String object : List.of("object", "oldObject")) {
+      if (review.path("request").path(object).path("metadata") instanceof ObjectNode metadata) {
+        metadata.remove("managedFields");
+      }
+    }
+    return review;
   }
 
   @Provide
