@@ -5,7 +5,6 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import dev.ironcore.maintenance.api.compute.Toleration;
-import dev.ironcore.maintenance.api.compute.Tolerations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -125,18 +124,25 @@ public final class EvictionDecision {
   }
 
   /** Marker: a matching toleration without seconds. */
-  private static final long FOREVER = Tolerations.FOREVER;
+  private static final long FOREVER = Long.MIN_VALUE;
 
   /**
    * @return null when no toleration matches, {@link #FOREVER} when one matches without seconds (or
    *     delays are off), else the shortest matching {@code tolerationSeconds}
    */
   private static Long shortestSeconds(Taint taint, List<Toleration> tolerations, boolean delayed) {
-    Long seconds = Tolerations.shortestSeconds(taint, tolerations);
-    if (seconds == null || delayed) {
-      return seconds;
+    Long shortest = null;
+    for (Toleration t : tolerations == null ? List.<Toleration>of() : tolerations) {
+      if (t == null || !t.tolerates(taint)) {
+        continue;
+      }
+      if (!delayed || t.getTolerationSeconds() == null) {
+        return FOREVER;
+      }
+      long s = t.getTolerationSeconds();
+      shortest = shortest == null ? s : Math.min(shortest, s);
     }
-    return FOREVER;
+    return shortest;
   }
 
   private static Instant addedAt(Taint taint, Function<Taint, Instant> firstSeen) {
