@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.controller;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.cache.CacheTrim;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;

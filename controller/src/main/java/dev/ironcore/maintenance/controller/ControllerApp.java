@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.controller.drain.DrainCancelReconciler;
 import dev.ironcore.maintenance.controller.drain.DrainGauges;

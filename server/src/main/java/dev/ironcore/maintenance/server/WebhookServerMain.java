@@ -153,13 +153,12 @@ public final class WebhookServerMain implements Callable<Integer> {
     for (String signal : java.util.List.of("TERM", "INT")) {
       sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stopped.countDown());
     }
-    MachineCache machines = null;
+    AtomicReference<MachineCache> machines = new AtomicReference<>();
     KubernetesClient client = null;
     if (evictionWarnings) {
       try {
         client = MachineCache.client(null);
-        machines = new MachineCache(client, Duration.ofMinutes(10)).start();
-        bound.set(machines);
+        startMachineCache(client, machines, bound);
       } catch (RuntimeException e) {
         System.err.println("webhook-server: no eviction warnings: " + e.getMessage());
       }
@@ -170,8 +169,8 @@ public final class WebhookServerMain implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     server.stop();
-    if (machines != null) {
-      machines.close();
+    if (machines.get() != null) {
+      machines.get().close();
     }
     if (client != null) {
       client.close();
@@ -225,5 +224,27 @@ public final class WebhookServerMain implements Callable<Integer> {
         throw new CommandLine.TypeConversionException(e.getMessage());
       }
     }
+  }
+
+  /**
+   * Discovers which version of Machines to cache and starts the cache, on a thread of its own: the
+   * discovery request must not hold up the main thread, which answers SIGTERM.
+   */
+  private static void startMachineCache(
+      KubernetesClient client,
+      AtomicReference<MachineCache> machines,
+      AtomicReference<BoundMachines> bound) {
+    Thread starter =
+        new Thread(
+            () -> {
+              Class<? extends dev.ironcore.maintenance.api.compute.Machine> type =
+                  MachineCache.servedApi(client).machineClass();
+              MachineCache cache = new MachineCache(client, type, Duration.ofMinutes(10)).start();
+              machines.set(cache);
+              bound.set(cache);
+            },
+            "machine-cache-start");
+    starter.setDaemon(true);
+    starter.start();
   }
 }

@@ -5,7 +5,33 @@ import java.util.stream.Collectors;
 
 /** Taint/toleration rules over lists (IronCore IEP-21; Kubernetes taint semantics). */
 public final class Tolerations {
+  /** What {@link #shortestSeconds} returns when a matching toleration has no seconds. */
+  public static final long FOREVER = Long.MIN_VALUE;
+
   private Tolerations() {}
+
+  /**
+   * How long {@code tolerations} (null = none) let a Machine stay on a pool once the {@code
+   * NoExecute} {@code taint} is there, as Kubernetes' taint manager decides for pods: the shortest
+   * {@code tolerationSeconds} among the matching tolerations (seconds; 0 or less: evicted at once).
+   *
+   * @return null when no toleration matches; {@link #FOREVER} when a matching one has no {@code
+   *     tolerationSeconds}; else the shortest matching {@code tolerationSeconds}
+   */
+  public static Long shortestSeconds(Taint taint, List<Toleration> tolerations) {
+    Long shortest = null;
+    for (Toleration t : tolerations == null ? List.<Toleration>of() : tolerations) {
+      if (t == null || !t.tolerates(taint)) {
+        continue;
+      }
+      if (t.getTolerationSeconds() == null) {
+        return FOREVER;
+      }
+      long s = t.getTolerationSeconds();
+      shortest = shortest == null ? s : Math.min(shortest, s);
+    }
+    return shortest;
+  }
 
   /** True when at least one of {@code tolerations} (null = none) matches {@code taint}. */
   public static boolean tolerated(Taint taint, List<Toleration> tolerations) {

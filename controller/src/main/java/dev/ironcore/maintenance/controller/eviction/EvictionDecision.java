@@ -5,6 +5,7 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import dev.ironcore.maintenance.api.compute.Toleration;
+import dev.ironcore.maintenance.api.compute.Tolerations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -124,25 +125,18 @@ public final class EvictionDecision {
   }
 
   /** Marker: a matching toleration without seconds. */
-  private static final long FOREVER = Long.MIN_VALUE;
+  private static final long FOREVER = Tolerations.FOREVER;
 
   /**
    * @return null when no toleration matches, {@link #FOREVER} when one matches without seconds (or
    *     delays are off), else the shortest matching {@code tolerationSeconds}
    */
   private static Long shortestSeconds(Taint taint, List<Toleration> tolerations, boolean delayed) {
-    Long shortest = null;
-    for (Toleration t : tolerations == null ? List.<Toleration>of() : tolerations) {
-      if (t == null || !t.tolerates(taint)) {
-        continue;
-      }
-      if (!delayed || t.getTolerationSeconds() == null) {
-        return FOREVER;
-      }
-      long s = t.getTolerationSeconds();
-      shortest = shortest == null ? s : Math.min(shortest, s);
+    Long seconds = Tolerations.shortestSeconds(taint, tolerations);
+    if (seconds == null || delayed) {
+      return seconds;
     }
-    return shortest;
+    return FOREVER;
   }
 
   private static Instant addedAt(Taint taint, Function<Taint, Instant> firstSeen) {

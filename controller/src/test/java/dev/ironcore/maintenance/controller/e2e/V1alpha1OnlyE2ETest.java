@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
@@ -11,7 +12,6 @@ import dev.ironcore.maintenance.api.compute.MachinePoolSpec;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.Toleration;
-import dev.ironcore.maintenance.controller.ComputeApi;
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
 import dev.ironcore.maintenance.controller.drain.LiveBoundMachines;

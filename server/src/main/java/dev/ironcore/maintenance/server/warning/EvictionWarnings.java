@@ -12,7 +12,9 @@ import java.util.Objects;
 /**
  * Which warnings a MachinePool change deserves (pure): for every {@code NoExecute} taint the change
  * adds (key, value and effect not on the old pool), how many bound Machines not yet deleting do not
- * tolerate it, as IronCore's eviction will then delete them (IEP-21).
+ * tolerate it, as IronCore's eviction will then delete them (IEP-21), and how many tolerate it only
+ * for their {@code tolerationSeconds} (our v1alpha2; the shortest matching one counts, as for
+ * pods), which the eviction deletes once those have passed.
  */
 public final class EvictionWarnings {
   private EvictionWarnings() {}
@@ -22,7 +24,9 @@ public final class EvictionWarnings {
    * @param updated the pool after
    * @param bound the Machines bound to the pool
    * @return e.g. {@code 2 bound Machines do not tolerate maintenance.ironcore.dev=x:NoExecute and
-   *     will be evicted}; one per added taint that would evict at least one Machine
+   *     will be evicted} and {@code 1 bound Machine tolerates k:NoExecute for 30 s only
+   *     (tolerationSeconds) and will be evicted then}; at most two per added taint, none for a
+   *     taint that evicts no Machine
    */
   public static List<String> of(MachinePool old, MachinePool updated, List<Machine> bound) {
     List<Taint> before = taints(old);
@@ -33,22 +37,40 @@ public final class EvictionWarnings {
           || before.stream().anyMatch(b -> b != null && same(b, t))) {
         continue;
       }
-      long evicted =
-          bound.stream()
-              .filter(
-                  m -> m.getMetadata() == null || m.getMetadata().getDeletionTimestamp() == null)
-              .filter(
-                  m ->
-                      !Tolerations.tolerated(
-                          t, m.getSpec() == null ? null : m.getSpec().getTolerations()))
-              .count();
-      if (evicted > 0) {
+      long now = 0;
+      long shortest = Long.MAX_VALUE;
+      long longest = 0;
+      long later = 0;
+      for (Machine m : bound) {
+        if (m.getMetadata() != null && m.getMetadata().getDeletionTimestamp() != null) {
+          continue;
+        }
+        Long seconds =
+            Tolerations.shortestSeconds(
+                t, m.getSpec() == null ? null : m.getSpec().getTolerations());
+        if (seconds == null || (seconds != Tolerations.FOREVER && seconds <= 0)) {
+          now++;
+        } else if (seconds != Tolerations.FOREVER) {
+          later++;
+          shortest = Math.min(shortest, seconds);
+          longest = Math.max(longest, seconds);
+        }
+      }
+      if (now > 0) {
         warnings.add(
-            (evicted == 1
+            (now == 1
                     ? "1 bound Machine does not tolerate "
-                    : evicted + " bound Machines do not tolerate ")
+                    : now + " bound Machines do not tolerate ")
                 + describe(t)
                 + " and will be evicted");
+      }
+      if (later > 0) {
+        warnings.add(
+            (later == 1 ? "1 bound Machine tolerates " : later + " bound Machines tolerate ")
+                + describe(t)
+                + " for "
+                + (shortest == longest ? shortest + " s" : shortest + " to " + longest + " s")
+                + " only (tolerationSeconds) and will be evicted then");
       }
     }
     return warnings;

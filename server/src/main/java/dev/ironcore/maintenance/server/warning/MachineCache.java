@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server.warning;
 
 import dev.ironcore.maintenance.api.cache.CacheTrim;
+import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,16 +35,15 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
   private final SharedIndexInformer<Machine> informer;
 
   /**
+   * @param machineClass the version Machines are listed in: {@link ComputeApi#machineClass()} of
+   *     what the API server serves ({@link #servedApi}); in v1alpha1 a Machine's {@code
+   *     tolerationSeconds} are only in an annotation the cache drops, so delayed evictions are then
+   *     not told apart
    * @param resync how often cached Machines are replayed (nothing listens; 0 = never)
    */
-  public MachineCache(KubernetesClient client, Duration resync) {
-    informer =
-        client
-            .resources(Machine.class)
-            .inAnyNamespace()
-            .withLimit(LIST_LIMIT)
-            .runnableInformer(resync.toMillis())
-            .itemStore(CacheTrim.store(CacheTrim::machine));
+  public MachineCache(
+      KubernetesClient client, Class<? extends Machine> machineClass, Duration resync) {
+    informer = informer(client, machineClass, resync.toMillis());
     informer.addIndexers(
         Map.of(BY_POOL, m -> m.boundPoolName() == null ? List.of() : List.of(m.boundPoolName())));
     informer.exceptionHandler(
@@ -51,6 +51,42 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
           LOG.debug("machine cache: {} (retrying)", t.toString());
           return true;
         });
+  }
+
+  /**
+   * The version to list Machines in: v1alpha2 where the API server serves it (our CRDs), else
+   * v1alpha1 (a real IronCore API server, or discovery failed: logged).
+   *
+   * @param client the cache's client; one discovery request ({@code /apis/compute.ironcore.dev})
+   */
+  public static ComputeApi servedApi(KubernetesClient client) {
+    try {
+      ComputeApi api = ComputeApi.of(ComputeApi.served(client));
+      LOG.info("machine cache: reading Machines as {}", api.apiVersion());
+      return api;
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "machine cache: API discovery failed ({}); reading Machines as v1alpha1", e.toString());
+      return ComputeApi.V1ALPHA1;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Machine> SharedIndexInformer<Machine> informer(
+      KubernetesClient client, Class<T> type, long resyncMillis) {
+    SharedIndexInformer<T> typed =
+        client
+            .resources(type)
+            .inAnyNamespace()
+            .withLimit(LIST_LIMIT)
+            .runnableInformer(resyncMillis)
+            .itemStore(
+                CacheTrim.store(
+                    (T m) -> {
+                      CacheTrim.machine(m);
+                      return m;
+                    }));
+    return (SharedIndexInformer<Machine>) (SharedIndexInformer<?>) typed;
   }
 
   /**

@@ -46,7 +46,9 @@ class EvictionWarningE2ETest {
     config.setImpersonateUsername(SERVICE_ACCOUNT);
     // the client the server runs the cache on (JDK HTTP client)
     asWebhook = MachineCache.client(config);
-    return new MachineCache(asWebhook, Duration.ZERO).start();
+    return new MachineCache(
+            asWebhook, MachineCache.servedApi(asWebhook).machineClass(), Duration.ZERO)
+        .start();
   }
 
   private void machine(String ns, String name, String pool, String tolerations) {
@@ -93,18 +95,32 @@ class EvictionWarningE2ETest {
     machine(ns, "vm-1", pool, "[]");
     machine(ns, "vm-2", pool, "[]");
     machine(ns, "vm-tolerant", pool, "[{key: example.com/drain, operator: Exists}]");
+    env.apply(
+            """
+            apiVersion: compute.ironcore.dev/v1alpha2
+            kind: Machine
+            metadata: {name: vm-patient, namespace: %s}
+            spec:
+              machineClassRef: {name: x3-small}
+              machinePoolRef: {name: %s}
+              tolerations: [{key: example.com/drain, operator: Exists, effect: NoExecute, tolerationSeconds: 30}]
+            """
+                .formatted(ns, pool))
+        .orThrow();
 
     cache = startCache();
     WebhookEnvironment.MACHINES.set(cache);
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> cache.boundTo(pool).map(l -> l.size() == 3).orElse(false));
+        .until(() -> cache.boundTo(pool).map(l -> l.size() == 4).orElse(false));
 
     KubectlResult warned = addTaint(pool, "example.com/drain");
     assertThat(warned.stderr())
         .contains(
             "Warning: 2 bound Machines do not tolerate example.com/drain=v:NoExecute and will be"
-                + " evicted");
+                + " evicted",
+            "Warning: 1 bound Machine tolerates example.com/drain=v:NoExecute for 30 s only"
+                + " (tolerationSeconds) and will be evicted then");
 
     env.kubectl("delete", "clusterrolebinding", "ironcore-maintenance-webhook");
     cache.close();

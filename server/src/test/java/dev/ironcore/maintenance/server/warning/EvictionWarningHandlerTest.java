@@ -68,6 +68,37 @@ class EvictionWarningHandlerTest {
         .containsExactly("1 bound Machine does not tolerate x:NoExecute and will be evicted");
   }
 
+  private static Toleration forSeconds(Long seconds) {
+    Toleration t = new Toleration("k", "Exists", null, "NoExecute");
+    t.setTolerationSeconds(seconds);
+    return t;
+  }
+
+  @Test
+  void machinesTolerantForTheirTolerationSecondsOnlyGetTheirOwnWarning() {
+    String t = "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\"}]";
+    List<Machine> bound =
+        List.of(
+            machine("vm-none", false),
+            machine("vm-0", false, forSeconds(0L)),
+            machine("vm-30", false, forSeconds(30L)),
+            machine("vm-600", false, forSeconds(600L)),
+            machine("vm-shortest", false, forSeconds(900L), forSeconds(60L)),
+            machine("vm-forever", false, forSeconds(30L), forSeconds(null)),
+            machine("vm-deleting", true, forSeconds(30L)));
+    assertThat(update("[]", t, p -> Optional.of(bound)).warnings())
+        .containsExactly(
+            "2 bound Machines do not tolerate k=v:NoExecute and will be evicted",
+            "3 bound Machines tolerate k=v:NoExecute for 30 to 600 s only (tolerationSeconds) and"
+                + " will be evicted then");
+    assertThat(
+            update("[]", t, p -> Optional.of(List.of(machine("vm-30", false, forSeconds(30L)))))
+                .warnings())
+        .containsExactly(
+            "1 bound Machine tolerates k=v:NoExecute for 30 s only (tolerationSeconds) and will"
+                + " be evicted then");
+  }
+
   @Test
   void noWarningForTaintsAlreadyThereNoScheduleOrNobodyEvicted() {
     String t = "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\"}]";

@@ -1,10 +1,6 @@
-package dev.ironcore.maintenance.controller;
+package dev.ironcore.maintenance.api.compute;
 
 import dev.ironcore.maintenance.api.Names;
-import dev.ironcore.maintenance.api.compute.Machine;
-import dev.ironcore.maintenance.api.compute.MachinePool;
-import dev.ironcore.maintenance.api.compute.MachinePoolV1alpha2;
-import dev.ironcore.maintenance.api.compute.MachineV1alpha2;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -12,8 +8,8 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Which {@code compute.ironcore.dev} version the controller reads, from the versions the API server
- * serves (discovered once at start):
+ * Which {@code compute.ironcore.dev} version the controller (and the webhook server's Machine cache
+ * for eviction warnings) reads, from the versions the API server serves (discovered once at start):
  *
  * <ul>
  *   <li>{@link #V1ALPHA2}: our CRDs ({@code manifests/crds}) serve v1alpha2: Machines and pools are
