@@ -85,7 +85,7 @@ public final class ClusterCache implements AutoCloseable {
     this.machines =
         new SupervisedInformer<>(
             "machines",
-            () -> machineInformer(ironcore, api.machineClass(), resyncMillis),
+            () -> CacheTrim.machineInformer(ironcore, api.machineClass(), LIST_LIMIT, resyncMillis),
             Map.of(BY_POOL, m -> listOf(m.boundPoolName())),
             clock);
     this.pools =
@@ -116,25 +116,6 @@ public final class ClusterCache implements AutoCloseable {
   /** The four informers, for the watchdog and metrics. */
   public List<SupervisedInformer<?>> informers() {
     return List.of(capiMachines, machines, pools, leases);
-  }
-
-  /**
-   * Machines in {@code type}'s version, listed in pages, trimmed in the store ({@link CacheTrim}).
-   */
-  private static <T extends Machine> SharedIndexInformer<Machine> machineInformer(
-      KubernetesClient client, Class<T> type, long resyncMillis) {
-    return widen(
-        client
-            .resources(type)
-            .inAnyNamespace()
-            .withLimit(LIST_LIMIT)
-            .runnableInformer(resyncMillis)
-            .itemStore(
-                CacheTrim.store(
-                    (T m) -> {
-                      CacheTrim.machine(m);
-                      return m;
-                    })));
   }
 
   /** MachinePools in {@code type}'s version, listed in pages, without managed fields. */

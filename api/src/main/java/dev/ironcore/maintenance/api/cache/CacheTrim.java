@@ -3,6 +3,8 @@ package dev.ironcore.maintenance.api.cache;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
@@ -48,6 +50,31 @@ public final class CacheTrim {
     }
     m.setStatus(null);
     return m;
+  }
+
+  /**
+   * An informer (not started) of the Machines of all namespaces in {@code type}'s version (v1alpha1
+   * or v1alpha2), listing in pages of {@code pageSize} and keeping each one trimmed by {@link
+   * #machine}.
+   *
+   * @param resyncMillis how often cached Machines are replayed, in milliseconds (0 = never)
+   */
+  @SuppressWarnings("unchecked")
+  public static <T extends Machine> SharedIndexInformer<Machine> machineInformer(
+      KubernetesClient client, Class<T> type, long pageSize, long resyncMillis) {
+    SharedIndexInformer<T> typed =
+        client
+            .resources(type)
+            .inAnyNamespace()
+            .withLimit(pageSize)
+            .runnableInformer(resyncMillis)
+            .itemStore(
+                store(
+                    (T m) -> {
+                      machine(m);
+                      return m;
+                    }));
+    return (SharedIndexInformer<Machine>) (SharedIndexInformer<?>) typed;
   }
 
   /**

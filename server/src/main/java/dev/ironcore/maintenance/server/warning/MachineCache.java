@@ -43,7 +43,7 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
    */
   public MachineCache(
       KubernetesClient client, Class<? extends Machine> machineClass, Duration resync) {
-    informer = informer(client, machineClass, resync.toMillis());
+    informer = CacheTrim.machineInformer(client, machineClass, LIST_LIMIT, resync.toMillis());
     informer.addIndexers(
         Map.of(BY_POOL, m -> m.boundPoolName() == null ? List.of() : List.of(m.boundPoolName())));
     informer.exceptionHandler(
@@ -69,24 +69,6 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
           "machine cache: API discovery failed ({}); reading Machines as v1alpha1", e.toString());
       return ComputeApi.V1ALPHA1;
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T extends Machine> SharedIndexInformer<Machine> informer(
-      KubernetesClient client, Class<T> type, long resyncMillis) {
-    SharedIndexInformer<T> typed =
-        client
-            .resources(type)
-            .inAnyNamespace()
-            .withLimit(LIST_LIMIT)
-            .runnableInformer(resyncMillis)
-            .itemStore(
-                CacheTrim.store(
-                    (T m) -> {
-                      CacheTrim.machine(m);
-                      return m;
-                    }));
-    return (SharedIndexInformer<Machine>) (SharedIndexInformer<?>) typed;
   }
 
   /**
