@@ -2,14 +2,17 @@ package dev.ironcore.maintenance.server.admission;
 
 import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import dev.ironcore.maintenance.api.json.JsonMappers;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -189,26 +192,18 @@ public final class AdmissionResponse {
    *     patch} as base64 of the patch document (only for a non-empty patch)
    */
   public ObjectNode toJson(String uid) {
-    ObjectNode response = JsonNodeFactory.instance.objectNode();
-    response.put("uid", uid);
-    response.put("allowed", allowed);
-    if (status != null) {
-      response.set("status", status.deepCopy());
+    ObjectMapper mapper = JsonMappers.shared();
+    try (TokenBuffer buffer = new TokenBuffer(mapper, false)) {
+      write(buffer, uid);
+      return mapper.readTree(buffer.asParser());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write a response to memory", e);
     }
-    if (!patch.isEmpty()) {
-      response.put("patchType", "JSONPatch");
-      response.put("patch", Base64.getEncoder().encodeToString(patch.toBytes()));
-    }
-    if (!warnings.isEmpty()) {
-      ArrayNode array = response.putArray("warnings");
-      warnings.forEach(array::add);
-    }
-    return response;
   }
 
   /**
-   * Writes what {@link #toJson(String)} builds, straight into {@code g} (the reply of every review
-   * is written this way; the tree is for tests and callers that want to inspect it).
+   * Writes the response object, straight into {@code g}: the one definition of its wire form (the
+   * reply of every review is written this way; {@link #toJson(String)} reads it back as a tree).
    *
    * @param g a generator where a value is expected, made by an {@code ObjectMapper} (it writes
    *     {@code status} as a tree)

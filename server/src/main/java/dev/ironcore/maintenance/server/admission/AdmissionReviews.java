@@ -46,7 +46,11 @@ public final class AdmissionReviews {
      * @return the AdmissionReview to send back, as a tree
      */
     public ObjectNode review() {
-      return AdmissionReviews.review(apiVersion, response.toJson(uid));
+      try {
+        return (ObjectNode) MAPPER.readTree(toBytes());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read back a review written to memory", e);
+      }
     }
 
     /**
@@ -180,14 +184,6 @@ public final class AdmissionReviews {
         message);
     AdmissionResponse response = AdmissionResponse.errored(400, message);
     return new Answer(apiVersion, uid, response);
-  }
-
-  private static ObjectNode review(String apiVersion, ObjectNode response) {
-    ObjectNode reply = MAPPER.createObjectNode();
-    reply.put("apiVersion", replyApiVersion(apiVersion));
-    reply.put("kind", KIND);
-    reply.set("response", response);
-    return reply;
   }
 
   private static String replyApiVersion(String apiVersion) {
