@@ -13,7 +13,12 @@ goal=jib:buildTar
 [ "$PUSH" = "true" ] && goal=jib:build
 mkdir -p image/target
 log=image/target/jib.log
-if "$MVN" -B -DskipTests -pl image -am package "$goal" -Dimage="$IMAGE" >"$log" 2>&1; then
+# the controller's AOT cache is trained against a local API server (hack/java-runtime.sh)
+if ! controlplane_dir="$(hack/build-controlplane.sh 2>"$log")"; then
+  echo "make image: cannot build $IMAGE: the local control plane for the controller's AOT training did not build (full output: $log)" >&2
+  exit 1
+fi
+if "$MVN" -B -DskipTests -pl image -am package "$goal" -Dimage="$IMAGE" -Dcontrolplane.dir="$controlplane_dir" >"$log" 2>&1; then
   if [ "$PUSH" = "true" ]; then
     echo "make image: pushed $IMAGE"
   else

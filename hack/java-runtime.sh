@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
-# The image's Java: a runtime cut with jlink from a local JDK 25 and, for the webhook server, an
-# AOT cache (JDK 25, JEP 483/514: classes loaded and linked ahead of time) made by a training run
-# of the server ON THAT RUNTIME, with the classpath as the image lays it out. An AOT cache is only
-# used by the JVM build that wrote it; since the image carries this very runtime, the two match.
+# The image's Java: a runtime cut with jlink from a local JDK 25 and, for each process, an AOT cache
+# (JDK 25, JEP 483/514: classes loaded and linked ahead of time) made by a training run of that
+# process ON THAT RUNTIME, with the classpath as the image lays it out. An AOT cache is only used by
+# the JVM build that wrote it; since the image carries this very runtime, the two match.
 #
 #   hack/java-runtime.sh            -> image/target/jvm (reused when newer than its inputs)
 #
 # Needs: a JDK 25 (JAVA25_HOME, else /usr/lib/jvm/*25*), the image module's classpath
-# (image/target/image-classpath.txt, written by `mvn package -pl image -am`), openssl and curl.
+# (image/target/image-classpath.txt, written by `mvn package -pl image -am`), openssl and curl; for
+# the controller's cache also the local control plane (CONTROLPLANE_DIR, else the default of
+# hack/build-controlplane.sh; `make controlplane`) and the image module's test classes and classpath
+# (the training driver, ControllerAotTraining). Without the control plane the controller's cache is
+# left out with one line saying so (`make image` builds the control plane first, so images have it).
 # Maven runs it before the image module's tests (image/pom.xml), so `make test` and `make image` do.
 # Layout written (what the image holds, image/pom.xml; the libs only for the training and the
 # benchmark, the image gets them from Jib at /app/libs with the same content and modification time):
 #   image/target/jvm/runtime/          -> /opt/java in the image
 #   image/target/jvm/app/classpath     -> /app/jvm/classpath   (java @argfile: -cp /app/libs/...)
 #   image/target/jvm/app/webhook.aot   -> /app/jvm/webhook.aot (-XX:AOTCache in the webhook Deployment)
+#   image/target/jvm/app/controller.aot -> /app/jvm/controller.aot (in the controller Deployment)
 #   image/target/jvm/libs/, local.classpath: the same jars and argfile for running it here
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=image/target/jvm
 cp_file=image/target/image-classpath.txt
 deployment=manifests/deploy/webhook_deployment.yaml
+controller_deployment=manifests/deploy/controller_deployment.yaml
+controller_fleet=image/src/aot-training/controller-fleet.yaml
+controlplane="${CONTROLPLANE_DIR:-$HOME/.cache/ironcore-maintenance/k8s/1.34.4-linux-amd64}"
+have_controlplane() { [ -x "$controlplane/kube-apiserver" ] && [ -x "$controlplane/etcd" ] && [ -x "$controlplane/kubectl" ]; }
 
 die() { echo "java-runtime: $*" >&2; exit 1; }
 
@@ -36,7 +45,9 @@ training=(image/src/aot-training/machine-conversion.json "$reviews/capi-machine-
 
 # up to date? (newer than the classpath listing, every jar on it, this script, the Deployment and
 # the training reviews)
-if [ -f "$out/app/webhook.aot" ] && [ -z "$(find "$cp_file" "$0" "$deployment" "${training[@]}" $(tr ':' ' ' <"$cp_file") -newer "$out/app/webhook.aot" 2>/dev/null | head -1)" ]; then
+# the controller's cache counts only where it can be made
+if [ -f "$out/app/webhook.aot" ] && { ! have_controlplane || [ -f "$out/app/controller.aot" ]; } &&
+  [ -z "$(find "$cp_file" "$0" "$deployment" "$controller_deployment" "$controller_fleet" "${training[@]}" $(tr ':' ' ' <"$cp_file") -newer "$out/app/webhook.aot" 2>/dev/null | head -1)" ]; then
   echo "java-runtime: $out up to date"
   exit 0
 fi
@@ -114,4 +125,18 @@ kill -TERM $pid
 wait $pid || true
 trap - EXIT
 [ -s "$out/app/webhook.aot" ] || die "no AOT cache written: $(grep -i aot "$out/train/server.log" | tail -3)"
-echo "java-runtime: $out/runtime ($("$out/runtime/bin/java" -version 2>&1 | sed -n 2p)), AOT cache $(du -m "$out/app/webhook.aot" | cut -f1) MiB"
+
+# 4. training run of the controller with its Deployment's JVM flags and args, against a local
+#    kube-apiserver with the CRDs and a small fleet, until its caches are synced and its loops ran
+#    (ControllerAotTraining); the JVM writes the cache as it exits
+controller_cache="no controller AOT cache (no local control plane in $controlplane: make controlplane)"
+if have_controlplane; then
+  test_cp=image/target/test-classpath.txt
+  [ -f "$test_cp" ] && [ -d image/target/test-classes ] || die "$test_cp or image/target/test-classes missing: run 'mvn -B -DskipTests package -pl image -am' first"
+  java -cp "image/target/test-classes:$(cat "$test_cp")" dev.ironcore.maintenance.image.ControllerAotTraining \
+    "$controlplane" "$PWD/$out/train/controller" "$PWD/$out" "$PWD/$out/app/controller.aot" "$controller_fleet" \
+    >"$out/train/controller-training.log" 2>&1 ||
+    die "controller training failed: $(tail -3 "$out/train/controller-training.log")"
+  controller_cache="controller AOT cache $(du -m "$out/app/controller.aot" | cut -f1) MiB"
+fi
+echo "java-runtime: $out/runtime ($("$out/runtime/bin/java" -version 2>&1 | sed -n 2p)), webhook AOT cache $(du -m "$out/app/webhook.aot" | cut -f1) MiB, $controller_cache"

@@ -509,6 +509,12 @@ public final class FleetBench {
           "fleet bench: waiting until the machine is quiet (CPU busy < 25% for 3 s)");
       double settleSeconds = CpuSettle.await(0.25, 3, Duration.ofSeconds(120));
 
+      if (a.containsKey("hold")) {
+        // for one-off experiments: the populated, settled API server stays up for --hold seconds
+        System.out.println("fleet bench: holding the populated API server, " + cp.kubeconfig());
+        Thread.sleep(Long.parseLong(a.get("hold")) * 1000);
+        return;
+      }
       ImageJava java = new ImageJava(Path.of(a.get("image-jvm")));
       List<String> cmd = java.command("dev.ironcore.maintenance.controller.ControllerMain");
       cmd.addAll(

@@ -143,6 +143,12 @@ class ImageContentsTest {
       assertThat(classes).contains(e.getValue().replace('.', '/') + ".class");
       Object main = Class.forName(e.getValue()).getDeclaredConstructor().newInstance();
       new CommandLine(main).parseArgs(c.getArgs().toArray(String[]::new));
+      // each process starts from its own AOT cache, which the build wrote where Jib takes /app/jvm
+      String aot = ShippedContainer.of(e.getKey(), Path.of("target", "jvm")).javaToolOptions();
+      java.util.regex.Matcher cache =
+          java.util.regex.Pattern.compile("-XX:AOTCache=(\\S+)").matcher(aot);
+      assertThat(cache.find()).as(e.getKey() + " names its AOT cache").isTrue();
+      assertThat(Path.of(cache.group(1))).as(e.getKey()).isRegularFile();
     }
     assertThat(
             deployment("controller_deployment.yaml")

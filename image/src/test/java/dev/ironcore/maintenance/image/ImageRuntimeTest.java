@@ -5,11 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ironcore.maintenance.certs.CertificateAuthority;
 import dev.ironcore.maintenance.certs.IssuedCertificate;
 import dev.ironcore.maintenance.testkit.FreePorts;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -32,53 +26,25 @@ import org.junit.jupiter.api.io.TempDir;
  * image's paths mapped to the build's: the webhook server with its {@code JAVA_TOOL_OPTIONS} and
  * {@code -XX:AOTMode=on} (the JVM refuses to start when the AOT cache does not fit the runtime, the
  * classpath or the flags) serves a real AdmissionReview over TLS; the controller starts with its
- * Deployment's flags and serves its probes and metrics (every module its jars use is in the
- * runtime; the fleet benchmark runs it at scale on this runtime).
+ * Deployment's flags, its own AOT cache and {@code -XX:AOTMode=on} too, and serves its probes and
+ * metrics (every module its jars use is in the runtime; the fleet benchmark runs it at scale on
+ * this runtime).
  */
 class ImageRuntimeTest {
   private static final Path JVM = Path.of("target", "jvm").toAbsolutePath();
 
-  private static Container container(String file) throws Exception {
-    try (InputStream in = Files.newInputStream(ManifestPaths.overlay("deploy").resolve(file))) {
-      Deployment d =
-          dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization()
-              .unmarshal(in, Deployment.class);
-      return d.getSpec().getTemplate().getSpec().getContainers().get(0);
-    }
-  }
-
-  /** The Deployment's command with /opt/java and /app/jvm/classpath mapped to the build's. */
-  private static List<String> command(Container c) {
-    List<String> cmd = new ArrayList<>();
-    for (String arg : c.getCommand()) {
-      cmd.add(
-          arg.replace("/opt/java/", JVM.resolve("runtime") + "/")
-              .replace("@/app/jvm/classpath", "@" + JVM.resolve("local.classpath")));
-    }
-    return cmd;
-  }
-
-  private static String javaToolOptions(Container c) {
-    return c.getEnv().stream()
-        .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
-        .map(EnvVar::getValue)
-        .findFirst()
-        .orElseThrow()
-        .replace("/app/jvm/", JVM.resolve("app") + "/");
-  }
-
   @Test
   void theWebhookServerStartsOnTheImagesJavaWithItsAotCacheAndAnswersAReview(@TempDir Path tmp)
       throws Exception {
-    Container c = container("webhook_deployment.yaml");
-    assertThat(javaToolOptions(c)).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
+    ShippedContainer c = ShippedContainer.of("webhook_deployment.yaml", JVM);
+    assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
     CertificateAuthority ca = CertificateAuthority.generate("image-test-ca", Duration.ofHours(1));
     IssuedCertificate serving =
         ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1));
     serving.writeTo(tmp.resolve("tls.crt"), tmp.resolve("tls.key"));
     int port = FreePorts.pick(1).get(0);
-    List<String> cmd = command(c);
-    for (String arg : c.getArgs()) {
+    List<String> cmd = c.command();
+    for (String arg : c.args()) {
       String flag = arg.split("=", 2)[0];
       switch (flag) {
         case "--port" -> cmd.add("--port=" + port);
@@ -91,7 +57,7 @@ class ImageRuntimeTest {
     cmd.add("--bind-address=127.0.0.1");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.redirectOutput(tmp.resolve("server.log").toFile());
-    pb.environment().put("JAVA_TOOL_OPTIONS", javaToolOptions(c) + " -XX:AOTMode=on");
+    pb.environment().put("JAVA_TOOL_OPTIONS", c.javaToolOptions() + " -XX:AOTMode=on");
     Process server = pb.start();
     try {
       HttpClient client = HttpClient.newBuilder().sslContext(trusting(ca)).build();
@@ -146,9 +112,10 @@ class ImageRuntimeTest {
   }
 
   @Test
-  void theControllerStartsOnTheImagesJavaWithItsDeploymentAndServesItsProbes(@TempDir Path tmp)
+  void theControllerStartsOnTheImagesJavaWithItsDeploymentAndAotCacheAndServesItsProbes(@TempDir Path tmp)
       throws Exception {
-    Container c = container("controller_deployment.yaml");
+    ShippedContainer c = ShippedContainer.of("controller_deployment.yaml", JVM);
+    assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/controller.aot"));
     List<Integer> ports = FreePorts.pick(3);
     // an API server that does not answer: the probe and metrics listeners start before any call
     Files.writeString(
@@ -165,8 +132,8 @@ class ImageRuntimeTest {
             "contexts: [{name: x, context: {cluster: c, user: u}}]",
             "current-context: x",
             ""));
-    List<String> cmd = command(c);
-    for (String arg : c.getArgs()) {
+    List<String> cmd = c.command();
+    for (String arg : c.args()) {
       switch (arg.split("=", 2)[0]) {
         case "--health-probe-bind-address" ->
             cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(0));
@@ -178,7 +145,7 @@ class ImageRuntimeTest {
     }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.redirectOutput(tmp.resolve("controller.log").toFile());
-    pb.environment().put("JAVA_TOOL_OPTIONS", javaToolOptions(c));
+    pb.environment().put("JAVA_TOOL_OPTIONS", c.javaToolOptions() + " -XX:AOTMode=on");
     pb.environment().put("KUBECONFIG", tmp.resolve("kubeconfig").toString());
     Process controller = pb.start();
     try {
