@@ -55,26 +55,28 @@ public final class CacheTrim {
   /**
    * An informer (not started) of the Machines of all namespaces in {@code type}'s version (v1alpha1
    * or v1alpha2), listing in pages of {@code pageSize} and keeping each one trimmed by {@link
-   * #machine}.
+   * #machine}. Its objects are decoded as {@link CachedMachines} (subclasses of {@code type}'s
+   * version that skip, while decoding, what the trim drops).
    *
    * @param resyncMillis how often cached Machines are replayed, in milliseconds (0 = never)
    */
   @SuppressWarnings("unchecked")
   public static <T extends Machine> SharedIndexInformer<Machine> machineInformer(
       KubernetesClient client, Class<T> type, long pageSize, long resyncMillis) {
-    SharedIndexInformer<T> typed =
+    Class<Machine> cached = (Class<Machine>) CachedMachines.of(type);
+    SharedIndexInformer<Machine> typed =
         client
-            .resources(type)
+            .resources(cached)
             .inAnyNamespace()
             .withLimit(pageSize)
             .runnableInformer(resyncMillis)
             .itemStore(
                 store(
-                    (T m) -> {
+                    (Machine m) -> {
                       machine(m);
                       return m;
                     }));
-    return (SharedIndexInformer<Machine>) (SharedIndexInformer<?>) typed;
+    return typed;
   }
 
   /**

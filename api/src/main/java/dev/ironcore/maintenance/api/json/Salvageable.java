@@ -21,4 +21,14 @@ public interface Salvageable {
    * @param tree the object's raw JSON
    */
   void salvage(String error, JsonNode tree);
+
+  /**
+   * The class a salvaged object's metadata is read as (before {@link #salvage}): fabric8's {@code
+   * ObjectMeta}, or a subclass that skips members the type never keeps (e.g. the informer caches'
+   * Machines skip {@code managedFields} and {@code annotations}, so a bad value there does not cost
+   * them their labels).
+   */
+  default Class<? extends io.fabric8.kubernetes.api.model.ObjectMeta> metadataClass() {
+    return io.fabric8.kubernetes.api.model.ObjectMeta.class;
+  }
 }

@@ -81,7 +81,8 @@ public final class TolerantDecoding extends SimpleModule {
       } catch (ReflectiveOperationException e) {
         throw new IllegalStateException("cannot create " + type.getName(), e);
       }
-      object.setMetadata(metadata(tree.path("metadata"), ctxt));
+      object.setMetadata(
+          metadata(tree.path("metadata"), ((Salvageable) object).metadataClass(), ctxt));
       String error = oneLine(cause);
       ((Salvageable) object).salvage(error, tree);
       String ns = object.getMetadata().getNamespace();
@@ -101,9 +102,10 @@ public final class TolerantDecoding extends SimpleModule {
     }
 
     /** The metadata as fabric8 reads it, else the fields our loops need, read by hand. */
-    private static ObjectMeta metadata(JsonNode meta, DeserializationContext ctxt) {
+    private static ObjectMeta metadata(
+        JsonNode meta, Class<? extends ObjectMeta> type, DeserializationContext ctxt) {
       try {
-        return ctxt.readTreeAsValue(meta, ObjectMeta.class);
+        return ctxt.readTreeAsValue(meta, type);
       } catch (IOException | RuntimeException e) {
         ObjectMeta m = new ObjectMeta();
         m.setName(text(meta, "name"));
