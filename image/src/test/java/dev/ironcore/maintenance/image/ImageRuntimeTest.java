@@ -112,8 +112,8 @@ class ImageRuntimeTest {
   }
 
   @Test
-  void theControllerStartsOnTheImagesJavaWithItsDeploymentAndAotCacheAndServesItsProbes(@TempDir Path tmp)
-      throws Exception {
+  void theControllerStartsOnTheImagesJavaWithItsDeploymentAndAotCacheAndServesItsProbes(
+      @TempDir Path tmp) throws Exception {
     ShippedContainer c = ShippedContainer.of("controller_deployment.yaml", JVM);
     assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/controller.aot"));
     List<Integer> ports = FreePorts.pick(3);
