@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
 import dev.ironcore.maintenance.api.compute.MachineV1alpha2;
+import dev.ironcore.maintenance.api.json.Salvageable;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
@@ -23,8 +24,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
  *
  * <p>Only for the informers ({@link CacheTrim#machineInformer}): they are never registered with
  * fabric8's serialization, so generic decoding, the webhook's admission reviews and every fresh
- * read before a write still get the whole object. {@code CacheTrimTest} proves that an object
- * decoded this way and trimmed equals one decoded whole and trimmed.
+ * read before a write still get the whole object. {@code CachedMachinesTest} and {@code
+ * CachedMachinesPropertyTest} prove that an object decoded this way and trimmed equals one decoded
+ * whole and trimmed (and that a bad value in a field the cache never reads no longer makes it a
+ * salvaged one).
  */
 public final class CachedMachines {
   private CachedMachines() {}
@@ -37,31 +40,31 @@ public final class CachedMachines {
     return MachineV1alpha2.class.isAssignableFrom(type) ? V1alpha2.class : V1alpha1.class;
   }
 
+  /**
+   * What both versions' cache classes share: Jackson reads the annotations of these interface
+   * methods for the setters the classes inherit from fabric8's {@code CustomResource}.
+   */
+  @JsonIgnoreProperties(value = "status", ignoreUnknown = true)
+  interface CacheOnly extends Salvageable {
+    @JsonDeserialize(as = Metadata.class)
+    void setMetadata(ObjectMeta metadata);
+
+    @JsonDeserialize(as = Spec.class)
+    void setSpec(MachineSpec spec);
+
+    @Override
+    default Class<? extends ObjectMeta> metadataClass() {
+      return Metadata.class;
+    }
+  }
+
   /** A v1alpha1 Machine decoded for the cache. */
   @Group("compute.ironcore.dev")
   @Version("v1alpha1")
   @Kind("Machine")
   @Plural("machines")
   @Singular("machine")
-  @JsonIgnoreProperties(value = "status", ignoreUnknown = true)
-  public static final class V1alpha1 extends Machine {
-    @Override
-    public Class<? extends ObjectMeta> metadataClass() {
-      return Metadata.class;
-    }
-
-    @Override
-    @JsonDeserialize(as = Metadata.class)
-    public void setMetadata(ObjectMeta metadata) {
-      super.setMetadata(metadata);
-    }
-
-    @Override
-    @JsonDeserialize(as = Spec.class)
-    public void setSpec(MachineSpec spec) {
-      super.setSpec(spec);
-    }
-  }
+  public static final class V1alpha1 extends Machine implements CacheOnly {}
 
   /** A v1alpha2 Machine decoded for the cache. */
   @Group("compute.ironcore.dev")
@@ -69,25 +72,7 @@ public final class CachedMachines {
   @Kind("Machine")
   @Plural("machines")
   @Singular("machine")
-  @JsonIgnoreProperties(value = "status", ignoreUnknown = true)
-  public static final class V1alpha2 extends MachineV1alpha2 {
-    @Override
-    public Class<? extends ObjectMeta> metadataClass() {
-      return Metadata.class;
-    }
-
-    @Override
-    @JsonDeserialize(as = Metadata.class)
-    public void setMetadata(ObjectMeta metadata) {
-      super.setMetadata(metadata);
-    }
-
-    @Override
-    @JsonDeserialize(as = Spec.class)
-    public void setSpec(MachineSpec spec) {
-      super.setSpec(spec);
-    }
-  }
+  public static final class V1alpha2 extends MachineV1alpha2 implements CacheOnly {}
 
   /**
    * Metadata without managed fields and annotations (members the API server does not send are kept,
