@@ -129,7 +129,7 @@ trap - EXIT
 # 4. training run of the controller with its Deployment's JVM flags and args, against a local
 #    kube-apiserver with the CRDs and a small fleet, until its caches are synced and its loops ran
 #    (ControllerAotTraining); the JVM writes the cache as it exits
-controller_cache="no controller AOT cache (no local control plane in $controlplane: make controlplane)"
+controller_cache="no controller AOT cache (no etcd, kube-apiserver and kubectl in $controlplane: run make controlplane, which builds them into ~/.cache/ironcore-maintenance, or set CONTROLPLANE_DIR)"
 if have_controlplane; then
   test_cp=image/target/test-classpath.txt
   [ -f "$test_cp" ] && [ -d image/target/test-classes ] || die "$test_cp or image/target/test-classes missing: run 'mvn -B -DskipTests package -pl image -am' first"
