@@ -3,6 +3,7 @@
 # no binary downloads) into a cache directory outside git, reusing binaries already there.
 #
 #   hack/build-controlplane.sh            # builds what is missing, prints the binary directory
+#   hack/build-controlplane.sh --dir      # prints the binary directory only
 #
 # Environment: K8S_VERSION (default 1.34.4), ETCD_VERSION (default 3.6.16),
 #              CONTROLPLANE_CACHE (default ~/.cache/ironcore-maintenance).
@@ -15,6 +16,8 @@ ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
 CACHE="${CONTROLPLANE_CACHE:-$HOME/.cache/ironcore-maintenance}"
 BIN_DIR="$CACHE/k8s/${K8S_VERSION}-linux-amd64"
 WORK="$CACHE/build"
+# --dir: only print where the binaries are (or would be built), build nothing
+if [ "${1:-}" = "--dir" ]; then echo "$BIN_DIR"; exit 0; fi
 mkdir -p "$BIN_DIR" "$WORK"
 
 log() { echo "[controlplane] $*" >&2; }

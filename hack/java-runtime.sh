@@ -27,7 +27,7 @@ cp_file=image/target/image-classpath.txt
 deployment=manifests/deploy/webhook_deployment.yaml
 controller_deployment=manifests/deploy/controller_deployment.yaml
 controller_fleet=image/src/aot-training/controller-fleet.yaml
-controlplane="${CONTROLPLANE_DIR:-$HOME/.cache/ironcore-maintenance/k8s/1.34.4-linux-amd64}"
+controlplane="${CONTROLPLANE_DIR:-$(hack/build-controlplane.sh --dir)}"
 have_controlplane() { [ -x "$controlplane/kube-apiserver" ] && [ -x "$controlplane/etcd" ] && [ -x "$controlplane/kubectl" ]; }
 
 die() { echo "java-runtime: $*" >&2; exit 1; }

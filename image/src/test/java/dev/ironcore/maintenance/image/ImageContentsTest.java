@@ -2,13 +2,10 @@ package dev.ironcore.maintenance.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,13 +60,6 @@ class ImageContentsTest {
       args.add(list.item(i).getTextContent().trim());
     }
     return args;
-  }
-
-  private static Deployment deployment(String file) throws IOException {
-    try (InputStream in = Files.newInputStream(ManifestPaths.overlay("deploy").resolve(file))) {
-      return dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization()
-          .unmarshal(in, Deployment.class);
-    }
   }
 
   /** Class files on the image's runtime classpath (written by Maven at build time). */
@@ -136,7 +126,13 @@ class ImageContentsTest {
         .isEqualTo("-cp " + String.join(":", jars));
     List<String> classes = imageClasses();
     for (var e : MAINS.entrySet()) {
-      Container c = deployment(e.getKey()).getSpec().getTemplate().getSpec().getContainers().get(0);
+      Container c =
+          ShippedContainer.deployment(e.getKey())
+              .getSpec()
+              .getTemplate()
+              .getSpec()
+              .getContainers()
+              .get(0);
       assertThat(c.getCommand()).as(e.getKey()).hasSize(3);
       assertThat(c.getCommand().subList(0, 2)).isEqualTo(entrypoint.subList(0, 2));
       assertThat(c.getCommand().get(2)).isEqualTo(e.getValue());
@@ -151,7 +147,7 @@ class ImageContentsTest {
       assertThat(Path.of(cache.group(1))).as(e.getKey()).isRegularFile();
     }
     assertThat(
-            deployment("controller_deployment.yaml")
+            ShippedContainer.deployment("controller_deployment.yaml")
                 .getSpec()
                 .getTemplate()
                 .getSpec()
@@ -167,7 +163,7 @@ class ImageContentsTest {
     int user = Integer.parseInt(text(jibContainer(), "user"));
     assertThat(user).isPositive();
     for (String file : MAINS.keySet()) {
-      PodSpec pod = deployment(file).getSpec().getTemplate().getSpec();
+      PodSpec pod = ShippedContainer.deployment(file).getSpec().getTemplate().getSpec();
       assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(file).isTrue();
       assertThat(pod.getContainers().get(0).getImage()).startsWith("ironcore-maintenance");
     }

@@ -28,10 +28,19 @@ record ShippedContainer(Container container, Path jvm) {
    * @throws IOException when the manifest cannot be read
    */
   static ShippedContainer of(String file, Path jvm) throws IOException {
+    return new ShippedContainer(
+        deployment(file).getSpec().getTemplate().getSpec().getContainers().get(0),
+        jvm.toAbsolutePath());
+  }
+
+  /**
+   * @param file e.g. {@code webhook_deployment.yaml}
+   * @return that Deployment of {@code manifests/deploy}, as written
+   * @throws IOException when the manifest cannot be read
+   */
+  static Deployment deployment(String file) throws IOException {
     try (InputStream in = Files.newInputStream(ManifestPaths.overlay("deploy").resolve(file))) {
-      Deployment d = JsonMappers.kubernetesSerialization().unmarshal(in, Deployment.class);
-      return new ShippedContainer(
-          d.getSpec().getTemplate().getSpec().getContainers().get(0), jvm.toAbsolutePath());
+      return JsonMappers.kubernetesSerialization().unmarshal(in, Deployment.class);
     }
   }
 

@@ -61,22 +61,20 @@ public final class CacheTrim {
    * @param resyncMillis how often cached Machines are replayed, in milliseconds (0 = never)
    */
   @SuppressWarnings("unchecked")
-  public static <T extends Machine> SharedIndexInformer<Machine> machineInformer(
-      KubernetesClient client, Class<T> type, long pageSize, long resyncMillis) {
+  public static SharedIndexInformer<Machine> machineInformer(
+      KubernetesClient client, Class<? extends Machine> type, long pageSize, long resyncMillis) {
     Class<Machine> cached = (Class<Machine>) CachedMachines.of(type);
-    SharedIndexInformer<Machine> typed =
-        client
-            .resources(cached)
-            .inAnyNamespace()
-            .withLimit(pageSize)
-            .runnableInformer(resyncMillis)
-            .itemStore(
-                store(
-                    (Machine m) -> {
-                      machine(m);
-                      return m;
-                    }));
-    return typed;
+    return client
+        .resources(cached)
+        .inAnyNamespace()
+        .withLimit(pageSize)
+        .runnableInformer(resyncMillis)
+        .itemStore(
+            store(
+                (Machine m) -> {
+                  machine(m);
+                  return m;
+                }));
   }
 
   /**
