@@ -2,10 +2,12 @@ package dev.ironcore.maintenance.api.cache;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
 import dev.ironcore.maintenance.api.compute.MachineV1alpha2;
+import dev.ironcore.maintenance.api.json.KeptMembers;
 import dev.ironcore.maintenance.api.json.Salvageable;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -56,7 +58,19 @@ public final class CachedMachines {
     default Class<? extends ObjectMeta> metadataClass() {
       return Metadata.class;
     }
+
+    /** What the annotations above keep, so that the rest is not even buffered. */
+    @Override
+    default TokenFilter keptMembers() {
+      return KEPT;
+    }
   }
+
+  /** The members {@link CacheOnly} decodes: the others are skipped while buffering. */
+  static final KeptMembers KEPT =
+      KeptMembers.allBut("status")
+          .with("metadata", KeptMembers.allBut("managedFields", "annotations"))
+          .with("spec", KeptMembers.only("machinePoolRef", "tolerations"));
 
   /** A v1alpha1 Machine decoded for the cache. */
   @Group("compute.ironcore.dev")

@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.api.json;
 
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -30,5 +31,15 @@ public interface Salvageable {
    */
   default Class<? extends io.fabric8.kubernetes.api.model.ObjectMeta> metadataClass() {
     return io.fabric8.kubernetes.api.model.ObjectMeta.class;
+  }
+
+  /**
+   * Which members of the object's JSON {@link TolerantDecoding} buffers before decoding (and would
+   * salvage from): {@link TokenFilter#INCLUDE_ALL}, or a {@link KeptMembers} when the type ignores
+   * members anyway (e.g. the informer caches' Machines skip {@code status}). Skipped members are
+   * passed over without building their strings. Called once per type, on a fresh instance.
+   */
+  default TokenFilter keptMembers() {
+    return TokenFilter.INCLUDE_ALL;
   }
 }

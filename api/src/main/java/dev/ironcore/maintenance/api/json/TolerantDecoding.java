@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.api.json;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -47,22 +48,30 @@ public final class TolerantDecoding extends SimpleModule {
   private static final class Salvaging extends DelegatingDeserializer {
     private static final long serialVersionUID = 1L;
     private final Class<?> type;
+    private final TokenFilter kept;
 
     Salvaging(JsonDeserializer<?> delegate, Class<?> type) {
+      this(delegate, type, ((Salvageable) newInstance(type)).keptMembers());
+    }
+
+    private Salvaging(JsonDeserializer<?> delegate, Class<?> type, TokenFilter kept) {
       super(delegate);
       this.type = type;
+      this.kept = kept;
     }
 
     @Override
     protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> newDelegatee) {
-      return new Salvaging(newDelegatee, type);
+      return new Salvaging(newDelegatee, type, kept);
     }
 
     @Override
     public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
       // the object's tokens, kept so that a failed decode can be salvaged: a token buffer costs
       // far less than a JSON tree (a 10,000-Machine list decodes about twice as fast)
-      TokenBuffer tokens = ctxt.bufferAsCopyOfValue(p);
+      // (of the members the type keeps only: the others are skipped without building strings)
+      TokenBuffer tokens = ctxt.bufferForInputBuffering(p);
+      KeptMembers.copy(p, tokens, kept);
       try (JsonParser buffered = tokens.asParserOnFirstToken()) {
         return _delegatee.deserialize(buffered, ctxt);
       } catch (IOException | RuntimeException e) {
@@ -75,12 +84,7 @@ public final class TolerantDecoding extends SimpleModule {
     }
 
     private Object salvage(JsonNode tree, DeserializationContext ctxt, Exception cause) {
-      HasMetadata object;
-      try {
-        object = (HasMetadata) type.getDeclaredConstructor().newInstance();
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("cannot create " + type.getName(), e);
-      }
+      HasMetadata object = (HasMetadata) newInstance(type);
       object.setMetadata(
           metadata(tree.path("metadata"), ((Salvageable) object).metadataClass(), ctxt));
       String error = oneLine(cause);
@@ -89,6 +93,14 @@ public final class TolerantDecoding extends SimpleModule {
       String name = object.getMetadata().getName();
       DecodeErrors.record(kindOf(type), ns == null || ns.isEmpty() ? name : ns + "/" + name, error);
       return object;
+    }
+
+    private static Object newInstance(Class<?> type) {
+      try {
+        return type.getDeclaredConstructor().newInstance();
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot create " + type.getName(), e);
+      }
     }
 
     /**
