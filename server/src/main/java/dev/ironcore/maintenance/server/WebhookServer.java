@@ -82,6 +82,10 @@ public final class WebhookServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
+    Map<String, AdmissionHandler> admissionRoutes =
+        AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
+    // compiles the review path on the other core while TLS and Jetty are set up (WarmUp)
+    Thread warmUp = WarmUp.inBackground(admissionRoutes, WarmUp.ROUNDS);
     TlsProvider tlsProvider = config.tlsProvider().resolve();
     ServingCertificate served =
         ServingCertificate.load(
@@ -90,8 +94,6 @@ public final class WebhookServer implements AutoCloseable {
             java.time.Clock.systemUTC(),
             config.certificateExpiryWarning());
     certificate = served;
-    Map<String, AdmissionHandler> admissionRoutes =
-        AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     HealthEndpoints health = new HealthEndpoints(served);
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WebhookMetrics metrics = new WebhookMetrics(prometheus);
@@ -117,6 +119,7 @@ public final class WebhookServer implements AutoCloseable {
     // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
     jetty.setHandler(new GracefulHandler(routes));
     jetty.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
+    awaitWarmUp(warmUp);
     try {
       jetty.start();
     } catch (Exception e) {
@@ -205,6 +208,15 @@ public final class WebhookServer implements AutoCloseable {
             dev.ironcore.maintenance.api.json.DeepStacks.threadFactory("webhook"));
     pool.setName("webhook");
     return pool;
+  }
+
+  /** Waits for the warm-up so that the first requests run compiled code; never fails the start. */
+  private static void awaitWarmUp(Thread warmUp) {
+    try {
+      warmUp.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void startReloading() {

@@ -1,0 +1,70 @@
+package dev.ironcore.maintenance.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import dev.ironcore.maintenance.server.admission.AdmissionReviews;
+import dev.ironcore.maintenance.server.conversion.ConversionReviews;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WarmUpTest {
+  private final Map<String, AdmissionHandler> routes = AdmissionRoutes.create(labels -> true);
+
+  @Test
+  void everyAdmissionPathHasASample() {
+    assertThat(WarmUp.samples()).containsOnlyKeys(routes.keySet());
+  }
+
+  @Test
+  void everySampleIsAllowedAndReachesTheDecision() {
+    Map<String, byte[]> samples = WarmUp.samples();
+    routes.forEach(
+        (path, handler) -> {
+          AdmissionReviews.Answer answer =
+              AdmissionReviews.answer(path, samples.get(path), handler);
+          AdmissionResponse response = answer.response();
+          assertThat(answer.uid()).as(path).isEqualTo(WarmUp.UID);
+          assertThat(response.isAllowed()).as(path + ": " + response).isTrue();
+          assertThat(response.code()).as(path).isEqualTo(200);
+        });
+    // the mutations do their work on the samples (a patch), not an early skip
+    for (String path :
+        new String[] {AdmissionRoutes.MUTATE_CAPI_MACHINE, AdmissionRoutes.MUTATE_MACHINE}) {
+      AdmissionResponse response =
+          AdmissionReviews.answer(path, samples.get(path), routes.get(path)).response();
+      assertThat(response.patch().isEmpty()).as(path + ": " + response).isFalse();
+    }
+  }
+
+  @Test
+  void everyConversionSampleSucceedsWithBothObjects() {
+    for (byte[] review : WarmUp.conversions()) {
+      ConversionReviews.Answer answer = ConversionReviews.answer(AdmissionRoutes.CONVERT, review);
+      assertThat(answer.succeeded()).as(answer.review().toString()).isTrue();
+      assertThat(answer.review().path("response").path("convertedObjects")).hasSize(2);
+    }
+  }
+
+  @Test
+  void runAnswersEverySampleEveryRound() {
+    int perRound = routes.size() + WarmUp.conversions().length;
+    assertThat(WarmUp.run(routes, 3)).isEqualTo(3 * perRound);
+    assertThat(WarmUp.run(routes, 0)).isZero();
+  }
+
+  @Test
+  void inBackgroundFinishesAndSurvivesAHandlerThatThrows() throws Exception {
+    AdmissionHandler throwing =
+        request -> {
+          throw new IllegalStateException("boom");
+        };
+    Thread thread =
+        WarmUp.inBackground(Map.of(AdmissionRoutes.MUTATE_MACHINE, throwing), WarmUp.ROUNDS);
+    thread.join(10_000);
+    assertThat(thread.isAlive()).isFalse();
+    assertThat(thread.getName()).isEqualTo("warm-up");
+    assertThat(thread.isDaemon()).isTrue();
+  }
+}
