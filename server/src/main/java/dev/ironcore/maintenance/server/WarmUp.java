@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
  * (the server's JVM compiles a method after a few hundred calls; {@code make bench}, first 10,000
  * requests). The samples go through the same pure functions as real requests ({@link
  * AdmissionReviews#answer(String, byte[], AdmissionHandler)}, {@link
- * ConversionReviews#answer(String, byte[])}), are all allowed (nothing is logged above DEBUG) and
- * are not counted in the metrics. It runs on a thread of its own while the server sets up TLS and
- * Jetty ({@link #inBackground}); about 0.1 s of CPU on the second core.
+ * ConversionReviews#answer(String, byte[])}), are all allowed (their decisions are not logged,
+ * {@link AdmissionReviews#WARM_UP_UID}) and are not counted in the metrics. It runs on a thread of
+ * its own while the server sets up TLS and Jetty ({@link #inBackground}); about 0.1 s of CPU on the
+ * second core.
  */
 public final class WarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(WarmUp.class);
@@ -29,8 +30,8 @@ public final class WarmUp {
    */
   public static final int ROUNDS = 200;
 
-  /** The uid of every sample review (shown by DEBUG logs). */
-  static final String UID = "00000000-0000-0000-0000-00000000warm";
+  /** The uid of every sample review: their allowed decisions are not logged. */
+  static final String UID = AdmissionReviews.WARM_UP_UID;
 
   private WarmUp() {}
 

@@ -55,6 +55,46 @@ class WarmUpTest {
   }
 
   @Test
+  void theSamplesAreNotLoggedEvenAtDebugWhileARealReviewIs() {
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+        new ch.qos.logback.core.read.ListAppender<>();
+    events.start();
+    java.util.List<ch.qos.logback.classic.Logger> loggers =
+        java.util.List.of(
+            (ch.qos.logback.classic.Logger)
+                org.slf4j.LoggerFactory.getLogger(AdmissionReviews.class),
+            (ch.qos.logback.classic.Logger)
+                org.slf4j.LoggerFactory.getLogger(ConversionReviews.class));
+    java.util.List<ch.qos.logback.classic.Level> before = new java.util.ArrayList<>();
+    for (ch.qos.logback.classic.Logger logger : loggers) {
+      before.add(logger.getLevel());
+      logger.setLevel(ch.qos.logback.classic.Level.DEBUG);
+      logger.addAppender(events);
+    }
+    try {
+      WarmUp.run(routes, 2);
+      assertThat(events.list).isEmpty();
+      // the same review with another uid is logged: the capture works
+      byte[] real =
+          new String(
+                  WarmUp.samples().get(AdmissionRoutes.MUTATE_MACHINE),
+                  java.nio.charset.StandardCharsets.UTF_8)
+              .replace(WarmUp.UID, "a-real-uid")
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      AdmissionReviews.answer(
+          AdmissionRoutes.MUTATE_MACHINE, real, routes.get(AdmissionRoutes.MUTATE_MACHINE));
+      assertThat(events.list)
+          .singleElement()
+          .satisfies(e -> assertThat(e.getFormattedMessage()).contains("uid=a-real-uid"));
+    } finally {
+      for (int i = 0; i < loggers.size(); i++) {
+        loggers.get(i).detachAppender(events);
+        loggers.get(i).setLevel(before.get(i));
+      }
+    }
+  }
+
+  @Test
   void inBackgroundFinishesAndSurvivesAHandlerThatThrows() throws Exception {
     AdmissionHandler throwing =
         request -> {

@@ -22,6 +22,12 @@ import org.slf4j.LoggerFactory;
  * validating webhooks for the same object can be told apart.
  */
 public final class AdmissionReviews {
+  /**
+   * The uid of the server's own warm-up reviews ({@code WarmUp}): an allowed decision on one is not
+   * logged, even at debug (a denial or an error still is). Not a UUID, so never an API server's.
+   */
+  public static final String WARM_UP_UID = "ironcore-maintenance-warm-up";
+
   /** The apiVersion used when the request's cannot be read. */
   public static final String API_VERSION = "admission.k8s.io/v1";
 
@@ -197,7 +203,9 @@ public final class AdmissionReviews {
    * INFO line cost about a tenth of the server's CPU ({@code bench/analysis.md}).
    */
   private static void log(String webhook, AdmissionRequest request, AdmissionResponse response) {
-    if (response.isAllowed() ? !LOG.isDebugEnabled() : !LOG.isInfoEnabled()) {
+    if (response.isAllowed()
+        ? !LOG.isDebugEnabled() || WARM_UP_UID.equals(request.uid())
+        : !LOG.isInfoEnabled()) {
       return;
     }
     try (ObjectLogContext ignored =

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.server.admission.AdmissionReviews;
 import dev.ironcore.maintenance.server.admission.JsonBodies;
 import dev.ironcore.maintenance.server.admission.ReviewSalvage;
 import java.io.IOException;
@@ -121,12 +122,14 @@ public final class ConversionReviews {
       }
     }
     // DEBUG (--zap-log-level=debug): the API server converts on every read in the other version
-    LOG.debug(
-        "conversion webhook={} uid={} desired={} objects={} result=Success",
-        webhook,
-        uid,
-        desired,
-        converted.size());
+    if (!AdmissionReviews.WARM_UP_UID.equals(uid)) {
+      LOG.debug(
+          "conversion webhook={} uid={} desired={} objects={} result=Success",
+          webhook,
+          uid,
+          desired,
+          converted.size());
+    }
     ObjectNode response = MAPPER.createObjectNode();
     response.put("uid", uid);
     response.putObject("result").put("status", "Success");
