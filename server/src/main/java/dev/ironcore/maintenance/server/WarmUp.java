@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * AdmissionReviews#answer(String, byte[], AdmissionHandler)}, {@link
  * ConversionReviews#answer(String, byte[])}), are all allowed (their decisions are not logged,
  * {@link AdmissionReviews#WARM_UP_UID}) and are not counted in the metrics. It runs on a thread of
- * its own while the server sets up TLS and Jetty ({@link #inBackground}); about 0.1 s of CPU on the
- * second core.
+ * its own while the server sets up TLS and Jetty ({@link #inBackground}), mostly on the second
+ * core; the server listens once it is done.
  */
 public final class WarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(WarmUp.class);
