@@ -52,6 +52,9 @@ public final class DefaultLogging extends ContextAwareBase implements Configurat
     context
         .getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")
         .setLevel(Level.ERROR);
+    // fabric8 says at DEBUG, for every custom resource it decodes, that setting apiVersion and kind
+    // does nothing: two lines per MachinePool review at --zap-log-level=debug, no information
+    context.getLogger("io.fabric8.kubernetes.client.CustomResource").setLevel(Level.INFO);
     context.getLogger("org.eclipse.jetty").setLevel(Level.WARN);
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.toLevel(System.getProperty(LEVEL_PROPERTY), Level.INFO));

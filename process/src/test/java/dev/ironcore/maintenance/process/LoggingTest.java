@@ -54,6 +54,8 @@ class LoggingTest {
         .isEqualTo(ch.qos.logback.classic.Level.ERROR);
     assertThat(context.getLogger("org.eclipse.jetty").getLevel())
         .isEqualTo(ch.qos.logback.classic.Level.WARN);
+    assertThat(context.getLogger("io.fabric8.kubernetes.client.CustomResource").getLevel())
+        .isEqualTo(ch.qos.logback.classic.Level.INFO);
     // set in code (DefaultLogging), not read from XML: logback's Joran never ran
     assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("CONSOLE")).isNotNull();
     assertThat(context.getStatusManager().getCopyOfStatusList())

@@ -19,16 +19,16 @@ import org.slf4j.LoggerFactory;
  * ConversionReviews#answer(String, byte[])}), are all allowed (their decisions are not logged,
  * {@link AdmissionReviews#WARM_UP_UID}) and are not counted in the metrics. It runs on a thread of
  * its own while the server sets up TLS and Jetty ({@link #inBackground}), mostly on the second
- * core; the server listens once it is done.
+ * core; the server listens once it is done, or at the latest {@link #MAX_WAIT} after it began.
  */
 public final class WarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(WarmUp.class);
 
   /**
-   * Rounds the server runs: each sample review is answered this many times (700 answers; about 0.25
-   * s of CPU under the shipped flags, most of it while the first rounds run interpreted). One-off
-   * runs: 60 rounds gave about 95% of 200 rounds' gain in the first 10,000 requests, for about 0.1
-   * s less until ready.
+   * Rounds the server runs: each sample review is answered this many times (700 answers; about 0.2
+   * to 0.3 s of CPU with the shipped flags and AOT cache, most of it while the first rounds run
+   * interpreted). One-off runs: 60 rounds gave about 95% of 200 rounds' gain in the first 10,000
+   * requests, for about 0.1 s less until ready.
    */
   public static final int ROUNDS = 100;
 
@@ -38,7 +38,8 @@ public final class WarmUp {
   private WarmUp() {}
 
   /**
-   * Answers every sample review {@code rounds} times.
+   * Answers every sample review {@code rounds} times, or fewer when the calling thread is
+   * interrupted (checked before each round).
    *
    * @param routes admission path → handler ({@link AdmissionRoutes#create}); a path without a
    *     sample is skipped
@@ -49,7 +50,7 @@ public final class WarmUp {
     Map<String, byte[]> samples = samples();
     byte[][] conversions = conversions();
     int answered = 0;
-    for (int i = 0; i < rounds; i++) {
+    for (int i = 0; i < rounds && !Thread.currentThread().isInterrupted(); i++) {
       for (Map.Entry<String, AdmissionHandler> route : routes.entrySet()) {
         byte[] review = samples.get(route.getKey());
         if (review != null) {
@@ -67,8 +68,16 @@ public final class WarmUp {
   }
 
   /**
-   * Starts {@link #run} on a daemon thread named {@code warm-up}; join it before listening. A
-   * failure is logged as a warning and never stops the server.
+   * The longest the server waits for the warm-up, counted from its start: 0.5 s. With the image's
+   * AOT cache the 100 rounds take about 0.25 s; without it (e.g. {@code make run} on another JDK),
+   * or on a CPU-starved node, they can take seconds, and then the rest is skipped ({@link
+   * #awaitAtMost}).
+   */
+  public static final java.time.Duration MAX_WAIT = java.time.Duration.ofMillis(500);
+
+  /**
+   * Starts {@link #run} on a daemon thread named {@code warm-up}; wait for it with {@link
+   * #awaitAtMost} before listening. A failure is logged as a warning and never stops the server.
    *
    * @return the started thread
    */
@@ -92,6 +101,32 @@ public final class WarmUp {
     thread.setDaemon(true);
     thread.start();
     return thread;
+  }
+
+  /**
+   * Waits until the warm-up ends or {@code limit} has passed since {@code startNanos}; at the limit
+   * it is interrupted and stops after its current round (it does not wait for that).
+   *
+   * @param warmUp the thread of {@link #inBackground}
+   * @param startNanos {@link System#nanoTime()} when it was started
+   * @param limit the longest wait, counted from {@code startNanos}
+   * @return true when the warm-up had finished, false when it was cut short
+   */
+  public static boolean awaitAtMost(Thread warmUp, long startNanos, java.time.Duration limit) {
+    long remaining = limit.toNanos() - (System.nanoTime() - startNanos);
+    try {
+      if (remaining > 0) {
+        warmUp.join(remaining / 1_000_000, (int) (remaining % 1_000_000));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (warmUp.isAlive()) {
+      warmUp.interrupt();
+      LOG.debug("warm-up: cut short after {} ms", limit.toMillis());
+      return false;
+    }
+    return true;
   }
 
   /** Path → sample review (UTF-8 JSON): typical objects of each kind, a few KB each. */

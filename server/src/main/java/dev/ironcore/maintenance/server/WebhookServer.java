@@ -85,6 +85,7 @@ public final class WebhookServer implements AutoCloseable {
     Map<String, AdmissionHandler> admissionRoutes =
         AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     // compiles the review path on the other core while TLS and Jetty are set up (WarmUp)
+    long warmUpStart = System.nanoTime();
     Thread warmUp = WarmUp.inBackground(admissionRoutes, WarmUp.ROUNDS);
     TlsProvider tlsProvider = config.tlsProvider().resolve();
     ServingCertificate served =
@@ -119,7 +120,7 @@ public final class WebhookServer implements AutoCloseable {
     // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
     jetty.setHandler(new GracefulHandler(routes));
     jetty.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
-    awaitWarmUp(warmUp);
+    WarmUp.awaitAtMost(warmUp, warmUpStart, WarmUp.MAX_WAIT);
     try {
       jetty.start();
     } catch (Exception e) {
@@ -208,15 +209,6 @@ public final class WebhookServer implements AutoCloseable {
             dev.ironcore.maintenance.api.json.DeepStacks.threadFactory("webhook"));
     pool.setName("webhook");
     return pool;
-  }
-
-  /** Waits for the warm-up so that the first requests run compiled code; never fails the start. */
-  private static void awaitWarmUp(Thread warmUp) {
-    try {
-      warmUp.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private void startReloading() {

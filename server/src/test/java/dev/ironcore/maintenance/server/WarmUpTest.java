@@ -95,6 +95,34 @@ class WarmUpTest {
   }
 
   @Test
+  void awaitAtMostCutsALongWarmUpShortAndItStops() throws Exception {
+    long start = System.nanoTime();
+    Thread thread = WarmUp.inBackground(routes, 1_000_000);
+    assertThat(WarmUp.awaitAtMost(thread, start, java.time.Duration.ofMillis(200))).isFalse();
+    assertThat(System.nanoTime() - start).isLessThan(java.time.Duration.ofSeconds(5).toNanos());
+    thread.join(10_000);
+    assertThat(thread.isAlive()).isFalse();
+  }
+
+  @Test
+  void awaitAtMostReturnsTrueForAWarmUpThatFinished() {
+    long start = System.nanoTime();
+    Thread thread = WarmUp.inBackground(routes, 1);
+    assertThat(WarmUp.awaitAtMost(thread, start, java.time.Duration.ofSeconds(30))).isTrue();
+    assertThat(thread.isAlive()).isFalse();
+  }
+
+  @Test
+  void anInterruptedRunStopsBeforeTheNextRound() {
+    Thread.currentThread().interrupt();
+    try {
+      assertThat(WarmUp.run(routes, 5)).isZero();
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
+  @Test
   void inBackgroundFinishesAndSurvivesAHandlerThatThrows() throws Exception {
     AdmissionHandler throwing =
         request -> {
