@@ -12,7 +12,10 @@ import java.util.Map;
  * Which members of an object's JSON a decoder keeps, by name and nesting (a Jackson {@link
  * TokenFilter} that answers {@link #includeProperty} only): {@code null} skips a member, {@link
  * TokenFilter#INCLUDE_ALL} keeps it whole, another filter applies to its members. {@link #copy}
- * buffers an object's kept members only, skipping the others without decoding their strings.
+ * buffers an object's kept members only, skipping the others without decoding their strings. Under
+ * Jackson's {@code FilteringParserDelegate} it keeps, besides the members it names, empty objects
+ * and arrays and any array or scalar where an object was expected, whole (so a malformed document
+ * reaches its reader as it was sent).
  */
 public final class KeptMembers extends TokenFilter {
   private final Map<String, TokenFilter> members;
@@ -48,6 +51,16 @@ public final class KeptMembers extends TokenFilter {
   }
 
   /**
+   * @param members member name → the filter for its value ({@code null}: skip it)
+   * @param others the filter for every other member: {@link TokenFilter#INCLUDE_ALL}, or {@code
+   *     null} to skip them
+   * @return keeps {@code members} as given and the others as {@code others} says
+   */
+  public static KeptMembers of(Map<String, TokenFilter> members, TokenFilter others) {
+    return new KeptMembers(new HashMap<>(members), others);
+  }
+
+  /**
    * @param name a member name
    * @param filter what of that member's value to keep ({@code null}: skip it)
    * @return a copy of this filter with {@code name} kept as {@code filter} says
@@ -61,6 +74,26 @@ public final class KeptMembers extends TokenFilter {
   @Override
   public TokenFilter includeProperty(String name) {
     return members.containsKey(name) ? members.get(name) : others;
+  }
+
+  @Override
+  public TokenFilter includeElement(int index) {
+    return INCLUDE_ALL; // an array where an object belongs: kept whole
+  }
+
+  @Override
+  public boolean includeEmptyObject(boolean contentsFiltered) {
+    return true;
+  }
+
+  @Override
+  public boolean includeEmptyArray(boolean contentsFiltered) {
+    return true;
+  }
+
+  @Override
+  protected boolean _includeScalar() {
+    return true;
   }
 
   /**

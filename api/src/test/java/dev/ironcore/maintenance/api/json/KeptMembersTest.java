@@ -70,5 +70,13 @@ class KeptMembersTest {
     assertThat(some.includeProperty("x")).isSameAs(TokenFilter.INCLUDE_ALL);
     assertThat(some.with("x", null).includeProperty("x")).isNull();
     assertThat(KeptMembers.allBut("y").includeProperty("z")).isSameAs(TokenFilter.INCLUDE_ALL);
+    java.util.Map<String, TokenFilter> members = new java.util.HashMap<>();
+    members.put("skipped", null);
+    members.put("kept", TokenFilter.INCLUDE_ALL);
+    KeptMembers of = KeptMembers.of(members, null);
+    members.put("later", TokenFilter.INCLUDE_ALL);
+    assertThat(of.includeProperty("skipped")).isNull();
+    assertThat(of.includeProperty("kept")).isSameAs(TokenFilter.INCLUDE_ALL);
+    assertThat(of.includeProperty("later")).as("a copy of the map").isNull();
   }
 }

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server.admission;
 
 import com.fasterxml.jackson.core.filter.TokenFilter;
+import dev.ironcore.maintenance.api.json.KeptMembers;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ public final class ObjectFields {
     kept.put("apiVersion", TokenFilter.INCLUDE_ALL);
     kept.put("kind", TokenFilter.INCLUDE_ALL);
     kept.put("metadata", ReviewFilter.metadata());
-    return ReviewFilter.members(kept, paths == null ? TokenFilter.INCLUDE_ALL : null);
+    return KeptMembers.of(kept, paths == null ? TokenFilter.INCLUDE_ALL : null);
   }
 
   /** The members under {@code prefix} that some path names, each with the filter for its value. */
@@ -83,7 +84,7 @@ public final class ObjectFields {
       if (dot < 0 || paths.contains(prefix + member)) {
         kept.put(member, TokenFilter.INCLUDE_ALL);
       } else {
-        kept.put(member, ReviewFilter.members(members(paths, prefix + member + "."), null));
+        kept.put(member, KeptMembers.of(members(paths, prefix + member + "."), null));
       }
     }
     return kept;

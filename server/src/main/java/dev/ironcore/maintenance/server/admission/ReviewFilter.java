@@ -3,8 +3,7 @@ package dev.ironcore.maintenance.server.admission;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.filter.FilteringParserDelegate;
 import com.fasterxml.jackson.core.filter.TokenFilter;
-import java.util.HashMap;
-import java.util.Map;
+import dev.ironcore.maintenance.api.json.KeptMembers;
 import java.util.Set;
 
 /**
@@ -25,7 +24,7 @@ import java.util.Set;
  * Everything kept reaches the tree unchanged, empty objects and arrays and values of unexpected
  * types included, so malformed reviews are reported exactly as without the filter.
  */
-final class ReviewFilter extends TokenFilter {
+final class ReviewFilter {
   /** The members of {@code request} that {@link AdmissionRequestReader} reads. */
   static final Set<String> REQUEST_MEMBERS =
       Set.of(
@@ -41,28 +40,10 @@ final class ReviewFilter extends TokenFilter {
           "oldObject",
           "userInfo");
 
-  /** A value in a members map: drop this member (a map holds no nulls). */
-  static final TokenFilter DROP = new ReviewFilter(Map.of(), null);
+  private static final KeptMembers METADATA = KeptMembers.allBut("managedFields");
+  private static final KeptMembers USER_INFO = KeptMembers.only("username");
 
-  private static final TokenFilter METADATA = members(Map.of("managedFields", DROP), INCLUDE_ALL);
-  private static final TokenFilter USER_INFO = members(Map.of("username", INCLUDE_ALL), null);
-
-  private final Map<String, TokenFilter> kept;
-  private final TokenFilter others;
-
-  private ReviewFilter(Map<String, TokenFilter> kept, TokenFilter others) {
-    this.kept = kept;
-    this.others = others;
-  }
-
-  /**
-   * @param kept members and the filter for each one's value ({@link #DROP}: dropped)
-   * @param others the filter for any other member: {@link #INCLUDE_ALL}, or null to drop them
-   * @return a filter for an object's members
-   */
-  static TokenFilter members(Map<String, TokenFilter> kept, TokenFilter others) {
-    return new ReviewFilter(Map.copyOf(kept), others);
-  }
+  private ReviewFilter() {}
 
   /**
    * @param parser a parser positioned before the review's first token
@@ -71,7 +52,7 @@ final class ReviewFilter extends TokenFilter {
    */
   static JsonParser wrap(JsonParser parser, ObjectFields fields) {
     return new FilteringParserDelegate(
-        parser, fields.reviewFilter(), Inclusion.INCLUDE_ALL_AND_PATH, true);
+        parser, fields.reviewFilter(), TokenFilter.Inclusion.INCLUDE_ALL_AND_PATH, true);
   }
 
   /**
@@ -79,12 +60,12 @@ final class ReviewFilter extends TokenFilter {
    * @return the filter for a whole review
    */
   static TokenFilter review(TokenFilter object) {
-    Map<String, TokenFilter> request = new HashMap<>();
-    REQUEST_MEMBERS.forEach(name -> request.put(name, INCLUDE_ALL));
-    request.put("object", object);
-    request.put("oldObject", object);
-    request.put("userInfo", USER_INFO);
-    return members(Map.of("request", members(request, null)), INCLUDE_ALL);
+    KeptMembers request =
+        KeptMembers.only(REQUEST_MEMBERS.toArray(String[]::new))
+            .with("object", object)
+            .with("oldObject", object)
+            .with("userInfo", USER_INFO);
+    return KeptMembers.allBut().with("request", request);
   }
 
   /**
@@ -92,31 +73,5 @@ final class ReviewFilter extends TokenFilter {
    */
   static TokenFilter metadata() {
     return METADATA;
-  }
-
-  @Override
-  public TokenFilter includeProperty(String name) {
-    TokenFilter filter = kept.getOrDefault(name, others);
-    return filter == DROP ? null : filter;
-  }
-
-  @Override
-  public TokenFilter includeElement(int index) {
-    return INCLUDE_ALL; // an array where an object belongs: kept whole, reported as malformed
-  }
-
-  @Override
-  public boolean includeEmptyObject(boolean contentsFiltered) {
-    return true;
-  }
-
-  @Override
-  public boolean includeEmptyArray(boolean contentsFiltered) {
-    return true;
-  }
-
-  @Override
-  protected boolean _includeScalar() {
-    return true;
   }
 }
