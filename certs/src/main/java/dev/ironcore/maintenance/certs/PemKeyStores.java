@@ -51,12 +51,13 @@ public final class PemKeyStores {
    *
    * @param certName how to name the certificate in error messages (e.g. its file)
    * @param keyName how to name the key in error messages
-   * @throws IllegalArgumentException if the PEM is malformed or the key does not match the leaf
+   * @throws IllegalArgumentException if the PEM is malformed (the message starts with the name of
+   *     the malformed one) or the key does not match the leaf
    */
   public static KeyStore fromPem(
       String certPem, String keyPem, char[] password, String certName, String keyName) {
-    List<X509Certificate> chain = Pem.decodeCertificates(certPem);
-    PrivateKey key = Pem.decodePrivateKey(keyPem);
+    List<X509Certificate> chain = named(certName, () -> Pem.decodeCertificates(certPem));
+    PrivateKey key = named(keyName, () -> Pem.decodePrivateKey(keyPem));
     if (!KeyMatch.belongTogether(chain.get(0).getPublicKey(), key)) {
       throw new IllegalArgumentException(keyName + " is not the private key of " + certName);
     }
@@ -77,10 +78,11 @@ public final class PemKeyStores {
    * {@code ca-0}, {@code ca-1}, ...).
    *
    * @throws UncheckedIOException if the file cannot be read
-   * @throws IllegalArgumentException if it holds no certificate
+   * @throws IllegalArgumentException if it holds no certificate (the message starts with the file)
    */
   public static KeyStore loadTrust(Path caPem) {
-    List<X509Certificate> cas = Pem.decodeCertificates(read(caPem));
+    String text = read(caPem);
+    List<X509Certificate> cas = named(caPem.toString(), () -> Pem.decodeCertificates(text));
     try {
       KeyStore ks = emptyStore();
       for (int i = 0; i < cas.size(); i++) {
@@ -89,6 +91,15 @@ public final class PemKeyStores {
       return ks;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot build trust store", e);
+    }
+  }
+
+  /** {@code decode}'s result; its IllegalArgumentException prefixed with {@code name}. */
+  private static <T> T named(String name, java.util.function.Supplier<T> decode) {
+    try {
+      return decode.get();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
     }
   }
 

@@ -54,6 +54,20 @@ class ServingCertificateTest {
   }
 
   @Test
+  void aMalformedFileIsRefusedAtStartupNamingIt() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    Path garbage = dir.resolve("garbage.pem");
+    Files.writeString(garbage, "not a certificate");
+    assertThatThrownBy(() -> ServingCertificate.load(garbage, certs.keyFile()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(garbage + ": ")
+        .hasMessageContaining("no CERTIFICATE block");
+    assertThatThrownBy(() -> ServingCertificate.load(certs.certFile(), garbage))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(garbage + ": ");
+  }
+
+  @Test
   void mismatchedKeyIsRejectedAtStartup() {
     TestCertificates certs = TestCertificates.create(dir);
     Path otherKey = dir.resolve("other.key");
