@@ -54,6 +54,9 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   private Instant nextRestart = Instant.MIN;
   private boolean closed;
 
+  /** "not watching" was logged and "watching again" not yet (guarded by this). */
+  private boolean reportedDown;
+
   /**
    * @param resource name for logs and metrics, e.g. {@code machines}
    * @param factory creates a new, not started informer (called again for each restart)
@@ -220,15 +223,18 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     }
     Instant now = clock.instant();
     if (up()) {
-      if (downSince != null) {
+      if (reportedDown) {
         LOG.info("informer {}: watching again", resource);
+        reportedDown = false;
       }
       downSince = null;
       backoff = FIRST_BACKOFF;
       return;
     }
     if (downSince == null) {
+      // it was up: the first list (down since creation) is not reported as a loss
       downSince = now;
+      reportedDown = true;
       LOG.warn("informer {}: not watching", resource);
     }
     if (current.stopped().toCompletableFuture().isDone() && !now.isBefore(nextRestart)) {

@@ -5,10 +5,16 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.hasHook;
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.toleratesMaintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * An informer whose watch dies in the middle of a drain is noticed (not ready) and replaced; the
@@ -49,5 +55,54 @@ class InformerRecoveryE2ETest extends InProcessController {
     world.capiFinishes("node");
     eventually().until(() -> world.pool(pool) == null && world.capiMachine("node") == null);
     assertThat(world.machine("vm-tolerant").getMetadata().getDeletionTimestamp()).isNull();
+  }
+
+  @Test
+  void onlyALostWatchIsLoggedAsNotWatchingAndThenAsWatchingAgain() {
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(SupervisedInformer.class);
+    logger.addAppender(log);
+    try (SupervisedInformer<Lease> leases =
+        new SupervisedInformer<>(
+            "test-leases",
+            () -> world.client.leases().inNamespace(world.ns).runnableInformer(0),
+            Map.of(),
+            Clock.systemUTC())) {
+      leases.check(); // before the first list: down since creation, not a loss
+      leases.start().join();
+      eventually()
+          .until(
+              () -> {
+                leases.check();
+                return leases.up();
+              });
+      leases.check();
+      assertThat(messages(log)).isEmpty();
+
+      leases.kill();
+      leases.check();
+      assertThat(messages(log)).containsExactly("informer test-leases: not watching");
+      eventually()
+          .until(
+              () -> {
+                leases.check();
+                return leases.up();
+              });
+      leases.check();
+      assertThat(messages(log))
+          .contains("informer test-leases: watching again")
+          .filteredOn(m -> m.endsWith("watching again"))
+          .hasSize(1);
+    } finally {
+      logger.detachAppender(log);
+    }
+  }
+
+  private static List<String> messages(ListAppender<ILoggingEvent> log) {
+    return log.list.stream()
+        .map(ILoggingEvent::getFormattedMessage)
+        .filter(m -> m.startsWith("informer test-leases:") && m.contains("watching"))
+        .toList();
   }
 }
