@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.crypto.spec.PBEParameterSpec;
 
 /**
@@ -95,7 +96,7 @@ public final class PemKeyStores {
   }
 
   /** {@code decode}'s result; its IllegalArgumentException prefixed with {@code name}. */
-  private static <T> T named(String name, java.util.function.Supplier<T> decode) {
+  private static <T> T named(String name, Supplier<T> decode) {
     try {
       return decode.get();
     } catch (IllegalArgumentException e) {

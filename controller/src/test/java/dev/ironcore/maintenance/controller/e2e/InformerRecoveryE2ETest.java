@@ -71,25 +71,13 @@ class InformerRecoveryE2ETest extends InProcessController {
             Clock.systemUTC())) {
       leases.check(); // before the first list: down since creation, not a loss
       leases.start().join();
-      eventually()
-          .until(
-              () -> {
-                leases.check();
-                return leases.up();
-              });
-      leases.check();
+      checkUntilUp(leases);
       assertThat(messages(log)).isEmpty();
 
       leases.kill();
       leases.check();
       assertThat(messages(log)).containsExactly("informer test-leases: not watching");
-      eventually()
-          .until(
-              () -> {
-                leases.check();
-                return leases.up();
-              });
-      leases.check();
+      checkUntilUp(leases);
       assertThat(messages(log))
           .contains("informer test-leases: watching again")
           .filteredOn(m -> m.endsWith("watching again"))
@@ -97,6 +85,17 @@ class InformerRecoveryE2ETest extends InProcessController {
     } finally {
       logger.detachAppender(log);
     }
+  }
+
+  /** Runs the watchdog's check until the informer is up, then once more. */
+  private static void checkUntilUp(SupervisedInformer<?> informer) {
+    eventually()
+        .until(
+            () -> {
+              informer.check();
+              return informer.up();
+            });
+    informer.check();
   }
 
   private static List<String> messages(ListAppender<ILoggingEvent> log) {
