@@ -185,7 +185,10 @@ cleanup() {
   log "stopped"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+# Ctrl-C: 130 as usual (make reports "Interrupt" anyway); SIGTERM to .local/run.pid is a requested
+# stop: once everything has stopped, exit 0, so that make does not report it as an error
+trap 'exit 130' INT
+trap 'exit 0' TERM
 
 # 1. control plane(s) (etcd + kube-apiserver) until we stop them
 # start_controlplane WORK_DIR WHAT: runs LocalControlPlaneMain in the background, waits for WORK/ready
