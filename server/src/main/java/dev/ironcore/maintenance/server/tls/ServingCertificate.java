@@ -153,6 +153,15 @@ public final class ServingCertificate {
         return false;
       }
       if (Arrays.equals(files[0], loadedCert) && Arrays.equals(files[1], loadedKey)) {
+        if (reloadProblem != null) {
+          // the files hold the served pair again (e.g. a bad write was undone): nothing to reload
+          LOG.info(
+              "{} / {} hold the served certificate again (serial {}); problem cleared",
+              certFile,
+              keyFile,
+              current.getSerialNumber().toString(16));
+          reloadProblem = null;
+        }
         warnIfExpiringSoon();
         return false;
       }

@@ -43,6 +43,11 @@ class ServingCertificateTest {
         .hasValueSatisfying(p -> assertThat(p).contains(certs.certFile().toString()));
     assertThat(serving.current().getSubjectX500Principal().getName()).contains("CN=webhook-test");
 
+    // the same pair put back: nothing to reload, and no problem any more
+    Files.writeString(certs.certFile(), good);
+    assertThat(serving.reloadIfChanged()).isFalse();
+    assertThat(serving.problem()).isEmpty();
+
     Files.delete(certs.keyFile());
     assertThat(serving.reloadIfChanged()).isFalse();
     assertThat(serving.problem()).isPresent();
