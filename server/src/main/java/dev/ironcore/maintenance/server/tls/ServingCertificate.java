@@ -5,7 +5,9 @@ import dev.ironcore.maintenance.certs.PemKeyStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -240,10 +242,25 @@ public final class ServingCertificate {
   }
 
   private byte[][] readFiles() {
+    return new byte[][] {read(certFile), read(keyFile)};
+  }
+
+  /**
+   * The bytes of {@code file}.
+   *
+   * @throws UncheckedIOException "cannot read FILE: why" (no such file, permission denied, is a
+   *     directory, ...)
+   */
+  private static byte[] read(Path file) {
     try {
-      return new byte[][] {Files.readAllBytes(certFile), Files.readAllBytes(keyFile)};
+      return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new UncheckedIOException("cannot read " + file + ": no such file", e);
+    } catch (AccessDeniedException e) {
+      throw new UncheckedIOException("cannot read " + file + ": permission denied", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + certFile + " or " + keyFile, e);
+      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new UncheckedIOException("cannot read " + file + ": " + why, e);
     }
   }
 

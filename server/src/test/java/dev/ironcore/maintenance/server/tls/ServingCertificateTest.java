@@ -73,6 +73,19 @@ class ServingCertificateTest {
   }
 
   @Test
+  void aFileThatCannotBeReadIsRefusedNamingItAndWhy() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    Path missing = dir.resolve("missing.crt");
+    assertThatThrownBy(() -> ServingCertificate.load(missing, certs.keyFile()))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessage("cannot read " + missing + ": no such file");
+    Path directory = Files.createDirectories(dir.resolve("a-directory"));
+    assertThatThrownBy(() -> ServingCertificate.load(certs.certFile(), directory))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageStartingWith("cannot read " + directory + ": ");
+  }
+
+  @Test
   void mismatchedKeyIsRejectedAtStartup() {
     TestCertificates certs = TestCertificates.create(dir);
     Path otherKey = dir.resolve("other.key");
