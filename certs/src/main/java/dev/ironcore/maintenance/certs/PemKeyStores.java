@@ -2,7 +2,10 @@ package dev.ironcore.maintenance.certs;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -96,7 +99,7 @@ public final class PemKeyStores {
   }
 
   /** {@code decode}'s result; its IllegalArgumentException prefixed with {@code name}. */
-  private static <T> T named(String name, Supplier<T> decode) {
+  static <T> T named(String name, Supplier<T> decode) {
     try {
       return decode.get();
     } catch (IllegalArgumentException e) {
@@ -129,10 +132,25 @@ public final class PemKeyStores {
   }
 
   private static String read(Path file) {
+    return new String(readBytes(file), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The bytes of a PEM file.
+   *
+   * @throws UncheckedIOException "cannot read FILE: why" (no such file, permission denied, is a
+   *     directory, ...)
+   */
+  public static byte[] readBytes(Path file) {
     try {
-      return Files.readString(file);
+      return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new UncheckedIOException("cannot read " + file + ": no such file", e);
+    } catch (AccessDeniedException e) {
+      throw new UncheckedIOException("cannot read " + file + ": permission denied", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new UncheckedIOException("cannot read " + file + ": " + why, e);
     }
   }
 }

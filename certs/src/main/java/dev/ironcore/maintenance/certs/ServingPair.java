@@ -33,18 +33,9 @@ public record ServingPair(
     if (privateKeyPem == null || privateKeyPem.isBlank()) {
       throw new IllegalArgumentException("tls.key is empty");
     }
-    X509Certificate leaf;
-    PrivateKey key;
-    try {
-      leaf = Pem.decodeCertificate(certificatePem);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("tls.crt: " + e.getMessage(), e);
-    }
-    try {
-      key = Pem.decodePrivateKey(privateKeyPem);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("tls.key: " + e.getMessage(), e);
-    }
+    X509Certificate leaf =
+        PemKeyStores.named("tls.crt", () -> Pem.decodeCertificate(certificatePem));
+    PrivateKey key = PemKeyStores.named("tls.key", () -> Pem.decodePrivateKey(privateKeyPem));
     if (!KeyMatch.belongTogether(leaf.getPublicKey(), key)) {
       throw new IllegalArgumentException("tls.key is not the private key of tls.crt");
     }

@@ -2,12 +2,8 @@ package dev.ironcore.maintenance.server.tls;
 
 import dev.ironcore.maintenance.api.tls.CipherSuites;
 import dev.ironcore.maintenance.certs.PemKeyStores;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -242,26 +238,7 @@ public final class ServingCertificate {
   }
 
   private byte[][] readFiles() {
-    return new byte[][] {read(certFile), read(keyFile)};
-  }
-
-  /**
-   * The bytes of {@code file}.
-   *
-   * @throws UncheckedIOException "cannot read FILE: why" (no such file, permission denied, is a
-   *     directory, ...)
-   */
-  private static byte[] read(Path file) {
-    try {
-      return Files.readAllBytes(file);
-    } catch (NoSuchFileException e) {
-      throw new UncheckedIOException("cannot read " + file + ": no such file", e);
-    } catch (AccessDeniedException e) {
-      throw new UncheckedIOException("cannot read " + file + ": permission denied", e);
-    } catch (IOException e) {
-      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new UncheckedIOException("cannot read " + file + ": " + why, e);
-    }
+    return new byte[][] {PemKeyStores.readBytes(certFile), PemKeyStores.readBytes(keyFile)};
   }
 
   private void remember(byte[][] files, KeyStore keyStore) {
