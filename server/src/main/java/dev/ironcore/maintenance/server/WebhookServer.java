@@ -101,6 +101,7 @@ public final class WebhookServer implements AutoCloseable {
     metrics.bindJvmMeters();
     metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
     metrics.servingCertificateExpiresSoon(served::expiresSoon, served.expiryWarning());
+    metrics.servingCertificateReloadFailing(() -> served.reloadProblem().isPresent());
     Routes routes = new Routes();
     admissionRoutes.forEach(
         (path, handler) -> routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));

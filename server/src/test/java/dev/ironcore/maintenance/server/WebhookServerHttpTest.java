@@ -237,35 +237,61 @@ class WebhookServerHttpTest {
   }
 
   @Test
-  void rotatedCertificateIsServedAndBrokenFilesFailHealthz() throws Exception {
+  void rotatedCertificateIsServedAndBrokenFilesKeepThePreviousOneServedAndReady() throws Exception {
     String original = Files.readString(certs.certFile());
     String originalKey = Files.readString(certs.keyFile());
     try {
       certs.issueServing("rotated").writeTo(certs.certFile(), certs.keyFile());
       assertThat(server.certificate().reloadIfChanged()).isTrue();
-      HttpResponse<String> response =
-          client(HttpClient.Version.HTTP_1_1)
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + "/healthz")).GET().build(),
-                  HttpResponse.BodyHandlers.ofString());
-      X509Certificate peer =
-          (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
-      assertThat(peer.getSubjectX500Principal().getName()).contains("CN=rotated");
+      HttpResponse<String> response = get("/healthz");
+      assertThat(peerName(response)).contains("CN=rotated");
+      assertThat(reloadFailingGauge()).isEqualTo("0.0");
 
+      // a bad rotation: the files no longer hold a usable pair
       Files.writeString(certs.keyFile(), "garbage");
       server.certificate().reloadIfChanged();
-      HttpResponse<String> unhealthy =
-          client(HttpClient.Version.HTTP_1_1)
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + "/healthz")).GET().build(),
-                  HttpResponse.BodyHandlers.ofString());
-      assertThat(unhealthy.statusCode()).isEqualTo(500);
-      assertThat(unhealthy.body()).contains("certificate:", certs.keyFile().toString());
+      HttpResponse<String> live = get("/healthz");
+      assertThat(live.statusCode()).isEqualTo(200);
+      assertThat(live.body()).isEqualTo("ok\n");
+      HttpResponse<String> ready = get("/readyz");
+      assertThat(ready.statusCode()).isEqualTo(200);
+      assertThat(ready.body())
+          .startsWith("ok\nwarning: cannot load ")
+          .contains(certs.keyFile().toString(), "still serving the previous certificate (serial ");
+      assertThat(peerName(ready)).contains("CN=rotated");
+      assertThat(reloadFailingGauge()).isEqualTo("1.0");
     } finally {
       Files.writeString(certs.certFile(), original);
       Files.writeString(certs.keyFile(), originalKey);
       assertThat(server.certificate().reloadIfChanged()).isTrue();
-      assertThat(server.certificate().problem()).isEmpty();
+      assertThat(server.certificate().reloadProblem()).isEmpty();
     }
+    assertThat(get("/readyz").body()).isEqualTo("ok\n");
+    assertThat(reloadFailingGauge()).isEqualTo("0.0");
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return client(HttpClient.Version.HTTP_1_1)
+        .send(
+            HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String peerName(HttpResponse<String> response) throws Exception {
+    return ((X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0])
+        .getSubjectX500Principal()
+        .getName();
+  }
+
+  /** The value of {@code ironcore_maintenance_serving_certificate_reload_failing} at /metrics. */
+  private String reloadFailingGauge() throws Exception {
+    String name = "ironcore_maintenance_serving_certificate_reload_failing ";
+    return get("/metrics")
+        .body()
+        .lines()
+        .filter(line -> line.startsWith(name))
+        .map(line -> line.substring(name.length()).trim())
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + name + "at /metrics"));
   }
 }

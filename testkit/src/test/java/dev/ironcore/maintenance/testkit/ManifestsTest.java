@@ -70,7 +70,8 @@ class ManifestsTest {
         .contains("expr: max(ironcore_maintenance_drains_stuck) > 0")
         .contains("ironcore_maintenance_drain_oldest_age_seconds")
         .contains("ironcore_maintenance_pools{ready=\"Unknown\"}")
-        .contains("ironcore_maintenance_serving_certificate_expiry_seconds");
+        .contains("ironcore_maintenance_serving_certificate_expiry_seconds")
+        .contains("max(ironcore_maintenance_serving_certificate_reload_failing) > 0");
   }
 
   @Test

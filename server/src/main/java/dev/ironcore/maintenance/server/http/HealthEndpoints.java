@@ -1,13 +1,25 @@
 package dev.ironcore.maintenance.server.http;
 
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
+import java.security.cert.X509Certificate;
 import java.util.Optional;
 import org.eclipse.jetty.server.Request;
 
 /**
- * {@code GET /healthz} and {@code GET /readyz}: 200 {@code ok}, or 500 with the reason when the
- * serving certificate cannot be (re)loaded, has expired or is not yet valid (a failing liveness
- * probe restarts the pod, which reads the files afresh).
+ * {@code GET /healthz} (liveness) and {@code GET /readyz} (readiness), plain text.
+ *
+ * <ul>
+ *   <li>{@code /healthz}: 200 {@code ok} whenever the server answers. A restart never mends a
+ *       certificate (the files are re-read every few seconds anyway), and one with unusable files
+ *       would not start again: a liveness probe that looked at the certificate could only turn a
+ *       bad Secret into a crash loop.
+ *   <li>{@code /readyz}: 500 {@code certificate: ...} while the served certificate has expired or
+ *       is not yet valid (kube-apiserver would refuse it); otherwise 200 {@code ok}. While the
+ *       files do not hold a usable pair (a bad rotation) the server keeps serving the previous,
+ *       valid certificate and stays ready, as controller-runtime's webhook server does; the body
+ *       then carries a second line {@code warning: cannot load ...; still serving ...}, and the log
+ *       and the metric {@code ironcore_maintenance_serving_certificate_reload_failing} report it.
+ * </ul>
  */
 public final class HealthEndpoints {
   private final ServingCertificate certificate;
@@ -19,19 +31,30 @@ public final class HealthEndpoints {
     this.certificate = certificate;
   }
 
-  /** Handles {@code /healthz}. */
+  /** Handles {@code /healthz}: 200 {@code ok}. */
   public Reply healthz(Request request) {
-    return report(certificate.problem());
+    return Reply.text(200, "ok\n");
   }
 
-  /** Handles {@code /readyz}: ready once serving with a usable certificate. */
+  /** Handles {@code /readyz}: ready while the served certificate is valid. */
   public Reply readyz(Request request) {
-    return report(certificate.problem());
-  }
-
-  private static Reply report(Optional<String> problem) {
-    return problem.isPresent()
-        ? Reply.text(500, "certificate: " + problem.get() + "\n")
-        : Reply.text(200, "ok\n");
+    Optional<String> serving = certificate.servingProblem();
+    if (serving.isPresent()) {
+      return Reply.text(500, "certificate: " + serving.get() + "\n");
+    }
+    Optional<String> reload = certificate.reloadProblem();
+    if (reload.isEmpty()) {
+      return Reply.text(200, "ok\n");
+    }
+    X509Certificate served = certificate.current();
+    return Reply.text(
+        200,
+        "ok\nwarning: "
+            + reload.get()
+            + "; still serving the previous certificate (serial "
+            + served.getSerialNumber().toString(16)
+            + ", valid until "
+            + served.getNotAfter().toInstant()
+            + ")\n");
   }
 }

@@ -216,6 +216,24 @@ public final class WebhookMetrics {
         .register(registry);
   }
 
+  /**
+   * Exposes whether the certificate files currently fail to load (the previous certificate is still
+   * served); asked at every scrape.
+   *
+   * @param failing true while the last reload of the PEM files failed
+   */
+  public void servingCertificateReloadFailing(BooleanSupplier failing) {
+    Objects.requireNonNull(failing, "failing");
+    Gauge.builder(
+            "ironcore.maintenance.serving.certificate.reload.failing",
+            () -> failing.getAsBoolean() ? 1 : 0)
+        .description(
+            "1 while the certificate files do not hold a usable pair and the previous certificate"
+                + " is still served, otherwise 0")
+        .strongReference(true)
+        .register(registry);
+  }
+
   /** One request in flight; see {@link #started(String)}. */
   public final class Request {
     private final String webhook;

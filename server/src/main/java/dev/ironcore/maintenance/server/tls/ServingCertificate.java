@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * with the old one. Only a parseable certificate together with its own key is ever loaded: the pair
  * is built from the very bytes read, and files that change while being read (a writer between its
  * two files, a Kubernetes {@code ..data} symlink swap between our two reads) are read again at the
- * next check. A failed reload keeps the old identity, logs why, and makes {@link #problem()} report
- * the failure, so {@code /healthz} and {@code /readyz} fail until the files are fixed.
+ * next check. A failed reload keeps the old identity (as controller-runtime's certwatcher does),
+ * logs why, and reports it in {@link #reloadProblem()} until the files hold a usable pair again;
+ * the server stays ready with the old identity while it is valid ({@link #servingProblem()}).
  *
  * <p>Expiry warning: when the served certificate expires within {@link #expiryWarning()} (default
  * 30 days), {@link #expiresSoon()} is true and a warning is logged at load, at each new certificate
@@ -189,13 +190,11 @@ public final class ServingCertificate {
   }
 
   /**
-   * @return empty when healthy; otherwise why not: the last reload failed, or the served
-   *     certificate is expired or not yet valid
+   * @return empty while the served certificate is valid now; otherwise why not: it has expired or
+   *     is not yet valid (judged by the clock given at load). A TLS client such as kube-apiserver
+   *     refuses such a certificate, so the server is not ready.
    */
-  public synchronized Optional<String> problem() {
-    if (reloadProblem != null) {
-      return Optional.of(reloadProblem);
-    }
+  public synchronized Optional<String> servingProblem() {
     Date now = Date.from(clock.instant());
     if (now.after(current.getNotAfter())) {
       return Optional.of("serving certificate expired at " + current.getNotAfter().toInstant());
@@ -205,6 +204,15 @@ public final class ServingCertificate {
           "serving certificate is not valid before " + current.getNotBefore().toInstant());
     }
     return Optional.empty();
+  }
+
+  /**
+   * @return empty while the files hold the served pair or the last reload succeeded; otherwise why
+   *     the last reload failed ({@code cannot load CERT / KEY: reason}). The previous certificate
+   *     is still served meanwhile.
+   */
+  public synchronized Optional<String> reloadProblem() {
+    return Optional.ofNullable(reloadProblem);
   }
 
   private void warnIfExpiringSoon() {

@@ -22,13 +22,13 @@ class ServingCertificateTest {
     TestCertificates certs = TestCertificates.create(dir);
     ServingCertificate serving = ServingCertificate.load(certs.certFile(), certs.keyFile());
     assertThat(serving.current().getSubjectX500Principal().getName()).contains("CN=webhook-test");
-    assertThat(serving.problem()).isEmpty();
+    assertThat(serving.reloadProblem()).isEmpty();
     assertThat(serving.reloadIfChanged()).isFalse();
 
     certs.issueServing("rotated").writeTo(certs.certFile(), certs.keyFile());
     assertThat(serving.reloadIfChanged()).isTrue();
     assertThat(serving.current().getSubjectX500Principal().getName()).contains("CN=rotated");
-    assertThat(serving.problem()).isEmpty();
+    assertThat(serving.reloadProblem()).isEmpty();
   }
 
   @Test
@@ -39,22 +39,23 @@ class ServingCertificateTest {
 
     Files.writeString(certs.certFile(), "not a certificate");
     assertThat(serving.reloadIfChanged()).isFalse();
-    assertThat(serving.problem())
+    assertThat(serving.reloadProblem())
         .hasValueSatisfying(p -> assertThat(p).contains(certs.certFile().toString()));
     assertThat(serving.current().getSubjectX500Principal().getName()).contains("CN=webhook-test");
+    assertThat(serving.servingProblem()).isEmpty(); // the previous pair is still valid to serve
 
     // the same pair put back: nothing to reload, and no problem any more
     Files.writeString(certs.certFile(), good);
     assertThat(serving.reloadIfChanged()).isFalse();
-    assertThat(serving.problem()).isEmpty();
+    assertThat(serving.reloadProblem()).isEmpty();
 
     Files.delete(certs.keyFile());
     assertThat(serving.reloadIfChanged()).isFalse();
-    assertThat(serving.problem()).isPresent();
+    assertThat(serving.reloadProblem()).isPresent();
 
     certs.issueServing("fixed").writeTo(certs.certFile(), certs.keyFile());
     assertThat(serving.reloadIfChanged()).isTrue();
-    assertThat(serving.problem()).isEmpty();
+    assertThat(serving.reloadProblem()).isEmpty();
     assertThat(good).isNotEqualTo(Files.readString(certs.certFile()));
   }
 
@@ -109,14 +110,15 @@ class ServingCertificateTest {
     store.write(next.certificatePem(), next.privateKeyPem());
     assertThat(serving.reloadIfChanged()).isTrue();
     assertThat(serving.current()).isEqualTo(next.certificate());
-    assertThat(serving.problem()).isEmpty();
+    assertThat(serving.reloadProblem()).isEmpty();
 
     // a certificate without its key: the key of another pair under the new certificate
     IssuedCertificate lone = certs.issueServing("without-key");
     store.write(lone.certificatePem(), next.privateKeyPem());
     assertThat(serving.reloadIfChanged()).isFalse();
     assertThat(serving.current()).isEqualTo(next.certificate());
-    assertThat(serving.problem()).hasValueSatisfying(p -> assertThat(p).contains("private key"));
+    assertThat(serving.reloadProblem())
+        .hasValueSatisfying(p -> assertThat(p).contains("private key"));
     // the key file missing entirely
     Files.delete(mount.resolve("..data").toRealPath().resolve("tls.key"));
     assertThat(serving.reloadIfChanged()).isFalse();
@@ -127,7 +129,7 @@ class ServingCertificateTest {
     store.write(fixed.certificatePem(), fixed.privateKeyPem());
     assertThat(serving.reloadIfChanged()).isTrue();
     assertThat(serving.current()).isEqualTo(fixed.certificate());
-    assertThat(serving.problem()).isEmpty();
+    assertThat(serving.reloadProblem()).isEmpty();
   }
 
   @Test
@@ -149,10 +151,16 @@ class ServingCertificateTest {
   }
 
   @Test
-  void expiredCertificateIsAProblem() {
+  void anExpiredOrNotYetValidCertificateIsAServingProblem() {
     TestCertificates certs = TestCertificates.create(dir);
     Clock later = Clock.fixed(Instant.now().plus(Duration.ofDays(2)), ZoneOffset.UTC);
-    assertThat(ServingCertificate.load(certs.certFile(), certs.keyFile(), later).problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("expired"));
+    ServingCertificate expired = ServingCertificate.load(certs.certFile(), certs.keyFile(), later);
+    assertThat(expired.servingProblem()).hasValueSatisfying(p -> assertThat(p).contains("expired"));
+    assertThat(expired.reloadProblem()).isEmpty();
+    Clock earlier = Clock.fixed(Instant.now().minus(Duration.ofDays(2)), ZoneOffset.UTC);
+    assertThat(ServingCertificate.load(certs.certFile(), certs.keyFile(), earlier).servingProblem())
+        .hasValueSatisfying(p -> assertThat(p).contains("not valid before"));
+    assertThat(ServingCertificate.load(certs.certFile(), certs.keyFile()).servingProblem())
+        .isEmpty();
   }
 }
