@@ -94,19 +94,36 @@ public final class Pem {
    */
   public static List<X509Certificate> decodeCertificates(String pem) {
     List<X509Certificate> out = new ArrayList<>();
+    CertificateFactory factory;
     try {
-      CertificateFactory factory = CertificateFactory.getInstance("X.509");
-      for (Block block : blocks(pem)) {
-        if (block.type().equals("CERTIFICATE")) {
-          out.add(
-              (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.der())));
-        }
-      }
+      factory = CertificateFactory.getInstance("X.509");
     } catch (CertificateException e) {
-      throw new IllegalArgumentException("malformed certificate PEM: " + e.getMessage(), e);
+      throw new IllegalStateException("this JVM has no X.509 certificate factory", e);
+    }
+    for (Block block : blocks(pem)) {
+      if (!block.type().equals("CERTIFICATE")) {
+        continue;
+      }
+      try {
+        out.add(
+            (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.der())));
+      } catch (CertificateException e) {
+        // the JDK's message ("Could not parse certificate: java.io.IOException: Empty input") names
+        // neither the block nor what is wrong with it; the cause keeps it
+        throw new IllegalArgumentException(
+            "CERTIFICATE block "
+                + (out.size() + 1)
+                + " is not an X.509 certificate ("
+                + block.der().length
+                + " bytes of DER after base64 decoding)",
+            e);
+      }
     }
     if (out.isEmpty()) {
-      throw new IllegalArgumentException("no CERTIFICATE block found in PEM text");
+      throw new IllegalArgumentException(
+          pem.isBlank()
+              ? "no CERTIFICATE block found in PEM text (the text is empty)"
+              : "no CERTIFICATE block found in PEM text");
     }
     return out;
   }
@@ -156,7 +173,7 @@ public final class Pem {
         out.add(new Block(m.group(1), Base64.getMimeDecoder().decode(body)));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
-            "malformed PEM block " + m.group(1) + ": " + e.getMessage(), e);
+            "the " + m.group(1) + " block is not valid base64: " + e.getMessage(), e);
       }
     }
     return out;
@@ -172,7 +189,11 @@ public final class Pem {
         // not this algorithm; try the next
       }
     }
-    throw new IllegalArgumentException("malformed private key PEM: no known PKCS#8 key algorithm");
+    throw new IllegalArgumentException(
+        "the PRIVATE KEY block is not a PKCS#8 private key (RSA, EC, Ed25519/Ed448, DSA or"
+            + " X25519/X448; "
+            + der.length
+            + " bytes of DER after base64 decoding)");
   }
 
   /** The legacy key blocks, read with BouncyCastle (loaded only when such a block is read). */

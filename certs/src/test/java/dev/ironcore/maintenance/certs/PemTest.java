@@ -52,4 +52,35 @@ class PemTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Pem.decodePrivateKey("")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aBlockWithABrokenBodySaysWhichBlockAndWhatIsWrongWithoutTheJdksWording() {
+    CertificateAuthority ca = CertificateAuthority.generate("a", Duration.ofDays(1));
+    String brokenCert = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
+    assertThatThrownBy(() -> Pem.decodeCertificates(ca.certificatePem() + brokenCert))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "CERTIFICATE block 2 is not an X.509 certificate (3 bytes of DER after base64"
+                + " decoding)")
+        .hasCauseInstanceOf(java.security.cert.CertificateException.class);
+    assertThatThrownBy(
+            () -> Pem.decodeCertificate("-----BEGIN CERTIFICATE-----\n\n-----END CERTIFICATE-----"))
+        .hasMessageStartingWith("CERTIFICATE block 1 is not an X.509 certificate (0 bytes");
+    assertThatThrownBy(
+            () ->
+                Pem.decodeCertificate(
+                    "-----BEGIN CERTIFICATE-----\nAAAAA\n-----END CERTIFICATE-----"))
+        .hasMessageStartingWith("the CERTIFICATE block is not valid base64: ");
+    assertThatThrownBy(
+            () ->
+                Pem.decodePrivateKey(
+                    "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"))
+        .hasMessage(
+            "the PRIVATE KEY block is not a PKCS#8 private key (RSA, EC, Ed25519/Ed448, DSA or"
+                + " X25519/X448; 3 bytes of DER after base64 decoding)");
+    assertThatThrownBy(() -> Pem.decodeCertificate(" \n"))
+        .hasMessage("no CERTIFICATE block found in PEM text (the text is empty)");
+    assertThatThrownBy(() -> Pem.decodeCertificate("hello"))
+        .hasMessage("no CERTIFICATE block found in PEM text");
+  }
 }
