@@ -149,7 +149,10 @@ public final class Pem {
           // not a key (e.g. a certificate, or an encrypted key): skipped
       }
     }
-    throw new IllegalArgumentException("no unencrypted private key block found in PEM text");
+    throw new IllegalArgumentException(
+        pem.isBlank()
+            ? "no unencrypted private key block found in PEM text (the text is empty)"
+            : "no unencrypted private key block found in PEM text");
   }
 
   /** One PEM block: its type (the word(s) after {@code BEGIN}) and its decoded content. */
@@ -169,14 +172,42 @@ public final class Pem {
         out.add(new Block("ENCRYPTED " + m.group(1), new byte[0]));
         continue;
       }
-      try {
-        out.add(new Block(m.group(1), Base64.getMimeDecoder().decode(body)));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "the " + m.group(1) + " block is not valid base64: " + e.getMessage(), e);
-      }
+      out.add(new Block(m.group(1), base64(m.group(1), body)));
     }
     return out;
+  }
+
+  /**
+   * A block's body, strictly (RFC 7468: base64 with line breaks; the MIME decoder would drop any
+   * other character silently and decode what is left).
+   */
+  private static byte[] base64(String type, String body) {
+    String text = body.replaceAll("\\s", "");
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean alphabet =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '+'
+              || c == '/'
+              || c == '=';
+      if (!alphabet) {
+        throw new IllegalArgumentException(
+            "the " + type + " block is not base64: character '" + c + "' at position " + (i + 1));
+      }
+    }
+    try {
+      return Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "the "
+              + type
+              + " block is truncated or damaged ("
+              + text.length()
+              + " base64 characters)",
+          e);
+    }
   }
 
   /** A PKCS#8 key of any algorithm the JDK knows (RSA, EC, Ed25519/Ed448, DSA, X25519/X448). */

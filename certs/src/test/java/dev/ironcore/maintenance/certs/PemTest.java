@@ -70,7 +70,12 @@ class PemTest {
             () ->
                 Pem.decodeCertificate(
                     "-----BEGIN CERTIFICATE-----\nAAAAA\n-----END CERTIFICATE-----"))
-        .hasMessageStartingWith("the CERTIFICATE block is not valid base64: ");
+        .hasMessage("the CERTIFICATE block is truncated or damaged (5 base64 characters)");
+    assertThatThrownBy(
+            () ->
+                Pem.decodeCertificate(
+                    "-----BEGIN CERTIFICATE-----\nMIIC%%%%\n-----END CERTIFICATE-----"))
+        .hasMessage("the CERTIFICATE block is not base64: character '%' at position 5");
     assertThatThrownBy(
             () ->
                 Pem.decodePrivateKey(
@@ -82,5 +87,7 @@ class PemTest {
         .hasMessage("no CERTIFICATE block found in PEM text (the text is empty)");
     assertThatThrownBy(() -> Pem.decodeCertificate("hello"))
         .hasMessage("no CERTIFICATE block found in PEM text");
+    assertThatThrownBy(() -> Pem.decodePrivateKey(""))
+        .hasMessage("no unencrypted private key block found in PEM text (the text is empty)");
   }
 }

@@ -4,6 +4,7 @@ import dev.ironcore.maintenance.certs.CaBundle;
 import dev.ironcore.maintenance.certs.CertificateAuthority;
 import dev.ironcore.maintenance.certs.KeyAlgorithm;
 import dev.ironcore.maintenance.certs.Renewal;
+import dev.ironcore.maintenance.certs.Serials;
 import dev.ironcore.maintenance.certs.ServingPair;
 import java.io.PrintStream;
 import java.security.cert.X509Certificate;
@@ -315,7 +316,7 @@ public final class CertificateInstall {
         "done: serving certificate expires "
             + done.leaf().getNotAfter().toInstant()
             + " (serial "
-            + done.leaf().getSerialNumber().toString(16)
+            + Serials.hex(done.leaf())
             + "), CA "
             + describe(caCert));
   }
@@ -391,17 +392,14 @@ public final class CertificateInstall {
       return problem;
     }
     X509Certificate leaf = pair.get().leaf();
-    return "serial "
-        + leaf.getSerialNumber().toString(16)
-        + ", expires "
-        + leaf.getNotAfter().toInstant();
+    return "serial " + Serials.hex(leaf) + ", expires " + leaf.getNotAfter().toInstant();
   }
 
   /** {@code CN (serial …, expires …)}. */
   static String describe(X509Certificate c) {
     return c.getSubjectX500Principal().getName()
         + " (serial "
-        + c.getSerialNumber().toString(16)
+        + Serials.hex(c)
         + ", expires "
         + c.getNotAfter().toInstant()
         + ")";

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.certs.install;
 
 import dev.ironcore.maintenance.certs.CaBundle;
+import dev.ironcore.maintenance.certs.Serials;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -210,7 +211,7 @@ public final class ServerProbe {
           return null;
         }
         return "still presents serial "
-            + leaf.getSerialNumber().toString(16)
+            + Serials.hex(leaf)
             + " (expires "
             + leaf.getNotAfter().toInstant()
             + ")";

@@ -52,7 +52,7 @@ public final class HealthEndpoints {
         "ok\nwarning: "
             + reload.get()
             + "; still serving the previous certificate (serial "
-            + served.getSerialNumber().toString(16)
+            + dev.ironcore.maintenance.certs.Serials.hex(served)
             + ", valid until "
             + served.getNotAfter().toInstant()
             + ")\n");

@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.server.tls;
 
 import dev.ironcore.maintenance.api.tls.CipherSuites;
 import dev.ironcore.maintenance.certs.PemKeyStores;
+import dev.ironcore.maintenance.certs.Serials;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -158,20 +159,25 @@ public final class ServingCertificate {
               "{} / {} hold the served certificate again (serial {}); problem cleared",
               certFile,
               keyFile,
-              current.getSerialNumber().toString(16));
+              Serials.hex(current));
           reloadProblem = null;
         }
         warnIfExpiringSoon();
         return false;
       }
       KeyStore keyStore = keyStore(files);
+      // a pair kube-apiserver would refuse is never swapped in for the served one
+      Optional<String> invalid = validNow(leaf(keyStore));
+      if (invalid.isPresent()) {
+        throw new IllegalArgumentException(certFile + ": the " + invalid.get());
+      }
       sslContextFactory.reload(f -> f.setKeyStore(keyStore));
       remember(files, keyStore);
       LOG.info(
           "reloaded serving certificate from {} (subject {}, serial {}, valid until {})",
           certFile,
           current.getSubjectX500Principal().getName(),
-          current.getSerialNumber().toString(16),
+          Serials.hex(current),
           current.getNotAfter().toInstant());
       warnIfExpiringSoon();
       return true;
@@ -181,7 +187,7 @@ public final class ServingCertificate {
         LOG.error(
             "{}; still serving the previous certificate (serial {}, valid until {})",
             problem,
-            current.getSerialNumber().toString(16),
+            Serials.hex(current),
             current.getNotAfter().toInstant());
       }
       reloadProblem = problem;
@@ -195,13 +201,22 @@ public final class ServingCertificate {
    *     refuses such a certificate, so the server is not ready.
    */
   public synchronized Optional<String> servingProblem() {
+    return validNow(current).map(why -> "serving " + why);
+  }
+
+  /** Empty when {@code certificate} is valid at the clock's instant, else why not. */
+  private Optional<String> validNow(X509Certificate certificate) {
     Date now = Date.from(clock.instant());
-    if (now.after(current.getNotAfter())) {
-      return Optional.of("serving certificate expired at " + current.getNotAfter().toInstant());
+    if (now.after(certificate.getNotAfter())) {
+      return Optional.of("certificate expired at " + certificate.getNotAfter().toInstant());
     }
-    if (now.before(current.getNotBefore())) {
+    if (now.before(certificate.getNotBefore())) {
       return Optional.of(
-          "serving certificate is not valid before " + current.getNotBefore().toInstant());
+          "certificate is not valid before "
+              + certificate.getNotBefore().toInstant()
+              + " (this machine's clock says "
+              + now.toInstant()
+              + ")");
     }
     return Optional.empty();
   }
@@ -215,8 +230,13 @@ public final class ServingCertificate {
     return Optional.ofNullable(reloadProblem);
   }
 
+  /**
+   * Logs, once per certificate and then daily: an ERROR while the served certificate is expired or
+   * not yet valid, a WARN while it expires within the warning window.
+   */
   private void warnIfExpiringSoon() {
-    if (!expiresSoon()) {
+    Optional<String> invalid = validNow(current);
+    if (invalid.isEmpty() && !expiresSoon()) {
       return;
     }
     Instant now = clock.instant();
@@ -225,14 +245,26 @@ public final class ServingCertificate {
     }
     warnedAbout = current;
     warnedAt = now;
+    if (invalid.isPresent()) {
+      LOG.error(
+          "serving {} ({}, serial {}): kube-apiserver refuses it and /readyz fails until {} / {}"
+              + " hold a valid pair (make certs re-issues it, make rotate-certs rotates CA and"
+              + " certificate)",
+          invalid.get(),
+          current.getSubjectX500Principal().getName(),
+          Serials.hex(current),
+          certFile,
+          keyFile);
+      return;
+    }
     Duration left = Duration.between(now, current.getNotAfter().toInstant());
     LOG.warn(
         "serving certificate {} (serial {}) expires at {}, in {} h (warning window {} days);"
             + " renew it (make certs re-issues it, make rotate-certs rotates CA and certificate)",
         current.getSubjectX500Principal().getName(),
-        current.getSerialNumber().toString(16),
+        Serials.hex(current),
         current.getNotAfter().toInstant(),
-        Math.max(0, left.toHours()),
+        left.toHours(),
         expiryWarning.toDays());
   }
 
@@ -249,12 +281,16 @@ public final class ServingCertificate {
     return new byte[][] {PemKeyStores.readBytes(certFile), PemKeyStores.readBytes(keyFile)};
   }
 
-  private void remember(byte[][] files, KeyStore keyStore) {
+  private static X509Certificate leaf(KeyStore keyStore) {
     try {
-      current = (X509Certificate) keyStore.getCertificate(PemKeyStores.KEY_ALIAS);
+      return (X509Certificate) keyStore.getCertificate(PemKeyStores.KEY_ALIAS);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("key store without certificate", e);
     }
+  }
+
+  private void remember(byte[][] files, KeyStore keyStore) {
+    current = leaf(keyStore);
     loadedCert = files[0];
     loadedKey = files[1];
     reloadProblem = null;

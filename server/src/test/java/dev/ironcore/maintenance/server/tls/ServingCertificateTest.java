@@ -163,4 +163,69 @@ class ServingCertificateTest {
     assertThat(ServingCertificate.load(certs.certFile(), certs.keyFile()).servingProblem())
         .isEmpty();
   }
+
+  @Test
+  void aPairThatIsExpiredOrNotYetValidIsNeverSwappedInForTheServedOne() {
+    TestCertificates certs = TestCertificates.create(dir); // valid for one hour from now
+    Instant start = Instant.now();
+    SettableClock clock = new SettableClock(start);
+    ServingCertificate serving =
+        ServingCertificate.load(certs.certFile(), certs.keyFile(), clock, Duration.ZERO);
+    java.security.cert.X509Certificate served = serving.current();
+
+    // valid for ten minutes, read when the clock says half an hour later: expired
+    certs
+        .ca()
+        .issueServing(
+            "short", java.util.List.of("localhost"), java.util.List.of(), Duration.ofMinutes(10))
+        .writeTo(certs.certFile(), certs.keyFile());
+    clock.set(start.plus(Duration.ofMinutes(30)));
+    assertThat(serving.reloadIfChanged()).isFalse();
+    assertThat(serving.current()).isEqualTo(served);
+    assertThat(serving.reloadProblem())
+        .hasValueSatisfying(
+            p -> assertThat(p).contains(certs.certFile() + ": the certificate expired at "));
+    assertThat(serving.servingProblem()).isEmpty();
+
+    // the same files when the clock says ten minutes before they were issued: not yet valid
+    clock.set(start.minus(Duration.ofMinutes(10)));
+    assertThat(serving.reloadIfChanged()).isFalse();
+    assertThat(serving.current()).isEqualTo(served);
+    assertThat(serving.reloadProblem())
+        .hasValueSatisfying(p -> assertThat(p).contains("the certificate is not valid before "));
+
+    // back at the start the pair is valid and is loaded
+    clock.set(start);
+    assertThat(serving.reloadIfChanged()).isTrue();
+    assertThat(serving.current().getSubjectX500Principal().getName()).contains("CN=short");
+    assertThat(serving.reloadProblem()).isEmpty();
+  }
+
+  /** A clock a test moves. */
+  private static final class SettableClock extends Clock {
+    private volatile Instant now;
+
+    SettableClock(Instant now) {
+      this.now = now;
+    }
+
+    void set(Instant instant) {
+      now = instant;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
 }
