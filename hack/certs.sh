@@ -26,17 +26,21 @@ case "${1:-}" in
 esac
 
 if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -m "$LOCAL/kubeconfig")" ]; then
-  context="$(sed -n 's/^current-context: *//p' "${KUBECONFIG%%:*}" 2>/dev/null | tr -d "\"'" | tr '/:' '__')"
+  if [ ! -f "${KUBECONFIG%%:*}" ]; then
+    echo "certs: KUBECONFIG ${KUBECONFIG%%:*}: no such file" >&2
+    exit 2
+  fi
+  context="$( (sed -n 's/^current-context: *//p' "${KUBECONFIG%%:*}" || true) | tr -d "\"'" | tr '/:' '__')"
   CERTS_DIR="${CERTS_DIR:-$ROOT/.certs/${context:-default}}"
-  echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG, CA in $CERTS_DIR)" >&2
+  echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG, CA in $CERTS_DIR)"
   ARGS+=(--kubeconfig "${KUBECONFIG%%:*}" --ca-dir "$CERTS_DIR")
   [ -n "${IRONCORE_KUBECONFIG:-}" ] && ARGS+=(--kubeconfig "$IRONCORE_KUBECONFIG")
 elif [ -f "$LOCAL/kubeconfig" ]; then
-  echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)" >&2
+  echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)"
   ARGS+=(--kubeconfig "$LOCAL/kubeconfig" --ca-dir "${CERTS_DIR:-$LOCAL/certs}" --serving-files "$LOCAL/certs")
   # make run TWO_CLUSTERS=true: the IronCore API server has the compute.ironcore.dev webhooks
   if grep -q -- "--ironcore-kubeconfig" "$LOCAL/controller.sh" 2>/dev/null; then
-    echo "[certs] and the IronCore API of make run TWO_CLUSTERS=true ($LOCAL/ironcore/kubeconfig)" >&2
+    echo "[certs] and the IronCore API of make run TWO_CLUSTERS=true ($LOCAL/ironcore/kubeconfig)"
     ARGS+=(--kubeconfig "$LOCAL/ironcore/kubeconfig")
   fi
 else

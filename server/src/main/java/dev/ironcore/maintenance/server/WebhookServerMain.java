@@ -180,9 +180,10 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   /**
    * Refuses, before anything starts, values that parse but cannot work: a port outside 0–65535, a
-   * bind address that does not resolve to an address of this machine, too few threads, a {@code
-   * KUBECONFIG} naming a missing file (when the eviction warnings need the cluster; not with {@code
-   * --validate-flags}, which make run calls before its control plane writes the file).
+   * bind address that does not resolve to an address of this machine, too few threads, an empty
+   * certificate or key file name, a {@code KUBECONFIG} naming a missing file (when the eviction
+   * warnings need the cluster; not with {@code --validate-flags}, which make run calls before its
+   * control plane writes the file).
    */
   private void checkFlags() {
     FlagRange.between(spec, "--port", port, 0, 65535);
@@ -193,6 +194,12 @@ public final class WebhookServerMain implements Callable<Integer> {
           spec.commandLine(), "--bind-address: " + e.getMessage());
     }
     FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
+    if (certFile.toString().isEmpty() || keyFile.toString().isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          (certFile.toString().isEmpty() ? "--tls-cert-file" : "--tls-private-key-file")
+              + " must name a file, not be empty");
+    }
     if (evictionWarnings && !validateFlagsOnly) {
       try {
         KubeconfigEnv.check(System.getenv());

@@ -185,6 +185,16 @@ class WebhookServerMainTest {
   }
 
   @Test
+  void anEmptyCertificateOrKeyFileNameIsAFlagError() {
+    Run cert = run("--validate-flags", "--tls-cert-file", "", "--tls-private-key-file", "k");
+    assertThat(cert.exitCode()).isEqualTo(2);
+    assertThat(cert.err()).contains("--tls-cert-file must name a file, not be empty");
+    Run key = run("--validate-flags", "--tls-cert-file", "c", "--tls-private-key-file", "");
+    assertThat(key.exitCode()).isEqualTo(2);
+    assertThat(key.err()).contains("--tls-private-key-file must name a file, not be empty");
+  }
+
+  @Test
   void unreadableCertificateFailsTheStart() {
     Run r =
         run(

@@ -142,8 +142,9 @@ public final class CertificateInstall {
         pairProblem = CaFiles.oneLine(e.getMessage());
         if (!rotate && cas.next().isEmpty()) {
           throw new Refusal(
-              store.describe()
-                  + " holds an unusable pair ("
+              "unusable serving pair in "
+                  + store.describe()
+                  + " ("
                   + pairProblem
                   + "); make rotate-certs replaces it");
         }
@@ -362,7 +363,11 @@ public final class CertificateInstall {
 
   private String why(ServingPair pair, X509Certificate ca, Instant now) {
     if (!CaBundle.signedBy(pair.leaf(), ca)) {
-      return "a certificate from another CA";
+      return "a certificate issued by another CA than "
+          + ca.getSubjectX500Principal().getName()
+          + " (serial "
+          + Serials.hex(ca)
+          + ")";
     }
     if (!pair.covers(settings.allNames())) {
       return "a certificate without all SANs";

@@ -149,6 +149,7 @@ class CertsBadInputApiServerTest {
                     Base64.getEncoder().encodeToString(otherKey.getBytes(StandardCharsets.UTF_8)))
                 .build())
         .update();
+    refusedWith(() -> {}, "unusable serving pair in Secret ", args());
     refusedWith(() -> {}, "tls.key is not the private key of tls.crt", args());
     Secret broken = secret("webhook-tls");
     cp.client().resource(new SecretBuilder(broken).withData(s.getData()).build()).update();
