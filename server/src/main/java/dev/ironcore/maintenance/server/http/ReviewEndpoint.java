@@ -28,9 +28,6 @@ public final class ReviewEndpoint implements Endpoint {
    */
   public static final long MAX_BODY_BYTES = 7L * 1024 * 1024;
 
-  /** How much of an oversized body is still read and dropped before answering 413: 16 MiB. */
-  static final long DISCARD_AFTER_LIMIT_BYTES = 16L * 1024 * 1024;
-
   private static final Logger LOG = LoggerFactory.getLogger(ReviewEndpoint.class);
 
   /** A pure review → reply function; must not throw. */
@@ -60,6 +57,7 @@ public final class ReviewEndpoint implements Endpoint {
   public Reply answer(Request request) throws IOException {
     String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (!isJson(contentType)) {
+      BoundedBody.discardRest(request);
       return plain(
           415,
           "Content-Type must be application/json, got "
@@ -72,7 +70,7 @@ public final class ReviewEndpoint implements Endpoint {
       body = BoundedBody.read(in, request.getLength(), maxBodyBytes);
     } catch (BoundedBody.TooLargeException e) {
       // Drain (bounded) what the client is still sending, or it may see a reset, not the 413.
-      BoundedBody.discard(in, DISCARD_AFTER_LIMIT_BYTES);
+      BoundedBody.discard(in, BoundedBody.DISCARD_LIMIT_BYTES);
       LOG.warn(
           "{} {}: rejected body larger than {} bytes", request.getMethod(), path, maxBodyBytes);
       return plain(

@@ -55,11 +55,13 @@ public final class Routes extends Handler.Abstract {
   public boolean handle(Request request, Response response, Callback callback) {
     Map<String, Endpoint> methods = byPath.get(normalize(Request.getPathInContext(request)));
     if (methods == null) {
+      BoundedBody.discardRest(request);
       send(response, Reply.text(404, "not found"), callback);
       return true;
     }
     Endpoint endpoint = methods.get(request.getMethod());
     if (endpoint == null) {
+      BoundedBody.discardRest(request);
       response
           .getHeaders()
           .put(HttpHeader.ALLOW, String.join(", ", new TreeSet<>(methods.keySet())));
