@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server.http;
 
+import dev.ironcore.maintenance.certs.Serials;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
@@ -52,7 +53,7 @@ public final class HealthEndpoints {
         "ok\nwarning: "
             + reload.get()
             + "; still serving the previous certificate (serial "
-            + dev.ironcore.maintenance.certs.Serials.hex(served)
+            + Serials.hex(served)
             + ", valid until "
             + served.getNotAfter().toInstant()
             + ")\n");

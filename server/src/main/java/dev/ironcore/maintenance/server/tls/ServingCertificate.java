@@ -212,11 +212,7 @@ public final class ServingCertificate {
     }
     if (now.before(certificate.getNotBefore())) {
       return Optional.of(
-          "certificate is not valid before "
-              + certificate.getNotBefore().toInstant()
-              + " (this machine's clock says "
-              + now.toInstant()
-              + ")");
+          "certificate is not valid before " + certificate.getNotBefore().toInstant());
     }
     return Optional.empty();
   }

@@ -193,6 +193,11 @@ class ServingCertificateTest {
     assertThat(serving.current()).isEqualTo(served);
     assertThat(serving.reloadProblem())
         .hasValueSatisfying(p -> assertThat(p).contains("the certificate is not valid before "));
+    // the next check finds the same problem in the same words, so it is logged once
+    String problem = serving.reloadProblem().orElseThrow();
+    clock.set(start.minus(Duration.ofMinutes(9)));
+    assertThat(serving.reloadIfChanged()).isFalse();
+    assertThat(serving.reloadProblem()).contains(problem);
 
     // back at the start the pair is valid and is loaded
     clock.set(start);
