@@ -40,22 +40,21 @@ public final class HealthEndpoints {
   /** Handles {@code /readyz}: ready while the served certificate is valid. */
   public Reply readyz(Request request) {
     Optional<String> serving = certificate.servingProblem();
-    if (serving.isPresent()) {
-      return Reply.text(500, "certificate: " + serving.get() + "\n");
-    }
     Optional<String> reload = certificate.reloadProblem();
-    if (reload.isEmpty()) {
-      return Reply.text(200, "ok\n");
+    String warning = "";
+    if (reload.isPresent()) {
+      X509Certificate served = certificate.current();
+      warning =
+          "warning: "
+              + reload.get()
+              + "; still serving the previous certificate (serial "
+              + Serials.hex(served)
+              + ", valid until "
+              + served.getNotAfter().toInstant()
+              + ")\n";
     }
-    X509Certificate served = certificate.current();
-    return Reply.text(
-        200,
-        "ok\nwarning: "
-            + reload.get()
-            + "; still serving the previous certificate (serial "
-            + Serials.hex(served)
-            + ", valid until "
-            + served.getNotAfter().toInstant()
-            + ")\n");
+    return serving.isPresent()
+        ? Reply.text(500, "certificate: " + serving.get() + "\n" + warning)
+        : Reply.text(200, "ok\n" + warning);
   }
 }

@@ -56,6 +56,7 @@ public final class ServingCertificate {
   private String reloadProblem;
   private X509Certificate warnedAbout;
   private Instant warnedAt;
+  private boolean warnedInvalid;
 
   private ServingCertificate(Path certFile, Path keyFile, Clock clock, Duration expiryWarning) {
     this.certFile = Objects.requireNonNull(certFile, "certFile");
@@ -236,11 +237,14 @@ public final class ServingCertificate {
       return;
     }
     Instant now = clock.instant();
-    if (current.equals(warnedAbout) && now.isBefore(warnedAt.plus(WARN_AGAIN))) {
+    if (current.equals(warnedAbout)
+        && warnedInvalid == invalid.isPresent()
+        && now.isBefore(warnedAt.plus(WARN_AGAIN))) {
       return;
     }
     warnedAbout = current;
     warnedAt = now;
+    warnedInvalid = invalid.isPresent();
     if (invalid.isPresent()) {
       LOG.error(
           "serving {} ({}, serial {}): kube-apiserver refuses it and /readyz fails until {} / {}"
@@ -255,13 +259,24 @@ public final class ServingCertificate {
     }
     Duration left = Duration.between(now, current.getNotAfter().toInstant());
     LOG.warn(
-        "serving certificate {} (serial {}) expires at {}, in {} h (warning window {} days);"
+        "serving certificate {} (serial {}) expires at {}, in {} (warning window {} days);"
             + " renew it (make certs re-issues it, make rotate-certs rotates CA and certificate)",
         current.getSubjectX500Principal().getName(),
         Serials.hex(current),
         current.getNotAfter().toInstant(),
-        left.toHours(),
+        roughly(left),
         expiryWarning.toDays());
+  }
+
+  /** {@code 719 h}, {@code 12 min} or {@code 58 s}: whole units, the largest that is at least 1. */
+  static String roughly(Duration d) {
+    if (d.toHours() >= 1) {
+      return d.toHours() + " h";
+    }
+    if (d.toMinutes() >= 1) {
+      return d.toMinutes() + " min";
+    }
+    return Math.max(0, d.toSeconds()) + " s";
   }
 
   private KeyStore keyStore(byte[][] files) {

@@ -206,6 +206,53 @@ class ServingCertificateTest {
     assertThat(serving.reloadProblem()).isEmpty();
   }
 
+  @Test
+  void theServedCertificateExpiringWhileRunningIsLoggedAsAnErrorOnce() {
+    TestCertificates certs = TestCertificates.create(dir); // valid for one hour from now
+    Instant start = Instant.now();
+    SettableClock clock = new SettableClock(start);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+        new ch.qos.logback.core.read.ListAppender<>();
+    events.start();
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ServingCertificate.class);
+    logger.addAppender(events);
+    try {
+      ServingCertificate serving =
+          ServingCertificate.load(certs.certFile(), certs.keyFile(), clock, Duration.ofDays(30));
+      assertThat(events.list).hasSize(1);
+      assertThat(events.list.get(0).getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+      assertThat(events.list.get(0).getFormattedMessage())
+          .containsPattern(", in (59 min|1 h) ")
+          .doesNotContain("in 0 h");
+
+      clock.set(start.plus(Duration.ofMinutes(59)).plusSeconds(30));
+      serving.reloadIfChanged();
+      assertThat(events.list).hasSize(1); // already warned about this certificate today
+
+      clock.set(start.plus(Duration.ofHours(2)));
+      serving.reloadIfChanged();
+      serving.reloadIfChanged();
+      assertThat(events.list).hasSize(2);
+      assertThat(events.list.get(1).getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
+      assertThat(events.list.get(1).getFormattedMessage())
+          .startsWith("serving certificate expired at ")
+          .contains("/readyz fails until");
+    } finally {
+      logger.detachAppender(events);
+    }
+  }
+
+  @Test
+  void theTimeLeftIsWrittenInTheLargestWholeUnit() {
+    assertThat(ServingCertificate.roughly(Duration.ofHours(719).plusMinutes(59)))
+        .isEqualTo("719 h");
+    assertThat(ServingCertificate.roughly(Duration.ofMinutes(12).plusSeconds(5)))
+        .isEqualTo("12 min");
+    assertThat(ServingCertificate.roughly(Duration.ofSeconds(58))).isEqualTo("58 s");
+    assertThat(ServingCertificate.roughly(Duration.ofSeconds(-3))).isEqualTo("0 s");
+  }
+
   /** A clock a test moves. */
   private static final class SettableClock extends Clock {
     private volatile Instant now;
