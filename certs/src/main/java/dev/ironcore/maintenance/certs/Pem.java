@@ -161,30 +161,39 @@ public final class Pem {
   private static final Pattern BLOCK =
       Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([^-]*)-----END \\1-----");
 
+  private static final Pattern BEGIN = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----");
+
   /** Every complete block of {@code pem}, in order; text between blocks is ignored. */
   private static List<Block> blocks(String pem) {
     List<Block> out = new ArrayList<>();
+    List<Integer> starts = new ArrayList<>();
     Matcher m = BLOCK.matcher(pem);
     while (m.find()) {
+      starts.add(m.start());
       String body = m.group(2);
       if (body.contains(":")) {
         // RFC 1421 headers (Proc-Type, DEK-Info): a legacy encrypted key, never ours to read
         out.add(new Block("ENCRYPTED " + m.group(1), new byte[0]));
         continue;
       }
-      out.add(new Block(m.group(1), base64(m.group(1), body)));
+      out.add(new Block(m.group(1), base64(m.group(1), pem, m.start(2), m.end(2))));
     }
+    refuseUnterminated(pem, starts);
     return out;
   }
 
   /**
-   * A block's body, strictly (RFC 7468: base64 with line breaks; the MIME decoder would drop any
-   * other character silently and decode what is left).
+   * A block's body ({@code pem} from {@code start} to {@code end}), strictly (RFC 7468: base64 with
+   * line breaks; the MIME decoder would drop any other character silently and decode the rest).
+   * Errors name the line and column in {@code pem}.
    */
-  private static byte[] base64(String type, String body) {
-    String text = body.replaceAll("\\s", "");
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
+  private static byte[] base64(String type, String pem, int start, int end) {
+    StringBuilder text = new StringBuilder(end - start);
+    for (int i = start; i < end; i++) {
+      char c = pem.charAt(i);
+      if (Character.isWhitespace(c)) {
+        continue;
+      }
       boolean alphabet =
           (c >= 'A' && c <= 'Z')
               || (c >= 'a' && c <= 'z')
@@ -193,12 +202,22 @@ public final class Pem {
               || c == '/'
               || c == '=';
       if (!alphabet) {
+        int line = 1 + (int) pem.substring(0, i).chars().filter(ch -> ch == '\n').count();
+        int column = i - pem.lastIndexOf('\n', i - 1);
         throw new IllegalArgumentException(
-            "the " + type + " block is not base64: character '" + c + "' at position " + (i + 1));
+            "the "
+                + type
+                + " block is not base64: character '"
+                + c
+                + "' at line "
+                + line
+                + ", column "
+                + column);
       }
+      text.append(c);
     }
     try {
-      return Base64.getDecoder().decode(text);
+      return Base64.getDecoder().decode(text.toString());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "the "
@@ -207,6 +226,27 @@ public final class Pem {
               + text.length()
               + " base64 characters)",
           e);
+    }
+  }
+
+  /**
+   * Refuses a {@code BEGIN} line without its {@code END} line (a file cut short while written).
+   *
+   * @param complete the start offsets of the complete blocks
+   */
+  private static void refuseUnterminated(String pem, List<Integer> complete) {
+    Matcher begin = BEGIN.matcher(pem);
+    while (begin.find()) {
+      if (complete.contains(begin.start())) {
+        continue;
+      }
+      int end = pem.indexOf("-----END " + begin.group(1) + "-----", begin.end());
+      if (end < 0) {
+        throw new IllegalArgumentException(
+            "the " + begin.group(1) + " block has no END line (is the file cut short?)");
+      }
+      // the block pattern stops at a '-' inside the body
+      base64(begin.group(1), pem, begin.end(), end);
     }
   }
 

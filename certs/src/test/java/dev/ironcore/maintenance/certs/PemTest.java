@@ -75,7 +75,16 @@ class PemTest {
             () ->
                 Pem.decodeCertificate(
                     "-----BEGIN CERTIFICATE-----\nMIIC%%%%\n-----END CERTIFICATE-----"))
-        .hasMessage("the CERTIFICATE block is not base64: character '%' at position 5");
+        .hasMessage("the CERTIFICATE block is not base64: character '%' at line 2, column 5");
+    assertThatThrownBy(
+            () ->
+                Pem.decodeCertificate(
+                    "-----BEGIN CERTIFICATE-----\nMIIC\nAB-D\n-----END CERTIFICATE-----"))
+        .hasMessage("the CERTIFICATE block is not base64: character '-' at line 3, column 3");
+    CertificateAuthority cut = CertificateAuthority.generate("cut", Duration.ofDays(1));
+    String pem = cut.certificatePem();
+    assertThatThrownBy(() -> Pem.decodeCertificate(pem.substring(0, pem.length() / 2)))
+        .hasMessage("the CERTIFICATE block has no END line (is the file cut short?)");
     assertThatThrownBy(
             () ->
                 Pem.decodePrivateKey(
