@@ -249,7 +249,13 @@ public final class CertificateInstall {
                   + ") and write it to "
                   + store.describe()
                   + (pairProblem == null && pair.isPresent()
-                      ? " (replacing " + why(pair.get(), caCert, now) + ")"
+                      ? " (replacing "
+                          + why(
+                              pair.get(),
+                              caCert,
+                              cas.current().map(CertificateAuthority::certificate),
+                              now)
+                          + ")"
                       : ""),
               () -> {
                 var issued =
@@ -361,13 +367,24 @@ public final class CertificateInstall {
         && !Renewal.due(pair.leaf(), now);
   }
 
-  private String why(ServingPair pair, X509Certificate ca, Instant now) {
+  /**
+   * Why the stored pair is replaced, for the plan.
+   *
+   * @param ca the CA the new pair is issued by
+   * @param current the CA in use before this run (the previous one during a rotation)
+   */
+  private String why(
+      ServingPair pair, X509Certificate ca, Optional<X509Certificate> current, Instant now) {
     if (!CaBundle.signedBy(pair.leaf(), ca)) {
-      return "a certificate issued by another CA than "
-          + ca.getSubjectX500Principal().getName()
-          + " (serial "
-          + Serials.hex(ca)
-          + ")";
+      boolean ofPrevious =
+          current.isPresent()
+              && !current.get().equals(ca)
+              && CaBundle.signedBy(pair.leaf(), current.get());
+      return ofPrevious
+          ? "the certificate of the previous CA (serial " + Serials.hex(current.get()) + ")"
+          : "a certificate issued by another CA ("
+              + pair.leaf().getIssuerX500Principal().getName()
+              + ")";
     }
     if (!pair.covers(settings.allNames())) {
       return "a certificate without all SANs";

@@ -89,11 +89,18 @@ class SecretRotationApiServerTest {
       int okBefore = load.ok();
       int readsBefore = load.reads();
 
+      Files.copy(tmp.resolve("ca/ca.crt"), tmp.resolve("ca-before.crt"));
       List<String> rotate = new ArrayList<>(args);
       rotate.add("--rotate");
       CertsWorld.Run run = CertsWorld.run(rotate);
 
       assertThat(run.exitCode()).as(run.err()).isZero();
+      assertThat(run.out())
+          .contains(
+              "(replacing the certificate of the previous CA (serial "
+                  + dev.ironcore.maintenance.certs.Serials.hex(
+                      Pem.decodeCertificate(Files.readString(tmp.resolve("ca-before.crt"))))
+                  + "))");
       X509Certificate ca = Pem.decodeCertificate(Files.readString(tmp.resolve("ca/ca.crt")));
       X509Certificate served = CertRotationApiServerTest.presentedAt(port);
       assertThat(served).isNotEqualTo(oldLeaf);
