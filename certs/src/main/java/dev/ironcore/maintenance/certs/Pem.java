@@ -245,6 +245,9 @@ public final class Pem {
         throw new IllegalArgumentException(
             "the " + begin.group(1) + " block has no END line (is the file cut short?)");
       }
+      if (pem.substring(begin.end(), end).contains(":")) {
+        continue; // RFC 1421 headers (Proc-Type, DEK-Info): a legacy encrypted key, skipped
+      }
       // the block pattern stops at a '-' inside the body
       base64(begin.group(1), pem, begin.end(), end);
     }

@@ -85,6 +85,12 @@ class PemTest {
     String pem = cut.certificatePem();
     assertThatThrownBy(() -> Pem.decodeCertificate(pem.substring(0, pem.length() / 2)))
         .hasMessage("the CERTIFICATE block has no END line (is the file cut short?)");
+    // a legacy encrypted key (RFC 1421 headers) is skipped as before, not called damaged
+    String encrypted =
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00FF\n\n"
+            + "AAAA\n-----END RSA PRIVATE KEY-----\n";
+    assertThatThrownBy(() -> Pem.decodePrivateKey(encrypted))
+        .hasMessage("no unencrypted private key block found in PEM text");
     assertThatThrownBy(
             () ->
                 Pem.decodePrivateKey(
