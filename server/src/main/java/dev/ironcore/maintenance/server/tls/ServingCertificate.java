@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.server.tls;
 import dev.ironcore.maintenance.api.tls.CipherSuites;
 import dev.ironcore.maintenance.certs.PemKeyStores;
 import dev.ironcore.maintenance.certs.Serials;
+import dev.ironcore.maintenance.process.DurationFlag;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -264,19 +265,16 @@ public final class ServingCertificate {
         current.getSubjectX500Principal().getName(),
         Serials.hex(current),
         current.getNotAfter().toInstant(),
-        roughly(left),
+        timeLeft(left),
         expiryWarning.toDays());
   }
 
-  /** {@code 719 h}, {@code 12 min} or {@code 58 s}: whole units, the largest that is at least 1. */
-  static String roughly(Duration d) {
-    if (d.toHours() >= 1) {
-      return d.toHours() + " h";
-    }
-    if (d.toMinutes() >= 1) {
-      return d.toMinutes() + " min";
-    }
-    return Math.max(0, d.toSeconds()) + " s";
+  /**
+   * The time left in whole seconds, written as the flags are ({@link DurationFlag#format}, Go's
+   * form: {@code 719h59m0s}, {@code 58s}); a negative time counts as zero.
+   */
+  static String timeLeft(Duration d) {
+    return DurationFlag.format(Duration.ofSeconds(Math.max(0, d.toSeconds())));
   }
 
   private KeyStore keyStore(byte[][] files) {

@@ -223,7 +223,7 @@ class ServingCertificateTest {
       assertThat(events.list).hasSize(1);
       assertThat(events.list.get(0).getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
       assertThat(events.list.get(0).getFormattedMessage())
-          .containsPattern(", in (59 min|1 h) ")
+          .containsPattern(", in (59m[0-9]+s|1h0m0s) ")
           .doesNotContain("in 0 h");
 
       clock.set(start.plus(Duration.ofMinutes(59)).plusSeconds(30));
@@ -244,13 +244,14 @@ class ServingCertificateTest {
   }
 
   @Test
-  void theTimeLeftIsWrittenInTheLargestWholeUnit() {
-    assertThat(ServingCertificate.roughly(Duration.ofHours(719).plusMinutes(59)))
-        .isEqualTo("719 h");
-    assertThat(ServingCertificate.roughly(Duration.ofMinutes(12).plusSeconds(5)))
-        .isEqualTo("12 min");
-    assertThat(ServingCertificate.roughly(Duration.ofSeconds(58))).isEqualTo("58 s");
-    assertThat(ServingCertificate.roughly(Duration.ofSeconds(-3))).isEqualTo("0 s");
+  void theTimeLeftIsWrittenInWholeSecondsAsTheFlagsAre() {
+    assertThat(ServingCertificate.timeLeft(Duration.ofHours(719).plusMinutes(59)))
+        .isEqualTo("719h59m0s");
+    assertThat(ServingCertificate.timeLeft(Duration.ofMinutes(12).plusSeconds(5)))
+        .isEqualTo("12m5s");
+    assertThat(ServingCertificate.timeLeft(Duration.ofSeconds(58).plusMillis(700)))
+        .isEqualTo("58s");
+    assertThat(ServingCertificate.timeLeft(Duration.ofSeconds(-3))).isEqualTo("0s");
   }
 
   /** A clock a test moves. */
