@@ -63,13 +63,16 @@ public final class AdmissionReviews {
      * @return {@link #review()} as compact JSON bytes (UTF-8), written without building the tree
      */
     public byte[] toBytes() {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+      byte[] patchDocument = response.patchDocument(); // before g: see patchDocument()
+      ByteArrayOutputStream out =
+          new ByteArrayOutputStream(
+              512 + (patchDocument == null ? 0 : 4 * (patchDocument.length + 2) / 3));
       try (JsonGenerator g = MAPPER.createGenerator(out)) {
         g.writeStartObject();
         g.writeStringField("apiVersion", replyApiVersion(apiVersion));
         g.writeStringField("kind", KIND);
         g.writeFieldName("response");
-        response.write(g, uid);
+        response.write(g, uid, patchDocument);
         g.writeEndObject();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write a review to memory", e);

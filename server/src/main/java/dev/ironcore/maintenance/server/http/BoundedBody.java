@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.server.http;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 
@@ -19,7 +20,8 @@ final class BoundedBody {
 
   /**
    * @param in the body
-   * @param declaredLength the Content-Length, or -1 when unknown (chunked, HTTP/2 without it)
+   * @param declaredLength the Content-Length, or -1 when unknown (chunked, HTTP/2 without it); a
+   *     known length is read into one array of that size (a shorter body is returned as read)
    * @param limit the most bytes accepted
    * @return all bytes of the body
    * @throws TooLargeException when the declared or actual length exceeds {@code limit}; reading
@@ -30,10 +32,30 @@ final class BoundedBody {
     if (declaredLength > limit) {
       throw new TooLargeException(limit);
     }
+    byte[] declared = null;
+    if (declaredLength >= 0) {
+      // the usual case (the API server sends Content-Length): read into one array of that size
+      declared = new byte[(int) declaredLength];
+      int n = in.readNBytes(declared, 0, declared.length);
+      int next = in.read();
+      if (next < 0) {
+        return n == declared.length ? declared : Arrays.copyOf(declared, n);
+      }
+      // more than declared (the transport should have refused it): read on, bounded as below
+      declared = Arrays.copyOf(declared, n + 1);
+      declared[n] = (byte) next;
+    }
     ByteArrayOutputStream out =
-        new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 8192);
-    byte[] buffer = new byte[8192];
+        new ByteArrayOutputStream(declared != null ? declared.length + 8192 : 8192);
     long total = 0;
+    if (declared != null) {
+      out.write(declared, 0, declared.length);
+      total = declared.length;
+      if (total > limit) {
+        throw new TooLargeException(limit);
+      }
+    }
+    byte[] buffer = new byte[8192];
     for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
       total += n;
       if (total > limit) {

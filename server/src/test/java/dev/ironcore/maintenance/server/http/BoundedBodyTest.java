@@ -15,6 +15,22 @@ class BoundedBodyTest {
   }
 
   @Test
+  void aDeclaredLengthIsReadAsItIsAndAWrongOneLosesNoByte() throws Exception {
+    byte[] body =
+        "{\"kind\":\"AdmissionReview\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(BoundedBody.read(new ByteArrayInputStream(body), body.length, 100)).isEqualTo(body);
+    // shorter than declared: what came is returned (the JSON reader then names the problem)
+    assertThat(BoundedBody.read(new ByteArrayInputStream(body), body.length + 5, 100))
+        .isEqualTo(body);
+    // longer than declared: read on to the end, still bounded by the limit
+    assertThat(BoundedBody.read(new ByteArrayInputStream(body), 3, 100)).isEqualTo(body);
+    assertThatThrownBy(() -> BoundedBody.read(new ByteArrayInputStream(body), 3, body.length - 1))
+        .isInstanceOf(BoundedBody.TooLargeException.class);
+    assertThat(BoundedBody.read(new ByteArrayInputStream(body), body.length - 1, body.length))
+        .isEqualTo(body);
+  }
+
+  @Test
   void rejectsDeclaredOrActualExcess() {
     assertThatThrownBy(() -> BoundedBody.read(new ByteArrayInputStream(new byte[1]), 11, 10))
         .isInstanceOf(BoundedBody.TooLargeException.class);
