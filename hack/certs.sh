@@ -16,7 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 LOCAL="$ROOT/.local"
-MVN="${MVN:-mvn}"
+# $MVN may carry options (MVN="mvn -o"): split into words once
+read -r -a MVN_CMD <<<"${MVN:-mvn}"
 
 ARGS=()
 case "${1:-}" in
@@ -66,7 +67,7 @@ fi
 # Compile the certs module and what it needs of ours (process: logging), no install into ~/.m2, and
 # run it from target/classes (the reactor resolves our modules there; certs writes the file last).
 cp_file="$ROOT/certs/target/certs-classpath.txt"
-if ! out="$("$MVN" -q -B -pl certs -am compile dependency:build-classpath -Dmdep.outputFile="$cp_file" 2>&1)"; then
+if ! out="$("${MVN_CMD[@]}" -q -B -pl certs -am compile dependency:build-classpath -Dmdep.outputFile="$cp_file" 2>&1)"; then
   echo "$out" >&2
   exit 1
 fi

@@ -6,7 +6,8 @@
 # prints ONE line with the reason, keeps Maven's full output in image/target/jib.log, exits 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MVN="${MVN:-mvn}"
+# $MVN may carry options (MVN="mvn -o"): split into words once
+read -r -a MVN_CMD <<<"${MVN:-mvn}"
 IMAGE="${IMAGE:-ironcore-maintenance:latest}"
 PUSH="${PUSH:-false}"
 goal=jib:buildTar
@@ -18,7 +19,7 @@ if ! controlplane_dir="$(hack/build-controlplane.sh 2>"$log")"; then
   echo "make image: cannot build $IMAGE: the local control plane for the controller's AOT training did not build (full output: $log)" >&2
   exit 1
 fi
-if "$MVN" -B -DskipTests -pl image -am package "$goal" -Dimage="$IMAGE" -Dcontrolplane.dir="$controlplane_dir" >"$log" 2>&1; then
+if "${MVN_CMD[@]}" -B -DskipTests -pl image -am package "$goal" -Dimage="$IMAGE" -Dcontrolplane.dir="$controlplane_dir" >"$log" 2>&1; then
   if [ "$PUSH" = "true" ]; then
     echo "make image: pushed $IMAGE"
   else

@@ -30,13 +30,14 @@ CONTROLLER_HEALTH_PORT="${CONTROLLER_HEALTH_PORT:-8081}"
 CONTROLLER_METRICS_PORT="${CONTROLLER_METRICS_PORT:-8080}"
 TWO_CLUSTERS="${TWO_CLUSTERS:-false}"
 IRONCORE_LOCAL="$LOCAL/ironcore"
-MVN="${MVN:-mvn}"
+# $MVN may carry options (MVN="mvn -o"): split into words once
+read -r -a MVN_CMD <<<"${MVN:-mvn}"
 
 log() { echo "[run] $*" >&2; }
 # Maven, quiet: output only when it fails (mvn -q still prints terminal escape codes).
 mvnq() {
   local out
-  if ! out="$("$MVN" -q -B "$@" 2>&1)"; then echo "$out" >&2; return 1; fi
+  if ! out="$("${MVN_CMD[@]}" -q -B "$@" 2>&1)"; then echo "$out" >&2; return 1; fi
 }
 
 # Ports first: a bad one stops make run before anything is built, started or written.
