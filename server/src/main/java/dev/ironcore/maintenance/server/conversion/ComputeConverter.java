@@ -41,6 +41,24 @@ public final class ComputeConverter {
    */
   public static ObjectNode convert(JsonNode object, String desiredApiVersion)
       throws ConversionException {
+    return convert(object, desiredApiVersion, true);
+  }
+
+  /**
+   * As {@link #convert(JsonNode, String)}, but converts {@code object} itself instead of a copy:
+   * for a tree its caller owns and drops afterwards (the server's own parse of a review: copying
+   * each object was about a sixth of what a conversion allocated). On an exception {@code object}
+   * may be partly converted.
+   *
+   * @return {@code object}, converted
+   */
+  public static ObjectNode convertOwned(JsonNode object, String desiredApiVersion)
+      throws ConversionException {
+    return convert(object, desiredApiVersion, false);
+  }
+
+  private static ObjectNode convert(JsonNode object, String desiredApiVersion, boolean copy)
+      throws ConversionException {
     if (!(object instanceof ObjectNode source)) {
       throw new ConversionException("not a JSON object");
     }
@@ -57,7 +75,7 @@ public final class ComputeConverter {
               + quoted(desiredApiVersion));
     }
     List<V1alpha2Fields.ListField> fields = V1alpha2Fields.of(text(source, "kind"));
-    ObjectNode out = source.deepCopy();
+    ObjectNode out = copy ? source.deepCopy() : source;
     out.put("apiVersion", desiredApiVersion);
     if (from.equals(desiredApiVersion)) {
       return out;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.server.admission.AdmissionReviews;
 import dev.ironcore.maintenance.server.admission.JsonBodies;
 import dev.ironcore.maintenance.server.admission.ReviewSalvage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +64,7 @@ public final class ConversionReviews {
               + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
       return failure(webhook, salvage.apiVersion(), salvage.uid(), message);
     }
-    return answer(webhook, review);
+    return answer(webhook, review, true);
   }
 
   /**
@@ -72,8 +73,20 @@ public final class ConversionReviews {
    * @return the reply; never throws
    */
   public static Answer answer(String webhook, JsonNode review) {
+    return answer(webhook, review, false);
+  }
+
+  /**
+   * @param owned true when {@code review} was parsed for this answer only: its objects are then
+   *     converted in place ({@link ComputeConverter#convertOwned}), not copied
+   */
+  private static Answer answer(String webhook, JsonNode review, boolean owned) {
     String apiVersion = textAt(review, "/apiVersion");
     String uid = textAt(review, "/request/uid");
+    if (review != null && review.isMissingNode()) {
+      return failure(
+          webhook, apiVersion, uid, "request body is empty (expected a ConversionReview)");
+    }
     if (review == null || !review.isObject()) {
       return failure(webhook, apiVersion, uid, "request body is not a ConversionReview object");
     }
@@ -103,7 +116,10 @@ public final class ConversionReviews {
       for (int i = 0; i < objects.size(); i++) {
         JsonNode object = objects.get(i);
         try {
-          converted.add(ComputeConverter.convert(object, desired));
+          converted.add(
+              owned
+                  ? ComputeConverter.convertOwned(object, desired)
+                  : ComputeConverter.convert(object, desired));
         } catch (ConversionException e) {
           return failure(
               webhook,
@@ -141,11 +157,24 @@ public final class ConversionReviews {
    * @return the reply as compact JSON bytes (UTF-8)
    */
   public static byte[] toBytes(ObjectNode reply) {
+    return toBytes(reply, 512);
+  }
+
+  /**
+   * @param reply the reply review
+   * @param expectedBytes about how long the JSON will be, e.g. the request body's length (a
+   *     conversion answers with objects of about the size it was sent): the buffer starts that big
+   *     instead of growing and being copied piece by piece
+   * @return the reply as compact JSON bytes (UTF-8)
+   */
+  public static byte[] toBytes(ObjectNode reply, int expectedBytes) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(expectedBytes, 64));
     try {
-      return MAPPER.writeValueAsBytes(reply);
-    } catch (JsonProcessingException e) {
+      MAPPER.writeValue(out, reply);
+    } catch (IOException e) {
       throw new IllegalStateException("cannot serialise a JSON tree", e);
     }
+    return out.toByteArray();
   }
 
   /**

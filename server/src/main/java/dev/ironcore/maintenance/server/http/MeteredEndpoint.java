@@ -55,7 +55,8 @@ public final class MeteredEndpoint implements Endpoint {
             (path, body) -> {
               ConversionReviews.Answer answer = ConversionReviews.answer(path, body);
               metrics.converted(webhook, answer.succeeded());
-              return ConversionReviews.toBytes(answer.review());
+              // the reply carries the objects it was sent, converted: about the body's size
+              return ConversionReviews.toBytes(answer.review(), body.length + 512);
             },
             ReviewEndpoint.MAX_BODY_BYTES);
     return new MeteredEndpoint(webhook, endpoint, metrics);

@@ -110,7 +110,7 @@ class ConversionReviewsTest {
         "cut",
         "not valid JSON"
       },
-      {"", "", "not a ConversionReview object"},
+      {"", "", "request body is empty (expected a ConversionReview)"},
       {"{\"request\":{\"uid\":\"t\"}} {}", "t", "unexpected content after the JSON value"},
       {"[1,2]", "", "not a ConversionReview object"},
       {"\"text\"", "", "not a ConversionReview object"},

@@ -53,6 +53,22 @@ class RoundTripProperties {
     assertThat(up.at("/metadata/annotations").has(V1alpha2Fields.ANNOTATION)).isFalse();
   }
 
+  @Property(tries = 300)
+  void convertingInPlaceGivesWhatConvertingACopyGives(
+      @ForAll("v1alpha1Objects") JsonNode v1, @ForAll("v1alpha2Objects") JsonNode v2)
+      throws ConversionException {
+    for (JsonNode object : List.of(v1, v2)) {
+      for (String desired : List.of(V1, V2)) {
+        String before = object.toString();
+        JsonNode copied = ComputeConverter.convert(object, desired);
+        assertThat(object.toString()).as("convert leaves its input alone").isEqualTo(before);
+        JsonNode owned = object.deepCopy();
+        assertThat(ComputeConverter.convertOwned(owned, desired)).isSameAs(owned);
+        assertThat(owned.toString()).isEqualTo(copied.toString());
+      }
+    }
+  }
+
   /**
    * Equal as JSON documents (what the API server reads: a number restored from the annotation is an
    * int node where the original was a long node, same text); metadata and status byte for byte.
