@@ -150,6 +150,10 @@ public final class AdmissionReviews {
   public static Answer answer(String webhook, JsonNode review, AdmissionHandler handler) {
     String apiVersion = KubeObjects.text(review, "apiVersion");
     String uid = KubeObjects.textAt(review, "/request/uid");
+    if (review != null && review.isMissingNode()) {
+      return malformed(
+          webhook, apiVersion, uid, "request body is empty (expected an AdmissionReview)");
+    }
     if (review == null || !review.isObject()) {
       return malformed(webhook, apiVersion, uid, "request body is not an AdmissionReview object");
     }

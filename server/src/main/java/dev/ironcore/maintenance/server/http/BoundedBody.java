@@ -13,33 +13,107 @@ final class BoundedBody {
 
   /** The body is longer than the limit. */
   static final class TooLargeException extends IOException {
-    TooLargeException(long limit) {
+    private final boolean declared;
+
+    TooLargeException(long limit, boolean declared) {
       super("request body is larger than " + limit + " bytes");
+      this.declared = declared;
+    }
+
+    /** True when the Content-Length said so before a byte of the body was read. */
+    boolean declared() {
+      return declared;
+    }
+  }
+
+  /**
+   * The body ended before its Content-Length, or reading it failed: the client closed the
+   * connection or reset the stream, or sent nothing more within the idle timeout.
+   */
+  static final class IncompleteException extends IOException {
+    private final long received;
+    private final long declaredLength;
+
+    IncompleteException(long received, long declaredLength, IOException cause) {
+      super(
+          "the client sent "
+              + received
+              + (declaredLength >= 0 ? " of " + declaredLength : "")
+              + " bytes of the body, then "
+              + (timedOut(cause)
+                  ? "nothing more within the idle timeout"
+                  : "closed the connection or reset the stream")
+              + (cause == null ? "" : " (" + cause.getClass().getSimpleName() + ")"),
+          cause);
+      this.received = received;
+      this.declaredLength = declaredLength;
+    }
+
+    /** True when the client went quiet (Jetty's idle timeout), not away. */
+    boolean timedOut() {
+      return timedOut(getCause());
+    }
+
+    long received() {
+      return received;
+    }
+
+    long declaredLength() {
+      return declaredLength;
+    }
+
+    private static boolean timedOut(Throwable cause) {
+      for (Throwable t = cause; t != null; t = t.getCause()) {
+        if (t instanceof java.util.concurrent.TimeoutException) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 
   /**
    * @param in the body
    * @param declaredLength the Content-Length, or -1 when unknown (chunked, HTTP/2 without it); a
-   *     known length is read into one array of that size (a shorter body is returned as read)
+   *     known length is read into one array of that size
    * @param limit the most bytes accepted
    * @return all bytes of the body
    * @throws TooLargeException when the declared or actual length exceeds {@code limit}; reading
-   *     stops at {@code limit + 1} bytes
-   * @throws IOException when reading fails
+   *     stops at {@code limit + 1} bytes, and does not start for a declared length over it
+   * @throws IncompleteException when the body ends short of its Content-Length (a closed
+   *     connection, a reset stream) or reading fails (the idle timeout)
    */
   static byte[] read(InputStream in, long declaredLength, long limit) throws IOException {
     if (declaredLength > limit) {
-      throw new TooLargeException(limit);
+      throw new TooLargeException(limit, true);
     }
+    long[] received = {0};
+    try {
+      return readCounting(in, declaredLength, limit, received);
+    } catch (TooLargeException | IncompleteException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IncompleteException(received[0], declaredLength, e);
+    }
+  }
+
+  private static byte[] readCounting(
+      InputStream in, long declaredLength, long limit, long[] received) throws IOException {
     byte[] declared = null;
     if (declaredLength >= 0) {
       // the usual case (the API server sends Content-Length): read into one array of that size
       declared = new byte[(int) declaredLength];
-      int n = in.readNBytes(declared, 0, declared.length);
+      int n = 0;
+      for (int r; n < declared.length && (r = in.read(declared, n, declared.length - n)) >= 0; ) {
+        n += r;
+        received[0] = n;
+      }
+      if (n < declared.length) {
+        throw new IncompleteException(n, declaredLength, null);
+      }
       int next = in.read();
       if (next < 0) {
-        return n == declared.length ? declared : Arrays.copyOf(declared, n);
+        return declared;
       }
       // more than declared (the transport should have refused it): read on, bounded as below
       declared = Arrays.copyOf(declared, n + 1);
@@ -52,14 +126,15 @@ final class BoundedBody {
       out.write(declared, 0, declared.length);
       total = declared.length;
       if (total > limit) {
-        throw new TooLargeException(limit);
+        throw new TooLargeException(limit, false);
       }
     }
     byte[] buffer = new byte[8192];
     for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
       total += n;
+      received[0] = total;
       if (total > limit) {
-        throw new TooLargeException(limit);
+        throw new TooLargeException(limit, false);
       }
       out.write(buffer, 0, n);
     }

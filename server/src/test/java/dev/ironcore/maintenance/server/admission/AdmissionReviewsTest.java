@@ -173,7 +173,7 @@ class AdmissionReviewsTest {
         AdmissionReviews.reply(HOOK, "garbage".getBytes(StandardCharsets.UTF_8), ALLOW),
         "",
         "not valid JSON");
-    assertMalformed(AdmissionReviews.reply(HOOK, new byte[0], ALLOW), "", "");
+    assertMalformed(AdmissionReviews.reply(HOOK, new byte[0], ALLOW), "", "request body is empty");
     // one review per body: whatever follows it is refused, not ignored
     String one = sample("u-9").toString();
     for (String trailing : new String[] {" garbage", "]", one}) {
