@@ -1,7 +1,11 @@
 package dev.ironcore.maintenance.server.tls;
 
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -13,6 +17,27 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 /** Builds Jetty HTTPS connectors that negotiate {@code h2} or {@code http/1.1} via ALPN. */
 public final class HttpsConnectors {
   private HttpsConnectors() {}
+
+  /**
+   * Closes a TLS connection's engine both ways once the connection is closed, so that Conscrypt
+   * frees its native SSL object (with it an internal pipe: two file descriptors) at once. A client
+   * that left without a TLS close_notify left the engine open, and the descriptors stayed until a
+   * garbage collection finalized it: a fresh-eyes check counted 2,000 after 1,000 connections.
+   */
+  static final class EngineRelease implements Connection.Listener {
+    @Override
+    public void onClosed(Connection connection) {
+      if (connection instanceof SslConnection tls) {
+        SSLEngine engine = tls.getSSLEngine();
+        engine.closeOutbound();
+        try {
+          engine.closeInbound();
+        } catch (SSLException e) {
+          // "closed without close_notify": expected here, the connection is gone already
+        }
+      }
+    }
+  }
 
   /**
    * @param server the Jetty server
@@ -53,6 +78,7 @@ public final class HttpsConnectors {
     SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
 
     ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
+    connector.addBean(new EngineRelease());
     connector.setHost(host);
     connector.setPort(port);
     return connector;
