@@ -69,6 +69,7 @@ fi
 cp_file="$ROOT/certs/target/certs-classpath.txt"
 if ! out="$("${MVN_CMD[@]}" -q -B -pl certs -am compile dependency:build-classpath -Dmdep.outputFile="$cp_file" 2>&1)"; then
   echo "$out" >&2
+  echo "certs: the Maven build failed (MVN='${MVN:-mvn}'); its output is above" >&2
   exit 1
 fi
 exec java -Dironcore.maintenance.log.level=WARN -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \

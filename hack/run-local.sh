@@ -37,7 +37,11 @@ log() { echo "[run] $*" >&2; }
 # Maven, quiet: output only when it fails (mvn -q still prints terminal escape codes).
 mvnq() {
   local out
-  if ! out="$("${MVN_CMD[@]}" -q -B "$@" 2>&1)"; then echo "$out" >&2; return 1; fi
+  if ! out="$("${MVN_CMD[@]}" -q -B "$@" 2>&1)"; then
+    echo "$out" >&2
+    log "the Maven build failed (MVN='${MVN:-mvn}'); its output is above"
+    return 1
+  fi
 }
 
 # Ports first: a bad one stops make run before anything is built, started or written.
