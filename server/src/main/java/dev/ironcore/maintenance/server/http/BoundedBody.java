@@ -32,7 +32,6 @@ final class BoundedBody {
    */
   static final class IncompleteException extends IOException {
     private final long received;
-    private final long declaredLength;
 
     IncompleteException(long received, long declaredLength, IOException cause) {
       super(
@@ -42,11 +41,9 @@ final class BoundedBody {
               + " bytes of the body, then "
               + (timedOut(cause)
                   ? "nothing more within the idle timeout"
-                  : "closed the connection or reset the stream")
-              + (cause == null ? "" : " (" + cause.getClass().getSimpleName() + ")"),
+                  : "closed the connection or reset the stream"),
           cause);
       this.received = received;
-      this.declaredLength = declaredLength;
     }
 
     /** True when the client went quiet (Jetty's idle timeout), not away. */
@@ -54,12 +51,9 @@ final class BoundedBody {
       return timedOut(getCause());
     }
 
+    /** How many bytes of the body came before it ended. */
     long received() {
       return received;
-    }
-
-    long declaredLength() {
-      return declaredLength;
     }
 
     private static boolean timedOut(Throwable cause) {

@@ -60,7 +60,7 @@ class BoundedBodyTest {
               assertThat(e.getMessage())
                   .isEqualTo(
                       "the client sent 3 of 10 bytes of the body, then nothing more within the"
-                          + " idle timeout (IOException)");
+                          + " idle timeout");
             });
   }
 
