@@ -5,7 +5,9 @@ import org.eclipse.jetty.server.Request;
 
 /**
  * One route of the webhook server ({@link Routes}): turns a request into a whole {@link Reply}.
- * Runs on a request thread that may block (e.g. while reading the body).
+ * Must not block on anything but the request's body: a body of up to {@link
+ * Routes#INLINE_LIMIT_BYTES} is already in memory when this runs (possibly on the thread that reads
+ * the connection), a larger one is read on a pool thread that may block.
  */
 @FunctionalInterface
 public interface Endpoint {

@@ -10,6 +10,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class Routes extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(Routes.class);
+
+  /**
+   * Largest body read without a thread waiting for it, and answered (over HTTP/1.x) on the thread
+   * that read it: 64 KiB. An admission review of a Machine is about 5 KB; a ConversionReview of a
+   * dozen objects fits; its CPU, a fraction of a millisecond, may run on a thread that also reads
+   * other connections.
+   */
+  static final long INLINE_LIMIT_BYTES = 64L * 1024;
 
   private final Map<String, Map<String, Endpoint>> byPath = new LinkedHashMap<>();
 
@@ -51,23 +60,75 @@ public final class Routes extends Handler.Abstract {
     return this;
   }
 
+  /**
+   * Non-blocking: Jetty may call {@link #handle} on the thread that parsed the request. A body of
+   * at most {@link #INLINE_LIMIT_BYTES} is read without waiting ({@link BodyPrefetch}) and the
+   * reply is made on the thread that read its last bytes; a larger body, or one declared larger, is
+   * read and answered on a thread of the server's pool, where reading may block.
+   */
+  @Override
+  public InvocationType getInvocationType() {
+    return InvocationType.NON_BLOCKING;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
+    Endpoint endpoint = route(request, response);
+    if (request.getLength() > INLINE_LIMIT_BYTES) {
+      dispatch(request, response, callback, endpoint);
+      return true;
+    }
+    BodyPrefetch.start(
+        request,
+        INLINE_LIMIT_BYTES,
+        replay -> {
+          if (replay.complete() && oneRequestAtATime(request)) {
+            answer(replay, response, callback, endpoint);
+          } else {
+            dispatch(replay, response, callback, endpoint);
+          }
+        });
+    return true;
+  }
+
+  /** True for HTTP/1.x, whose connection carries one request at a time; false for HTTP/2 and 3. */
+  private static boolean oneRequestAtATime(Request request) {
+    return request.getConnectionMetaData().getHttpVersion().getVersion() < 20;
+  }
+
+  private Endpoint route(Request request, Response response) {
     Map<String, Endpoint> methods = byPath.get(normalize(Request.getPathInContext(request)));
     if (methods == null) {
-      BoundedBody.discardRest(request);
-      send(response, Reply.text(404, "not found"), callback);
-      return true;
+      return NOT_FOUND;
     }
     Endpoint endpoint = methods.get(request.getMethod());
     if (endpoint == null) {
-      BoundedBody.discardRest(request);
-      response
-          .getHeaders()
-          .put(HttpHeader.ALLOW, String.join(", ", new TreeSet<>(methods.keySet())));
-      send(response, Reply.text(405, "method " + request.getMethod() + " not allowed"), callback);
-      return true;
+      String allow = String.join(", ", new TreeSet<>(methods.keySet()));
+      return r -> {
+        BoundedBody.discardRest(r);
+        response.getHeaders().put(HttpHeader.ALLOW, allow);
+        return Reply.text(405, "method " + r.getMethod() + " not allowed");
+      };
     }
+    return endpoint;
+  }
+
+  private static final Endpoint NOT_FOUND =
+      request -> {
+        BoundedBody.discardRest(request);
+        return Reply.text(404, "not found");
+      };
+
+  private static void dispatch(
+      Request request, Response response, Callback callback, Endpoint endpoint) {
+    request
+        .getComponents()
+        .getExecutor()
+        .execute(() -> answer(request, response, callback, endpoint));
+  }
+
+  private static void answer(
+      Request request, Response response, Callback callback, Endpoint endpoint) {
     Reply reply;
     try {
       reply = endpoint.answer(request);
@@ -75,10 +136,13 @@ public final class Routes extends Handler.Abstract {
       LOG.error(
           "{} {}: {}", request.getMethod(), Request.getPathInContext(request), e.toString(), e);
       Response.writeError(request, response, callback, 500);
-      return true;
+      return;
+    } finally {
+      if (request instanceof BodyPrefetch.Replay replay) {
+        replay.releaseUnread();
+      }
     }
     send(response, reply, callback);
-    return true;
   }
 
   private static void send(Response response, Reply reply, Callback callback) {

@@ -77,7 +77,11 @@ public final class HttpsConnectors {
     alpn.setDefaultProtocol(http1.getProtocol());
     SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
 
-    ServerConnector connector = new ServerConnector(server, ssl, alpn, http2, http1);
+    // one selector thread per core, at most 4 (Jetty's default is half the cores): an HTTP/1.x
+    // review is answered on its selector's thread (Routes), so the selectors are what uses the
+    // cores
+    int selectors = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    ServerConnector connector = new ServerConnector(server, -1, selectors, ssl, alpn, http2, http1);
     connector.addBean(new EngineRelease());
     connector.setHost(host);
     connector.setPort(port);

@@ -1,0 +1,138 @@
+package dev.ironcore.maintenance.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.certs.SslContexts;
+import dev.ironcore.maintenance.server.admission.Operation;
+import dev.ironcore.maintenance.server.admission.TestReviews;
+import dev.ironcore.maintenance.server.tls.TestCertificates;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Clients whose request bodies come slowly hold no request thread while they wait: with more such
+ * clients than the server has threads ({@code --max-threads} at its minimum), a review from another
+ * client is still answered at once, and each slow client's review is answered, with its own uid,
+ * once the rest of its body comes. (Before the bodies were read without blocking, every waiting
+ * body parked one of Jetty's threads until Jetty's 30 s idle timeout.)
+ */
+class SlowBodiesHttpTest {
+  private static final int SLOW_CLIENTS = 2 * WebhookServerConfig.MIN_THREADS;
+
+  @TempDir Path dir;
+
+  @Test
+  void slowBodiesHoldNoThreadAndAreAnsweredWhenTheyCome() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    WebhookServer server =
+        new WebhookServer(
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
+                .withBindAddress("127.0.0.1")
+                .withCertificateReloadInterval(Duration.ZERO)
+                .withMaxThreads(WebhookServerConfig.MIN_THREADS));
+    int port = server.start(0);
+    List<SSLSocket> slow = new ArrayList<>();
+    try {
+      List<byte[]> bodies = new ArrayList<>();
+      for (int i = 0; i < SLOW_CLIENTS; i++) {
+        byte[] body = review("u-slow-" + i);
+        SSLSocket socket =
+            (SSLSocket)
+                SslContexts.trusting(certs.caFile())
+                    .getSocketFactory()
+                    .createSocket("127.0.0.1", port);
+        slow.add(socket);
+        socket.setSoTimeout(10_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(
+            ("POST "
+                    + AdmissionRoutes.VALIDATE_MACHINEPOOL
+                    + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: "
+                    + body.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
+        out.write(body, 0, body.length / 2);
+        out.flush();
+        bodies.add(body);
+      }
+
+      for (HttpClient.Version version : HttpClient.Version.values()) {
+        HttpClient client =
+            HttpClient.newBuilder()
+                .version(version)
+                .sslContext(SslContexts.trusting(certs.caFile()))
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+        HttpResponse<String> answer =
+            client.send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "https://127.0.0.1:" + port + AdmissionRoutes.VALIDATE_MACHINEPOOL))
+                    .timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(review("u-quick-" + version)))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(version.toString()).isEqualTo(200);
+        assertThat(answer.body()).contains("\"uid\":\"u-quick-" + version + "\"");
+      }
+
+      for (int i = 0; i < SLOW_CLIENTS; i++) {
+        byte[] body = bodies.get(i);
+        OutputStream out = slow.get(i).getOutputStream();
+        out.write(body, body.length / 2, body.length - body.length / 2);
+        out.flush();
+      }
+      for (int i = 0; i < SLOW_CLIENTS; i++) {
+        BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(slow.get(i).getInputStream(), StandardCharsets.UTF_8));
+        assertThat(in.readLine()).as("slow client " + i).isEqualTo("HTTP/1.1 200 OK");
+        String line;
+        while ((line = in.readLine()) != null && !line.isEmpty()) {
+          // headers
+        }
+        char[] reply = new char[4096];
+        int n = in.read(reply);
+        assertThat(new String(reply, 0, Math.max(n, 0))).contains("\"uid\":\"u-slow-" + i + "\"");
+      }
+    } finally {
+      for (SSLSocket socket : slow) {
+        socket.close();
+      }
+      server.stop();
+    }
+  }
+
+  private static byte[] review(String uid) {
+    var pool =
+        TestReviews.json(
+            "{\"apiVersion\":\"compute.ironcore.dev/v1alpha2\",\"kind\":\"MachinePool\","
+                + "\"metadata\":{\"name\":\"pool-a\"},\"spec\":{\"taints\":[]}}");
+    return TestReviews.review(
+            uid,
+            "compute.ironcore.dev",
+            "v1alpha2",
+            "MachinePool",
+            "machinepools",
+            Operation.CREATE,
+            pool,
+            null)
+        .toString()
+        .getBytes(StandardCharsets.UTF_8);
+  }
+}
