@@ -289,6 +289,54 @@ class WebhookServerMetricsHttpTest {
     }
   }
 
+  /**
+   * A Content-Length over the limit but within what the server reads after refusing (16 MiB) is
+   * refused at once too, and what the client sends after the 413 is read, so the connection stays
+   * usable (the server used to read the whole body before answering: a client that declared more
+   * than it sent waited for the 30 s idle timeout).
+   */
+  @Test
+  void aDeclaredLengthOverTheLimitIsRefusedAtOnceAndTheRestIsRead() throws Exception {
+    int port = java.net.URI.create(base).getPort();
+    int declared = 8 * 1024 * 1024;
+    try (javax.net.ssl.SSLSocket socket =
+        (javax.net.ssl.SSLSocket)
+            dev.ironcore.maintenance.certs.SslContexts.trusting(certs.caFile())
+                .getSocketFactory()
+                .createSocket("127.0.0.1", port)) {
+      socket.setSoTimeout(5_000);
+      var out = socket.getOutputStream();
+      out.write(
+          ("POST "
+                  + AdmissionRoutes.MUTATE_MACHINEPOOL
+                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  + "Content-Length: "
+                  + declared
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.UTF_8));
+      byte[] part = new byte[1024];
+      java.util.Arrays.fill(part, (byte) ' ');
+      out.write(part);
+      out.flush();
+      var in =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(in.readLine()).isEqualTo("HTTP/1.1 413 Payload Too Large");
+      skipResponse(in);
+      byte[] rest = new byte[64 * 1024];
+      java.util.Arrays.fill(rest, (byte) ' ');
+      for (int sent = part.length; sent < declared; sent += rest.length) {
+        out.write(rest, 0, Math.min(rest.length, declared - sent));
+      }
+      out.write(
+          "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      assertThat(in.readLine())
+          .as("the next request on the same connection")
+          .isEqualTo("HTTP/1.1 200 OK");
+    }
+  }
+
   /** Reads one HTTP/1.1 response's headers and its Content-Length body. */
   private static void skipResponse(java.io.BufferedReader in) throws java.io.IOException {
     int length = 0;

@@ -78,11 +78,17 @@ final class BodyPrefetch implements Runnable, Invocable {
   static final class Replay extends Request.Wrapper {
     private final ArrayDeque<Content.Chunk> chunks;
     private final boolean complete;
+    private boolean endReached;
 
     Replay(Request request, ArrayDeque<Content.Chunk> chunks, boolean complete) {
       super(request);
       this.chunks = chunks;
       this.complete = complete;
+    }
+
+    /** A replay of nothing read yet: {@link #read()} reads the real request. */
+    static Replay of(Request request) {
+      return new Replay(request, new ArrayDeque<>(), false);
     }
 
     /** True when the whole body (or how it failed) is in hand: reading never waits. */
@@ -93,7 +99,13 @@ final class BodyPrefetch implements Runnable, Invocable {
     @Override
     public Content.Chunk read() {
       Content.Chunk chunk = chunks.poll();
-      return chunk != null ? chunk : super.read();
+      if (chunk == null) {
+        chunk = super.read();
+      }
+      if (chunk != null && (chunk.isLast() || Content.Chunk.isFailure(chunk))) {
+        endReached = true;
+      }
+      return chunk;
     }
 
     @Override
@@ -103,6 +115,14 @@ final class BodyPrefetch implements Runnable, Invocable {
       } else {
         super.demand(demandCallback);
       }
+    }
+
+    /**
+     * True once a reader was handed the body's last chunk or a failure (the client left, or the
+     * idle timeout): nothing more is to be read.
+     */
+    boolean endReached() {
+      return endReached;
     }
 
     /** Releases what no reader took (a reply sent without reading the body to its end). */

@@ -4,8 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Request;
 
 /** Reads a request body up to a limit, so an oversized body never fills memory. */
 final class BoundedBody {
@@ -133,37 +131,5 @@ final class BoundedBody {
       out.write(buffer, 0, n);
     }
     return out.toByteArray();
-  }
-
-  /** How much of a refused request's body {@link #discardRest(Request)} reads at most: 16 MiB. */
-  static final long DISCARD_LIMIT_BYTES = 16L * 1024 * 1024;
-
-  /**
-   * Reads and drops what is left of a refused request's body (at most {@link #DISCARD_LIMIT_BYTES})
-   * before the refusal is sent: a client still sending gets to read the answer instead of a reset,
-   * and its keep-alive connection stays usable (Jetty closes a connection whose request body was
-   * not read to the end). Never throws.
-   */
-  static void discardRest(Request request) {
-    discard(Content.Source.asInputStream(request), DISCARD_LIMIT_BYTES);
-  }
-
-  /**
-   * Reads and drops up to {@code maxBytes} more bytes of {@code in}, so a client still uploading an
-   * oversized body gets to read our 413 instead of a connection reset. Never throws.
-   *
-   * @return the number of bytes dropped
-   */
-  static long discard(InputStream in, long maxBytes) {
-    byte[] buffer = new byte[8192];
-    long total = 0;
-    try {
-      for (int n = in.read(buffer); n >= 0 && total < maxBytes; n = in.read(buffer)) {
-        total += n;
-      }
-    } catch (IOException e) {
-      // the client gave up; nothing more to do
-    }
-    return total;
   }
 }

@@ -1,7 +1,6 @@
 package dev.ironcore.maintenance.server.http;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Locale;
 import java.util.Objects;
 import org.eclipse.jetty.http.HttpHeader;
@@ -18,9 +17,10 @@ import org.slf4j.LoggerFactory;
  *   <li>200 {@code application/json} with the answerer's bytes for every body that was read, even
  *       malformed ones (the answerer replies with an error inside the review);
  *   <li>415 {@code text/plain} when {@code Content-Type} is not {@code application/json};
- *   <li>413 {@code text/plain} when the body exceeds the limit (after reading up to {@link
- *       BoundedBody#DISCARD_LIMIT_BYTES} of it, so that a client still sending reads the answer
- *       instead of a reset; at once when its Content-Length is larger than that);
+ *   <li>413 {@code text/plain} when the body exceeds the limit: at once when its Content-Length
+ *       says so, else once the limit is reached; what the client still sends (up to {@link
+ *       BodyDrain#LIMIT_BYTES}) is read after the answer ({@link Routes}), so that it reads the 413
+ *       instead of a reset;
  *   <li>400 {@code text/plain} when the body ends short of its Content-Length (the client closed
  *       the connection or reset the stream), 408 when the client sent nothing more within the idle
  *       timeout: logged as one WARN line, never a 5xx.
@@ -62,30 +62,23 @@ public final class ReviewEndpoint implements Endpoint {
   public Reply answer(Request request) throws IOException {
     String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     if (!isJson(contentType)) {
-      BoundedBody.discardRest(request);
       return plain(
           415,
           "Content-Type must be application/json, got "
               + (contentType == null ? "none" : "\"" + contentType + "\""));
     }
     String path = Request.getPathInContext(request);
-    InputStream in = Content.Source.asInputStream(request);
     byte[] body;
     try {
-      body = BoundedBody.read(in, request.getLength(), maxBodyBytes);
+      body =
+          BoundedBody.read(
+              Content.Source.asInputStream(request), request.getLength(), maxBodyBytes);
     } catch (BoundedBody.IncompleteException e) {
       // the client is gone or stalled: one line, no stack trace, and no 5xx (not our fault);
       // Jetty closes the connection, whose rest of the body it cannot find
       LOG.warn("{} {}: body not received: {}", request.getMethod(), path, e.getMessage());
       return plain(e.timedOut() ? 408 : 400, "request body incomplete: " + e.getMessage());
     } catch (BoundedBody.TooLargeException e) {
-      if (!e.declared() || request.getLength() <= BoundedBody.DISCARD_LIMIT_BYTES) {
-        // Drain (bounded) what the client is still sending, or it may see a reset, not the 413.
-        BoundedBody.discard(in, BoundedBody.DISCARD_LIMIT_BYTES);
-      }
-      // else a Content-Length that no drain would reach: answered at once (the client would see
-      // a reset either way; one that waits for an answer before sending more no longer waits for
-      // the idle timeout), and Jetty closes the connection instead of reading the rest
       LOG.warn(
           "{} {}: rejected body larger than {} bytes{}",
           request.getMethod(),
