@@ -9,26 +9,36 @@ import org.eclipse.jetty.util.thread.Invocable;
 /**
  * Reads a request's body without blocking a thread: each chunk as Jetty delivers it, waiting for
  * the next one with {@link Request#demand(Runnable)} instead of a parked thread. Once the body has
- * ended (its last chunk, or a failure chunk such as the idle timeout or a reset), or more than
- * {@code inlineLimit} bytes have come, the request is handed on as a {@link Replay}: a request
- * whose reads return the chunks read so far, then go on reading the real request.
+ * ended (its last chunk, or a failure chunk: the client left, reset the stream or sent nothing more
+ * within the idle timeout), or more than {@code maxBytes} have come, the request is handed on as a
+ * {@link Replay}: a request whose reads return what was read, then go on reading the real request.
+ * Up to {@link #RETAINED_BYTES} are kept as Jetty's own chunks; a larger body is copied to the heap
+ * as it comes, and the chunks released.
  *
  * <p>Why: a thread blocked on a body must be woken by the thread that parses the body's bytes (over
- * HTTP/2 the HEADERS frame starts the request, its DATA frame comes after), a hand-off between
- * threads on every request. Run from a handler declared {@link
- * Invocable.InvocationType#NON_BLOCKING}, Jetty calls this on the thread that parsed the bytes, and
- * a small review can be answered there too (see {@link Routes}).
+ * HTTP/2 the HEADERS frame starts the request, its DATA frames come after), a hand-off between
+ * threads on every request; a thread waiting for a slow client is a thread less for the others; and
+ * a thread waiting for a stream that Jetty reset itself (an HTTP/2 body longer or shorter than its
+ * content-length) was never woken at all. Run from a handler declared {@link
+ * Invocable.InvocationType#NON_BLOCKING}, Jetty calls this on the thread that parsed the bytes (see
+ * {@link Routes}).
  */
 final class BodyPrefetch implements Runnable, Invocable {
+  /** The most bytes kept as Jetty's chunks (network buffers) before the body is copied: 64 KiB. */
+  static final int RETAINED_BYTES = 64 * 1024;
+
   private final Request request;
-  private final long inlineLimit;
+  private final long maxBytes;
   private final Consumer<Replay> then;
   private final ArrayDeque<Content.Chunk> chunks = new ArrayDeque<>();
+  private byte[] copy;
+  private int copied;
+  private boolean last;
   private long bytes;
 
-  private BodyPrefetch(Request request, long inlineLimit, Consumer<Replay> then) {
+  private BodyPrefetch(Request request, long maxBytes, Consumer<Replay> then) {
     this.request = request;
-    this.inlineLimit = inlineLimit;
+    this.maxBytes = maxBytes;
     this.then = then;
   }
 
@@ -37,11 +47,12 @@ final class BodyPrefetch implements Runnable, Invocable {
    * one), with the request to answer.
    *
    * @param request the request whose body is read
-   * @param inlineLimit bytes after which reading stops and the rest is left to the replay's reader
-   * @param then receives the replay; {@link Replay#complete()} says whether the whole body is in it
+   * @param maxBytes bytes after which reading stops (the replay then holds more than this and is
+   *     not {@link Replay#complete()})
+   * @param then receives the replay
    */
-  static void start(Request request, long inlineLimit, Consumer<Replay> then) {
-    new BodyPrefetch(request, inlineLimit, then).run();
+  static void start(Request request, long maxBytes, Consumer<Replay> then) {
+    new BodyPrefetch(request, maxBytes, then).run();
   }
 
   @Override
@@ -52,17 +63,55 @@ final class BodyPrefetch implements Runnable, Invocable {
         request.demand(this);
         return;
       }
-      chunks.add(chunk);
-      bytes += chunk.remaining();
-      if (chunk.isLast() || Content.Chunk.isFailure(chunk)) {
-        then.accept(new Replay(request, chunks, true));
+      if (Content.Chunk.isFailure(chunk)) {
+        finish(chunk, true);
         return;
       }
-      if (bytes > inlineLimit) {
-        then.accept(new Replay(request, chunks, false));
+      bytes += chunk.remaining();
+      last = chunk.isLast();
+      keep(chunk);
+      if (last || bytes > maxBytes) {
+        finish(null, last);
         return;
       }
     }
+  }
+
+  private void keep(Content.Chunk chunk) {
+    if (copy == null && bytes <= RETAINED_BYTES) {
+      chunks.add(chunk);
+      return;
+    }
+    if (copy == null) {
+      long declared = request.getLength();
+      long size = declared >= bytes ? Math.min(declared, maxBytes + 1) : 2 * bytes;
+      copy = new byte[(int) Math.max(size, bytes)];
+      for (Content.Chunk kept; (kept = chunks.poll()) != null; ) {
+        append(kept);
+      }
+    }
+    append(chunk);
+  }
+
+  private void append(Content.Chunk chunk) {
+    java.nio.ByteBuffer data = chunk.getByteBuffer();
+    int n = data.remaining();
+    if (copied + n > copy.length) {
+      copy = java.util.Arrays.copyOf(copy, Math.max(copied + n, 2 * copy.length));
+    }
+    data.get(copy, copied, n);
+    copied += n;
+    chunk.release();
+  }
+
+  private void finish(Content.Chunk failure, boolean complete) {
+    if (copy != null) {
+      chunks.add(Content.Chunk.from(java.nio.ByteBuffer.wrap(copy, 0, copied), last));
+    }
+    if (failure != null) {
+      chunks.add(failure);
+    }
+    then.accept(new Replay(request, chunks, complete, bytes));
   }
 
   @Override
@@ -78,17 +127,24 @@ final class BodyPrefetch implements Runnable, Invocable {
   static final class Replay extends Request.Wrapper {
     private final ArrayDeque<Content.Chunk> chunks;
     private final boolean complete;
+    private final long length;
     private boolean endReached;
 
-    Replay(Request request, ArrayDeque<Content.Chunk> chunks, boolean complete) {
+    Replay(Request request, ArrayDeque<Content.Chunk> chunks, boolean complete, long length) {
       super(request);
       this.chunks = chunks;
       this.complete = complete;
+      this.length = length;
     }
 
     /** A replay of nothing read yet: {@link #read()} reads the real request. */
     static Replay of(Request request) {
-      return new Replay(request, new ArrayDeque<>(), false);
+      return new Replay(request, new ArrayDeque<>(), false, 0);
+    }
+
+    /** How many bytes of the body were read ahead. */
+    long length() {
+      return length;
     }
 
     /** True when the whole body (or how it failed) is in hand: reading never waits. */

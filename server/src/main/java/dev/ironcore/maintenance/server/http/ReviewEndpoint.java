@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *       instead of a reset;
  *   <li>400 {@code text/plain} when the body ends short of its Content-Length (the client closed
  *       the connection or reset the stream), 408 when the client sent nothing more within the idle
- *       timeout: logged as one WARN line, never a 5xx.
+ *       timeout: logged as one WARN line, never a 5xx; 503 when the server stopped reading because
+ *       it is shutting down.
  * </ul>
  */
 public final class ReviewEndpoint implements Endpoint {
@@ -51,10 +52,16 @@ public final class ReviewEndpoint implements Endpoint {
 
   /**
    * @param answerer turns the body into the reply
-   * @param maxBodyBytes largest accepted body in bytes
+   * @param maxBodyBytes largest accepted body in bytes, at most {@link #MAX_BODY_BYTES}
+   * @throws IllegalArgumentException when {@code maxBodyBytes} is larger
    */
   public ReviewEndpoint(Answerer answerer, long maxBodyBytes) {
     this.answerer = Objects.requireNonNull(answerer, "answerer");
+    if (maxBodyBytes > Routes.BODY_LIMIT_BYTES) {
+      // Routes reads no more than that before the endpoint runs, and no thread waits for more
+      throw new IllegalArgumentException(
+          "maxBodyBytes must be at most " + Routes.BODY_LIMIT_BYTES + ", got " + maxBodyBytes);
+    }
     this.maxBodyBytes = maxBodyBytes;
   }
 
@@ -74,6 +81,19 @@ public final class ReviewEndpoint implements Endpoint {
           BoundedBody.read(
               Content.Source.asInputStream(request), request.getLength(), maxBodyBytes);
     } catch (BoundedBody.IncompleteException e) {
+      if (request.getConnectionMetaData().getConnector().getServer().isStopping()) {
+        // not the client's fault: the server stops and no longer reads
+        LOG.warn(
+            "{} {}: body not received before the server stopped ({} bytes came)",
+            request.getMethod(),
+            path,
+            e.received());
+        return plain(
+            503,
+            "the server is shutting down and stopped reading the request body ("
+                + e.received()
+                + " bytes came); send the request again");
+      }
       // the client is gone or stalled: one line, no stack trace, and no 5xx (not our fault);
       // Jetty closes the connection, whose rest of the body it cannot find
       LOG.warn("{} {}: body not received: {}", request.getMethod(), path, e.getMessage());

@@ -25,12 +25,17 @@ public final class Routes extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(Routes.class);
 
   /**
-   * Largest body read without a thread waiting for it, and answered (over HTTP/1.x) on the thread
-   * that read it: 64 KiB. An admission review of a Machine is about 5 KB; a ConversionReview of a
-   * dozen objects fits; its CPU, a fraction of a millisecond, may run on a thread that also reads
-   * other connections.
+   * Largest body answered (over HTTP/1.x) on the thread that read it: 64 KiB. An admission review
+   * of a Machine is about 5 KB; a ConversionReview of a dozen objects fits; its CPU, a fraction of
+   * a millisecond, may run on a thread that also reads other connections.
    */
   static final long INLINE_LIMIT_BYTES = 64L * 1024;
+
+  /**
+   * The most body bytes read for an endpoint: {@link ReviewEndpoint#MAX_BODY_BYTES}, the largest
+   * limit of any endpoint (a {@link ReviewEndpoint} refuses a larger one).
+   */
+  static final long BODY_LIMIT_BYTES = ReviewEndpoint.MAX_BODY_BYTES;
 
   private final Map<String, Map<String, Endpoint>> byPath = new LinkedHashMap<>();
 
@@ -61,16 +66,17 @@ public final class Routes extends Handler.Abstract {
   }
 
   /**
-   * Non-blocking: Jetty calls {@link #handle} on the thread that parsed the request, and nothing
-   * here blocks that thread. A body of at most {@link #INLINE_LIMIT_BYTES} is read as it arrives
-   * ({@link BodyPrefetch}, no thread waits for it); then an HTTP/1.x request is answered on the
-   * thread that read its last bytes (its connection carries one request at a time, so nothing waits
-   * behind it), while an HTTP/2 request is answered on a thread of the server's pool, so that the
-   * other streams of its connection are read meanwhile. A larger body, or one declared larger, is
-   * read and answered on a pool thread, where reading may block. A reply sent before the body was
-   * read to its end (a refusal) is followed by {@link BodyDrain}. (One-off measurement, HTTP/1.1
-   * saturation with the shipped settings: about a quarter less CPU per review and a fifth more
-   * reviews a second than with every request on a pool thread; {@code bench/analysis.md}.)
+   * Non-blocking: Jetty calls {@link #handle} on the thread that parsed the request, and no thread
+   * ever waits for a request's body. The body is read as it arrives ({@link BodyPrefetch}), up to
+   * {@link #BODY_LIMIT_BYTES} and one byte more; then an HTTP/1.x request with a body of at most
+   * {@link #INLINE_LIMIT_BYTES} is answered on the thread that read its last bytes (its connection
+   * carries one request at a time, so nothing waits behind it), any other on a thread of the
+   * server's pool (an HTTP/2 connection's other streams are read meanwhile; a large body's CPU
+   * stays off the threads that read connections). An unknown path or method, and a Content-Length
+   * over the limit, are answered at once without reading the body. A reply sent before the body was
+   * read to its end is followed by {@link BodyDrain}. (One-off measurement, HTTP/1.1 saturation
+   * with the shipped settings: about a quarter less CPU per review and a fifth more reviews a
+   * second than with every request on a pool thread; {@code bench/analysis.md}.)
    */
   @Override
   public InvocationType getInvocationType() {
@@ -80,15 +86,17 @@ public final class Routes extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     Endpoint endpoint = route(request, response);
-    if (request.getLength() > INLINE_LIMIT_BYTES) {
-      dispatch(BodyPrefetch.Replay.of(request), response, callback, endpoint);
+    if (endpoint instanceof Refusal || request.getLength() > BODY_LIMIT_BYTES) {
+      // answered without reading the body (a ReviewEndpoint refuses a declared oversize body
+      // before it reads)
+      answer(BodyPrefetch.Replay.of(request), response, callback, endpoint);
       return true;
     }
     BodyPrefetch.start(
         request,
-        INLINE_LIMIT_BYTES,
+        BODY_LIMIT_BYTES,
         replay -> {
-          if (replay.complete() && oneRequestAtATime(request)) {
+          if (oneRequestAtATime(request) && replay.length() <= INLINE_LIMIT_BYTES) {
             answer(replay, response, callback, endpoint);
           } else {
             dispatch(replay, response, callback, endpoint);
@@ -96,6 +104,9 @@ public final class Routes extends Handler.Abstract {
         });
     return true;
   }
+
+  /** An answer that never reads the body (404, 405). */
+  private interface Refusal extends Endpoint {}
 
   /** True for HTTP/1.x, whose connection carries one request at a time; false for HTTP/2 and 3. */
   private static boolean oneRequestAtATime(Request request) {
@@ -110,10 +121,11 @@ public final class Routes extends Handler.Abstract {
     Endpoint endpoint = methods.get(request.getMethod());
     if (endpoint == null) {
       String allow = String.join(", ", new TreeSet<>(methods.keySet()));
-      return r -> {
-        response.getHeaders().put(HttpHeader.ALLOW, allow);
-        return Reply.text(405, "method " + r.getMethod() + " not allowed");
-      };
+      return (Refusal)
+          r -> {
+            response.getHeaders().put(HttpHeader.ALLOW, allow);
+            return Reply.text(405, "method " + r.getMethod() + " not allowed");
+          };
     }
     return endpoint;
   }
