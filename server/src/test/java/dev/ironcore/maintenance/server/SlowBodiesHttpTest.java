@@ -139,6 +139,45 @@ class SlowBodiesHttpTest {
     }
   }
 
+  /**
+   * A request still receiving its body when the server stops gets 503 saying so (it got 408
+   * "nothing more within the idle timeout", which blamed the client for the server's stop).
+   */
+  @Test
+  void aBodyCutOffByTheStopIs503() throws Exception {
+    WebhookServer server = smallServer();
+    int port = server.start(0);
+    byte[] body = review("u-stopped");
+    try (SSLSocket socket =
+        (SSLSocket)
+            SslContexts.trusting(certs.caFile())
+                .getSocketFactory()
+                .createSocket("127.0.0.1", port)) {
+      socket.setSoTimeout(20_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST "
+                  + AdmissionRoutes.VALIDATE_MACHINEPOOL
+                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  + "Content-Length: "
+                  + body.length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.UTF_8));
+      out.write(body, 0, body.length / 2);
+      out.flush();
+      Thread.sleep(200); // the server has the headers and half the body
+      Thread stopper = new Thread(server::stop);
+      stopper.start();
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer)
+          .startsWith("HTTP/1.1 503")
+          .contains("the server is shutting down and stopped reading the request body");
+      stopper.join(30_000);
+    } finally {
+      server.stop();
+    }
+  }
+
   private void assertQuickReviewsAnswered(int port) throws Exception {
     for (HttpClient.Version version : HttpClient.Version.values()) {
       HttpClient client =
