@@ -58,24 +58,13 @@ class SlowBodiesHttpTest {
       List<byte[]> bodies = new ArrayList<>();
       for (int i = 0; i < SLOW_CLIENTS; i++) {
         byte[] body = review("u-slow-" + i);
-        SSLSocket socket =
-            (SSLSocket)
-                SslContexts.trusting(certs.caFile())
-                    .getSocketFactory()
-                    .createSocket("127.0.0.1", port);
-        slow.add(socket);
-        socket.setSoTimeout(10_000);
-        OutputStream out = socket.getOutputStream();
-        out.write(
-            ("POST "
-                    + AdmissionRoutes.VALIDATE_MACHINEPOOL
-                    + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: "
-                    + body.length
-                    + "\r\n\r\n")
-                .getBytes(StandardCharsets.UTF_8));
-        out.write(body, 0, body.length / 2);
-        out.flush();
+        slow.add(
+            RawHttp1.post(
+                certs,
+                port,
+                AdmissionRoutes.VALIDATE_MACHINEPOOL,
+                body.length,
+                java.util.Arrays.copyOf(body, body.length / 2)));
         bodies.add(body);
       }
 
@@ -149,22 +138,13 @@ class SlowBodiesHttpTest {
     int port = server.start(0);
     byte[] body = review("u-stopped");
     try (SSLSocket socket =
-        (SSLSocket)
-            SslContexts.trusting(certs.caFile())
-                .getSocketFactory()
-                .createSocket("127.0.0.1", port)) {
+        RawHttp1.post(
+            certs,
+            port,
+            AdmissionRoutes.VALIDATE_MACHINEPOOL,
+            body.length,
+            java.util.Arrays.copyOf(body, body.length / 2))) {
       socket.setSoTimeout(20_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST "
-                  + AdmissionRoutes.VALIDATE_MACHINEPOOL
-                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                  + "Content-Length: "
-                  + body.length
-                  + "\r\n\r\n")
-              .getBytes(StandardCharsets.UTF_8));
-      out.write(body, 0, body.length / 2);
-      out.flush();
       Thread.sleep(200); // the server has the headers and half the body
       Thread stopper = new Thread(server::stop);
       stopper.start();

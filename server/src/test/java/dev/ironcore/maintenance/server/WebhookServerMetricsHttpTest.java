@@ -269,19 +269,12 @@ class WebhookServerMetricsHttpTest {
   void aDeclaredLengthOverTheLimitIsRefusedAtOnce() throws Exception {
     int port = java.net.URI.create(base).getPort();
     try (javax.net.ssl.SSLSocket socket =
-        (javax.net.ssl.SSLSocket)
-            dev.ironcore.maintenance.certs.SslContexts.trusting(certs.caFile())
-                .getSocketFactory()
-                .createSocket("127.0.0.1", port)) {
-      socket.setSoTimeout(5_000);
-      var out = socket.getOutputStream();
-      out.write(
-          ("POST "
-                  + AdmissionRoutes.MUTATE_MACHINEPOOL
-                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                  + "Content-Length: 99999999999\r\n\r\n{\"kind\":")
-              .getBytes(StandardCharsets.UTF_8));
-      out.flush();
+        RawHttp1.post(
+            certs,
+            port,
+            AdmissionRoutes.MUTATE_MACHINEPOOL,
+            99_999_999_999L,
+            "{\"kind\":".getBytes(StandardCharsets.UTF_8))) {
       var in =
           new java.io.BufferedReader(
               new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
@@ -299,25 +292,11 @@ class WebhookServerMetricsHttpTest {
   void aDeclaredLengthOverTheLimitIsRefusedAtOnceAndTheRestIsRead() throws Exception {
     int port = java.net.URI.create(base).getPort();
     int declared = 8 * 1024 * 1024;
+    byte[] part = new byte[1024];
+    java.util.Arrays.fill(part, (byte) ' ');
     try (javax.net.ssl.SSLSocket socket =
-        (javax.net.ssl.SSLSocket)
-            dev.ironcore.maintenance.certs.SslContexts.trusting(certs.caFile())
-                .getSocketFactory()
-                .createSocket("127.0.0.1", port)) {
-      socket.setSoTimeout(5_000);
+        RawHttp1.post(certs, port, AdmissionRoutes.MUTATE_MACHINEPOOL, declared, part)) {
       var out = socket.getOutputStream();
-      out.write(
-          ("POST "
-                  + AdmissionRoutes.MUTATE_MACHINEPOOL
-                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                  + "Content-Length: "
-                  + declared
-                  + "\r\n\r\n")
-              .getBytes(StandardCharsets.UTF_8));
-      byte[] part = new byte[1024];
-      java.util.Arrays.fill(part, (byte) ' ');
-      out.write(part);
-      out.flush();
       var in =
           new java.io.BufferedReader(
               new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
