@@ -28,10 +28,11 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code ironcore_maintenance_webhook_requests_total{webhook,code}}: HTTP answers by status
  *       code, including 413 (body too large) and 415 (not {@code application/json});
- *   <li>{@code ironcore_maintenance_webhook_request_seconds{webhook}}: time to answer, with
- *       histogram buckets from 5 ms to 10 s ({@code _bucket}, {@code _count}, {@code _sum}, {@code
- *       _max});
- *   <li>{@code ironcore_maintenance_webhook_requests_in_flight{webhook}}: requests being answered;
+ *   <li>{@code ironcore_maintenance_webhook_request_seconds{webhook}}: time to answer once the body
+ *       is in hand (the client's upload is not counted), with histogram buckets from 5 ms to 10 s
+ *       ({@code _bucket}, {@code _count}, {@code _sum}, {@code _max});
+ *   <li>{@code ironcore_maintenance_webhook_requests_in_flight{webhook}}: requests being answered
+ *       (a request whose body is still arriving is not counted);
  *   <li>{@code ironcore_maintenance_admission_decisions_total{webhook,decision}}: replies by {@link
  *       AdmissionResponse.Decision}: {@code allowed}, {@code patched}, {@code denied} or {@code
  *       errored} (malformed reviews and handler failures; 413/415 carry no decision);
