@@ -56,6 +56,14 @@ public final class DefaultLogging extends ContextAwareBase implements Configurat
     // does nothing: two lines per MachinePool review at --zap-log-level=debug, no information
     context.getLogger("io.fabric8.kubernetes.client.CustomResource").setLevel(Level.INFO);
     context.getLogger("org.eclipse.jetty").setLevel(Level.WARN);
+    // When a watch's connection drops without a close frame (the API server went away), fabric8
+    // echoes the JDK's status 1006, which the JDK refuses to send: a WARN with a 40-line stack
+    // trace
+    // per watch, and a second WARN; nothing is wrong beyond the drop, which the informers handle
+    // (they watch again; the controller's log that at INFO)
+    context
+        .getLogger("io.fabric8.kubernetes.client.jdkhttp.JdkWebSocketImpl")
+        .setLevel(Level.ERROR);
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.toLevel(System.getProperty(LEVEL_PROPERTY), Level.INFO));
     root.addAppender(console);

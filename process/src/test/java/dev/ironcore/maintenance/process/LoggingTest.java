@@ -56,6 +56,9 @@ class LoggingTest {
         .isEqualTo(ch.qos.logback.classic.Level.WARN);
     assertThat(context.getLogger("io.fabric8.kubernetes.client.CustomResource").getLevel())
         .isEqualTo(ch.qos.logback.classic.Level.INFO);
+    assertThat(
+            context.getLogger("io.fabric8.kubernetes.client.jdkhttp.JdkWebSocketImpl").getLevel())
+        .isEqualTo(ch.qos.logback.classic.Level.ERROR);
     // set in code (DefaultLogging), not read from XML: logback's Joran never ran
     assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("CONSOLE")).isNotNull();
     assertThat(context.getStatusManager().getCopyOfStatusList())
