@@ -316,6 +316,19 @@ class WebhookServerMetricsHttpTest {
     }
   }
 
+  /** An unknown path is answered at once, before its body came (it waited for the body). */
+  @Test
+  void anUnknownPathIsAnsweredBeforeItsBody() throws Exception {
+    int port = java.net.URI.create(base).getPort();
+    try (javax.net.ssl.SSLSocket socket =
+        RawHttp1.post(certs, port, "/no-such-path", 5_000, "{}".getBytes(StandardCharsets.UTF_8))) {
+      var in =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(in.readLine()).isEqualTo("HTTP/1.1 404 Not Found");
+    }
+  }
+
   /** Reads one HTTP/1.1 response's headers and its Content-Length body. */
   private static void skipResponse(java.io.BufferedReader in) throws java.io.IOException {
     int length = 0;

@@ -12,8 +12,9 @@ import org.eclipse.jetty.util.thread.Invocable;
  * ended (its last chunk, or a failure chunk: the client left, reset the stream or sent nothing more
  * within the idle timeout), or more than {@code maxBytes} have come, the request is handed on as a
  * {@link Replay}: a request whose reads return what was read, then go on reading the real request.
- * Up to {@link #RETAINED_BYTES} are kept as Jetty's own chunks; a larger body is copied to the heap
- * as it comes, and the chunks released.
+ * Up to {@link #RETAINED_BYTES} in at most {@link #RETAINED_CHUNKS} are kept as Jetty's own chunks;
+ * a larger body, or one in more pieces, is copied to the heap as it comes, and the chunks released:
+ * what a request holds follows the bytes that came, never a declared length.
  *
  * <p>Why: a thread blocked on a body must be woken by the thread that parses the body's bytes (over
  * HTTP/2 the HEADERS frame starts the request, its DATA frames come after), a hand-off between
@@ -26,6 +27,14 @@ import org.eclipse.jetty.util.thread.Invocable;
 final class BodyPrefetch implements Runnable, Invocable {
   /** The most bytes kept as Jetty's chunks (network buffers) before the body is copied: 64 KiB. */
   static final int RETAINED_BYTES = 64 * 1024;
+
+  /**
+   * The most chunks kept before the body is copied: 8. Each chunk costs about 200 bytes besides its
+   * data, so a body sent in 1-byte pieces (a 1-byte HTTP/2 DATA frame, TLS record or HTTP/1.1 chunk
+   * each) would otherwise cost 200 times its size: four such 64 KiB bodies used to exhaust the
+   * shipped 64 MiB heap (found by a fresh-eyes check).
+   */
+  static final int RETAINED_CHUNKS = 8;
 
   private final Request request;
   private final long maxBytes;
@@ -78,14 +87,14 @@ final class BodyPrefetch implements Runnable, Invocable {
   }
 
   private void keep(Content.Chunk chunk) {
-    if (copy == null && bytes <= RETAINED_BYTES) {
+    if (copy == null && bytes <= RETAINED_BYTES && chunks.size() < RETAINED_CHUNKS) {
       chunks.add(chunk);
       return;
     }
     if (copy == null) {
-      long declared = request.getLength();
-      long size = declared >= bytes ? Math.min(declared, maxBytes + 1) : 2 * bytes;
-      copy = new byte[(int) Math.max(size, bytes)];
+      // grown as the bytes come, never to a declared length ahead of them: a client declaring
+      // 7 MiB and sending a few bytes makes the server hold a few bytes
+      copy = new byte[(int) Math.max(bytes, 16 * 1024)];
       for (Content.Chunk kept; (kept = chunks.poll()) != null; ) {
         append(kept);
       }
@@ -97,7 +106,12 @@ final class BodyPrefetch implements Runnable, Invocable {
     java.nio.ByteBuffer data = chunk.getByteBuffer();
     int n = data.remaining();
     if (copied + n > copy.length) {
-      copy = java.util.Arrays.copyOf(copy, Math.max(copied + n, 2 * copy.length));
+      long declared = request.getLength();
+      long grown = Math.max(copied + n, 2L * copy.length);
+      if (declared >= copied + n) {
+        grown = Math.min(grown, declared); // the last growth lands on the declared length
+      }
+      copy = java.util.Arrays.copyOf(copy, (int) Math.min(grown, maxBytes + 1 + n));
     }
     data.get(copy, copied, n);
     copied += n;

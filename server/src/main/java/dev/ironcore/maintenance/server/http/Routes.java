@@ -130,7 +130,7 @@ public final class Routes extends Handler.Abstract {
     return endpoint;
   }
 
-  private static final Endpoint NOT_FOUND = request -> Reply.text(404, "not found");
+  private static final Endpoint NOT_FOUND = (Refusal) request -> Reply.text(404, "not found");
 
   private static void dispatch(
       BodyPrefetch.Replay request, Response response, Callback callback, Endpoint endpoint) {
