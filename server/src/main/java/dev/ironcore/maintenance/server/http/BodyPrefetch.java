@@ -56,8 +56,8 @@ final class BodyPrefetch implements Runnable, Invocable {
    * one), with the request to answer.
    *
    * @param request the request whose body is read
-   * @param maxBytes bytes after which reading stops (the replay then holds more than this and is
-   *     not {@link Replay#complete()})
+   * @param maxBytes bytes after which reading stops (the replay then holds more than this, and its
+   *     reader reads the rest from the request)
    * @param then receives the replay
    */
   static void start(Request request, long maxBytes, Consumer<Replay> then) {
@@ -73,14 +73,14 @@ final class BodyPrefetch implements Runnable, Invocable {
         return;
       }
       if (Content.Chunk.isFailure(chunk)) {
-        finish(chunk, true);
+        finish(chunk);
         return;
       }
       bytes += chunk.remaining();
       last = chunk.isLast();
       keep(chunk);
       if (last || bytes > maxBytes) {
-        finish(null, last);
+        finish(null);
         return;
       }
     }
@@ -118,14 +118,14 @@ final class BodyPrefetch implements Runnable, Invocable {
     chunk.release();
   }
 
-  private void finish(Content.Chunk failure, boolean complete) {
+  private void finish(Content.Chunk failure) {
     if (copy != null) {
       chunks.add(Content.Chunk.from(java.nio.ByteBuffer.wrap(copy, 0, copied), last));
     }
     if (failure != null) {
       chunks.add(failure);
     }
-    then.accept(new Replay(request, chunks, complete, bytes));
+    then.accept(new Replay(request, chunks, bytes));
   }
 
   @Override
@@ -140,30 +140,23 @@ final class BodyPrefetch implements Runnable, Invocable {
    */
   static final class Replay extends Request.Wrapper {
     private final ArrayDeque<Content.Chunk> chunks;
-    private final boolean complete;
     private final long length;
     private boolean endReached;
 
-    Replay(Request request, ArrayDeque<Content.Chunk> chunks, boolean complete, long length) {
+    Replay(Request request, ArrayDeque<Content.Chunk> chunks, long length) {
       super(request);
       this.chunks = chunks;
-      this.complete = complete;
       this.length = length;
     }
 
     /** A replay of nothing read yet: {@link #read()} reads the real request. */
     static Replay of(Request request) {
-      return new Replay(request, new ArrayDeque<>(), false, 0);
+      return new Replay(request, new ArrayDeque<>(), 0);
     }
 
     /** How many bytes of the body were read ahead. */
     long length() {
       return length;
-    }
-
-    /** True when the whole body (or how it failed) is in hand: reading never waits. */
-    boolean complete() {
-      return complete;
     }
 
     @Override
