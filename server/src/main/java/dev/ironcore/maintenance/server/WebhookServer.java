@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.http.BodyBudget;
 import dev.ironcore.maintenance.server.http.HealthEndpoints;
 import dev.ironcore.maintenance.server.http.MeteredEndpoint;
 import dev.ironcore.maintenance.server.http.MetricsEndpoint;
@@ -102,7 +103,7 @@ public final class WebhookServer implements AutoCloseable {
     metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
     metrics.servingCertificateExpiresSoon(served::expiresSoon, served.expiryWarning());
     metrics.servingCertificateReloadFailing(() -> served.reloadProblem().isPresent());
-    Routes routes = new Routes();
+    Routes routes = new Routes(BodyBudget.forHeap(Runtime.getRuntime().maxMemory()));
     admissionRoutes.forEach(
         (path, handler) -> routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
     routes.post(

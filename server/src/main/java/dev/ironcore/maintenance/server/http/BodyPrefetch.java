@@ -38,16 +38,19 @@ final class BodyPrefetch implements Runnable, Invocable {
 
   private final Request request;
   private final long maxBytes;
+  private final BodyBudget budget;
   private final Consumer<Replay> then;
+  private BodyBudget.Reservation reservation;
   private final ArrayDeque<Content.Chunk> chunks = new ArrayDeque<>();
   private byte[] copy;
   private int copied;
   private boolean last;
   private long bytes;
 
-  private BodyPrefetch(Request request, long maxBytes, Consumer<Replay> then) {
+  private BodyPrefetch(Request request, long maxBytes, BodyBudget budget, Consumer<Replay> then) {
     this.request = request;
     this.maxBytes = maxBytes;
+    this.budget = budget;
     this.then = then;
   }
 
@@ -58,10 +61,13 @@ final class BodyPrefetch implements Runnable, Invocable {
    * @param request the request whose body is read
    * @param maxBytes bytes after which reading stops (the replay then holds more than this, and its
    *     reader reads the rest from the request)
+   * @param budget for a body of unknown length: reserved (the largest body, {@code maxBytes} and
+   *     one byte) once more than {@link #RETAINED_BYTES} came, reading paused until it is granted;
+   *     {@code null} when the caller reserved already or the body is small
    * @param then receives the replay
    */
-  static void start(Request request, long maxBytes, Consumer<Replay> then) {
-    new BodyPrefetch(request, maxBytes, then).run();
+  static void start(Request request, long maxBytes, BodyBudget budget, Consumer<Replay> then) {
+    new BodyPrefetch(request, maxBytes, budget, then).run();
   }
 
   @Override
@@ -73,14 +79,26 @@ final class BodyPrefetch implements Runnable, Invocable {
         return;
       }
       if (Content.Chunk.isFailure(chunk)) {
-        finish(chunk);
+        finish(chunk, false);
         return;
       }
       bytes += chunk.remaining();
       last = chunk.isLast();
       keep(chunk);
       if (last || bytes > maxBytes) {
-        finish(null);
+        finish(null, false);
+        return;
+      }
+      if (budget != null && reservation == null && bytes > RETAINED_BYTES) {
+        budget.reserve(
+            maxBytes + 1,
+            request.getComponents().getExecutor(),
+            request.getComponents().getScheduler(),
+            granted -> {
+              reservation = granted;
+              run();
+            },
+            () -> finish(null, true));
         return;
       }
     }
@@ -118,14 +136,14 @@ final class BodyPrefetch implements Runnable, Invocable {
     chunk.release();
   }
 
-  private void finish(Content.Chunk failure) {
+  private void finish(Content.Chunk failure, boolean overBudget) {
     if (copy != null) {
       chunks.add(Content.Chunk.from(java.nio.ByteBuffer.wrap(copy, 0, copied), last));
     }
     if (failure != null) {
       chunks.add(failure);
     }
-    then.accept(new Replay(request, chunks, bytes));
+    then.accept(new Replay(request, chunks, bytes, reservation, overBudget));
   }
 
   @Override
@@ -141,22 +159,41 @@ final class BodyPrefetch implements Runnable, Invocable {
   static final class Replay extends Request.Wrapper {
     private final ArrayDeque<Content.Chunk> chunks;
     private final long length;
+    private final BodyBudget.Reservation reservation;
+    private final boolean overBudget;
     private boolean endReached;
 
-    Replay(Request request, ArrayDeque<Content.Chunk> chunks, long length) {
+    Replay(
+        Request request,
+        ArrayDeque<Content.Chunk> chunks,
+        long length,
+        BodyBudget.Reservation reservation,
+        boolean overBudget) {
       super(request);
       this.chunks = chunks;
       this.length = length;
+      this.reservation = reservation;
+      this.overBudget = overBudget;
     }
 
     /** A replay of nothing read yet: {@link #read()} reads the real request. */
     static Replay of(Request request) {
-      return new Replay(request, new ArrayDeque<>(), 0);
+      return new Replay(request, new ArrayDeque<>(), 0, null, false);
     }
 
     /** How many bytes of the body were read ahead. */
     long length() {
       return length;
+    }
+
+    /** The budget reserved while reading (a body of unknown length), or {@code null}. */
+    BodyBudget.Reservation reservation() {
+      return reservation;
+    }
+
+    /** True when reading stopped because no budget came within its wait (answer 503). */
+    boolean overBudget() {
+      return overBudget;
     }
 
     @Override

@@ -38,6 +38,15 @@ public final class Routes extends Handler.Abstract {
   static final long BODY_LIMIT_BYTES = ReviewEndpoint.MAX_BODY_BYTES;
 
   private final Map<String, Map<String, Endpoint>> byPath = new LinkedHashMap<>();
+  private final BodyBudget budget;
+
+  /**
+   * @param budget how many bytes of large bodies are read and answered at once; a request over it
+   *     waits, unread, and gets 503 after the budget's wait
+   */
+  public Routes(BodyBudget budget) {
+    this.budget = Objects.requireNonNull(budget, "budget");
+  }
 
   /**
    * @param path exact path, e.g. {@code /mutate/machine}
@@ -86,23 +95,90 @@ public final class Routes extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     Endpoint endpoint = route(request, response);
-    if (endpoint instanceof Refusal || request.getLength() > BODY_LIMIT_BYTES) {
+    long declared = request.getLength();
+    if (endpoint instanceof Refusal || declared > BODY_LIMIT_BYTES) {
       // answered without reading the body (a ReviewEndpoint refuses a declared oversize body
       // before it reads)
       answer(BodyPrefetch.Replay.of(request), response, callback, endpoint);
       return true;
     }
+    if (declared > INLINE_LIMIT_BYTES) {
+      // a large body: room in the budget first, then its bytes (unread while it waits)
+      budget.reserve(
+          declared,
+          request.getComponents().getExecutor(),
+          request.getComponents().getScheduler(),
+          reservation -> prefetch(request, response, releasing(callback, reservation), endpoint),
+          () ->
+              answer(
+                  BodyPrefetch.Replay.of(request), response, callback, busy(response, declared)));
+      return true;
+    }
+    prefetch(request, response, callback, endpoint);
+    return true;
+  }
+
+  private void prefetch(Request request, Response response, Callback callback, Endpoint endpoint) {
+    // a body of unknown length reserves its room once it passes 64 KiB
+    BodyBudget unknownLength = request.getLength() < 0 ? budget : null;
     BodyPrefetch.start(
         request,
         BODY_LIMIT_BYTES,
+        unknownLength,
         replay -> {
-          if (oneRequestAtATime(request) && replay.length() <= INLINE_LIMIT_BYTES) {
-            answer(replay, response, callback, endpoint);
+          Callback done =
+              replay.reservation() == null ? callback : releasing(callback, replay.reservation());
+          if (replay.overBudget()) {
+            answer(replay, response, done, busy(response, -1));
+          } else if (oneRequestAtATime(request) && replay.length() <= INLINE_LIMIT_BYTES) {
+            answer(replay, response, done, endpoint);
           } else {
-            dispatch(replay, response, callback, endpoint);
+            dispatch(replay, response, done, endpoint);
           }
         });
-    return true;
+  }
+
+  /** The request's callback, releasing {@code reservation} when the request completes. */
+  private static Callback releasing(Callback callback, Runnable reservation) {
+    return new Callback.Nested(callback) {
+      @Override
+      public void succeeded() {
+        reservation.run();
+        super.succeeded();
+      }
+
+      @Override
+      public void failed(Throwable x) {
+        reservation.run();
+        super.failed(x);
+      }
+    };
+  }
+
+  /**
+   * 503 with {@code Retry-After: 1} for a large body that found no room in the budget within its
+   * wait.
+   *
+   * @param declared the body's declared length, or -1 when unknown
+   */
+  private Endpoint busy(Response response, long declared) {
+    String size = declared < 0 ? "over " + INLINE_LIMIT_BYTES + " bytes" : declared + " bytes";
+    String message =
+        "the server is answering other large requests: no room for this body of "
+            + size
+            + " within "
+            + budget.maxWait().toSeconds()
+            + " s (it answers at most "
+            + budget.capacityBytes()
+            + " bytes of request bodies over "
+            + INLINE_LIMIT_BYTES
+            + " bytes at once, set by its heap); send the request again";
+    return (Refusal)
+        r -> {
+          LOG.warn("{} {}: 503, {}", r.getMethod(), Request.getPathInContext(r), message);
+          response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+          return Reply.text(503, message);
+        };
   }
 
   /** An answer that never reads the body (404, 405). */

@@ -1,0 +1,225 @@
+package dev.ironcore.maintenance.server.http;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How many bytes of large request bodies (over {@link Routes#INLINE_LIMIT_BYTES}, 64 KiB) the
+ * server reads and answers at once, so that a few large reviews at the same time cannot exhaust the
+ * heap: answering a review takes about five times its size in heap while it is decoded, mutated and
+ * encoded (measured with the shipped 64 MiB heap: one 6.9 MB review fits, two at once ended the
+ * server with {@code OutOfMemoryError}). A request reserves its body's size before its body is read
+ * (its declared {@code Content-Length}; a body of unknown length reserves the largest body once it
+ * passes 64 KiB); one that does not fit waits, unread, in arrival order, and is refused (the caller
+ * answers 503) if it still does not fit after {@link #maxWait()}. A request larger than the whole
+ * budget reserves all of it (it is answered alone). The reservation is released when the request
+ * completes, or after {@link #MAX_HOLD} at the latest (a request that never completes, such as an
+ * HTTP/2 stream Jetty reset itself, must not keep it for good). Thread-safe.
+ */
+public final class BodyBudget {
+  private static final Logger LOG = LoggerFactory.getLogger(BodyBudget.class);
+
+  /**
+   * Default {@link #maxWait()}: 5 seconds, within the API server's default webhook timeout (10 s).
+   */
+  public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
+
+  /** Longest a reservation is held: 60 seconds (twice the connections' idle timeout). */
+  static final Duration MAX_HOLD = Duration.ofSeconds(60);
+
+  /** Heap left to everything else when the budget is derived from the heap: 32 MiB. */
+  static final long HEAP_RESERVE_BYTES = 32L * 1024 * 1024;
+
+  /** Heap bytes per body byte while a review is answered (measured about 5; 4 leaves a margin). */
+  static final long HEAP_PER_BODY_BYTE = 4;
+
+  private final long capacityBytes;
+  private final Duration maxWait;
+  private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+  private long inUseBytes;
+
+  /**
+   * @param capacityBytes the most body bytes reserved at once, positive
+   * @param wait how long a request waits for room before it is refused, not negative
+   * @throws IllegalArgumentException when {@code capacityBytes} is not positive or {@code wait} is
+   *     negative
+   */
+  public BodyBudget(long capacityBytes, Duration wait) {
+    if (capacityBytes <= 0) {
+      throw new IllegalArgumentException("capacityBytes must be positive, got " + capacityBytes);
+    }
+    if (wait.isNegative()) {
+      throw new IllegalArgumentException("wait must not be negative, got " + wait);
+    }
+    this.capacityBytes = capacityBytes;
+    this.maxWait = wait;
+  }
+
+  /**
+   * The budget for a heap of {@code maxHeapBytes} ({@link Runtime#maxMemory()}): what is left after
+   * {@link #HEAP_RESERVE_BYTES}, divided by {@link #HEAP_PER_BODY_BYTE}, and never less than the
+   * largest body ({@link Routes#BODY_LIMIT_BYTES} and one byte), so that any single review can be
+   * answered. The shipped 64 MiB heap (62 MiB usable) gives 7.5 MiB: one review of the largest size
+   * at a time, or several smaller ones.
+   *
+   * @param maxHeapBytes the JVM's maximum heap in bytes
+   * @return a budget with {@link #DEFAULT_WAIT}
+   */
+  public static BodyBudget forHeap(long maxHeapBytes) {
+    long derived = (maxHeapBytes - HEAP_RESERVE_BYTES) / HEAP_PER_BODY_BYTE;
+    return new BodyBudget(Math.max(Routes.BODY_LIMIT_BYTES + 1, derived), DEFAULT_WAIT);
+  }
+
+  /** The most body bytes reserved at once. */
+  public long capacityBytes() {
+    return capacityBytes;
+  }
+
+  /** How long a request waits for room before it is refused. */
+  public Duration maxWait() {
+    return maxWait;
+  }
+
+  /** Bytes reserved now. */
+  public synchronized long inUseBytes() {
+    return inUseBytes;
+  }
+
+  /**
+   * Reserves {@code bytes} (at most {@link #capacityBytes()}): {@code granted} runs on this thread
+   * if they fit now and nobody waits before this request, else later on {@code executor} once
+   * requests before it released theirs; {@code refused} runs on a {@code scheduler} thread if that
+   * did not happen within {@link #maxWait()}. Exactly one of the two runs.
+   *
+   * @param bytes the body's size in bytes
+   * @param granted receives the reservation; the caller runs it once the request completed
+   * @param refused runs when no room came within the wait
+   */
+  void reserve(
+      long bytes,
+      Executor executor,
+      Scheduler scheduler,
+      Consumer<Reservation> granted,
+      Runnable refused) {
+    Objects.requireNonNull(granted, "granted");
+    Objects.requireNonNull(refused, "refused");
+    long n = Math.max(0, Math.min(bytes, capacityBytes));
+    Waiter waiter = new Waiter(n, executor, scheduler, granted);
+    synchronized (this) {
+      if (!waiters.isEmpty() || inUseBytes + n > capacityBytes) {
+        waiters.add(waiter);
+        waiter.timeout =
+            scheduler.schedule(
+                () -> expire(waiter, refused), maxWait.toMillis(), TimeUnit.MILLISECONDS);
+        return;
+      }
+      inUseBytes += n;
+    }
+    waiter.grant(false);
+  }
+
+  private void expire(Waiter waiter, Runnable refused) {
+    List<Waiter> next;
+    synchronized (this) {
+      if (!waiters.remove(waiter)) {
+        return; // granted meanwhile
+      }
+      next = admitWaiting(); // it may have kept smaller ones behind it waiting
+    }
+    next.forEach(w -> w.grant(true));
+    refused.run();
+  }
+
+  private void release(long n) {
+    List<Waiter> next;
+    synchronized (this) {
+      inUseBytes -= n;
+      next = admitWaiting();
+    }
+    next.forEach(w -> w.grant(true));
+  }
+
+  /** Takes the waiters from the front that fit now; call with the lock held. */
+  private List<Waiter> admitWaiting() {
+    List<Waiter> admitted = new ArrayList<>();
+    for (Waiter w; (w = waiters.peek()) != null && inUseBytes + w.bytes <= capacityBytes; ) {
+      waiters.poll();
+      inUseBytes += w.bytes;
+      if (w.timeout != null) {
+        w.timeout.cancel();
+      }
+      admitted.add(w);
+    }
+    return admitted;
+  }
+
+  /** A request waiting for room. */
+  private final class Waiter {
+    final long bytes;
+    final Executor executor;
+    final Scheduler scheduler;
+    final Consumer<Reservation> granted;
+    Scheduler.Task timeout;
+
+    Waiter(long bytes, Executor executor, Scheduler scheduler, Consumer<Reservation> granted) {
+      this.bytes = bytes;
+      this.executor = executor;
+      this.scheduler = scheduler;
+      this.granted = granted;
+    }
+
+    void grant(boolean later) {
+      Reservation reservation = new Reservation(bytes);
+      reservation.expiry =
+          scheduler.schedule(reservation::expire, MAX_HOLD.toMillis(), TimeUnit.MILLISECONDS);
+      if (later) {
+        executor.execute(() -> granted.accept(reservation));
+      } else {
+        granted.accept(reservation);
+      }
+    }
+  }
+
+  /** Reserved bytes; {@link #run()} releases them (once; later calls do nothing). */
+  final class Reservation implements Runnable {
+    private final long bytes;
+    private final AtomicBoolean released = new AtomicBoolean();
+    private volatile Scheduler.Task expiry;
+
+    private Reservation(long bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void run() {
+      if (released.compareAndSet(false, true)) {
+        Scheduler.Task task = expiry;
+        if (task != null) {
+          task.cancel();
+        }
+        release(bytes);
+      }
+    }
+
+    private void expire() {
+      if (!released.get()) {
+        LOG.warn(
+            "a request held {} bytes of the request-body budget for {} s without completing;"
+                + " released",
+            bytes,
+            MAX_HOLD.toSeconds());
+        run();
+      }
+    }
+  }
+}
