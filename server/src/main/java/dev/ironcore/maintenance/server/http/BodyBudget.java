@@ -45,6 +45,7 @@ public final class BodyBudget {
 
   private final long capacityBytes;
   private final Duration maxWait;
+  private final Duration maxHold;
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
   private long inUseBytes;
 
@@ -55,6 +56,13 @@ public final class BodyBudget {
    *     negative
    */
   public BodyBudget(long capacityBytes, Duration wait) {
+    this(capacityBytes, wait, MAX_HOLD);
+  }
+
+  /**
+   * @param maxHold how long a reservation is held at most ({@link #MAX_HOLD} outside tests)
+   */
+  BodyBudget(long capacityBytes, Duration wait, Duration maxHold) {
     if (capacityBytes <= 0) {
       throw new IllegalArgumentException("capacityBytes must be positive, got " + capacityBytes);
     }
@@ -63,6 +71,7 @@ public final class BodyBudget {
     }
     this.capacityBytes = capacityBytes;
     this.maxWait = wait;
+    this.maxHold = Objects.requireNonNull(maxHold, "maxHold");
   }
 
   /**
@@ -181,7 +190,7 @@ public final class BodyBudget {
     void grant(boolean later) {
       Reservation reservation = new Reservation(bytes);
       reservation.expiry =
-          scheduler.schedule(reservation::expire, MAX_HOLD.toMillis(), TimeUnit.MILLISECONDS);
+          scheduler.schedule(reservation::expire, maxHold.toMillis(), TimeUnit.MILLISECONDS);
       if (later) {
         executor.execute(() -> granted.accept(reservation));
       } else {
@@ -214,10 +223,10 @@ public final class BodyBudget {
     private void expire() {
       if (!released.get()) {
         LOG.warn(
-            "a request held {} bytes of the request-body budget for {} s without completing;"
+            "a request held {} bytes of the request-body budget for {} ms without completing;"
                 + " released",
             bytes,
-            MAX_HOLD.toSeconds());
+            maxHold.toMillis());
         run();
       }
     }

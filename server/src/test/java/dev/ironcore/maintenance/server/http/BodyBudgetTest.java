@@ -1,0 +1,149 @@
+package dev.ironcore.maintenance.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class BodyBudgetTest {
+  private final ScheduledExecutorScheduler scheduler = new ScheduledExecutorScheduler();
+  private final Executor direct = Runnable::run;
+  private final List<String> events = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    scheduler.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    scheduler.stop();
+  }
+
+  /** Reserves and records "granted NAME" / "refused NAME"; returns where the reservation lands. */
+  private AtomicReference<Runnable> reserve(BodyBudget budget, String name, long bytes) {
+    AtomicReference<Runnable> held = new AtomicReference<>();
+    budget.reserve(
+        bytes,
+        direct,
+        scheduler,
+        r -> {
+          held.set(r);
+          events.add("granted " + name);
+        },
+        () -> events.add("refused " + name));
+    return held;
+  }
+
+  @Test
+  void whatFitsIsGrantedAtOnceOnTheCallingThread() {
+    BodyBudget budget = new BodyBudget(1000, Duration.ofSeconds(5));
+    reserve(budget, "a", 600);
+    reserve(budget, "b", 400);
+    assertThat(events).containsExactly("granted a", "granted b");
+    assertThat(budget.inUseBytes()).isEqualTo(1000);
+  }
+
+  @Test
+  void whatDoesNotFitWaitsUntilRoomIsReleasedInArrivalOrder() {
+    BodyBudget budget = new BodyBudget(1000, Duration.ofSeconds(5));
+    AtomicReference<Runnable> a = reserve(budget, "a", 800);
+    reserve(budget, "b", 500);
+    // c would fit now, but b came first: nobody overtakes a waiting request
+    reserve(budget, "c", 100);
+    assertThat(events).containsExactly("granted a");
+    a.get().run();
+    assertThat(events).containsExactly("granted a", "granted b", "granted c");
+    assertThat(budget.inUseBytes()).isEqualTo(600);
+  }
+
+  @Test
+  void aReleaseCountsOnce() {
+    BodyBudget budget = new BodyBudget(1000, Duration.ofSeconds(5));
+    AtomicReference<Runnable> a = reserve(budget, "a", 700);
+    reserve(budget, "b", 200);
+    a.get().run();
+    a.get().run();
+    assertThat(budget.inUseBytes()).isEqualTo(200);
+  }
+
+  @Test
+  void aBodyLargerThanTheBudgetReservesAllOfItAndIsAnsweredAlone() {
+    BodyBudget budget = new BodyBudget(1000, Duration.ofSeconds(5));
+    AtomicReference<Runnable> big = reserve(budget, "big", 5000);
+    reserve(budget, "small", 1);
+    assertThat(events).containsExactly("granted big");
+    assertThat(budget.inUseBytes()).isEqualTo(1000);
+    big.get().run();
+    assertThat(events).containsExactly("granted big", "granted small");
+  }
+
+  @Test
+  void aRequestThatFindsNoRoomWithinTheWaitIsRefusedAndLetsTheOnesBehindItIn() throws Exception {
+    BodyBudget budget = new BodyBudget(1000, Duration.ofMillis(200));
+    reserve(budget, "a", 600);
+    long start = System.nanoTime();
+    reserve(budget, "b", 500);
+    // c waits only because b is before it
+    CountDownLatch cGranted = new CountDownLatch(1);
+    budget.reserve(
+        300, direct, scheduler, r -> cGranted.countDown(), () -> events.add("refused c"));
+    assertThat(cGranted.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(events).containsExactly("granted a", "refused b");
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(200));
+    assertThat(budget.inUseBytes()).isEqualTo(900);
+  }
+
+  @Test
+  void aGrantedRequestIsNotRefusedLater() throws Exception {
+    BodyBudget budget = new BodyBudget(1000, Duration.ofMillis(100));
+    AtomicReference<Runnable> a = reserve(budget, "a", 1000);
+    reserve(budget, "b", 1000);
+    a.get().run();
+    Thread.sleep(300);
+    assertThat(events).containsExactly("granted a", "granted b");
+  }
+
+  @Test
+  void aReservationNeverReleasedIsReleasedAfterTheLongestHold() throws Exception {
+    BodyBudget budget = new BodyBudget(1000, Duration.ofSeconds(5), Duration.ofMillis(200));
+    reserve(budget, "stuck", 1000);
+    CountDownLatch next = new CountDownLatch(1);
+    budget.reserve(1000, direct, scheduler, r -> next.countDown(), () -> events.add("refused"));
+    assertThat(next.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(events).containsExactly("granted stuck");
+  }
+
+  @Test
+  void theBudgetForTheShippedHeapAnswersTheLargestBodyAndGrowsWithTheHeap() {
+    long mib = 1024 * 1024;
+    // -Xmx64m: the serial collector reports 62 MiB (one survivor space is not counted)
+    assertThat(BodyBudget.forHeap(62 * mib).capacityBytes())
+        .isEqualTo(30 * mib / 4)
+        .isGreaterThan(Routes.BODY_LIMIT_BYTES);
+    assertThat(BodyBudget.forHeap(16 * mib).capacityBytes()).isEqualTo(Routes.BODY_LIMIT_BYTES + 1);
+    assertThat(BodyBudget.forHeap(1024 * mib).capacityBytes()).isEqualTo((1024 - 32) * mib / 4);
+    assertThat(BodyBudget.forHeap(64 * mib).maxWait()).isEqualTo(BodyBudget.DEFAULT_WAIT);
+  }
+
+  @Test
+  void badSettingsAreRefused() {
+    assertThatThrownBy(() -> new BodyBudget(0, Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("capacityBytes must be positive, got 0");
+    assertThatThrownBy(() -> new BodyBudget(10, Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("wait must not be negative");
+  }
+}

@@ -1,0 +1,198 @@
+package dev.ironcore.maintenance.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link Routes} with a small {@link BodyBudget} on a real Jetty (plain HTTP/1.1 on loopback; the
+ * budget does not depend on TLS or the protocol): large bodies wait for room, unread, and get 503
+ * when none comes within the wait; small bodies never wait.
+ */
+@Timeout(60)
+class RoutesBodyBudgetHttpTest {
+  private static final int LARGE = 100_000;
+
+  private final CountDownLatch holding = new CountDownLatch(1);
+  private final CountDownLatch release = new CountDownLatch(1);
+  private final HttpClient client =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private Server jetty;
+  private URI base;
+
+  @BeforeEach
+  void start() throws Exception {
+    // room for one large body; a waiting one is refused after 1 s
+    Routes routes = new Routes(new BodyBudget(150_000, Duration.ofSeconds(1)));
+    routes.post("/echo", request -> Reply.text(200, "read " + bodyLength(request)));
+    routes.post(
+        "/hold",
+        request -> {
+          long n = bodyLength(request);
+          holding.countDown();
+          try {
+            release.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return Reply.text(200, "held " + n);
+        });
+    jetty = new Server();
+    ServerConnector connector = new ServerConnector(jetty);
+    connector.setHost("127.0.0.1");
+    jetty.addConnector(connector);
+    jetty.setHandler(routes);
+    jetty.start();
+    base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    release.countDown();
+    jetty.stop();
+  }
+
+  private static long bodyLength(org.eclipse.jetty.server.Request request) throws IOException {
+    try (InputStream in = org.eclipse.jetty.io.Content.Source.asInputStream(request)) {
+      return in.transferTo(java.io.OutputStream.nullOutputStream());
+    }
+  }
+
+  private CompletableFuture<HttpResponse<String>> post(String path, byte[] body) {
+    return client.sendAsync(
+        HttpRequest.newBuilder(base.resolve(path))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A body without Content-Length (the JDK client sends it chunked). */
+  private CompletableFuture<HttpResponse<String>> postChunked(String path, byte[] body) {
+    return client.sendAsync(
+        HttpRequest.newBuilder(base.resolve(path))
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private CompletableFuture<HttpResponse<String>> holdTheBudget() throws Exception {
+    CompletableFuture<HttpResponse<String>> held = post("/hold", new byte[LARGE]);
+    assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+    return held;
+  }
+
+  @Test
+  void aLargeBodyWaitsForRoomAndIsAnsweredOnceTheRequestBeforeItCompleted() throws Exception {
+    CompletableFuture<HttpResponse<String>> held = holdTheBudget();
+    CompletableFuture<HttpResponse<String>> waiting = post("/echo", new byte[LARGE]);
+    Thread.sleep(400);
+    assertThat(waiting).isNotDone();
+    release.countDown();
+    assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("held " + LARGE);
+    HttpResponse<String> answer = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.body()).isEqualTo("read " + LARGE);
+  }
+
+  @Test
+  void aLargeBodyThatFindsNoRoomWithinTheWaitGets503WithRetryAfter() throws Exception {
+    holdTheBudget();
+    long start = System.nanoTime();
+    HttpResponse<String> refused = post("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS);
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+    assertThat(refused.body())
+        .isEqualTo(
+            "the server is answering other large requests: no room for this body of 100000 bytes"
+                + " within 1 s (it answers at most 150000 bytes of request bodies over 65536 bytes"
+                + " at once, set by its heap); send the request again");
+    // nothing was held for the refused one: once the first is done a large body gets in again
+    release.countDown();
+    assertThat(post("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS).body())
+        .isEqualTo("read " + LARGE);
+  }
+
+  @Test
+  void aLargeBodyOfUnknownLengthWaitsOnceItPasses64KiB() throws Exception {
+    holdTheBudget();
+    HttpResponse<String> refused = postChunked("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS);
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.body()).contains("no room for this body of over 65536 bytes within 1 s");
+    release.countDown();
+    HttpResponse<String> answer = postChunked("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.body()).isEqualTo("read " + LARGE);
+  }
+
+  @Test
+  void smallBodiesNeverWait() throws Exception {
+    holdTheBudget();
+    long start = System.nanoTime();
+    assertThat(post("/echo", new byte[5_000]).get(10, TimeUnit.SECONDS).body())
+        .isEqualTo("read 5000");
+    assertThat(postChunked("/echo", new byte[60_000]).get(10, TimeUnit.SECONDS).body())
+        .isEqualTo("read 60000");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void theConnectionOfARefusedBodyStaysUsable() throws Exception {
+    holdTheBudget();
+    try (Socket socket = new Socket("127.0.0.1", base.getPort())) {
+      socket.setSoTimeout(10_000);
+      byte[] body = new byte[LARGE];
+      String head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + LARGE + "\r\n\r\n";
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(body);
+      socket.getOutputStream().flush();
+      String first = readResponse(socket.getInputStream());
+      assertThat(first).startsWith("HTTP/1.1 503 ");
+      release.countDown();
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(body);
+      socket.getOutputStream().flush();
+      assertThat(readResponse(socket.getInputStream()))
+          .startsWith("HTTP/1.1 200 ")
+          .endsWith("read " + LARGE);
+    }
+  }
+
+  /** One response with a Content-Length, head and body, as text. */
+  private static String readResponse(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("connection closed after: " + head);
+      }
+      head.append((char) b);
+    }
+    int length = 0;
+    for (String line : head.toString().split("\r\n")) {
+      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring(15).trim());
+      }
+    }
+    return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+  }
+}
