@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -33,42 +35,45 @@ import org.junit.jupiter.api.io.TempDir;
 class ImageRuntimeTest {
   private static final Path JVM = Path.of("target", "jvm").toAbsolutePath();
 
-  @Test
-  void theWebhookServerStartsOnTheImagesJavaWithItsAotCacheAndAnswersAReview(@TempDir Path tmp)
-      throws Exception {
-    ShippedContainer c = ShippedContainer.of("webhook_deployment.yaml", JVM);
-    assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
-    CertificateAuthority ca = CertificateAuthority.generate("image-test-ca", Duration.ofHours(1));
-    IssuedCertificate serving =
-        ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1));
-    serving.writeTo(tmp.resolve("tls.crt"), tmp.resolve("tls.key"));
-    int port = FreePorts.pick(1).get(0);
-    List<String> cmd = c.command();
-    for (String arg : c.args()) {
-      String flag = arg.split("=", 2)[0];
-      switch (flag) {
-        case "--port" -> cmd.add("--port=" + port);
-        case "--tls-cert-file" -> cmd.add("--tls-cert-file=" + tmp.resolve("tls.crt"));
-        case "--tls-private-key-file" ->
-            cmd.add("--tls-private-key-file=" + tmp.resolve("tls.key"));
-        default -> cmd.add(arg);
+  /** The webhook server started as its Deployment starts it, ready, and a client trusting it. */
+  private record Webhook(Process server, HttpClient client, URI base, Path tmp)
+      implements AutoCloseable {
+    static Webhook start(Path tmp) throws Exception {
+      ShippedContainer c = ShippedContainer.of("webhook_deployment.yaml", JVM);
+      assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
+      CertificateAuthority ca = CertificateAuthority.generate("image-test-ca", Duration.ofHours(1));
+      IssuedCertificate serving =
+          ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1));
+      serving.writeTo(tmp.resolve("tls.crt"), tmp.resolve("tls.key"));
+      int port = FreePorts.pick(1).get(0);
+      List<String> cmd = c.command();
+      for (String arg : c.args()) {
+        String flag = arg.split("=", 2)[0];
+        switch (flag) {
+          case "--port" -> cmd.add("--port=" + port);
+          case "--tls-cert-file" -> cmd.add("--tls-cert-file=" + tmp.resolve("tls.crt"));
+          case "--tls-private-key-file" ->
+              cmd.add("--tls-private-key-file=" + tmp.resolve("tls.key"));
+          default -> cmd.add(arg);
+        }
       }
-    }
-    cmd.add("--bind-address=127.0.0.1");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(tmp.resolve("server.log").toFile());
-    pb.environment().put("JAVA_TOOL_OPTIONS", c.javaToolOptions() + " -XX:AOTMode=on");
-    Process server = pb.start();
-    try {
-      HttpClient client = HttpClient.newBuilder().sslContext(trusting(ca)).build();
-      URI base = URI.create("https://127.0.0.1:" + port);
+      cmd.add("--bind-address=127.0.0.1");
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+      pb.redirectOutput(tmp.resolve("server.log").toFile());
+      pb.environment().put("JAVA_TOOL_OPTIONS", c.javaToolOptions() + " -XX:AOTMode=on");
+      Webhook webhook =
+          new Webhook(
+              pb.start(),
+              HttpClient.newBuilder().sslContext(trusting(ca)).build(),
+              URI.create("https://127.0.0.1:" + port),
+              tmp);
       HttpResponse<String> ready = null;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (System.nanoTime() < deadline && server.isAlive()) {
+      while (System.nanoTime() < deadline && webhook.server.isAlive()) {
         try {
           ready =
-              client.send(
-                  HttpRequest.newBuilder(base.resolve("/readyz")).build(),
+              webhook.client.send(
+                  HttpRequest.newBuilder(webhook.base.resolve("/readyz")).build(),
                   HttpResponse.BodyHandlers.ofString());
           if (ready.statusCode() == 200) {
             break;
@@ -78,23 +83,40 @@ class ImageRuntimeTest {
         }
         Thread.sleep(50);
       }
-      assertThat(server.isAlive())
+      assertThat(webhook.server.isAlive())
           .as("server on the image's Java with the AOT cache:\n%s", log(tmp))
           .isTrue();
       assertThat(ready).isNotNull();
       assertThat(ready.statusCode()).isEqualTo(200);
+      return webhook;
+    }
 
+    CompletableFuture<HttpResponse<String>> post(String path, String body) {
+      return client.sendAsync(
+          HttpRequest.newBuilder(base.resolve(path))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      server.destroy();
+      server.waitFor(10, TimeUnit.SECONDS);
+      server.destroyForcibly();
+    }
+  }
+
+  @Test
+  void theWebhookServerStartsOnTheImagesJavaWithItsAotCacheAndAnswersAReview(@TempDir Path tmp)
+      throws Exception {
+    try (Webhook webhook = Webhook.start(tmp)) {
       String review =
           Files.readString(
               Path.of("..", "bench", "src", "main", "resources", "reviews")
                   .resolve("capi-machine-create.json"));
-      HttpResponse<String> answer =
-          client.send(
-              HttpRequest.newBuilder(base.resolve("/mutate/capi-machine"))
-                  .header("Content-Type", "application/json")
-                  .POST(HttpRequest.BodyPublishers.ofString(review))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> answer = webhook.post("/mutate/capi-machine", review).get();
       assertThat(answer.statusCode()).isEqualTo(200);
       assertThat(answer.body())
           .contains("\"allowed\":true")
@@ -104,10 +126,38 @@ class ImageRuntimeTest {
       assertThat(log(tmp))
           .contains("TLS Conscrypt 2.")
           .doesNotContain("WARNING: java.lang.System::load");
-    } finally {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
-      server.destroyForcibly();
+    }
+  }
+
+  /**
+   * Eight AdmissionReviews of 6.9 MB (a CAPI Machine with one large annotation, near the 7 MiB body
+   * limit) at once over HTTP/2, on the shipped 64 MiB heap: each takes about five times its size in
+   * heap while answered, so two at once ended the server with OutOfMemoryError (its Deployment
+   * exits on it) before the request-body budget; now they wait for room and all are answered.
+   */
+  @Test
+  void theShippedHeapAnswersEightOfTheLargestReviewsAtOnce(@TempDir Path tmp) throws Exception {
+    String review =
+        Files.readString(
+            Path.of("..", "bench", "src", "main", "resources", "reviews")
+                .resolve("capi-machine-create.json"));
+    String large =
+        review.replaceFirst(
+            "\"metadata\"\\s*:\\s*\\{",
+            "\"metadata\": {\"annotations\": {\"large\": \"" + "a".repeat(6_900_000) + "\"},");
+    assertThat(large.length()).isBetween(6_900_000, 7 * 1024 * 1024);
+    try (Webhook webhook = Webhook.start(tmp)) {
+      List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        answers.add(webhook.post("/mutate/capi-machine", large));
+      }
+      for (CompletableFuture<HttpResponse<String>> answer : answers) {
+        HttpResponse<String> got = answer.get(60, TimeUnit.SECONDS);
+        assertThat(got.statusCode()).as(log(tmp)).isEqualTo(200);
+        assertThat(got.body()).contains("\"allowed\":true").contains("\"patchType\":\"JSONPatch\"");
+      }
+      assertThat(webhook.server().isAlive()).isTrue();
+      assertThat(log(tmp)).doesNotContain("OutOfMemoryError: Java heap space");
     }
   }
 

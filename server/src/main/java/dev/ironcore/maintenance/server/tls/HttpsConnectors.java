@@ -19,6 +19,16 @@ public final class HttpsConnectors {
   private HttpsConnectors() {}
 
   /**
+   * HTTP/2 receive window of each stream: 64 KiB (Jetty's default is 512 KiB). The connection's
+   * window is this times the most concurrent streams (128) and once more, so that streams whose
+   * large bodies wait, unread, for room in the request-body budget ({@code http.BodyBudget}) can
+   * never fill the connection's window and stall the one being read: with Jetty's defaults (1 MiB
+   * for the connection) two waiting 7 MB reviews on one connection stopped a third for the whole
+   * wait. A review of a few KB still arrives in one flight.
+   */
+  static final int STREAM_RECV_WINDOW_BYTES = 64 * 1024;
+
+  /**
    * Closes a TLS connection's engine both ways once the connection is closed, so that Conscrypt
    * frees its native SSL object (with it an internal pipe: two file descriptors) at once. A client
    * that left without a TLS close_notify left the engine open, and the descriptors stayed until a
@@ -73,6 +83,9 @@ public final class HttpsConnectors {
 
     HttpConnectionFactory http1 = new HttpConnectionFactory(https);
     HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(https);
+    http2.setInitialStreamRecvWindow(STREAM_RECV_WINDOW_BYTES);
+    http2.setInitialSessionRecvWindow(
+        (http2.getMaxConcurrentStreams() + 1) * STREAM_RECV_WINDOW_BYTES);
     AlpnConnectionFactory alpn = new AlpnConnectionFactory(conscrypt);
     alpn.setDefaultProtocol(http1.getProtocol());
     SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
