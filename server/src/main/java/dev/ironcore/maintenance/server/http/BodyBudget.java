@@ -34,8 +34,11 @@ public final class BodyBudget {
    */
   public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
 
-  /** Longest a reservation is held: 60 seconds (twice the connections' idle timeout). */
-  static final Duration MAX_HOLD = Duration.ofSeconds(60);
+  /**
+   * Longest a reservation is held: 30 seconds, the longest timeout the API server allows a webhook
+   * call ({@code timeoutSeconds} at most 30): by then its caller has given up on the request.
+   */
+  static final Duration MAX_HOLD = Duration.ofSeconds(30);
 
   /** Heap left to everything else when the budget is derived from the heap: 32 MiB. */
   static final long HEAP_RESERVE_BYTES = 32L * 1024 * 1024;
