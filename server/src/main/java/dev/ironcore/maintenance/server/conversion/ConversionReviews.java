@@ -1,6 +1,9 @@
 package dev.ironcore.maintenance.server.conversion;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -49,6 +52,9 @@ public final class ConversionReviews {
   public record Answer(ObjectNode review, boolean succeeded) {}
 
   /**
+   * Answers from a tree of the whole review: the reference for {@link #answerEncoded}, which the
+   * server uses.
+   *
    * @param webhook the path that was called, only logged
    * @param body the raw HTTP request body (any bytes)
    * @return the reply; never throws
@@ -58,11 +64,7 @@ public final class ConversionReviews {
     try {
       review = JsonBodies.readOne(MAPPER, MAPPER.createParser(body));
     } catch (IOException e) {
-      ReviewSalvage salvage = ReviewSalvage.of(body);
-      String message =
-          "request body is not valid JSON: "
-              + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
-      return failure(webhook, salvage.apiVersion(), salvage.uid(), message);
+      return notJson(webhook, body, e);
     }
     return answer(webhook, review, true);
   }
@@ -81,76 +83,191 @@ public final class ConversionReviews {
    *     converted in place ({@link ComputeConverter#convertOwned}), not copied
    */
   private static Answer answer(String webhook, JsonNode review, boolean owned) {
-    String apiVersion = textAt(review, "/apiVersion");
-    String uid = textAt(review, "/request/uid");
-    if (review != null && review.isMissingNode()) {
-      return failure(
-          webhook, apiVersion, uid, "request body is empty (expected a ConversionReview)");
+    ConversionReviewScan head = ConversionReviewScan.of(review);
+    Answer refused = refusal(webhook, head);
+    if (refused != null) {
+      return refused;
     }
-    if (review == null || !review.isObject()) {
-      return failure(webhook, apiVersion, uid, "request body is not a ConversionReview object");
-    }
-    String kind = textAt(review, "/kind");
-    if (!kind.isEmpty() && !kind.equals(KIND)) {
-      return failure(webhook, apiVersion, uid, "expected kind " + KIND + ", got " + kind);
-    }
-    JsonNode request = review.get("request");
-    if (request == null || !request.isObject()) {
-      return failure(webhook, apiVersion, uid, "request must be an object");
-    }
-    JsonNode uidNode = request.get("uid");
-    if (uidNode == null || !uidNode.isTextual()) {
-      return failure(webhook, apiVersion, "", "request.uid must be a string");
-    }
-    JsonNode desiredNode = request.get("desiredAPIVersion");
-    if (desiredNode == null || !desiredNode.isTextual()) {
-      return failure(webhook, apiVersion, uid, "request.desiredAPIVersion must be a string");
-    }
-    String desired = desiredNode.asText();
-    JsonNode objects = request.get("objects");
-    if (objects != null && !objects.isNull() && !objects.isArray()) {
-      return failure(webhook, apiVersion, uid, "request.objects must be an array");
-    }
+    JsonNode objects = review.get("request").get("objects");
     ArrayNode converted = MAPPER.createArrayNode();
-    if (objects != null) {
+    if (objects != null && objects.isArray()) {
       for (int i = 0; i < objects.size(); i++) {
         JsonNode object = objects.get(i);
         try {
           converted.add(
               owned
-                  ? ComputeConverter.convertOwned(object, desired)
-                  : ComputeConverter.convert(object, desired));
-        } catch (ConversionException e) {
-          return failure(
-              webhook,
-              apiVersion,
-              uid,
-              "cannot convert " + describe(i, object) + " to " + desired + ": " + e.getMessage());
-        } catch (RuntimeException e) {
-          LOG.error(
-              "conversion webhook={} uid={} failed on {}", webhook, uid, describe(i, object), e);
-          return failure(
-              webhook,
-              apiVersion,
-              uid,
-              "internal error converting " + describe(i, object) + ": " + e.getClass().getName());
+                  ? ComputeConverter.convertOwned(object, head.desiredApiVersion)
+                  : ComputeConverter.convert(object, head.desiredApiVersion));
+        } catch (ConversionException | RuntimeException e) {
+          return conversionFailure(webhook, head, i, object, e);
         }
       }
     }
+    logSuccess(webhook, head, converted.size());
+    ObjectNode response = MAPPER.createObjectNode();
+    response.put("uid", head.uid);
+    response.putObject("result").put("status", "Success");
+    response.set("convertedObjects", converted);
+    return new Answer(reply(head.apiVersion, response), true);
+  }
+
+  /**
+   * A reply review as JSON bytes and whether it says Success.
+   *
+   * @param json the ConversionReview to send back, compact UTF-8 JSON
+   * @param succeeded true for {@code result.status: Success}
+   */
+  public record Encoded(byte[] json, boolean succeeded) {}
+
+  /**
+   * The same reply as {@link #answer(String, byte[])} written with {@link #toBytes(ObjectNode)},
+   * byte for byte, but the objects are read, converted and written one at a time: the heap holds
+   * the body, the reply's bytes and one object's tree, never a tree of the whole review. (The API
+   * server converts a list of the other version in one review; with the whole tree, a review of 6.9
+   * MB needed about ten times its size in heap and ended the shipped 64 MiB server with {@code
+   * OutOfMemoryError}.)
+   *
+   * @param webhook the path that was called, only logged
+   * @param body the raw HTTP request body (any bytes)
+   * @return the reply; never throws
+   */
+  public static Encoded answerEncoded(String webhook, byte[] body) {
+    ConversionReviewScan head;
+    try {
+      head = ConversionReviewScan.of(MAPPER, body);
+    } catch (IOException e) {
+      return encoded(notJson(webhook, body, e), 512);
+    }
+    Answer refused = refusal(webhook, head);
+    if (refused != null) {
+      return encoded(refused, 512);
+    }
+    if (head.objects == JsonToken.START_ARRAY && head.objectsOffset < 0) {
+      // not UTF-8 (Jackson reads UTF-16 and UTF-32 too): no byte offsets, answer from the tree
+      return encoded(answer(webhook, body), body.length + 512);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 512);
+    int count = 0;
+    try (JsonGenerator g = MAPPER.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("apiVersion", replyApiVersion(head.apiVersion));
+      g.writeStringField("kind", KIND);
+      g.writeObjectFieldStart("response");
+      g.writeStringField("uid", head.uid);
+      g.writeObjectFieldStart("result");
+      g.writeStringField("status", "Success");
+      g.writeEndObject();
+      g.writeArrayFieldStart("convertedObjects");
+      if (head.objects == JsonToken.START_ARRAY) {
+        int offset = (int) head.objectsOffset;
+        try (JsonParser p = MAPPER.createParser(body, offset, body.length - offset)) {
+          p.nextToken(); // the array, read once already: no surprises
+          for (; p.nextToken() != JsonToken.END_ARRAY; count++) {
+            JsonNode object = MAPPER.readTree(p);
+            JsonNode converted;
+            try {
+              converted = ComputeConverter.convertOwned(object, head.desiredApiVersion);
+            } catch (ConversionException | RuntimeException e) {
+              return encoded(conversionFailure(webhook, head, count, object, e), 512);
+            }
+            MAPPER.writeTree(g, converted);
+          }
+        }
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+      g.writeEndObject();
+    } catch (IOException e) {
+      // the body was read once already and writing goes to memory: not expected
+      LOG.error("conversion webhook={} uid={}: {}", webhook, head.uid, e.toString(), e);
+      return encoded(
+          failure(
+              webhook,
+              head.apiVersion,
+              head.uid,
+              "internal error writing the reply: " + e.getClass().getName()),
+          512);
+    }
+    logSuccess(webhook, head, count);
+    return new Encoded(out.toByteArray(), true);
+  }
+
+  private static Encoded encoded(Answer answer, int expectedBytes) {
+    return new Encoded(toBytes(answer.review(), expectedBytes), answer.succeeded());
+  }
+
+  private static Answer notJson(String webhook, byte[] body, IOException e) {
+    ReviewSalvage salvage = ReviewSalvage.of(body);
+    String message =
+        "request body is not valid JSON: "
+            + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
+    return failure(webhook, salvage.apiVersion(), salvage.uid(), message);
+  }
+
+  /** The Failure reply for a review whose shape is wrong, or {@code null} when it is right. */
+  private static Answer refusal(String webhook, ConversionReviewScan h) {
+    // the uid as far as readable, for the messages before request.uid itself is checked
+    String uid = h.requestIsObject && h.uid != null ? h.uid : "";
+    if (h.shape == ConversionReviewScan.Shape.EMPTY) {
+      return failure(
+          webhook, h.apiVersion, uid, "request body is empty (expected a ConversionReview)");
+    }
+    if (h.shape != ConversionReviewScan.Shape.OBJECT) {
+      return failure(webhook, h.apiVersion, uid, "request body is not a ConversionReview object");
+    }
+    if (!h.kind.isEmpty() && !h.kind.equals(KIND)) {
+      return failure(webhook, h.apiVersion, uid, "expected kind " + KIND + ", got " + h.kind);
+    }
+    if (!h.requestIsObject) {
+      return failure(webhook, h.apiVersion, uid, "request must be an object");
+    }
+    if (h.uid == null) {
+      return failure(webhook, h.apiVersion, "", "request.uid must be a string");
+    }
+    if (h.desiredApiVersion == null) {
+      return failure(webhook, h.apiVersion, uid, "request.desiredAPIVersion must be a string");
+    }
+    if (h.objects != null
+        && h.objects != JsonToken.VALUE_NULL
+        && h.objects != JsonToken.START_ARRAY) {
+      return failure(webhook, h.apiVersion, uid, "request.objects must be an array");
+    }
+    return null;
+  }
+
+  private static Answer conversionFailure(
+      String webhook, ConversionReviewScan h, int index, JsonNode object, Exception e) {
+    if (e instanceof ConversionException) {
+      return failure(
+          webhook,
+          h.apiVersion,
+          h.uid,
+          "cannot convert "
+              + describe(index, object)
+              + " to "
+              + h.desiredApiVersion
+              + ": "
+              + e.getMessage());
+    }
+    LOG.error(
+        "conversion webhook={} uid={} failed on {}", webhook, h.uid, describe(index, object), e);
+    return failure(
+        webhook,
+        h.apiVersion,
+        h.uid,
+        "internal error converting " + describe(index, object) + ": " + e.getClass().getName());
+  }
+
+  private static void logSuccess(String webhook, ConversionReviewScan h, int objects) {
     // DEBUG (--zap-log-level=debug): the API server converts on every read in the other version
-    if (!AdmissionReviews.WARM_UP_UID.equals(uid)) {
+    if (!AdmissionReviews.WARM_UP_UID.equals(h.uid)) {
       LOG.debug(
           "conversion webhook={} uid={} desired={} objects={} result=Success",
           webhook,
-          uid,
-          desired,
-          converted.size());
+          h.uid,
+          h.desiredApiVersion,
+          objects);
     }
-    ObjectNode response = MAPPER.createObjectNode();
-    response.put("uid", uid);
-    response.putObject("result").put("status", "Success");
-    response.set("convertedObjects", converted);
-    return new Answer(reply(apiVersion, response), true);
   }
 
   /**
@@ -208,14 +325,18 @@ public final class ConversionReviews {
 
   private static ObjectNode reply(String apiVersion, ObjectNode response) {
     ObjectNode reply = MAPPER.createObjectNode();
-    reply.put(
-        "apiVersion", apiVersion.startsWith("apiextensions.k8s.io/") ? apiVersion : API_VERSION);
+    reply.put("apiVersion", replyApiVersion(apiVersion));
     reply.put("kind", KIND);
     reply.set("response", response);
     return reply;
   }
 
-  private static String textAt(JsonNode node, String pointer) {
+  /** The request's apiVersion when it is one of ConversionReview's, else {@link #API_VERSION}. */
+  private static String replyApiVersion(String apiVersion) {
+    return apiVersion.startsWith("apiextensions.k8s.io/") ? apiVersion : API_VERSION;
+  }
+
+  static String textAt(JsonNode node, String pointer) {
     if (node == null) {
       return "";
     }

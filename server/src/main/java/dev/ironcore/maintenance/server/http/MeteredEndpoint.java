@@ -53,10 +53,10 @@ public final class MeteredEndpoint implements Endpoint {
     ReviewEndpoint endpoint =
         new ReviewEndpoint(
             (path, body) -> {
-              ConversionReviews.Answer answer = ConversionReviews.answer(path, body);
+              // one object at a time: a list's review can be megabytes
+              ConversionReviews.Encoded answer = ConversionReviews.answerEncoded(path, body);
               metrics.converted(webhook, answer.succeeded());
-              // the reply carries the objects it was sent, converted: about the body's size
-              return ConversionReviews.toBytes(answer.review(), body.length + 512);
+              return answer.json();
             },
             ReviewEndpoint.MAX_BODY_BYTES);
     return new MeteredEndpoint(webhook, endpoint, metrics);

@@ -138,7 +138,7 @@ class HostileReviewsPropertyTest {
   }
 
   /** A well-formed ConversionReview of one Machine or MachinePool (unicode allowed in names). */
-  private static Arbitrary<ObjectNode> conversionReview() {
+  static Arbitrary<ObjectNode> conversionReview() {
     Arbitrary<String> uid = Arbitraries.strings().withCharRange('\u0000', '\ud7ff').ofMaxLength(40);
     return Combinators.combine(
             uid,
@@ -200,7 +200,7 @@ class HostileReviewsPropertyTest {
             .map(F::numberNode));
   }
 
-  private static Arbitrary<JsonNode> json(int depth) {
+  static Arbitrary<JsonNode> json(int depth) {
     if (depth <= 0) {
       return scalar();
     }
@@ -249,7 +249,7 @@ class HostileReviewsPropertyTest {
   }
 
   /** Compact JSON text with our limits (JsonNode.toString uses Jackson's defaults). */
-  private static String text(JsonNode node) {
+  static String text(JsonNode node) {
     try {
       return JsonMappers.shared().writeValueAsString(node);
     } catch (java.io.IOException e) {
@@ -355,7 +355,7 @@ class HostileReviewsPropertyTest {
   }
 
   /** {@code reviews} with one field (any, at any depth) replaced by a hostile value. */
-  private static Arbitrary<Case> hostile(Arbitrary<ObjectNode> reviews) {
+  static Arbitrary<Case> hostile(Arbitrary<ObjectNode> reviews) {
     return Combinators.combine(reviews, Arbitraries.integers().greaterOrEqual(0), hostileValue())
         .as(
             (review, index, value) -> {

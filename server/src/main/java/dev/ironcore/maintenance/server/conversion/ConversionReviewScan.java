@@ -1,0 +1,155 @@
+package dev.ironcore.maintenance.server.conversion;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+
+/**
+ * What a ConversionReview body holds where {@link ConversionReviews} looks, read token by token
+ * without building a tree of it: the top-level {@code apiVersion} and {@code kind}, the {@code
+ * request} object's {@code uid} and {@code desiredAPIVersion}, and where its {@code objects} array
+ * starts (a byte offset into the body), so that the objects can then be read and converted one at a
+ * time. Reads the whole body, so a body that is not exactly one JSON value is refused here as the
+ * tree would refuse it. A key given twice counts with its last value, as in Jackson's tree. The
+ * same facts can be read from a tree ({@link #of(JsonNode)}), so both ways answer alike.
+ */
+final class ConversionReviewScan {
+  /** The body's JSON value: none (empty body), an object, or anything else. */
+  enum Shape {
+    EMPTY,
+    OBJECT,
+    OTHER
+  }
+
+  Shape shape = Shape.EMPTY;
+
+  /** The top-level {@code apiVersion} if it is a string, else empty. */
+  String apiVersion = "";
+
+  /** The top-level {@code kind} if it is a string, else empty. */
+  String kind = "";
+
+  /** True when {@code request} is an object. */
+  boolean requestIsObject;
+
+  /** {@code request.uid} if it is a string, else {@code null}. */
+  String uid;
+
+  /** {@code request.desiredAPIVersion} if it is a string, else {@code null}. */
+  String desiredApiVersion;
+
+  /** The first token of {@code request.objects}, or {@code null} when absent. */
+  JsonToken objects;
+
+  /** Byte offset of {@code request.objects} in the body when it is an array, else -1. */
+  long objectsOffset = -1;
+
+  private ConversionReviewScan() {}
+
+  /**
+   * @param review a parsed review (may be malformed, or {@code null}: not an object)
+   * @return what it holds, as {@link #of(ObjectMapper, byte[])} reads it from the body
+   */
+  static ConversionReviewScan of(JsonNode review) {
+    ConversionReviewScan scan = new ConversionReviewScan();
+    if (review != null && review.isMissingNode()) {
+      return scan;
+    }
+    scan.shape = review != null && review.isObject() ? Shape.OBJECT : Shape.OTHER;
+    scan.apiVersion = ConversionReviews.textAt(review, "/apiVersion");
+    scan.kind = ConversionReviews.textAt(review, "/kind");
+    JsonNode request = review == null ? null : review.get("request");
+    scan.requestIsObject = scan.shape == Shape.OBJECT && request != null && request.isObject();
+    if (scan.requestIsObject) {
+      scan.uid = text(request.get("uid"));
+      scan.desiredApiVersion = text(request.get("desiredAPIVersion"));
+      JsonNode objects = request.get("objects");
+      scan.objects =
+          objects == null
+              ? null
+              : objects.isNull()
+                  ? JsonToken.VALUE_NULL
+                  : objects.isArray() ? JsonToken.START_ARRAY : JsonToken.VALUE_EMBEDDED_OBJECT;
+    }
+    return scan;
+  }
+
+  private static String text(JsonNode node) {
+    return node != null && node.isTextual() ? node.asText() : null;
+  }
+
+  /**
+   * @param mapper creates the parser (its limits apply)
+   * @param body the request body
+   * @return what the body holds
+   * @throws IOException when the body is not JSON, or holds more than whitespace after the value
+   *     (with the same messages as {@code JsonBodies.readOne})
+   */
+  static ConversionReviewScan of(ObjectMapper mapper, byte[] body) throws IOException {
+    ConversionReviewScan scan = new ConversionReviewScan();
+    try (JsonParser p = mapper.createParser(body)) {
+      JsonToken first = p.nextToken();
+      if (first == null) {
+        return scan;
+      }
+      if (first == JsonToken.START_OBJECT) {
+        scan.shape = Shape.OBJECT;
+        scan.readReview(p);
+      } else {
+        scan.shape = Shape.OTHER;
+        p.skipChildren();
+      }
+      if (p.nextToken() != null) {
+        throw new JsonParseException(
+            p, "unexpected content after the JSON value (one review per request)");
+      }
+    }
+    return scan;
+  }
+
+  private void readReview(JsonParser p) throws IOException {
+    for (String field; (field = p.nextFieldName()) != null; ) {
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "apiVersion" -> apiVersion = value == JsonToken.VALUE_STRING ? p.getText() : "";
+        case "kind" -> kind = value == JsonToken.VALUE_STRING ? p.getText() : "";
+        case "request" -> readRequest(p, value);
+        default -> {
+          // any other field
+        }
+      }
+      p.skipChildren(); // an object or array value not read above (nothing for a scalar)
+    }
+  }
+
+  private void readRequest(JsonParser p, JsonToken start) throws IOException {
+    requestIsObject = start == JsonToken.START_OBJECT;
+    uid = null;
+    desiredApiVersion = null;
+    objects = null;
+    objectsOffset = -1;
+    if (!requestIsObject) {
+      return; // the caller skips it
+    }
+    for (String field; (field = p.nextFieldName()) != null; ) {
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "uid" -> uid = value == JsonToken.VALUE_STRING ? p.getText() : null;
+        case "desiredAPIVersion" ->
+            desiredApiVersion = value == JsonToken.VALUE_STRING ? p.getText() : null;
+        case "objects" -> {
+          objects = value;
+          objectsOffset =
+              value == JsonToken.START_ARRAY ? p.currentTokenLocation().getByteOffset() : -1;
+        }
+        default -> {
+          // any other field
+        }
+      }
+      p.skipChildren(); // an object or array value (nothing for a scalar)
+    }
+  }
+}
