@@ -161,6 +161,49 @@ class ImageRuntimeTest {
     }
   }
 
+  /**
+   * A ConversionReview of 6.9 MB (1,700 Machines, as the API server sends for a LIST in the other
+   * version) on the shipped 64 MiB heap: held as one tree it took about ten times its size and
+   * ended the server with OutOfMemoryError on its own; converted one object at a time it is
+   * answered, every object in the desired version.
+   */
+  @Test
+  void theShippedHeapConvertsAListOfSixPointNineMegabytes(@TempDir Path tmp) throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        dev.ironcore.maintenance.api.json.JsonMappers.shared();
+    com.fasterxml.jackson.databind.node.ObjectNode review =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            json.readTree(
+                Files.readAllBytes(Path.of("src", "aot-training", "machine-conversion.json")));
+    com.fasterxml.jackson.databind.node.ArrayNode objects =
+        (com.fasterxml.jackson.databind.node.ArrayNode) review.at("/request/objects");
+    List<com.fasterxml.jackson.databind.JsonNode> sample = new ArrayList<>();
+    objects.forEach(sample::add);
+    for (int i = objects.size(); i < 1_700; i++) {
+      com.fasterxml.jackson.databind.node.ObjectNode copy =
+          (com.fasterxml.jackson.databind.node.ObjectNode) sample.get(i % sample.size()).deepCopy();
+      ((com.fasterxml.jackson.databind.node.ObjectNode) copy.get("metadata"))
+          .put("name", "machine-" + i);
+      objects.add(copy);
+    }
+    String body = json.writeValueAsString(review);
+    assertThat(body.length()).isBetween(6_000_000, 7 * 1024 * 1024);
+    try (Webhook webhook = Webhook.start(tmp)) {
+      HttpResponse<String> got = webhook.post("/convert", body).get(60, TimeUnit.SECONDS);
+      assertThat(got.statusCode()).as(log(tmp)).isEqualTo(200);
+      com.fasterxml.jackson.databind.JsonNode response = json.readTree(got.body()).get("response");
+      assertThat(response.at("/result/status").asText()).isEqualTo("Success");
+      assertThat(response.get("convertedObjects")).hasSize(1_700);
+      response
+          .get("convertedObjects")
+          .forEach(
+              o ->
+                  assertThat(o.get("apiVersion").asText())
+                      .isEqualTo(review.at("/request/desiredAPIVersion").asText()));
+      assertThat(webhook.server().isAlive()).isTrue();
+    }
+  }
+
   @Test
   void theControllerStartsOnTheImagesJavaWithItsDeploymentAndAotCacheAndServesItsProbes(
       @TempDir Path tmp) throws Exception {

@@ -20,9 +20,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * The server answers ConversionReviews one object at a time ({@link
- * ConversionReviews#answerEncoded}); the reply must be, byte for byte, the one built from a tree of
- * the whole review ({@link ConversionReviews#answer(String, byte[])}) for any body: well-formed
+ * The server answers large ConversionReviews one object at a time ({@link
+ * ConversionReviews#answerStreamed}); the reply must be, byte for byte, the one built from a tree
+ * of the whole review ({@link ConversionReviews#answer(String, byte[])}) for any body: well-formed
  * lists of several objects, a hostile value at any field, keys given twice, fields in any order,
  * bodies cut anywhere, content after the review, other encodings, random JSON.
  */
@@ -38,7 +38,7 @@ class ConversionStreamingPropertyTest {
               ConversionReviews.Answer tree = ConversionReviews.answer(WEBHOOK, body);
               got[0] = tree;
               got[1] = ConversionReviews.toBytes(tree.review());
-              got[2] = ConversionReviews.answerEncoded(WEBHOOK, body);
+              got[2] = ConversionReviews.answerStreamed(WEBHOOK, body);
             },
             "deep",
             true);
