@@ -14,18 +14,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How many bytes of large request bodies (over {@link Routes#INLINE_LIMIT_BYTES}, 64 KiB) the
- * server reads and answers at once, so that a few large reviews at the same time cannot exhaust the
- * heap: answering an admission review takes about five times its size in heap while it is decoded,
- * mutated and encoded (measured with the shipped 64 MiB heap: one 6.9 MB review fits, two at once
- * ended the server with {@code OutOfMemoryError}). A request reserves its body's size before its
- * body is read (its declared {@code Content-Length}; a body of unknown length reserves the largest
- * body once it passes 64 KiB); one that does not fit waits, unread, in arrival order, and is
- * refused (the caller answers 503) if it still does not fit after {@link #maxWait()}. A request
- * larger than the whole budget reserves all of it (it is answered alone). The reservation is
- * released when the request completes, or after {@link #MAX_HOLD} at the latest (a request that
- * never completes, such as an HTTP/2 stream Jetty reset itself, must not keep it for good).
- * Thread-safe.
+ * How many bytes of request bodies the server reads and answers at once, so that reviews at the
+ * same time cannot exhaust the heap: answering an admission review takes about five times its size
+ * in heap while it is decoded, mutated and encoded (measured with the shipped 64 MiB heap: one 6.9
+ * MB review fits, two at once ended the server with {@code OutOfMemoryError}; so did a flood of 64
+ * KiB reviews). A request reserves its body's size before its body is read (its declared {@code
+ * Content-Length}; a body of unknown length reserves the largest body when its first bytes come);
+ * one that does not fit waits, unread, in arrival order, and is refused (the caller answers 503) if
+ * it still does not fit after {@link #maxWait()}. A request larger than the whole budget reserves
+ * all of it (it is answered alone). The reservation is released when the request completes, when
+ * its body did not arrive within its deadline, or (over 64 KiB) after {@link #MAX_HOLD} at the
+ * latest. Thread-safe.
  */
 public final class BodyBudget {
   private static final Logger LOG = LoggerFactory.getLogger(BodyBudget.class);
@@ -36,10 +35,13 @@ public final class BodyBudget {
   public static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
 
   /**
-   * Longest a reservation is held: 30 seconds, the longest timeout the API server allows a webhook
-   * call ({@code timeoutSeconds} at most 30): by then its caller has given up on the request.
+   * Longest a reservation over 64 KiB is held: 60 seconds, a backstop only. A body must arrive
+   * within its deadline (10 s, then 408 and released) and is answered in well under a second; a
+   * reservation still held after this belongs to a request Jetty never completed, and is released
+   * so that it cannot keep the room for good. Smaller reservations get no timer (every review has
+   * one; they are released when their request completes).
    */
-  static final Duration MAX_HOLD = Duration.ofSeconds(30);
+  static final Duration MAX_HOLD = Duration.ofSeconds(60);
 
   /**
    * Heap set aside when the budget is derived from the heap: 32 MiB (the server's own live set is
@@ -200,8 +202,10 @@ public final class BodyBudget {
 
     void grant(boolean later) {
       Reservation reservation = new Reservation(bytes);
-      reservation.expiry =
-          scheduler.schedule(reservation::expire, maxHold.toMillis(), TimeUnit.MILLISECONDS);
+      if (bytes > Routes.INLINE_LIMIT_BYTES) {
+        reservation.expiry =
+            scheduler.schedule(reservation::expire, maxHold.toMillis(), TimeUnit.MILLISECONDS);
+      }
       if (later) {
         executor.execute(() -> granted.accept(reservation));
       } else {

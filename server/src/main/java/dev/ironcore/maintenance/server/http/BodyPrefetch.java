@@ -1,10 +1,13 @@
 package dev.ironcore.maintenance.server.http;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.thread.Invocable;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * Reads a request's body without blocking a thread: each chunk as Jetty delivers it, waiting for
@@ -38,72 +41,154 @@ final class BodyPrefetch implements Runnable, Invocable {
    */
   static final int RETAINED_CHUNKS = 8;
 
+  /**
+   * How long a body may take to arrive once reading it began: 10 seconds, the API server's default
+   * webhook timeout (by then its caller has given up). A body still incomplete then is answered 408
+   * and its room in the {@link BodyBudget} released: a client trickling its body (or an HTTP/2
+   * stream Jetty reset itself, which never completes) cannot hold the budget.
+   */
+  static final Duration DEADLINE = Duration.ofSeconds(10);
+
   private final Request request;
   private final long maxBytes;
   private final BodyBudget budget;
+  private final Duration deadline;
   private final Consumer<Replay> then;
+  private final long startNanos = System.nanoTime();
   private BodyBudget.Reservation reservation;
+  private Scheduler.Task deadlineTask;
+  private boolean finished;
   private final ArrayDeque<Content.Chunk> chunks = new ArrayDeque<>();
   private byte[] copy;
   private int copied;
   private boolean last;
   private long bytes;
 
-  private BodyPrefetch(Request request, long maxBytes, BodyBudget budget, Consumer<Replay> then) {
+  private BodyPrefetch(
+      Request request,
+      long maxBytes,
+      BodyBudget budget,
+      BodyBudget.Reservation reservation,
+      Duration deadline,
+      Consumer<Replay> then) {
     this.request = request;
     this.maxBytes = maxBytes;
     this.budget = budget;
+    this.reservation = reservation;
+    this.deadline = deadline;
     this.then = then;
   }
 
   /**
    * Starts reading; {@code then} is called once, on the thread that read the last chunk (maybe this
-   * one), with the request to answer.
+   * one), or on a scheduler thread when the body did not arrive within the deadline, with the
+   * request to answer.
    *
    * @param request the request whose body is read
    * @param maxBytes bytes after which reading stops (the replay then holds more than this, and its
    *     reader reads the rest from the request)
    * @param budget for a body of unknown length: reserved (the largest body, {@code maxBytes} and
-   *     one byte) once more than {@link #RETAINED_BYTES} came, reading paused until it is granted;
-   *     {@code null} when the caller reserved already or the body is small
+   *     one byte) when its first bytes come, reading paused until it is granted; {@code null} when
+   *     the caller reserved already ({@code reservation}) or the body is empty
+   * @param reservation the room the caller reserved for a declared length, released early when the
+   *     deadline passes, or {@code null}
+   * @param deadline how long the body may take to arrive ({@link #DEADLINE} outside tests)
    * @param then receives the replay
    */
-  static void start(Request request, long maxBytes, BodyBudget budget, Consumer<Replay> then) {
-    new BodyPrefetch(request, maxBytes, budget, then).run();
+  static void start(
+      Request request,
+      long maxBytes,
+      BodyBudget budget,
+      BodyBudget.Reservation reservation,
+      Duration deadline,
+      Consumer<Replay> then) {
+    new BodyPrefetch(request, maxBytes, budget, reservation, deadline, then).run();
   }
 
   @Override
   public void run() {
-    while (true) {
-      Content.Chunk chunk = request.read();
-      if (chunk == null) {
-        request.demand(this);
-        return;
+    synchronized (this) {
+      if (finished) {
+        return; // the deadline passed while Jetty still held a demand of ours
       }
-      if (Content.Chunk.isFailure(chunk)) {
-        finish(chunk, false);
-        return;
-      }
-      bytes += chunk.remaining();
-      last = chunk.isLast();
-      keep(chunk);
-      if (last || bytes > maxBytes) {
-        finish(null, false);
-        return;
-      }
-      if (budget != null && reservation == null && bytes > RETAINED_BYTES) {
-        budget.reserve(
-            maxBytes + 1,
-            request.getComponents().getExecutor(),
-            request.getComponents().getScheduler(),
-            granted -> {
-              reservation = granted;
-              run();
-            },
-            () -> finish(null, true));
-        return;
+      while (true) {
+        Content.Chunk chunk = request.read();
+        if (chunk == null) {
+          scheduleDeadline();
+          request.demand(this);
+          return;
+        }
+        if (Content.Chunk.isFailure(chunk)) {
+          finish(chunk, false);
+          return;
+        }
+        bytes += chunk.remaining();
+        last = chunk.isLast();
+        keep(chunk);
+        if (last || bytes > maxBytes) {
+          finish(null, false);
+          return;
+        }
+        if (budget != null && reservation == null && bytes > 0) {
+          // a body of unknown length: room for the largest one before more is read
+          budget.reserve(
+              maxBytes + 1,
+              request.getComponents().getExecutor(),
+              request.getComponents().getScheduler(),
+              this::granted,
+              this::refused);
+          return;
+        }
       }
     }
+  }
+
+  private void granted(BodyBudget.Reservation granted) {
+    synchronized (this) {
+      if (finished) {
+        granted.run();
+        return;
+      }
+      reservation = granted;
+    }
+    run();
+  }
+
+  private synchronized void refused() {
+    if (!finished) {
+      finish(null, true);
+    }
+  }
+
+  /** Arms the deadline once the body did not come at once (most bodies do: no timer for them). */
+  private void scheduleDeadline() {
+    if (deadlineTask == null) {
+      long left = deadline.toNanos() - (System.nanoTime() - startNanos);
+      deadlineTask =
+          request
+              .getComponents()
+              .getScheduler()
+              .schedule(this::deadlinePassed, Math.max(0, left), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void deadlinePassed() {
+    long came;
+    synchronized (this) {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      came = bytes;
+      for (Content.Chunk kept; (kept = chunks.poll()) != null; ) {
+        kept.release();
+      }
+      copy = null;
+    }
+    if (reservation != null) {
+      reservation.run(); // nothing of it is held any more
+    }
+    then.accept(Replay.timedOut(request, came, reservation));
   }
 
   private void keep(Content.Chunk chunk) {
@@ -139,13 +224,17 @@ final class BodyPrefetch implements Runnable, Invocable {
   }
 
   private void finish(Content.Chunk failure, boolean overBudget) {
+    finished = true;
+    if (deadlineTask != null) {
+      deadlineTask.cancel();
+    }
     if (copy != null) {
       chunks.add(Content.Chunk.from(java.nio.ByteBuffer.wrap(copy, 0, copied), last));
     }
     if (failure != null) {
       chunks.add(failure);
     }
-    then.accept(new Replay(request, chunks, bytes, reservation, overBudget));
+    then.accept(new Replay(request, chunks, bytes, reservation, overBudget, false));
   }
 
   @Override
@@ -163,6 +252,7 @@ final class BodyPrefetch implements Runnable, Invocable {
     private final long length;
     private final BodyBudget.Reservation reservation;
     private final boolean overBudget;
+    private final boolean timedOut;
     private boolean endReached;
 
     Replay(
@@ -170,17 +260,33 @@ final class BodyPrefetch implements Runnable, Invocable {
         ArrayDeque<Content.Chunk> chunks,
         long length,
         BodyBudget.Reservation reservation,
-        boolean overBudget) {
+        boolean overBudget,
+        boolean timedOut) {
       super(request);
       this.chunks = chunks;
       this.length = length;
       this.reservation = reservation;
       this.overBudget = overBudget;
+      this.timedOut = timedOut;
     }
 
     /** A replay of nothing read yet: {@link #read()} reads the real request. */
     static Replay of(Request request) {
-      return new Replay(request, new ArrayDeque<>(), 0, null, false);
+      return new Replay(request, new ArrayDeque<>(), 0, null, false, false);
+    }
+
+    /** A body that did not arrive within the deadline ({@code came} bytes did); nothing kept. */
+    static Replay timedOut(Request request, long came, BodyBudget.Reservation reservation) {
+      return new Replay(request, new ArrayDeque<>(), came, reservation, false, true);
+    }
+
+    /**
+     * True when the body did not arrive within the deadline: answer at once, without reading on
+     * (the reader of the body may still be waiting for Jetty), and let Jetty end the connection or
+     * stream.
+     */
+    boolean timedOut() {
+      return timedOut;
     }
 
     /** How many bytes of the body were read ahead. */
@@ -188,7 +294,7 @@ final class BodyPrefetch implements Runnable, Invocable {
       return length;
     }
 
-    /** The budget reserved while reading (a body of unknown length), or {@code null}. */
+    /** The room reserved in the budget, or {@code null}. */
     BodyBudget.Reservation reservation() {
       return reservation;
     }

@@ -39,13 +39,23 @@ public final class Routes extends Handler.Abstract {
 
   private final Map<String, Map<String, Endpoint>> byPath = new LinkedHashMap<>();
   private final BodyBudget budget;
+  private final java.time.Duration deadline;
 
   /**
-   * @param budget how many bytes of large bodies are read and answered at once; a request over it
+   * @param budget how many bytes of request bodies are read and answered at once; a request over it
    *     waits, unread, and gets 503 after the budget's wait
    */
   public Routes(BodyBudget budget) {
+    this(budget, BodyPrefetch.DEADLINE);
+  }
+
+  /**
+   * @param deadline how long a body may take to arrive before it is answered 408 ({@link
+   *     BodyPrefetch#DEADLINE} outside tests)
+   */
+  Routes(BodyBudget budget, java.time.Duration deadline) {
     this.budget = Objects.requireNonNull(budget, "budget");
+    this.deadline = Objects.requireNonNull(deadline, "deadline");
   }
 
   /**
@@ -105,33 +115,54 @@ public final class Routes extends Handler.Abstract {
       answer(BodyPrefetch.Replay.of(request), response, callback, endpoint);
       return true;
     }
-    if (declared > INLINE_LIMIT_BYTES) {
-      // a large body: room in the budget first, then its bytes (unread while it waits)
+    if (declared > 0) {
+      // room in the budget first, then the body's bytes (unread while it waits)
       budget.reserve(
           declared,
           request.getComponents().getExecutor(),
           request.getComponents().getScheduler(),
-          reservation -> prefetch(request, response, releasing(callback, reservation), endpoint),
+          reservation ->
+              prefetch(request, response, releasing(callback, reservation), endpoint, reservation),
           () ->
               answer(
                   BodyPrefetch.Replay.of(request), response, callback, busy(response, declared)));
       return true;
     }
-    prefetch(request, response, callback, endpoint);
+    prefetch(request, response, callback, endpoint, null);
     return true;
   }
 
-  private void prefetch(Request request, Response response, Callback callback, Endpoint endpoint) {
-    // a body of unknown length reserves its room once it passes 64 KiB
-    BodyBudget unknownLength = request.getLength() < 0 ? budget : null;
+  private void prefetch(
+      Request request,
+      Response response,
+      Callback callback,
+      Endpoint endpoint,
+      BodyBudget.Reservation reserved) {
+    // a body of unknown length reserves its room when its first bytes come
+    BodyBudget unknownLength = reserved == null ? budget : null;
     BodyPrefetch.start(
         request,
         BODY_LIMIT_BYTES,
         unknownLength,
+        reserved,
+        deadline,
         replay -> {
           Callback done =
-              replay.reservation() == null ? callback : releasing(callback, replay.reservation());
-          if (replay.overBudget()) {
+              reserved != null || replay.reservation() == null
+                  ? callback
+                  : releasing(callback, replay.reservation());
+          if (replay.timedOut()) {
+            String message =
+                "the request body did not arrive within "
+                    + deadline.toSeconds()
+                    + " s ("
+                    + replay.length()
+                    + (request.getLength() >= 0 ? " of " + request.getLength() : "")
+                    + " bytes came); send the request again";
+            LOG.warn(
+                "{} {}: 408, {}", request.getMethod(), Request.getPathInContext(request), message);
+            send(response, Reply.text(408, message), done);
+          } else if (replay.overBudget()) {
             answer(replay, response, done, busy(response, -1));
           } else if (oneRequestAtATime(request) && replay.length() <= INLINE_LIMIT_BYTES) {
             answer(replay, response, done, endpoint);
@@ -165,7 +196,7 @@ public final class Routes extends Handler.Abstract {
    * @param declared the body's declared length, or -1 when unknown
    */
   private Endpoint busy(Response response, long declared) {
-    String size = declared < 0 ? "over " + INLINE_LIMIT_BYTES + " bytes" : declared + " bytes";
+    String size = declared < 0 ? "unknown length" : declared + " bytes";
     String message =
         "the server is answering other large requests: no room for this body of "
             + size
@@ -173,9 +204,7 @@ public final class Routes extends Handler.Abstract {
             + budget.maxWait().toSeconds()
             + " s (it answers at most "
             + budget.capacityBytes()
-            + " bytes of request bodies over "
-            + INLINE_LIMIT_BYTES
-            + " bytes at once, set by its heap); send the request again";
+            + " bytes of request bodies at once, set by its heap); send the request again";
     return (Refusal)
         r -> {
           LOG.warn("{} {}: 503, {}", r.getMethod(), Request.getPathInContext(r), message);

@@ -19,14 +19,30 @@ public final class HttpsConnectors {
   private HttpsConnectors() {}
 
   /**
-   * HTTP/2 receive window of each stream: 64 KiB (Jetty's default is 512 KiB). The connection's
-   * window is this times the most concurrent streams (128) and once more, so that streams whose
-   * large bodies wait, unread, for room in the request-body budget ({@code http.BodyBudget}) can
-   * never fill the connection's window and stall the one being read: with Jetty's defaults (1 MiB
-   * for the connection) two waiting 7 MB reviews on one connection stopped a third for the whole
-   * wait. A review of a few KB still arrives in one flight.
+   * HTTP/2 receive window of each stream: 16 KiB, one frame (Jetty's default is 512 KiB). A review
+   * of a few KB arrives in one flight; a larger body gets more window as it is read.
    */
-  static final int STREAM_RECV_WINDOW_BYTES = 64 * 1024;
+  static final int STREAM_RECV_WINDOW_BYTES = 16 * 1024;
+
+  /**
+   * Most concurrent HTTP/2 streams per connection: 128, Jetty's default (Go's HTTP/2 client opens
+   * up to 100 before it has read the server's settings). What one connection can make the server
+   * hold unread (streams whose bodies wait for room in the request-body budget, {@code
+   * http.BodyBudget}) is this times {@link #STREAM_RECV_WINDOW_BYTES}: 2 MiB (with Jetty's windows,
+   * 128 streams of 64 KiB each on four connections exhausted the 32 MiB of direct memory; found by
+   * a fresh-eyes check).
+   */
+  static final int MAX_CONCURRENT_STREAMS = 128;
+
+  /**
+   * HTTP/2 receive window of a connection: twice room for all its streams (about 4 MiB). Jetty
+   * gives a connection more window once half of it was read, so the half that waiting streams may
+   * fill must never reach it: with Jetty's 1 MiB, two waiting 7 MB reviews stopped a third for the
+   * whole wait; with room for the streams only, 1,280 waiting 64 KiB bodies on 10 connections let
+   * through 183 reviews a second, most of them after a 503.
+   */
+  static final int SESSION_RECV_WINDOW_BYTES =
+      2 * (MAX_CONCURRENT_STREAMS + 1) * STREAM_RECV_WINDOW_BYTES;
 
   /**
    * Closes a TLS connection's engine both ways once the connection is closed, so that Conscrypt
@@ -83,9 +99,9 @@ public final class HttpsConnectors {
 
     HttpConnectionFactory http1 = new HttpConnectionFactory(https);
     HTTP2ServerConnectionFactory http2 = new HTTP2ServerConnectionFactory(https);
+    http2.setMaxConcurrentStreams(MAX_CONCURRENT_STREAMS);
     http2.setInitialStreamRecvWindow(STREAM_RECV_WINDOW_BYTES);
-    http2.setInitialSessionRecvWindow(
-        (http2.getMaxConcurrentStreams() + 1) * STREAM_RECV_WINDOW_BYTES);
+    http2.setInitialSessionRecvWindow(SESSION_RECV_WINDOW_BYTES);
     AlpnConnectionFactory alpn = new AlpnConnectionFactory(conscrypt);
     alpn.setDefaultProtocol(http1.getProtocol());
     SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
