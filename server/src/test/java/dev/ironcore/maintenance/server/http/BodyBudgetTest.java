@@ -116,13 +116,23 @@ class BodyBudgetTest {
   }
 
   @Test
-  void aReservationNeverReleasedIsReleasedAfterTheLongestHold() throws Exception {
-    BodyBudget budget = new BodyBudget(1000, Duration.ofSeconds(5), Duration.ofMillis(200));
-    reserve(budget, "stuck", 1000);
+  void aLargeReservationNeverReleasedIsReleasedAfterTheLongestHold() throws Exception {
+    BodyBudget budget = new BodyBudget(1_000_000, Duration.ofSeconds(5), Duration.ofMillis(200));
+    reserve(budget, "stuck", 1_000_000);
     CountDownLatch next = new CountDownLatch(1);
-    budget.reserve(1000, direct, scheduler, r -> next.countDown(), () -> events.add("refused"));
+    budget.reserve(
+        1_000_000, direct, scheduler, r -> next.countDown(), () -> events.add("refused"));
     assertThat(next.await(5, TimeUnit.SECONDS)).isTrue();
     assertThat(events).containsExactly("granted stuck");
+  }
+
+  @Test
+  void aSmallReservationHasNoTimer() throws Exception {
+    // every review reserves its body: no timer per review; it is released when it completes
+    BodyBudget budget = new BodyBudget(1000, Duration.ofSeconds(5), Duration.ofMillis(50));
+    reserve(budget, "small", 1000);
+    Thread.sleep(300);
+    assertThat(budget.inUseBytes()).isEqualTo(1000);
   }
 
   @Test

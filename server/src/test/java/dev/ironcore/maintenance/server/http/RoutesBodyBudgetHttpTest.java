@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link Routes} with a small {@link BodyBudget} on a real Jetty (plain HTTP/1.1 on loopback; the
- * budget does not depend on TLS or the protocol): large bodies wait for room, unread, and get 503
- * when none comes within the wait; small bodies never wait.
+ * {@link Routes} with a small {@link BodyBudget} and a short body deadline on a real Jetty (plain
+ * HTTP/1.1 on loopback; neither depends on TLS or the protocol): a body waits for room, unread, and
+ * gets 503 when none comes within the wait; one that does not arrive within the deadline gets 408
+ * and frees its room.
  */
 @Timeout(60)
 class RoutesBodyBudgetHttpTest {
@@ -41,7 +42,8 @@ class RoutesBodyBudgetHttpTest {
   @BeforeEach
   void start() throws Exception {
     // room for one large body; a waiting one is refused after 1 s
-    Routes routes = new Routes(new BodyBudget(150_000, Duration.ofSeconds(1)));
+    Routes routes =
+        new Routes(new BodyBudget(150_000, Duration.ofSeconds(1)), Duration.ofSeconds(2));
     routes.post("/echo", request -> Reply.text(200, "read " + bodyLength(request)));
     routes.post(
         "/hold",
@@ -124,8 +126,8 @@ class RoutesBodyBudgetHttpTest {
     assertThat(refused.body())
         .isEqualTo(
             "the server is answering other large requests: no room for this body of 100000 bytes"
-                + " within 1 s (it answers at most 150000 bytes of request bodies over 65536 bytes"
-                + " at once, set by its heap); send the request again");
+                + " within 1 s (it answers at most 150000 bytes of request bodies at once, set by"
+                + " its heap); send the request again");
     // nothing was held for the refused one: once the first is done a large body gets in again
     release.countDown();
     assertThat(post("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS).body())
@@ -133,11 +135,11 @@ class RoutesBodyBudgetHttpTest {
   }
 
   @Test
-  void aLargeBodyOfUnknownLengthWaitsOnceItPasses64KiB() throws Exception {
+  void aBodyOfUnknownLengthReservesTheLargestBodyWhenItsFirstBytesCome() throws Exception {
     holdTheBudget();
-    HttpResponse<String> refused = postChunked("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS);
+    HttpResponse<String> refused = postChunked("/echo", new byte[5_000]).get(10, TimeUnit.SECONDS);
     assertThat(refused.statusCode()).isEqualTo(503);
-    assertThat(refused.body()).contains("no room for this body of over 65536 bytes within 1 s");
+    assertThat(refused.body()).contains("no room for this body of unknown length within 1 s");
     release.countDown();
     HttpResponse<String> answer = postChunked("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS);
     assertThat(answer.statusCode()).isEqualTo(200);
@@ -145,14 +147,37 @@ class RoutesBodyBudgetHttpTest {
   }
 
   @Test
-  void smallBodiesNeverWait() throws Exception {
+  void smallBodiesWithAContentLengthFitBesideALargeOne() throws Exception {
     holdTheBudget();
     long start = System.nanoTime();
     assertThat(post("/echo", new byte[5_000]).get(10, TimeUnit.SECONDS).body())
         .isEqualTo("read 5000");
-    assertThat(postChunked("/echo", new byte[60_000]).get(10, TimeUnit.SECONDS).body())
-        .isEqualTo("read 60000");
+    assertThat(post("/echo", new byte[40_000]).get(10, TimeUnit.SECONDS).body())
+        .isEqualTo("read 40000");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void aBodyThatDoesNotArriveWithinTheDeadlineGets408AndFreesItsRoom() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", base.getPort())) {
+      socket.setSoTimeout(10_000);
+      String head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: " + LARGE + "\r\n\r\n";
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(new byte[1_000]);
+      socket.getOutputStream().flush();
+      long start = System.nanoTime();
+      String answer = readResponse(socket.getInputStream());
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(1_500));
+      assertThat(answer)
+          .startsWith("HTTP/1.1 408 ")
+          .endsWith(
+              "the request body did not arrive within 2 s (1000 of 100000 bytes came); send the"
+                  + " request again");
+    }
+    // its room is free again: a body that needs all of it is answered at once
+    assertThat(post("/echo", new byte[150_000]).get(10, TimeUnit.SECONDS).body())
+        .isEqualTo("read 150000");
   }
 
   @Test
