@@ -18,8 +18,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * Up to {@link #RETAINED_BYTES} in at most {@link #RETAINED_CHUNKS} are kept as Jetty's own chunks;
  * a larger body, or one in more pieces, is copied to the heap as it comes, and the chunks released:
  * what a request holds follows the bytes that came, never a declared length. A body of unknown
- * length that passes {@link #RETAINED_BYTES} pauses until it has room in the {@link BodyBudget} (a
- * caller reserves a declared length before it starts this).
+ * length pauses after its first bytes until it has room in the {@link BodyBudget} (a caller
+ * reserves a declared length before it starts this). A body that does not arrive within {@link
+ * #DEADLINE} is given up on.
  *
  * <p>Why: a thread blocked on a body must be woken by the thread that parses the body's bytes (over
  * HTTP/2 the HEADERS frame starts the request, its DATA frames come after), a hand-off between
