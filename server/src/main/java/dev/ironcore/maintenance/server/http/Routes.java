@@ -92,13 +92,13 @@ public final class Routes extends Handler.Abstract {
    * carries one request at a time, so nothing waits behind it), any other on a thread of the
    * server's pool (an HTTP/2 connection's other streams are read meanwhile; a large body's CPU
    * stays off the threads that read connections). An unknown path or method, and a Content-Length
-   * over the limit, are answered at once without reading the body. A body over {@link
-   * #INLINE_LIMIT_BYTES} (declared, or once that much of a body of unknown length came) is read
-   * only when it has room in the {@link BodyBudget}, else waits unread and gets 503 after the
-   * budget's wait. A reply sent before the body was read to its end is followed by {@link
-   * BodyDrain}. (One-off measurement, HTTP/1.1 saturation with the shipped settings: about a
-   * quarter less CPU per review and a fifth more reviews a second than with every request on a pool
-   * thread; {@code bench/analysis.md}.)
+   * over the limit, are answered at once without reading the body. A body (its declared length, or
+   * the largest size for a body of unknown length once its first bytes came) is read only when it
+   * has room in the {@link BodyBudget}, else waits unread and gets 503 after the budget's wait; one
+   * that does not arrive within the deadline gets 408. A reply sent before the body was read to its
+   * end is followed by {@link BodyDrain}. (One-off measurement, HTTP/1.1 saturation with the
+   * shipped settings: about a quarter less CPU per review and a fifth more reviews a second than
+   * with every request on a pool thread; {@code bench/analysis.md}.)
    */
   @Override
   public InvocationType getInvocationType() {
@@ -190,8 +190,7 @@ public final class Routes extends Handler.Abstract {
   }
 
   /**
-   * 503 with {@code Retry-After: 1} for a large body that found no room in the budget within its
-   * wait.
+   * 503 with {@code Retry-After: 1} for a body that found no room in the budget within its wait.
    *
    * @param declared the body's declared length, or -1 when unknown
    */
