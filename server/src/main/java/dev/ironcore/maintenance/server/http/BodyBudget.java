@@ -158,8 +158,8 @@ public final class BodyBudget {
       }
       next = admitWaiting(); // it may have kept smaller ones behind it waiting
     }
+    refused.run(); // first the refusal, then those it kept waiting behind it
     next.forEach(w -> w.grant(true));
-    refused.run();
   }
 
   private void release(long n) {

@@ -65,25 +65,10 @@ final class BodyPrefetch implements Runnable, Invocable {
   private boolean last;
   private long bytes;
 
-  private BodyPrefetch(
-      Request request,
-      long maxBytes,
-      BodyBudget budget,
-      BodyBudget.Reservation reservation,
-      Duration deadline,
-      Consumer<Replay> then) {
-    this.request = request;
-    this.maxBytes = maxBytes;
-    this.budget = budget;
-    this.reservation = reservation;
-    this.deadline = deadline;
-    this.then = then;
-  }
-
   /**
-   * Starts reading; {@code then} is called once, on the thread that read the last chunk (maybe this
-   * one), or on a scheduler thread when the body did not arrive within the deadline, with the
-   * request to answer.
+   * A reader of {@code request}'s body, started with {@link #run()}: {@code then} is called once,
+   * on the thread that read the last chunk (maybe this one), or on a scheduler thread when the body
+   * did not arrive within the deadline, with the request to answer.
    *
    * @param request the request whose body is read
    * @param maxBytes bytes after which reading stops (the replay then holds more than this, and its
@@ -96,14 +81,19 @@ final class BodyPrefetch implements Runnable, Invocable {
    * @param deadline how long the body may take to arrive ({@link #DEADLINE} outside tests)
    * @param then receives the replay
    */
-  static void start(
+  BodyPrefetch(
       Request request,
       long maxBytes,
       BodyBudget budget,
       BodyBudget.Reservation reservation,
       Duration deadline,
       Consumer<Replay> then) {
-    new BodyPrefetch(request, maxBytes, budget, reservation, deadline, then).run();
+    this.request = request;
+    this.maxBytes = maxBytes;
+    this.budget = budget;
+    this.reservation = reservation;
+    this.deadline = deadline;
+    this.then = then;
   }
 
   @Override

@@ -140,36 +140,41 @@ public final class Routes extends Handler.Abstract {
       BodyBudget.Reservation reserved) {
     // a body of unknown length reserves its room when its first bytes come
     BodyBudget unknownLength = reserved == null ? budget : null;
-    BodyPrefetch.start(
-        request,
-        BODY_LIMIT_BYTES,
-        unknownLength,
-        reserved,
-        deadline,
-        replay -> {
-          Callback done =
-              reserved != null || replay.reservation() == null
-                  ? callback
-                  : releasing(callback, replay.reservation());
-          if (replay.timedOut()) {
-            String message =
-                "the request body did not arrive within "
-                    + deadline.toSeconds()
-                    + " s ("
-                    + replay.length()
-                    + (request.getLength() >= 0 ? " of " + request.getLength() : "")
-                    + " bytes came); send the request again";
-            LOG.warn(
-                "{} {}: 408, {}", request.getMethod(), Request.getPathInContext(request), message);
-            send(response, Reply.text(408, message), done);
-          } else if (replay.overBudget()) {
-            answer(replay, response, done, busy(response, -1));
-          } else if (oneRequestAtATime(request) && replay.length() <= INLINE_LIMIT_BYTES) {
-            answer(replay, response, done, endpoint);
-          } else {
-            dispatch(replay, response, done, endpoint);
-          }
-        });
+    new BodyPrefetch(
+            request,
+            BODY_LIMIT_BYTES,
+            unknownLength,
+            reserved,
+            deadline,
+            replay -> {
+              // room reserved while reading (a body of unknown length) is released here too
+              Callback done =
+                  reserved == null && replay.reservation() != null
+                      ? releasing(callback, replay.reservation())
+                      : callback;
+              if (replay.timedOut()) {
+                String message =
+                    "the request body did not arrive within "
+                        + deadline.toSeconds()
+                        + " s ("
+                        + replay.length()
+                        + (request.getLength() >= 0 ? " of " + request.getLength() : "")
+                        + " bytes came); send the request again";
+                LOG.warn(
+                    "{} {}: 408, {}",
+                    request.getMethod(),
+                    Request.getPathInContext(request),
+                    message);
+                send(response, Reply.text(408, message), done);
+              } else if (replay.overBudget()) {
+                answer(replay, response, done, busy(response, -1));
+              } else if (oneRequestAtATime(request) && replay.length() <= INLINE_LIMIT_BYTES) {
+                answer(replay, response, done, endpoint);
+              } else {
+                dispatch(replay, response, done, endpoint);
+              }
+            })
+        .run();
   }
 
   /** The request's callback, releasing {@code reservation} when the request completes. */
