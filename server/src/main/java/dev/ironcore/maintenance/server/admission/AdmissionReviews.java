@@ -119,9 +119,22 @@ public final class AdmissionReviews {
    * @return the reply review and its response; never throws
    */
   public static Answer answer(String webhook, byte[] body, AdmissionHandler handler) {
+    return answer(webhook, body, handler, TokenAllowance.UNLIMITED);
+  }
+
+  /**
+   * As {@link #answer(String, byte[], AdmissionHandler)}, with the review's tree bounded by {@code
+   * allowance} (the server's heap per request, {@link TokenAllowance}).
+   *
+   * @return the reply review and its response
+   * @throws TokenAllowance.Refused when the tree of the review would hold more tokens than {@code
+   *     allowance} grants; nothing was decided
+   */
+  public static Answer answer(
+      String webhook, byte[] body, AdmissionHandler handler, TokenAllowance allowance) {
     JsonNode review;
     try {
-      review = readFor(handler, body);
+      review = readFor(handler, body, allowance);
     } catch (IOException e) {
       ReviewSalvage salvage = ReviewSalvage.of(body);
       String message = "request body is not valid JSON: " + oneLine(e);
@@ -137,8 +150,21 @@ public final class AdmissionReviews {
    * @throws IOException when the body is not one JSON value ({@link JsonBodies})
    */
   static JsonNode readFor(AdmissionHandler handler, byte[] body) throws IOException {
+    return readFor(handler, body, TokenAllowance.UNLIMITED);
+  }
+
+  /**
+   * As {@link #readFor(AdmissionHandler, byte[])}, counting the tokens kept against {@code
+   * allowance}.
+   *
+   * @throws TokenAllowance.Refused when the kept tokens exceed what {@code allowance} grants
+   */
+  static JsonNode readFor(AdmissionHandler handler, byte[] body, TokenAllowance allowance)
+      throws IOException {
     return JsonBodies.readOne(
-        MAPPER, ReviewFilter.wrap(MAPPER.createParser(body), handler.objectFields()));
+        MAPPER,
+        TokenCountingParser.wrap(
+            ReviewFilter.wrap(MAPPER.createParser(body), handler.objectFields()), allowance));
   }
 
   /**

@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.server.admission.AdmissionReviews;
 import dev.ironcore.maintenance.server.admission.JsonBodies;
 import dev.ironcore.maintenance.server.admission.ReviewSalvage;
+import dev.ironcore.maintenance.server.admission.TokenAllowance;
+import dev.ironcore.maintenance.server.admission.TokenCountingParser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import org.slf4j.Logger;
@@ -60,9 +62,21 @@ public final class ConversionReviews {
    * @return the reply; never throws
    */
   public static Answer answer(String webhook, byte[] body) {
+    return answer(webhook, body, TokenAllowance.UNLIMITED);
+  }
+
+  /**
+   * As {@link #answer(String, byte[])}, with the review's tree bounded by {@code allowance}.
+   *
+   * @throws TokenAllowance.Refused when the tree would hold more tokens than {@code allowance}
+   *     grants; nothing was converted
+   */
+  static Answer answer(String webhook, byte[] body, TokenAllowance allowance) {
     JsonNode review;
     try {
-      review = JsonBodies.readOne(MAPPER, MAPPER.createParser(body));
+      review =
+          JsonBodies.readOne(
+              MAPPER, TokenCountingParser.wrap(MAPPER.createParser(body), allowance));
     } catch (IOException e) {
       return notJson(webhook, body, e);
     }
@@ -137,10 +151,21 @@ public final class ConversionReviews {
    * @return the reply; never throws
    */
   public static Encoded answerEncoded(String webhook, byte[] body) {
+    return answerEncoded(webhook, body, TokenAllowance.UNLIMITED);
+  }
+
+  /**
+   * As {@link #answerEncoded(String, byte[])}, with each tree (of the whole review, or of one
+   * object when answered one object at a time) bounded by {@code allowance}.
+   *
+   * @throws TokenAllowance.Refused when a tree would hold more tokens than {@code allowance}
+   *     grants; nothing is answered
+   */
+  public static Encoded answerEncoded(String webhook, byte[] body, TokenAllowance allowance) {
     if (body.length <= TREE_LIMIT_BYTES) {
-      return encoded(answer(webhook, body), body.length + 512);
+      return encoded(answer(webhook, body, allowance), body.length + 512);
     }
-    return answerStreamed(webhook, body);
+    return answerStreamed(webhook, body, allowance);
   }
 
   /**
@@ -156,6 +181,17 @@ public final class ConversionReviews {
    * @return the reply; never throws
    */
   public static Encoded answerStreamed(String webhook, byte[] body) {
+    return answerStreamed(webhook, body, TokenAllowance.UNLIMITED);
+  }
+
+  /**
+   * As {@link #answerStreamed(String, byte[])}, with the tree of each object bounded by {@code
+   * allowance} (the count starts anew for every object: one object's tree is held at a time).
+   *
+   * @throws TokenAllowance.Refused when an object's tree would hold more tokens than {@code
+   *     allowance} grants; nothing is answered
+   */
+  static Encoded answerStreamed(String webhook, byte[] body, TokenAllowance allowance) {
     ConversionReviewScan head;
     try {
       head = ConversionReviewScan.of(MAPPER, body);
@@ -168,7 +204,7 @@ public final class ConversionReviews {
     }
     if (head.objects == JsonToken.START_ARRAY && head.objectsOffset < 0) {
       // not UTF-8 (Jackson reads UTF-16 and UTF-32 too): no byte offsets, answer from the tree
-      return encoded(answer(webhook, body), body.length + 512);
+      return encoded(answer(webhook, body, allowance), body.length + 512);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 512);
     int count = 0;
@@ -187,7 +223,7 @@ public final class ConversionReviews {
         try (JsonParser p = MAPPER.createParser(body, offset, body.length - offset)) {
           p.nextToken(); // the array, read once already: no surprises
           for (; p.nextToken() != JsonToken.END_ARRAY; count++) {
-            JsonNode object = MAPPER.readTree(p);
+            JsonNode object = MAPPER.readTree(TokenCountingParser.wrap(p, allowance));
             JsonNode converted;
             try {
               converted = ComputeConverter.convertOwned(object, head.desiredApiVersion);

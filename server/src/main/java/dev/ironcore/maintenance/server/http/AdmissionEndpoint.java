@@ -50,8 +50,9 @@ public final class AdmissionEndpoint implements Endpoint {
     Objects.requireNonNull(answered, "answered");
     this.endpoint =
         new ReviewEndpoint(
-            (path, body) -> {
-              AdmissionReviews.Answer answer = AdmissionReviews.answer(path, body, handler);
+            (path, body, allowance) -> {
+              AdmissionReviews.Answer answer =
+                  AdmissionReviews.answer(path, body, handler, allowance);
               answered.accept(answer.response());
               return answer.toBytes();
             },

@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server.http;
 
+import dev.ironcore.maintenance.server.admission.TokenAllowance;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -7,7 +8,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
@@ -55,6 +55,27 @@ public final class BodyBudget {
    * shipped heap's 7.5 MiB budget at five times is 37.5 MiB, within the 62 - 17 MiB left.
    */
   static final long HEAP_PER_BODY_BYTE = 4;
+
+  /**
+   * Budget bytes per JSON token held in a tree: 24, for the heap a tree takes per token (about 80
+   * bytes measured, {@link dev.ironcore.maintenance.server.admission.TokenAllowance}, plus the
+   * handler's copies) at {@link #HEAP_PER_BODY_BYTE}. A request's weight is its body's bytes plus
+   * 24 for every token its largest tree holds.
+   */
+  static final long BYTES_PER_TOKEN = 24;
+
+  /**
+   * What a request reserves beyond its body's bytes before it is read, for its tree's tokens: 16
+   * KiB, room for 682 tokens (an admission review of 4.4 KB holds about 250 after the filter; a
+   * ConversionReview's object of 14 KB about 700), so that ordinary reviews never ask for more.
+   */
+  static final long TOKEN_SLACK_BYTES = 16L * 1024;
+
+  /**
+   * The least a request's reservation grows by when its tree needs more: 64 KiB, or what it holds
+   * already if that is more (so a large tree asks a few times, not once per token).
+   */
+  private static final long GROW_STEP_BYTES = 64L * 1024;
 
   private final long capacityBytes;
   private final Duration maxWait;
@@ -214,10 +235,13 @@ public final class BodyBudget {
     }
   }
 
-  /** Reserved bytes; {@link #run()} releases them (once; later calls do nothing). */
+  /**
+   * Reserved bytes; {@link #run()} releases them (once; later calls do nothing). It may grow while
+   * its request reads its tree ({@link #tokens(long)}).
+   */
   final class Reservation implements Runnable {
-    private final long bytes;
-    private final AtomicBoolean released = new AtomicBoolean();
+    private volatile long bytes; // written with the budget's lock held
+    private boolean released; // guarded by the budget
     private volatile Scheduler.Task expiry;
 
     private Reservation(long bytes) {
@@ -226,17 +250,94 @@ public final class BodyBudget {
 
     @Override
     public void run() {
-      if (released.compareAndSet(false, true)) {
-        Scheduler.Task task = expiry;
-        if (task != null) {
-          task.cancel();
+      long n;
+      synchronized (BodyBudget.this) {
+        if (released) {
+          return;
         }
-        release(bytes);
+        released = true;
+        n = bytes;
+      }
+      Scheduler.Task task = expiry;
+      if (task != null) {
+        task.cancel();
+      }
+      release(n);
+    }
+
+    /** Bytes reserved (what a release gives back unless it was released already). */
+    long bytes() {
+      return bytes;
+    }
+
+    /**
+     * Takes {@code more} bytes if they fit now, without waiting (the request holds its body and may
+     * not wait for others while it does: two such could wait for each other).
+     *
+     * @return true when taken; false when they do not fit now or this was released
+     */
+    boolean tryGrow(long more) {
+      synchronized (BodyBudget.this) {
+        if (released || inUseBytes + more > capacityBytes) {
+          return false;
+        }
+        inUseBytes += more;
+        bytes += more;
+        return true;
       }
     }
 
+    /**
+     * The tokens a request whose body has {@code bodyBytes} may hold in one tree: what it reserved
+     * beyond its body, at {@link #BYTES_PER_TOKEN}, grown from the budget without waiting when a
+     * tree needs more.
+     *
+     * @param bodyBytes the body's length in bytes
+     * @return an allowance that refuses with {@code never} when the body and the tokens together
+     *     exceed the whole budget (413), else when the budget has no room for them now (503)
+     */
+    TokenAllowance tokens(long bodyBytes) {
+      return tokens -> {
+        long need = bodyBytes + tokens * BYTES_PER_TOKEN;
+        long held = bytes();
+        if (need > held) {
+          if (need > capacityBytes) {
+            throw new TokenAllowance.Refused(
+                "request body has too many JSON values for this server's heap: its "
+                    + bodyBytes
+                    + " bytes and a tree of more than "
+                    + tokens
+                    + " tokens (each counts "
+                    + BYTES_PER_TOKEN
+                    + " bytes) exceed the "
+                    + capacityBytes
+                    + " bytes of request bodies it answers at once (set by its heap, -Xmx);"
+                    + " send a smaller object",
+                true);
+          }
+          long step = Math.max(need - held, Math.max(GROW_STEP_BYTES, held));
+          if (!tryGrow(Math.min(step, capacityBytes - held)) && !tryGrow(need - held)) {
+            throw new TokenAllowance.Refused(
+                "the server is answering other large requests: no room now for the JSON values"
+                    + " of this body ("
+                    + bodyBytes
+                    + " bytes, a tree of more than "
+                    + tokens
+                    + " tokens); send the request again",
+                false);
+          }
+          held = bytes();
+        }
+        return (held - bodyBytes) / BYTES_PER_TOKEN;
+      };
+    }
+
     private void expire() {
-      if (!released.get()) {
+      boolean held;
+      synchronized (BodyBudget.this) {
+        held = !released;
+      }
+      if (held) {
         LOG.warn(
             "a request held {} bytes of the request-body budget for {} ms without completing;"
                 + " released",

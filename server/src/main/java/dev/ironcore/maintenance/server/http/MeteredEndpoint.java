@@ -52,9 +52,10 @@ public final class MeteredEndpoint implements Endpoint {
   public static MeteredEndpoint conversion(String webhook, WebhookMetrics metrics) {
     ReviewEndpoint endpoint =
         new ReviewEndpoint(
-            (path, body) -> {
+            (path, body, allowance) -> {
               // one object at a time: a list's review can be megabytes
-              ConversionReviews.Encoded answer = ConversionReviews.answerEncoded(path, body);
+              ConversionReviews.Encoded answer =
+                  ConversionReviews.answerEncoded(path, body, allowance);
               metrics.converted(webhook, answer.succeeded());
               return answer.json();
             },

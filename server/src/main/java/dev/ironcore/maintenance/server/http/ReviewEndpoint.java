@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server.http;
 
+import dev.ironcore.maintenance.server.admission.TokenAllowance;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
@@ -21,6 +22,9 @@ import org.slf4j.LoggerFactory;
  *       says so, else once the limit is reached; what the client still sends (up to {@link
  *       BodyDrain#LIMIT_BYTES}) is read after the answer ({@link Routes}), so that it reads the 413
  *       instead of a reset;
+ *   <li>413 {@code text/plain} when the review's tree would hold more JSON tokens than the whole
+ *       {@link BodyBudget} allows ({@link TokenAllowance}: many small values take far more heap
+ *       than their bytes), 503 when only not now, while other requests hold the room;
  *   <li>400 {@code text/plain} when the body ends short of its Content-Length (the client closed
  *       the connection or reset the stream), 408 when the client sent nothing more within the idle
  *       timeout: logged as one WARN line, never a 5xx; 503 when the server stopped reading because
@@ -42,9 +46,12 @@ public final class ReviewEndpoint implements Endpoint {
     /**
      * @param path the request path, for logs
      * @param body the whole request body (any bytes, at most the limit)
+     * @param allowance bounds the tokens of the trees read from {@code body} (the request's room in
+     *     the {@link BodyBudget})
      * @return the reply body (JSON)
+     * @throws TokenAllowance.Refused when a tree would exceed {@code allowance}
      */
-    byte[] answer(String path, byte[] body);
+    byte[] answer(String path, byte[] body, TokenAllowance allowance);
   }
 
   private final Answerer answerer;
@@ -113,7 +120,25 @@ public final class ReviewEndpoint implements Endpoint {
               + (maxBodyBytes / (1024 * 1024))
               + " MiB)");
     }
-    return Reply.json(answerer.answer(path, body));
+    try {
+      return Reply.json(answerer.answer(path, body, allowance(request, body.length)));
+    } catch (TokenAllowance.Refused e) {
+      int status = e.never() ? 413 : 503;
+      LOG.warn("{} {}: {}, {}", request.getMethod(), path, status, e.getMessage());
+      return plain(status, e.getMessage());
+    }
+  }
+
+  /**
+   * The tokens this request may hold in a tree: from its reservation in the {@link BodyBudget}
+   * ({@link Routes} reserved it before the body was read), else unlimited (a request without one
+   * has an empty body, or comes from a test that calls the endpoint directly).
+   */
+  private static TokenAllowance allowance(Request request, long bodyBytes) {
+    if (request instanceof BodyPrefetch.Replay replay && replay.reservation() != null) {
+      return replay.reservation().tokens(bodyBytes);
+    }
+    return TokenAllowance.UNLIMITED;
   }
 
   /**

@@ -116,9 +116,10 @@ public final class Routes extends Handler.Abstract {
       return true;
     }
     if (declared > 0) {
-      // room in the budget first, then the body's bytes (unread while it waits)
+      // room in the budget first (the body's bytes and room for its tree), then the body's
+      // bytes (unread while it waits)
       budget.reserve(
-          declared,
+          declared + BodyBudget.TOKEN_SLACK_BYTES,
           request.getComponents().getExecutor(),
           request.getComponents().getScheduler(),
           reservation ->
@@ -283,6 +284,10 @@ public final class Routes extends Handler.Abstract {
 
   private static void send(Response response, Reply reply, Callback callback) {
     response.setStatus(reply.status());
+    if (reply.status() == 503) {
+      // every 503 here means: busy or stopping, send again
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    }
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType());
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.body().length);
     response.write(true, ByteBuffer.wrap(reply.body()), callback);

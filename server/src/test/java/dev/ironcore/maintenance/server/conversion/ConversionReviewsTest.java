@@ -167,4 +167,43 @@ class ConversionReviewsTest {
                 .asText())
         .contains("9999");
   }
+
+  /** Refuses a tree of more than {@code max} tokens. */
+  private static dev.ironcore.maintenance.server.admission.TokenAllowance atMost(long max) {
+    return tokens -> {
+      if (tokens > max) {
+        throw new dev.ironcore.maintenance.server.admission.TokenAllowance.Refused(
+            "more than " + max, false);
+      }
+      return max;
+    };
+  }
+
+  /**
+   * One object's tree is held at a time when answered object by object, so the allowance bounds the
+   * largest object; the whole tree (the way small reviews are answered) counts every object.
+   */
+  @Test
+  void theAllowanceBoundsTheWholeTreeOrEachObjectWhenAnsweredOneAtATime() {
+    String object =
+        "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'a',"
+            + "'annotations':{"
+            + "'k':'v',".repeat(40)
+            + "'z':'v'}}}";
+    byte[] body =
+        review("u-9", ComputeVersions.V1ALPHA1, "[" + object + "," + object + "," + object + "]")
+            .getBytes(StandardCharsets.UTF_8);
+    // an object is about 100 tokens, the review about 320
+    ConversionReviews.Encoded streamed =
+        ConversionReviews.answerStreamed("/convert", body, atMost(150));
+    assertThat(streamed.succeeded()).isTrue();
+    assertThat(streamed.json())
+        .isEqualTo(ConversionReviews.answerStreamed("/convert", body).json());
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ConversionReviews.answer("/convert", body, atMost(150)))
+        .isInstanceOf(dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ConversionReviews.answerStreamed("/convert", body, atMost(60)))
+        .isInstanceOf(dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class);
+  }
 }

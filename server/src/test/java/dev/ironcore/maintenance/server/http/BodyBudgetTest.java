@@ -156,4 +156,58 @@ class BodyBudgetTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("wait must not be negative");
   }
+
+  private BodyBudget.Reservation reservation(AtomicReference<Runnable> held) {
+    return (BodyBudget.Reservation) held.get();
+  }
+
+  @Test
+  void aTreeWithinWhatWasReservedBeyondTheBodyTakesNothingMore() {
+    BodyBudget budget = new BodyBudget(100_000, Duration.ofSeconds(5));
+    BodyBudget.Reservation r = reservation(reserve(budget, "a", 1_000 + 24 * 100));
+    assertThat(r.tokens(1_000).admit(1)).isEqualTo(100);
+    assertThat(budget.inUseBytes()).isEqualTo(3_400);
+  }
+
+  @Test
+  void aLargerTreeGrowsTheReservationAndItsReleaseGivesEverythingBack() {
+    BodyBudget budget = new BodyBudget(1_000_000, Duration.ofSeconds(5));
+    BodyBudget.Reservation r = reservation(reserve(budget, "a", 1_000));
+    long granted = r.tokens(1_000).admit(5_000);
+    // at least 64 KiB more: 5,000 tokens need 120,000 bytes
+    assertThat(granted).isGreaterThanOrEqualTo(5_000);
+    assertThat(budget.inUseBytes()).isEqualTo(r.bytes()).isGreaterThanOrEqualTo(121_000);
+    r.run();
+    assertThat(budget.inUseBytes()).isZero();
+  }
+
+  @Test
+  void aTreeThatCouldNotBeHeldEvenAloneIsRefusedForGood() {
+    BodyBudget budget = new BodyBudget(100_000, Duration.ofSeconds(5));
+    BodyBudget.Reservation r = reservation(reserve(budget, "a", 10_000));
+    assertThatThrownBy(() -> r.tokens(10_000).admit(4_000))
+        .isInstanceOfSatisfying(
+            dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class,
+            e -> assertThat(e.never()).isTrue())
+        .hasMessageContaining("too many JSON values")
+        .hasMessageContaining("100000 bytes");
+    assertThat(budget.inUseBytes()).isEqualTo(10_000);
+  }
+
+  @Test
+  void aTreeThatFindsNoRoomNowIsRefusedWithoutWaiting() {
+    BodyBudget budget = new BodyBudget(100_000, Duration.ofSeconds(5));
+    reserve(budget, "other", 80_000);
+    BodyBudget.Reservation r = reservation(reserve(budget, "a", 10_000));
+    // needs 10,000 + 24,000 bytes: fits the budget, not beside the other request
+    assertThatThrownBy(() -> r.tokens(10_000).admit(1_000))
+        .isInstanceOfSatisfying(
+            dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class,
+            e -> assertThat(e.never()).isFalse())
+        .hasMessageContaining("no room now");
+    assertThat(budget.inUseBytes()).isEqualTo(90_000);
+    // what fits exactly is still taken when the step does not
+    assertThat(r.tokens(10_000).admit(400)).isEqualTo(400);
+    assertThat(budget.inUseBytes()).isEqualTo(99_600);
+  }
 }

@@ -43,8 +43,12 @@ class RoutesBodyBudgetHttpTest {
   void start() throws Exception {
     // room for one large body; a waiting one is refused after 1 s
     Routes routes =
-        new Routes(new BodyBudget(150_000, Duration.ofSeconds(1)), Duration.ofSeconds(2));
+        new Routes(new BodyBudget(180_000, Duration.ofSeconds(1)), Duration.ofSeconds(2));
     routes.post("/echo", request -> Reply.text(200, "read " + bodyLength(request)));
+    routes.post(
+        "/review",
+        new AdmissionEndpoint(
+            request -> dev.ironcore.maintenance.server.admission.AdmissionResponse.allowed()));
     routes.post(
         "/hold",
         request -> {
@@ -126,7 +130,7 @@ class RoutesBodyBudgetHttpTest {
     assertThat(refused.body())
         .isEqualTo(
             "the server is answering other large requests: no room for this body of 100000 bytes"
-                + " within 1 s (it answers at most 150000 bytes of request bodies at once, set by"
+                + " within 1 s (it answers at most 180000 bytes of request bodies at once, set by"
                 + " its heap); send the request again");
     // nothing was held for the refused one: once the first is done a large body gets in again
     release.countDown();
@@ -219,5 +223,65 @@ class RoutesBodyBudgetHttpTest {
       }
     }
     return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+  }
+
+  /** An AdmissionReview whose object has {@code annotations} small annotations. */
+  private static byte[] denseReview(int annotations) {
+    StringBuilder b =
+        new StringBuilder(
+            "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\","
+                + "\"request\":{\"uid\":\"u-1\",\"operation\":\"CREATE\","
+                + "\"kind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"ConfigMap\"},"
+                + "\"object\":{\"metadata\":{\"name\":\"m\",\"annotations\":{");
+    for (int i = 0; i < annotations; i++) {
+      b.append(i == 0 ? "" : ",").append("\"a").append(i).append("\":\"v\"");
+    }
+    return b.append("}}}}}").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private CompletableFuture<HttpResponse<String>> postJson(String path, byte[] body) {
+    return client.sendAsync(
+        HttpRequest.newBuilder(base.resolve(path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * A review of many small values takes far more heap as a tree than its bytes say: one whose tree
+   * alone would exceed the whole budget is refused with 413, however idle the server.
+   */
+  @Test
+  void aReviewWhoseTreeCouldNeverFitGets413() throws Exception {
+    byte[] review = denseReview(8_000); // 16,000 tokens: 384,000 bytes at 24 a token
+    assertThat(review.length).isLessThan(LARGE);
+    HttpResponse<String> answer = postJson("/review", review).get(10, TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).isEqualTo(413);
+    assertThat(answer.body())
+        .contains("request body has too many JSON values")
+        .contains("180000 bytes of request bodies it answers at once");
+    assertThat(postJson("/review", denseReview(10)).get(10, TimeUnit.SECONDS).statusCode())
+        .isEqualTo(200);
+  }
+
+  /**
+   * A review whose tree fits the budget but not beside what others hold is refused at once with 503
+   * and Retry-After (it holds its body and may not wait for others that may wait for it); sent
+   * again once the room is free, it is answered.
+   */
+  @Test
+  void aReviewWhoseTreeFindsNoRoomNowGets503AndIsAnsweredLater() throws Exception {
+    byte[] review = denseReview(1_500); // 3,000 tokens: 72,000 bytes beside its 20 KB
+    CompletableFuture<HttpResponse<String>> held = holdTheBudget();
+    HttpResponse<String> busy = postJson("/review", review).get(10, TimeUnit.SECONDS);
+    assertThat(busy.statusCode()).isEqualTo(503);
+    assertThat(busy.headers().firstValue("Retry-After")).hasValue("1");
+    assertThat(busy.body()).contains("no room now for the JSON values of this body");
+    release.countDown();
+    assertThat(held.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    HttpResponse<String> answer = postJson("/review", review).get(10, TimeUnit.SECONDS);
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.body()).contains("\"allowed\":true").contains("\"uid\":\"u-1\"");
   }
 }

@@ -1,0 +1,54 @@
+package dev.ironcore.maintenance.server.admission;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
+import java.io.IOException;
+
+/**
+ * A parser that counts the tokens it returns and asks its {@link TokenAllowance} before it returns
+ * more than was granted; the allowance's {@link TokenAllowance.Refused} leaves the tree's reader
+ * unwrapped. Tokens skipped with {@link #skipChildren()} are not counted (they become no nodes).
+ */
+public final class TokenCountingParser extends JsonParserDelegate {
+  private final TokenAllowance allowance;
+  private long tokens;
+  private long granted;
+
+  private TokenCountingParser(JsonParser parser, TokenAllowance allowance) {
+    super(parser);
+    this.allowance = allowance;
+  }
+
+  /**
+   * @param parser the parser to count (its current token, if any, is not counted)
+   * @param allowance what to ask; {@link TokenAllowance#UNLIMITED} returns {@code parser} itself
+   * @return the counting parser
+   */
+  public static JsonParser wrap(JsonParser parser, TokenAllowance allowance) {
+    return allowance == TokenAllowance.UNLIMITED
+        ? parser
+        : new TokenCountingParser(parser, allowance);
+  }
+
+  @Override
+  public JsonToken nextToken() throws IOException {
+    JsonToken token = super.nextToken();
+    if (token != null && ++tokens > granted) {
+      granted = allowance.admit(tokens);
+    }
+    return token;
+  }
+
+  /** As {@link JsonParser#nextValue()}, through {@link #nextToken()} so that names count too. */
+  @Override
+  public JsonToken nextValue() throws IOException {
+    JsonToken token = nextToken();
+    return token == JsonToken.FIELD_NAME ? nextToken() : token;
+  }
+
+  /** Tokens returned so far. */
+  long tokens() {
+    return tokens;
+  }
+}
