@@ -103,7 +103,8 @@ public final class WebhookServer implements AutoCloseable {
     metrics.servingCertificateExpiry(() -> served.current().getNotAfter().toInstant());
     metrics.servingCertificateExpiresSoon(served::expiresSoon, served.expiryWarning());
     metrics.servingCertificateReloadFailing(() -> served.reloadProblem().isPresent());
-    Routes routes = new Routes(BodyBudget.forHeap(Runtime.getRuntime().maxMemory()));
+    Routes routes =
+        new Routes(BodyBudget.forHeap(Runtime.getRuntime().maxMemory()), metrics::answeredEarly);
     admissionRoutes.forEach(
         (path, handler) -> routes.post(path, MeteredEndpoint.admission(path, handler, metrics)));
     routes.post(

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.ObjIntConsumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -40,13 +41,23 @@ public final class Routes extends Handler.Abstract {
   private final Map<String, Map<String, Endpoint>> byPath = new LinkedHashMap<>();
   private final BodyBudget budget;
   private final java.time.Duration deadline;
+  private final ObjIntConsumer<String> answeredEarly;
 
   /**
    * @param budget how many bytes of request bodies are read and answered at once; a request over it
    *     waits, unread, and gets 503 after the budget's wait
    */
   public Routes(BodyBudget budget) {
-    this(budget, BodyPrefetch.DEADLINE);
+    this(budget, (path, status) -> {});
+  }
+
+  /**
+   * @param answeredEarly called with the registered path and the status of every request answered
+   *     here before its endpoint ran: 503 (no room in the budget within its wait) and 408 (its body
+   *     did not arrive within the deadline), e.g. to count them with the endpoints' answers
+   */
+  public Routes(BodyBudget budget, ObjIntConsumer<String> answeredEarly) {
+    this(budget, BodyPrefetch.DEADLINE, answeredEarly);
   }
 
   /**
@@ -54,8 +65,13 @@ public final class Routes extends Handler.Abstract {
    *     BodyPrefetch#DEADLINE} outside tests)
    */
   Routes(BodyBudget budget, java.time.Duration deadline) {
+    this(budget, deadline, (path, status) -> {});
+  }
+
+  Routes(BodyBudget budget, java.time.Duration deadline, ObjIntConsumer<String> answeredEarly) {
     this.budget = Objects.requireNonNull(budget, "budget");
     this.deadline = Objects.requireNonNull(deadline, "deadline");
+    this.answeredEarly = Objects.requireNonNull(answeredEarly, "answeredEarly");
   }
 
   /**
@@ -166,6 +182,7 @@ public final class Routes extends Handler.Abstract {
                     request.getMethod(),
                     Request.getPathInContext(request),
                     message);
+                answeredEarly.accept(normalize(Request.getPathInContext(request)), 408);
                 send(response, Reply.text(408, message), done);
               } else if (replay.overBudget()) {
                 answer(replay, response, done, busy(response, -1));
@@ -213,6 +230,7 @@ public final class Routes extends Handler.Abstract {
     return (Refusal)
         r -> {
           LOG.warn("{} {}: 503, {}", r.getMethod(), Request.getPathInContext(r), message);
+          answeredEarly.accept(normalize(Request.getPathInContext(r)), 503);
           response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
           return Reply.text(503, message);
         };

@@ -235,6 +235,30 @@ public final class WebhookMetrics {
         .register(registry);
   }
 
+  /**
+   * Counts a request that was answered before its endpoint ran (503: no room in the request-body
+   * budget within its wait; 408: its body did not arrive within the deadline) in {@code
+   * ironcore_maintenance_webhook_requests_total{webhook,code}}, as {@link Request#answered(int)}
+   * counts the others; not timed (nothing of it was answered by the webhook).
+   *
+   * @param webhook the registered path
+   * @param status the HTTP status code sent
+   */
+  public void answeredEarly(String webhook, int status) {
+    countStatus(webhook, status);
+  }
+
+  private void countStatus(String webhook, int status) {
+    counter(
+            "ironcore.maintenance.webhook.requests",
+            "Admission requests by HTTP status code",
+            "webhook",
+            webhook,
+            "code",
+            Integer.toString(status))
+        .increment();
+  }
+
   /** One request in flight; see {@link #started(String)}. */
   public final class Request {
     private final String webhook;
@@ -262,14 +286,7 @@ public final class WebhookMetrics {
       long elapsedNanos = registry.config().clock().monotonicTime() - startNanos;
       gauge.decrementAndGet();
       requestTimer(webhook).record(elapsedNanos, TimeUnit.NANOSECONDS);
-      counter(
-              "ironcore.maintenance.webhook.requests",
-              "Admission requests by HTTP status code",
-              "webhook",
-              webhook,
-              "code",
-              Integer.toString(status))
-          .increment();
+      countStatus(webhook, status);
     }
   }
 }

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Timeout;
 class RoutesBodyBudgetHttpTest {
   private static final int LARGE = 100_000;
 
+  private final java.util.List<String> answeredEarly =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
   private final CountDownLatch holding = new CountDownLatch(1);
   private final CountDownLatch release = new CountDownLatch(1);
   private final HttpClient client =
@@ -43,7 +45,10 @@ class RoutesBodyBudgetHttpTest {
   void start() throws Exception {
     // room for one large body; a waiting one is refused after 1 s
     Routes routes =
-        new Routes(new BodyBudget(180_000, Duration.ofSeconds(1)), Duration.ofSeconds(2));
+        new Routes(
+            new BodyBudget(180_000, Duration.ofSeconds(1)),
+            Duration.ofSeconds(2),
+            (path, status) -> answeredEarly.add(path + " " + status));
     routes.post("/echo", request -> Reply.text(200, "read " + bodyLength(request)));
     routes.post(
         "/review",
@@ -132,6 +137,7 @@ class RoutesBodyBudgetHttpTest {
             "the server is answering other large requests: no room for this body of 100000 bytes"
                 + " within 1 s (it answers at most 180000 bytes of request bodies at once, set by"
                 + " its heap); send the request again");
+    assertThat(answeredEarly).containsExactly("/echo 503");
     // nothing was held for the refused one: once the first is done a large body gets in again
     release.countDown();
     assertThat(post("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS).body())
@@ -179,6 +185,7 @@ class RoutesBodyBudgetHttpTest {
               "the request body did not arrive within 2 s (1000 of 100000 bytes came); send the"
                   + " request again");
     }
+    assertThat(answeredEarly).containsExactly("/echo 408");
     // its room is free again: a body that needs all of it is answered at once
     assertThat(post("/echo", new byte[150_000]).get(10, TimeUnit.SECONDS).body())
         .isEqualTo("read 150000");

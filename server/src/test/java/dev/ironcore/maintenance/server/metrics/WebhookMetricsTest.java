@@ -191,4 +191,38 @@ class WebhookMetricsTest {
     open.answered(200);
     prometheus.close();
   }
+
+  /** The budget's 503 and the body deadline's 408 count with the other answers, untimed. */
+  @Test
+  void answersBeforeTheEndpointRanAreCountedByStatusButNotTimed() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    WebhookMetrics exported = new WebhookMetrics(prometheus);
+    exported.started(HOOK).answered(200);
+    exported.answeredEarly(HOOK, 503);
+    exported.answeredEarly(HOOK, 503);
+    exported.answeredEarly(HOOK, 408);
+    String text = prometheus.scrape();
+    assertThat(
+            PrometheusText.value(
+                text,
+                "ironcore_maintenance_webhook_requests_total",
+                "webhook",
+                HOOK,
+                "code",
+                "503"))
+        .contains(2.0);
+    assertThat(
+            PrometheusText.value(
+                text,
+                "ironcore_maintenance_webhook_requests_total",
+                "webhook",
+                HOOK,
+                "code",
+                "408"))
+        .contains(1.0);
+    assertThat(
+            PrometheusText.value(
+                text, "ironcore_maintenance_webhook_request_seconds_count", "webhook", HOOK))
+        .contains(1.0);
+  }
 }
