@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * all of it (it is answered alone). The reservation is released when the request completes, when
  * its body did not arrive within its deadline, or (over 64 KiB) after {@link #MAX_HOLD} at the
  * latest. Thread-safe.
+ *
+ * <p>A review of many small values takes far more heap than its bytes say, so a request also
+ * reserves {@link #TOKEN_SLACK_BYTES} for the JSON tokens of its tree, and a tree that needs more
+ * grows its reservation while it is read, without waiting ({@link Reservation#tokens(long)}).
  */
 public final class BodyBudget {
   private static final Logger LOG = LoggerFactory.getLogger(BodyBudget.class);
@@ -183,15 +187,6 @@ public final class BodyBudget {
     next.forEach(w -> w.grant(true));
   }
 
-  private void release(long n) {
-    List<Waiter> next;
-    synchronized (this) {
-      inUseBytes -= n;
-      next = admitWaiting();
-    }
-    next.forEach(w -> w.grant(true));
-  }
-
   /** Takes the waiters from the front that fit now; call with the lock held. */
   private List<Waiter> admitWaiting() {
     List<Waiter> admitted = new ArrayList<>();
@@ -250,19 +245,20 @@ public final class BodyBudget {
 
     @Override
     public void run() {
-      long n;
+      List<Waiter> next;
       synchronized (BodyBudget.this) {
         if (released) {
           return;
         }
         released = true;
-        n = bytes;
+        inUseBytes -= bytes;
+        next = admitWaiting();
       }
       Scheduler.Task task = expiry;
       if (task != null) {
         task.cancel();
       }
-      release(n);
+      next.forEach(w -> w.grant(true));
     }
 
     /** Bytes reserved (what a release gives back unless it was released already). */
