@@ -140,9 +140,7 @@ public final class Routes extends Handler.Abstract {
           request.getComponents().getScheduler(),
           reservation ->
               prefetch(request, response, releasing(callback, reservation), endpoint, reservation),
-          () ->
-              answer(
-                  BodyPrefetch.Replay.of(request), response, callback, busy(response, declared)));
+          () -> answer(BodyPrefetch.Replay.of(request), response, callback, busy(declared)));
       return true;
     }
     prefetch(request, response, callback, endpoint, null);
@@ -185,7 +183,7 @@ public final class Routes extends Handler.Abstract {
                 answeredEarly.accept(normalize(Request.getPathInContext(request)), 408);
                 send(response, Reply.text(408, message), done);
               } else if (replay.overBudget()) {
-                answer(replay, response, done, busy(response, -1));
+                answer(replay, response, done, busy(-1));
               } else if (oneRequestAtATime(request) && replay.length() <= INLINE_LIMIT_BYTES) {
                 answer(replay, response, done, endpoint);
               } else {
@@ -217,7 +215,7 @@ public final class Routes extends Handler.Abstract {
    *
    * @param declared the body's declared length, or -1 when unknown
    */
-  private Endpoint busy(Response response, long declared) {
+  private Endpoint busy(long declared) {
     String size = declared < 0 ? "unknown length" : declared + " bytes";
     String message =
         "the server is answering other large requests: no room for this body of "
@@ -231,8 +229,7 @@ public final class Routes extends Handler.Abstract {
         r -> {
           LOG.warn("{} {}: 503, {}", r.getMethod(), Request.getPathInContext(r), message);
           answeredEarly.accept(normalize(Request.getPathInContext(r)), 503);
-          response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-          return Reply.text(503, message);
+          return Reply.text(503, message); // with Retry-After, as every 503 (send)
         };
   }
 
