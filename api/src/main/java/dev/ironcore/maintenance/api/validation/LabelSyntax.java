@@ -18,8 +18,6 @@ public final class LabelSyntax {
   public static final int MAX_SUBDOMAIN_LENGTH = 253;
 
   private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-  private static final Pattern DNS_1123_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final String NAME_CHARACTERS =
       "must consist of alphanumeric characters, '-', '_' or '.',"
           + " and must start and end with an alphanumeric character";
@@ -90,12 +88,41 @@ public final class LabelSyntax {
     if (value.length() > MAX_SUBDOMAIN_LENGTH) {
       errors.add("must be no more than " + MAX_SUBDOMAIN_LENGTH + " characters");
     }
-    if (!DNS_1123_SUBDOMAIN.matcher(value).matches()) {
+    if (!isDns1123Subdomain(value)) {
       errors.add(
           "must be a lowercase RFC 1123 subdomain: lowercase alphanumeric characters, '-' or '.',"
               + " starting and ending with an alphanumeric character (e.g. 'example.com')");
     }
     return errors;
+  }
+
+  /**
+   * Whether {@code value} matches {@code
+   * [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*} (Kubernetes' {@code
+   * dns1123SubdomainFmt}), ignoring its length. A loop, not {@link Pattern}: Java's regex engine
+   * recurses once per repeated group, so a prefix of 100,000 labels ({@code a.a.a...}) took most of
+   * a 64 MiB thread stack and 300,000 overflowed it (Go's regexp, which Kubernetes uses, runs in
+   * linear time without recursion).
+   */
+  static boolean isDns1123Subdomain(String value) {
+    int labelStart = 0;
+    for (int i = 0; i <= value.length(); i++) {
+      if (i == value.length() || value.charAt(i) == '.') {
+        if (i == labelStart
+            || !lowerAlphanumeric(value.charAt(labelStart))
+            || !lowerAlphanumeric(value.charAt(i - 1))) {
+          return false;
+        }
+        labelStart = i + 1;
+      } else if (!lowerAlphanumeric(value.charAt(i)) && value.charAt(i) != '-') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean lowerAlphanumeric(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
   }
 
   /**

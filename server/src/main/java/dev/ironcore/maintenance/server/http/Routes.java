@@ -273,7 +273,9 @@ public final class Routes extends Handler.Abstract {
     Reply reply;
     try {
       reply = endpoint.answer(request);
-    } catch (Exception e) {
+    } catch (Exception | StackOverflowError e) {
+      // a stack overflow unwound what it used: answer it as any other failure, or the request
+      // would never be answered (and its room in the budget held until the backstop)
       request.releaseUnread();
       LOG.error(
           "{} {}: {}", request.getMethod(), Request.getPathInContext(request), e.toString(), e);
