@@ -140,20 +140,44 @@ public record FieldError(String field, Type type, Object badValue, String detail
     return cause;
   }
 
+  /**
+   * Longest bad value shown: its first 256 characters (a string's, before it is quoted and escaped;
+   * another value's JSON). A longer one is cut and its length given, so that a reply or log line
+   * stays small however large the value (a fresh-eyes check sent a taint key of 600,000 characters;
+   * each error showed it twice in the reply, in the message and in its cause).
+   */
+  public static final int MAX_SHOWN_VALUE_CHARS = 256;
+
   private static String render(Object value) {
     if (value == null) {
       return quote("null");
     }
     if (value instanceof JsonNode node) {
-      return node.isTextual() ? quote(node.asText()) : node.toString();
+      return node.isTextual() ? quoteShort(node.asText()) : cut(node.toString());
     }
     if (value instanceof Number || value instanceof Boolean) {
-      return value.toString();
+      return cut(value.toString());
     }
     if (value instanceof CharSequence text) {
-      return quote(text.toString());
+      return quoteShort(text.toString());
     }
-    return MAPPER.valueToTree(value).toString();
+    return cut(MAPPER.valueToTree(value).toString());
+  }
+
+  private static String quoteShort(String text) {
+    return text.length() <= MAX_SHOWN_VALUE_CHARS
+        ? quote(text)
+        : quote(text.substring(0, MAX_SHOWN_VALUE_CHARS)) + truncated(text.length());
+  }
+
+  private static String cut(String rendered) {
+    return rendered.length() <= MAX_SHOWN_VALUE_CHARS
+        ? rendered
+        : rendered.substring(0, MAX_SHOWN_VALUE_CHARS) + truncated(rendered.length());
+  }
+
+  private static String truncated(int length) {
+    return "... (" + length + " characters, truncated)";
   }
 
   private static String quote(String text) {

@@ -42,4 +42,29 @@ class FieldErrorTest {
         .isEqualTo(
             json("{'reason':'FieldValueForbidden','message':'Forbidden: no','field':'spec.x'}"));
   }
+
+  @Test
+  void aLongBadValueIsCutAndItsLengthGiven() {
+    String key = "a.".repeat(300_000) + "a/b";
+    String shown = FieldError.invalid("spec.taints[0].key", key, "bad").message();
+    assertThat(shown)
+        .startsWith("Invalid value: \"a.a.a.")
+        .endsWith("\"... (600003 characters, truncated): bad")
+        .hasSizeLessThan(FieldError.MAX_SHOWN_VALUE_CHARS + 60);
+    String quotes = "\"".repeat(1_000_000);
+    // 256 characters shown, each escaped
+    assertThat(FieldError.invalid("spec.x", quotes, "").message())
+        .hasSizeLessThan(2 * FieldError.MAX_SHOWN_VALUE_CHARS + 60)
+        .endsWith("... (1000000 characters, truncated)");
+    com.fasterxml.jackson.databind.node.ArrayNode zeros =
+        dev.ironcore.maintenance.api.json.JsonMappers.shared().createArrayNode();
+    for (int i = 0; i < 50_000; i++) {
+      zeros.add(0);
+    }
+    assertThat(FieldError.invalid("spec.taints", zeros, "").message())
+        .startsWith("Invalid value: [0,0,")
+        .endsWith("... (100001 characters, truncated)");
+    assertThat(FieldError.invalid("spec.x", "short", "").message())
+        .isEqualTo("Invalid value: \"short\"");
+  }
 }

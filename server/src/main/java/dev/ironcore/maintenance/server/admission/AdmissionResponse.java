@@ -98,9 +98,18 @@ public final class AdmissionResponse {
   }
 
   /**
+   * Most field errors a denial shows: 32, in the message and as causes; more are counted ("[...,
+   * and N more errors]"). One invalid entry is one error, so a list of 50,000 bad entries (a 103 KB
+   * review) made a reply of tens of MB and ended the 64 MiB server (a fresh-eyes check); the first
+   * errors are what a user fixes first.
+   */
+  public static final int MAX_CAUSES = 32;
+
+  /**
    * Denies like Kubernetes' {@code apierrors.NewInvalid}: 422, reason {@code Invalid}, message
    * {@code Kind.group "name" is invalid: <errors>}, details {@code {group, kind, name, causes}},
-   * which kubectl prints as {@code The Kind "name" is invalid: <field>: <message>}.
+   * which kubectl prints as {@code The Kind "name" is invalid: <field>: <message>}; at most {@link
+   * #MAX_CAUSES} errors are shown.
    *
    * @param kind the kind of the object
    * @param name the object's name (may be empty)
@@ -113,14 +122,19 @@ public final class AdmissionResponse {
     if (errors.isEmpty()) {
       throw new IllegalArgumentException("invalid() needs at least one error");
     }
+    List<FieldError> shown = errors.subList(0, Math.min(errors.size(), MAX_CAUSES));
+    String more =
+        errors.size() > MAX_CAUSES ? ", and " + (errors.size() - MAX_CAUSES) + " more errors" : "";
     String aggregate =
         errors.size() == 1
             ? errors.get(0).toString()
-            : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
+            : shown.stream()
+                .map(FieldError::toString)
+                .collect(Collectors.joining(", ", "[", more + "]"));
     ObjectNode status = status(422, "Invalid", kind + " \"" + name + "\" is invalid: " + aggregate);
     ObjectNode details = status.putObject("details");
     details.put("name", name).put("group", kind.group()).put("kind", kind.kind());
-    details.set("causes", causesJson(errors));
+    details.set("causes", causesJson(shown));
     return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
   }
 

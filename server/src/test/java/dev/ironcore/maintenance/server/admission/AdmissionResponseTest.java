@@ -131,4 +131,23 @@ class AdmissionResponseTest {
           .isEqualTo(TestReviews.MAPPER.writeValueAsString(response.toJson("uid-\u00e4")));
     }
   }
+
+  @Test
+  void aDenialShowsTheFirst32ErrorsAndCountsTheRest() {
+    java.util.List<FieldError> errors = new java.util.ArrayList<>();
+    for (int i = 0; i < 50_000; i++) {
+      errors.add(FieldError.invalid("spec.taints[" + i + "]", 0, "must be an object"));
+    }
+    AdmissionResponse denied =
+        AdmissionResponse.invalid(
+            new GroupVersionKind("compute.ironcore.dev", "v1alpha1", "MachinePool"), "p", errors);
+    ObjectNode status = (ObjectNode) denied.toJson("u").get("status");
+    assertThat(status.at("/details/causes")).hasSize(AdmissionResponse.MAX_CAUSES);
+    assertThat(status.at("/details/causes/31/field").asText()).isEqualTo("spec.taints[31]");
+    assertThat(denied.message())
+        .startsWith(
+            "MachinePool.compute.ironcore.dev \"p\" is invalid: [spec.taints[0]: Invalid value: 0:")
+        .endsWith("spec.taints[31]: Invalid value: 0: must be an object, and 49968 more errors]")
+        .hasSizeLessThan(3_000);
+  }
 }
