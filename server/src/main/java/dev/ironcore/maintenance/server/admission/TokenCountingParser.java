@@ -51,4 +51,21 @@ public final class TokenCountingParser extends JsonParserDelegate {
   long tokens() {
     return tokens;
   }
+
+  /**
+   * What {@code allowance} grants a further tree held beside the one {@code parser} read: the
+   * tokens counted so far are taken off. Used when a value of a tree (a string holding JSON) is
+   * parsed into a tree of its own while the first is held.
+   *
+   * @param parser a parser from {@link #wrap} (for an unlimited allowance, the plain parser)
+   * @param allowance the allowance {@code parser} was wrapped with
+   * @return the rest of {@code allowance}
+   */
+  public static TokenAllowance after(JsonParser parser, TokenAllowance allowance) {
+    if (!(parser instanceof TokenCountingParser counting)) {
+      return allowance;
+    }
+    long used = counting.tokens;
+    return tokens -> allowance.admit(used + tokens) - used;
+  }
 }

@@ -1,9 +1,14 @@
 package dev.ironcore.maintenance.server.conversion;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.server.admission.TokenAllowance;
+import dev.ironcore.maintenance.server.admission.TokenCountingParser;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -41,7 +46,7 @@ public final class ComputeConverter {
    */
   public static ObjectNode convert(JsonNode object, String desiredApiVersion)
       throws ConversionException {
-    return convert(object, desiredApiVersion, true);
+    return convert(object, desiredApiVersion, true, TokenAllowance.UNLIMITED);
   }
 
   /**
@@ -54,10 +59,25 @@ public final class ComputeConverter {
    */
   public static ObjectNode convertOwned(JsonNode object, String desiredApiVersion)
       throws ConversionException {
-    return convert(object, desiredApiVersion, false);
+    return convert(object, desiredApiVersion, false, TokenAllowance.UNLIMITED);
   }
 
-  private static ObjectNode convert(JsonNode object, String desiredApiVersion, boolean copy)
+  /**
+   * As {@link #convertOwned(JsonNode, String)}, with the tree parsed from the annotation (on
+   * up-conversion) bounded by {@code allowance}: the annotation is one string of the object, but
+   * its JSON can hold any number of values (a fresh-eyes check: one of 1.8 MB, {@code [{},{},...]},
+   * ended the 64 MiB server).
+   *
+   * @throws TokenAllowance.Refused when the annotation's tree would exceed {@code allowance}
+   */
+  static ObjectNode convertOwned(
+      JsonNode object, String desiredApiVersion, TokenAllowance allowance)
+      throws ConversionException {
+    return convert(object, desiredApiVersion, false, allowance);
+  }
+
+  private static ObjectNode convert(
+      JsonNode object, String desiredApiVersion, boolean copy, TokenAllowance allowance)
       throws ConversionException {
     if (!(object instanceof ObjectNode source)) {
       throw new ConversionException("not a JSON object");
@@ -83,7 +103,7 @@ public final class ComputeConverter {
     if (desiredApiVersion.equals(ComputeVersions.V1ALPHA1)) {
       down(out, fields);
     } else {
-      up(out, fields);
+      up(out, fields, allowance);
     }
     return out;
   }
@@ -111,7 +131,8 @@ public final class ComputeConverter {
     map.put(V1alpha2Fields.ANNOTATION, record.toString());
   }
 
-  private static void up(ObjectNode out, List<V1alpha2Fields.ListField> fields)
+  private static void up(
+      ObjectNode out, List<V1alpha2Fields.ListField> fields, TokenAllowance allowance)
       throws ConversionException {
     if (!(out.get("metadata") instanceof ObjectNode meta)
         || !(meta.get("annotations") instanceof ObjectNode annotations)
@@ -125,7 +146,7 @@ public final class ComputeConverter {
     }
     JsonNode record;
     try {
-      record = MAPPER.readTree(value.asText());
+      record = readTree(value.asText(), allowance);
     } catch (JsonProcessingException e) {
       throw new ConversionException(
           "annotation "
@@ -143,6 +164,19 @@ public final class ComputeConverter {
       if (meta.isEmpty()) {
         out.remove("metadata");
       }
+    }
+  }
+
+  /** As {@link ObjectMapper#readTree(String)}, counting the tokens against {@code allowance}. */
+  private static JsonNode readTree(String json, TokenAllowance allowance)
+      throws JsonProcessingException {
+    try (JsonParser parser = TokenCountingParser.wrap(MAPPER.createParser(json), allowance)) {
+      JsonNode tree = MAPPER.readTree(parser);
+      return tree == null ? MissingNode.getInstance() : tree; // as readTree(String) for ""
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a String", e); // no I/O: not expected
     }
   }
 

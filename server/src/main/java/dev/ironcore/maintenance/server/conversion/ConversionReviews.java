@@ -73,14 +73,14 @@ public final class ConversionReviews {
    */
   static Answer answer(String webhook, byte[] body, TokenAllowance allowance) {
     JsonNode review;
+    JsonParser counting;
     try {
-      review =
-          JsonBodies.readOne(
-              MAPPER, TokenCountingParser.wrap(MAPPER.createParser(body), allowance));
+      counting = TokenCountingParser.wrap(MAPPER.createParser(body), allowance);
+      review = JsonBodies.readOne(MAPPER, counting);
     } catch (IOException e) {
       return notJson(webhook, body, e);
     }
-    return answer(webhook, review, true);
+    return answer(webhook, review, true, TokenCountingParser.after(counting, allowance));
   }
 
   /**
@@ -97,6 +97,14 @@ public final class ConversionReviews {
    *     converted in place ({@link ComputeConverter#convertOwned}), not copied
    */
   private static Answer answer(String webhook, JsonNode review, boolean owned) {
+    return answer(webhook, review, owned, TokenAllowance.UNLIMITED);
+  }
+
+  /**
+   * @param allowance bounds the trees parsed while converting (the annotation on up-conversion)
+   */
+  private static Answer answer(
+      String webhook, JsonNode review, boolean owned, TokenAllowance allowance) {
     ConversionReviewScan head = ConversionReviewScan.of(review);
     Answer refused = refusal(webhook, head);
     if (refused != null) {
@@ -110,8 +118,10 @@ public final class ConversionReviews {
         try {
           converted.add(
               owned
-                  ? ComputeConverter.convertOwned(object, head.desiredApiVersion)
+                  ? ComputeConverter.convertOwned(object, head.desiredApiVersion, allowance)
                   : ComputeConverter.convert(object, head.desiredApiVersion));
+        } catch (TokenAllowance.Refused e) {
+          throw e;
         } catch (ConversionException | RuntimeException e) {
           return conversionFailure(webhook, head, i, object, e);
         }
@@ -223,10 +233,17 @@ public final class ConversionReviews {
         try (JsonParser p = MAPPER.createParser(body, offset, body.length - offset)) {
           p.nextToken(); // the array, read once already: no surprises
           for (; p.nextToken() != JsonToken.END_ARRAY; count++) {
-            JsonNode object = MAPPER.readTree(TokenCountingParser.wrap(p, allowance));
+            JsonParser counting = TokenCountingParser.wrap(p, allowance);
+            JsonNode object = MAPPER.readTree(counting);
             JsonNode converted;
             try {
-              converted = ComputeConverter.convertOwned(object, head.desiredApiVersion);
+              converted =
+                  ComputeConverter.convertOwned(
+                      object,
+                      head.desiredApiVersion,
+                      TokenCountingParser.after(counting, allowance));
+            } catch (TokenAllowance.Refused e) {
+              throw e;
             } catch (ConversionException | RuntimeException e) {
               return encoded(conversionFailure(webhook, head, count, object, e), 512);
             }

@@ -206,4 +206,33 @@ class ConversionReviewsTest {
             () -> ConversionReviews.answerStreamed("/convert", body, atMost(60)))
         .isInstanceOf(dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class);
   }
+
+  /**
+   * The annotation that carries v1alpha2-only fields is one string, but its JSON is parsed into a
+   * tree of its own on up-conversion: its tokens count too, beside the object's.
+   */
+  @Test
+  void theAnnotationsTreeCountsAgainstTheAllowanceBesideTheObjects() {
+    String annotation = ("[" + "{},".repeat(100) + "{}]").replace("\"", "\\\"");
+    String object =
+        "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine','metadata':{'name':'a',"
+            + "'annotations':{'maintenance.ironcore.dev/v1alpha2-fields':'"
+            + annotation
+            + "'}}}";
+    byte[] body =
+        review("u-10", ComputeVersions.V1ALPHA2, "[" + object + "]")
+            .getBytes(StandardCharsets.UTF_8);
+    // the object is about 15 tokens and the review about 30; the annotation's tree 203
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ConversionReviews.answer("/convert", body, atMost(200)))
+        .isInstanceOf(dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ConversionReviews.answerStreamed("/convert", body, atMost(200)))
+        .isInstanceOf(dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class);
+    // within the allowance it is converted as without one (here: refused, not what
+    // down-conversion writes)
+    assertThat(ConversionReviews.answerStreamed("/convert", body, atMost(300)).json())
+        .isEqualTo(ConversionReviews.answerStreamed("/convert", body).json());
+    assertThat(ConversionReviews.answerStreamed("/convert", body).succeeded()).isFalse();
+  }
 }
