@@ -69,11 +69,27 @@ public final class BodyBudget {
   static final long BYTES_PER_TOKEN = 24;
 
   /**
-   * What a request reserves beyond its body's bytes before it is read, for its tree's tokens: 16
-   * KiB, room for 682 tokens (an admission review of 4.4 KB holds about 250 after the filter; a
-   * ConversionReview's object of 14 KB about 700), so that ordinary reviews never ask for more.
+   * The least a request reserves beyond its body's bytes before it is read, for its tree's tokens:
+   * 16 KiB, room for 682 tokens (an admission review of 4.4 KB holds about 250 after the filter).
    */
   static final long TOKEN_SLACK_BYTES = 16L * 1024;
+
+  /**
+   * What a request with a body of {@code bodyBytes} reserves before its body is read: the body and
+   * room for its tree's tokens, {@link #TOKEN_SLACK_BYTES} or twice the body's size up to 64 KiB,
+   * whichever is more (a token per 12 bytes: ordinary reviews are sparser, e.g. a ConversionReview
+   * of 4 Machines, 24 KB, holds 1,632 tokens, a token per 15 bytes), so that ordinary reviews never
+   * need to grow their reservation, which fails rather than waits when the budget is full. Larger
+   * bodies get the slack of 64 KiB (a ConversionReview over 64 KiB holds one object's tree at a
+   * time).
+   *
+   * @param bodyBytes the body's declared length
+   * @return the bytes to reserve
+   */
+  static long reservationFor(long bodyBytes) {
+    long slack = Math.max(TOKEN_SLACK_BYTES, 2 * Math.min(bodyBytes, Routes.INLINE_LIMIT_BYTES));
+    return bodyBytes + slack;
+  }
 
   /**
    * The least a request's reservation grows by when its tree needs more: 64 KiB, or what it holds

@@ -135,7 +135,7 @@ public final class Routes extends Handler.Abstract {
       // room in the budget first (the body's bytes and room for its tree), then the body's
       // bytes (unread while it waits)
       budget.reserve(
-          declared + BodyBudget.TOKEN_SLACK_BYTES,
+          BodyBudget.reservationFor(declared),
           request.getComponents().getExecutor(),
           request.getComponents().getScheduler(),
           reservation ->

@@ -210,4 +210,13 @@ class BodyBudgetTest {
     assertThat(r.tokens(10_000).admit(400)).isEqualTo(400);
     assertThat(budget.inUseBytes()).isEqualTo(99_600);
   }
+
+  @Test
+  void aRequestReservesRoomForItsTreeBesideItsBody() {
+    assertThat(BodyBudget.reservationFor(0)).isEqualTo(16 * 1024);
+    assertThat(BodyBudget.reservationFor(4_400)).isEqualTo(4_400 + 16 * 1024);
+    // a token per 12 bytes: twice the body
+    assertThat(BodyBudget.reservationFor(24_000)).isEqualTo(3 * 24_000);
+    assertThat(BodyBudget.reservationFor(7_000_000)).isEqualTo(7_000_000 + 2 * 64 * 1024);
+  }
 }
