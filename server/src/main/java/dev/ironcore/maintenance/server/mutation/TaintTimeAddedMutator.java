@@ -12,6 +12,8 @@ import dev.ironcore.maintenance.server.admission.ObjectFields;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -60,8 +62,8 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
     if (!taints.isArray()) {
       return AdmissionResponse.allowed();
     }
-    JsonNode oldTaints =
-        request.oldObject() == null ? null : request.oldObject().at("/spec/taints");
+    Map<KeyValue, JsonNode> oldNoExecute =
+        oldNoExecute(request.oldObject() == null ? null : request.oldObject().at("/spec/taints"));
     TextNode now = TextNode.valueOf(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
     JsonPatch.Builder patch = JsonPatch.builder();
     for (int i = 0; i < taints.size(); i++) {
@@ -69,7 +71,7 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
       if (!taint.isObject() || !TaintEffect.NO_EXECUTE.equals(KubeObjects.text(taint, "effect"))) {
         continue;
       }
-      JsonNode old = sameTaint(oldTaints, taint);
+      JsonNode old = oldNoExecute.get(KeyValue.of(taint));
       JsonNode wanted = old == null ? now : KubeObjects.member(old, "timeAdded");
       JsonNode present = KubeObjects.member(taint, "timeAdded");
       String path = "/spec/taints/" + i + "/timeAdded";
@@ -89,21 +91,27 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
   }
 
   /**
-   * @return the NoExecute taint of {@code oldTaints} with the same key and value as {@code taint},
-   *     or null
+   * @return the NoExecute taints of {@code oldTaints} by key and value, the first of each (a map,
+   *     not a search per taint: a fresh-eyes check's UPDATE of 30,000 new against 70,000 old taints
+   *     took 26 s of CPU)
    */
-  private static JsonNode sameTaint(JsonNode oldTaints, JsonNode taint) {
+  private static Map<KeyValue, JsonNode> oldNoExecute(JsonNode oldTaints) {
     if (oldTaints == null || !oldTaints.isArray()) {
-      return null;
+      return Map.of();
     }
+    Map<KeyValue, JsonNode> byKeyValue = new HashMap<>();
     for (JsonNode old : oldTaints) {
-      if (old.isObject()
-          && TaintEffect.NO_EXECUTE.equals(KubeObjects.text(old, "effect"))
-          && KubeObjects.text(old, "key").equals(KubeObjects.text(taint, "key"))
-          && KubeObjects.text(old, "value").equals(KubeObjects.text(taint, "value"))) {
-        return old;
+      if (old.isObject() && TaintEffect.NO_EXECUTE.equals(KubeObjects.text(old, "effect"))) {
+        byKeyValue.putIfAbsent(KeyValue.of(old), old);
       }
     }
-    return null;
+    return byKeyValue;
+  }
+
+  /** A taint's key and value; an absent one is {@code ""}. */
+  private record KeyValue(String key, String value) {
+    static KeyValue of(JsonNode taint) {
+      return new KeyValue(KubeObjects.text(taint, "key"), KubeObjects.text(taint, "value"));
+    }
   }
 }

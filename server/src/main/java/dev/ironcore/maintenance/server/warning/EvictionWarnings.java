@@ -6,8 +6,10 @@ import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import dev.ironcore.maintenance.api.compute.Tolerations;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
+import java.util.Set;
 
 /**
  * Which warnings a MachinePool change deserves (pure): for every {@code NoExecute} taint the change
@@ -20,6 +22,13 @@ public final class EvictionWarnings {
   private EvictionWarnings() {}
 
   /**
+   * Most warnings about taints: 16 (the API server shows every warning to the user); the new
+   * NoExecute taints after them are counted in one more line, not checked (each is checked against
+   * every bound Machine's tolerations).
+   */
+  static final int MAX_WARNINGS = 16;
+
+  /**
    * @param old the pool before (null on CREATE)
    * @param updated the pool after
    * @param bound the Machines bound to the pool
@@ -29,12 +38,18 @@ public final class EvictionWarnings {
    *     taint that evicts no Machine
    */
   public static List<String> of(MachinePool old, MachinePool updated, List<Machine> bound) {
-    List<Taint> before = taints(old);
+    Set<List<String>> before = new HashSet<>();
+    taints(old).forEach(b -> before.add(identity(b)));
     List<String> warnings = new ArrayList<>();
+    long unchecked = 0;
     for (Taint t : taints(updated)) {
       if (t == null
           || !TaintEffect.NO_EXECUTE.equals(t.getEffect())
-          || before.stream().anyMatch(b -> b != null && same(b, t))) {
+          || before.contains(identity(t))) {
+        continue;
+      }
+      if (warnings.size() >= MAX_WARNINGS) {
+        unchecked++;
         continue;
       }
       long now = 0;
@@ -73,6 +88,13 @@ public final class EvictionWarnings {
                 + " only (tolerationSeconds) and will be evicted then");
       }
     }
+    if (unchecked > 0) {
+      warnings.add(
+          unchecked
+              + " more added NoExecute taints were not checked for evictions (at most "
+              + MAX_WARNINGS
+              + " warnings)");
+    }
     return warnings;
   }
 
@@ -82,10 +104,11 @@ public final class EvictionWarnings {
     return t.getKey() + value + ":" + t.getEffect();
   }
 
-  private static boolean same(Taint a, Taint b) {
-    return Objects.equals(a.getKey(), b.getKey())
-        && Objects.equals(emptyIfNull(a.getValue()), emptyIfNull(b.getValue()))
-        && Objects.equals(a.getEffect(), b.getEffect());
+  /** Key, value ({@code ""} when absent) and effect: what makes two taints the same one. */
+  private static List<String> identity(Taint t) {
+    return t == null
+        ? List.of()
+        : Arrays.asList(t.getKey(), emptyIfNull(t.getValue()), t.getEffect());
   }
 
   private static String emptyIfNull(String s) {
