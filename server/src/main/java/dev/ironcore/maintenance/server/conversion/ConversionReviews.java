@@ -248,6 +248,10 @@ public final class ConversionReviews {
               return encoded(conversionFailure(webhook, head, count, object, e), 512);
             }
             MAPPER.writeTree(g, converted);
+            if (out.size() > body.length) {
+              // the generator's buffer not counted: at most 8 KB more
+              allowance.admitReplyBytes(out.size() - body.length);
+            }
           }
         }
       }

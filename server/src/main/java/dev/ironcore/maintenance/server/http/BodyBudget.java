@@ -309,39 +309,82 @@ public final class BodyBudget {
      *     exceed the whole budget (413), else when the budget has no room for them now (503)
      */
     TokenAllowance tokens(long bodyBytes) {
-      return tokens -> {
-        long need = bodyBytes + tokens * BYTES_PER_TOKEN;
-        long held = bytes();
-        if (need > held) {
-          if (need > capacityBytes) {
-            throw new TokenAllowance.Refused(
-                "request body has too many JSON values for this server's heap: its "
-                    + bodyBytes
-                    + " bytes and a tree of more than "
-                    + tokens
-                    + " tokens (each counts "
-                    + BYTES_PER_TOKEN
-                    + " bytes) exceed the "
-                    + capacityBytes
-                    + " bytes of request bodies it answers at once (set by its heap, -Xmx);"
-                    + " send a smaller object",
-                true);
-          }
-          long step = Math.max(need - held, Math.max(GROW_STEP_BYTES, held));
-          if (!tryGrow(Math.min(step, capacityBytes - held)) && !tryGrow(need - held)) {
-            throw new TokenAllowance.Refused(
-                "the server is answering other large requests: no room now for the JSON values"
-                    + " of this body ("
-                    + bodyBytes
-                    + " bytes, a tree of more than "
-                    + tokens
-                    + " tokens); send the request again",
-                false);
-          }
-          held = bytes();
+      return new HeapAllowance(bodyBytes);
+    }
+
+    /** What the request may hold beside its body: its trees' tokens and its reply's excess. */
+    private final class HeapAllowance implements TokenAllowance {
+      private final long bodyBytes;
+      private long replyBeyondBody;
+
+      HeapAllowance(long bodyBytes) {
+        this.bodyBytes = bodyBytes;
+      }
+
+      @Override
+      public long admit(long tokens) {
+        long fixed = bodyBytes + replyBeyondBody;
+        if (!fits(fixed + tokens * BYTES_PER_TOKEN)) {
+          String size = bodyBytes + " bytes and a tree of more than " + tokens + " tokens";
+          throw refused(
+              fixed + tokens * BYTES_PER_TOKEN,
+              "request body has too many JSON values for this server's heap: its "
+                  + size
+                  + " (each counts "
+                  + BYTES_PER_TOKEN
+                  + " bytes)",
+              "no room now for the JSON values of this body (" + size + ")");
         }
-        return (held - bodyBytes) / BYTES_PER_TOKEN;
-      };
+        return (bytes() - fixed) / BYTES_PER_TOKEN;
+      }
+
+      @Override
+      public void admitReplyBytes(long bytesBeyondBody) {
+        if (bytesBeyondBody <= replyBeyondBody) {
+          return;
+        }
+        replyBeyondBody = bytesBeyondBody;
+        if (!fits(bodyBytes + bytesBeyondBody)) {
+          String size =
+              bodyBytes
+                  + " bytes, a reply of more than "
+                  + (bodyBytes + bytesBeyondBody)
+                  + " bytes";
+          throw refused(
+              bodyBytes + bytesBeyondBody,
+              "the reply to this request is too large for this server's heap: its body of " + size,
+              "no room now for the reply to this body (" + size + ")");
+        }
+      }
+
+      /** Whether {@code need} bytes are held, after growing the reservation without waiting. */
+      private boolean fits(long need) {
+        long held = bytes();
+        if (need <= held) {
+          return true;
+        }
+        if (need > capacityBytes) {
+          return false;
+        }
+        long step = Math.max(need - held, Math.max(GROW_STEP_BYTES, held));
+        return tryGrow(Math.min(step, capacityBytes - held)) || tryGrow(need - held);
+      }
+
+      /** 413 when {@code need} exceeds the whole budget, else 503 (no room now). */
+      private TokenAllowance.Refused refused(long need, String tooLarge, String noRoom) {
+        if (need > capacityBytes) {
+          return new TokenAllowance.Refused(
+              tooLarge
+                  + " exceed the "
+                  + capacityBytes
+                  + " bytes of request bodies it answers at once (set by its heap, -Xmx);"
+                  + " send a smaller object",
+              true);
+        }
+        return new TokenAllowance.Refused(
+            "the server is answering other large requests: " + noRoom + "; send the request again",
+            false);
+      }
     }
 
     private void expire() {

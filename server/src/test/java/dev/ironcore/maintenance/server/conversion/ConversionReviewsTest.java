@@ -235,4 +235,44 @@ class ConversionReviewsTest {
         .isEqualTo(ConversionReviews.answerStreamed("/convert", body).json());
     assertThat(ConversionReviews.answerStreamed("/convert", body).succeeded()).isFalse();
   }
+
+  /**
+   * A down-conversion writes the v1alpha2-only fields into an annotation as escaped JSON, so its
+   * reply can outgrow its body; answered one object at a time, the reply's excess is reported to
+   * the allowance as it grows.
+   */
+  @Test
+  void aReplyThatOutgrowsItsBodyIsReportedToTheAllowance() {
+    StringBuilder objects = new StringBuilder("[");
+    for (int i = 0; i < 2_000; i++) {
+      objects
+          .append(i == 0 ? "" : ",")
+          .append("{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine',")
+          .append("'metadata':{'name':'m'},'spec':{'tolerations':[")
+          .append("{'key':'k','effect':'NoExecute','tolerationSeconds':1},".repeat(10))
+          .append("{'key':'k','effect':'NoExecute','tolerationSeconds':1}]}}");
+    }
+    byte[] body =
+        review("u-11", ComputeVersions.V1ALPHA1, objects.append("]").toString())
+            .getBytes(StandardCharsets.UTF_8);
+    java.util.List<Long> reported = new java.util.ArrayList<>();
+    dev.ironcore.maintenance.server.admission.TokenAllowance watching =
+        new dev.ironcore.maintenance.server.admission.TokenAllowance() {
+          @Override
+          public long admit(long tokens) {
+            return Long.MAX_VALUE;
+          }
+
+          @Override
+          public void admitReplyBytes(long bytesBeyondBody) {
+            reported.add(bytesBeyondBody);
+          }
+        };
+    ConversionReviews.Encoded a = ConversionReviews.answerStreamed("/convert", body, watching);
+    assertThat(a.succeeded()).isTrue();
+    assertThat(a.json().length).isGreaterThan(body.length);
+    assertThat(reported).isNotEmpty().isSorted();
+    assertThat(reported.get(reported.size() - 1))
+        .isBetween(a.json().length - body.length - 8_192L, (long) a.json().length - body.length);
+  }
 }

@@ -219,4 +219,21 @@ class BodyBudgetTest {
     assertThat(BodyBudget.reservationFor(24_000)).isEqualTo(3 * 24_000);
     assertThat(BodyBudget.reservationFor(7_000_000)).isEqualTo(7_000_000 + 2 * 64 * 1024);
   }
+
+  @Test
+  void aReplyLargerThanItsBodyGrowsTheReservationOrIsRefused() {
+    BodyBudget budget = new BodyBudget(100_000, Duration.ofSeconds(5));
+    BodyBudget.Reservation r = reservation(reserve(budget, "a", 30_000));
+    dev.ironcore.maintenance.server.admission.TokenAllowance allowance = r.tokens(30_000);
+    allowance.admitReplyBytes(20_000);
+    assertThat(r.bytes()).isGreaterThanOrEqualTo(50_000);
+    // the trees now share what the reply left
+    assertThat(allowance.admit(1)).isEqualTo((r.bytes() - 50_000) / BodyBudget.BYTES_PER_TOKEN);
+    assertThatThrownBy(() -> allowance.admitReplyBytes(80_000))
+        .isInstanceOfSatisfying(
+            dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class,
+            e -> assertThat(e.never()).isTrue())
+        .hasMessageContaining("the reply to this request is too large")
+        .hasMessageContaining("a reply of more than 110000 bytes");
+  }
 }
