@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * latest. Thread-safe.
  *
  * <p>A review of many small values takes far more heap than its bytes say, so a request also
- * reserves {@link #TOKEN_SLACK_BYTES} for the JSON tokens of its tree, and a tree that needs more
- * grows its reservation while it is read, without waiting ({@link Reservation#tokens(long)}).
+ * reserves room for the JSON tokens of its tree ({@link #reservationFor(long)}), and a tree (or a
+ * reply) that needs more grows its reservation while it is read, without waiting ({@link
+ * Reservation#tokens(long)}).
  */
 public final class BodyBudget {
   private static final Logger LOG = LoggerFactory.getLogger(BodyBudget.class);
