@@ -146,7 +146,7 @@ public record FieldError(String field, Type type, Object badValue, String detail
    * stays small however large the value (a fresh-eyes check sent a taint key of 600,000 characters;
    * each error showed it twice in the reply, in the message and in its cause).
    */
-  public static final int MAX_SHOWN_VALUE_CHARS = 256;
+  public static final int MAX_SHOWN_VALUE_CHARS = Excerpt.MAX_CHARS;
 
   private static String render(Object value) {
     if (value == null) {
@@ -165,19 +165,16 @@ public record FieldError(String field, Type type, Object badValue, String detail
   }
 
   private static String quoteShort(String text) {
-    return text.length() <= MAX_SHOWN_VALUE_CHARS
-        ? quote(text)
-        : quote(text.substring(0, MAX_SHOWN_VALUE_CHARS)) + truncated(text.length());
+    if (text.length() <= MAX_SHOWN_VALUE_CHARS) {
+      return quote(text);
+    }
+    String excerpt = Excerpt.of(text); // the first characters, then "... (N characters, ...)"
+    return quote(excerpt.substring(0, MAX_SHOWN_VALUE_CHARS))
+        + excerpt.substring(MAX_SHOWN_VALUE_CHARS);
   }
 
   private static String cut(String rendered) {
-    return rendered.length() <= MAX_SHOWN_VALUE_CHARS
-        ? rendered
-        : rendered.substring(0, MAX_SHOWN_VALUE_CHARS) + truncated(rendered.length());
-  }
-
-  private static String truncated(int length) {
-    return "... (" + length + " characters, truncated)";
+    return Excerpt.of(rendered);
   }
 
   private static String quote(String text) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.ironcore.maintenance.api.json.JsonMappers;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.api.validation.Excerpt;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -131,9 +132,16 @@ public final class AdmissionResponse {
             : shown.stream()
                 .map(FieldError::toString)
                 .collect(Collectors.joining(", ", "[", more + "]"));
-    ObjectNode status = status(422, "Invalid", kind + " \"" + name + "\" is invalid: " + aggregate);
+    ObjectNode status =
+        status(
+            422,
+            "Invalid",
+            Excerpt.of(kind.toString()) + " \"" + Excerpt.of(name) + "\" is invalid: " + aggregate);
     ObjectNode details = status.putObject("details");
-    details.put("name", name).put("group", kind.group()).put("kind", kind.kind());
+    details
+        .put("name", Excerpt.of(name))
+        .put("group", Excerpt.of(kind.group()))
+        .put("kind", Excerpt.of(kind.kind()));
     details.set("causes", causesJson(shown));
     return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.validation.Excerpt;
 import dev.ironcore.maintenance.process.ObjectLogContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -185,7 +186,8 @@ public final class AdmissionReviews {
     }
     String kind = KubeObjects.text(review, "kind");
     if (!kind.isEmpty() && !kind.equals(KIND)) {
-      return malformed(webhook, apiVersion, uid, "expected kind " + KIND + ", got " + kind);
+      return malformed(
+          webhook, apiVersion, uid, "expected kind " + KIND + ", got " + Excerpt.of(kind));
     }
     AdmissionRequest request;
     try {
@@ -203,8 +205,8 @@ public final class AdmissionReviews {
       LOG.error(
           "admission webhook={} handler failed for uid={} kind={} op={} name={}",
           webhook,
-          request.uid(),
-          request.kind(),
+          Excerpt.of(request.uid()),
+          Excerpt.of(request.kind().toString()),
           request.operation(),
           qualifiedName(request),
           e);
@@ -219,7 +221,7 @@ public final class AdmissionReviews {
     LOG.warn(
         "admission webhook={} uid={} rejected malformed review: {}",
         webhook,
-        uid.isEmpty() ? "<unreadable>" : uid,
+        uid.isEmpty() ? "<unreadable>" : Excerpt.of(uid),
         message);
     AdmissionResponse response = AdmissionResponse.errored(400, message);
     return new Answer(apiVersion, uid, response);
@@ -243,7 +245,9 @@ public final class AdmissionReviews {
     }
     try (ObjectLogContext ignored =
         ObjectLogContext.of(
-            request.kind().toString(), request.namespace(), request.displayName())) {
+            Excerpt.of(request.kind().toString()),
+            Excerpt.of(request.namespace()),
+            Excerpt.of(request.displayName()))) {
       logDecision(webhook, request, response);
     }
   }
@@ -254,8 +258,8 @@ public final class AdmissionReviews {
       LOG.debug(
           "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}",
           webhook,
-          request.uid(),
-          request.kind(),
+          Excerpt.of(request.uid()),
+          Excerpt.of(request.kind().toString()),
           request.operation(),
           qualifiedName(request),
           request.dryRun(),
@@ -265,8 +269,8 @@ public final class AdmissionReviews {
       LOG.info(
           "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=false code={} message={}",
           webhook,
-          request.uid(),
-          request.kind(),
+          Excerpt.of(request.uid()),
+          Excerpt.of(request.kind().toString()),
           request.operation(),
           qualifiedName(request),
           request.dryRun(),
@@ -276,9 +280,10 @@ public final class AdmissionReviews {
   }
 
   private static String qualifiedName(AdmissionRequest request) {
-    return request.namespace().isEmpty()
-        ? request.displayName()
-        : request.namespace() + "/" + request.displayName();
+    return Excerpt.of(
+        request.namespace().isEmpty()
+            ? request.displayName()
+            : request.namespace() + "/" + request.displayName());
   }
 
   private static String oneLine(Exception e) {

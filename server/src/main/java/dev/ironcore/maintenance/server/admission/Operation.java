@@ -1,5 +1,7 @@
 package dev.ironcore.maintenance.server.admission;
 
+import dev.ironcore.maintenance.api.validation.Excerpt;
+
 /** The {@code request.operation} of an admission.k8s.io/v1 AdmissionReview. */
 public enum Operation {
   CREATE,
@@ -20,6 +22,6 @@ public enum Operation {
     }
     throw new MalformedReviewException(
         "request.operation must be CREATE, UPDATE, DELETE or CONNECT, got "
-            + (wire == null ? "nothing" : "\"" + wire + "\""));
+            + (wire == null ? "nothing" : "\"" + Excerpt.of(wire) + "\""));
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.validation.Excerpt;
 import dev.ironcore.maintenance.server.admission.TokenAllowance;
 import dev.ironcore.maintenance.server.admission.TokenCountingParser;
 import java.io.IOException;
@@ -186,6 +187,6 @@ public final class ComputeConverter {
   }
 
   private static String quoted(String s) {
-    return s == null || s.isEmpty() ? "none" : "\"" + s + "\"";
+    return s == null || s.isEmpty() ? "none" : "\"" + Excerpt.of(s) + "\"";
   }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.validation.Excerpt;
 import dev.ironcore.maintenance.server.admission.AdmissionReviews;
 import dev.ironcore.maintenance.server.admission.JsonBodies;
 import dev.ironcore.maintenance.server.admission.ReviewSalvage;
@@ -260,7 +261,7 @@ public final class ConversionReviews {
       g.writeEndObject();
     } catch (IOException e) {
       // the body was read once already and writing goes to memory: not expected
-      LOG.error("conversion webhook={} uid={}: {}", webhook, head.uid, e.toString(), e);
+      LOG.error("conversion webhook={} uid={}: {}", webhook, Excerpt.of(head.uid), e.toString(), e);
       return encoded(
           failure(
               webhook,
@@ -297,7 +298,8 @@ public final class ConversionReviews {
       return failure(webhook, h.apiVersion, uid, "request body is not a ConversionReview object");
     }
     if (!h.kind.isEmpty() && !h.kind.equals(KIND)) {
-      return failure(webhook, h.apiVersion, uid, "expected kind " + KIND + ", got " + h.kind);
+      return failure(
+          webhook, h.apiVersion, uid, "expected kind " + KIND + ", got " + Excerpt.of(h.kind));
     }
     if (!h.requestIsObject) {
       return failure(webhook, h.apiVersion, uid, "request must be an object");
@@ -326,12 +328,16 @@ public final class ConversionReviews {
           "cannot convert "
               + describe(index, object)
               + " to "
-              + h.desiredApiVersion
+              + Excerpt.of(h.desiredApiVersion)
               + ": "
               + e.getMessage());
     }
     LOG.error(
-        "conversion webhook={} uid={} failed on {}", webhook, h.uid, describe(index, object), e);
+        "conversion webhook={} uid={} failed on {}",
+        webhook,
+        Excerpt.of(h.uid),
+        describe(index, object),
+        e);
     return failure(
         webhook,
         h.apiVersion,
@@ -345,8 +351,8 @@ public final class ConversionReviews {
       LOG.debug(
           "conversion webhook={} uid={} desired={} objects={} result=Success",
           webhook,
-          h.uid,
-          h.desiredApiVersion,
+          Excerpt.of(h.uid),
+          Excerpt.of(h.desiredApiVersion),
           objects);
     }
   }
@@ -384,7 +390,7 @@ public final class ConversionReviews {
     String namespace = textAt(object, "/metadata/namespace");
     String name = textAt(object, "/metadata/name");
     String qualified = namespace.isEmpty() ? name : namespace + "/" + name;
-    String what = (kind + " " + qualified).trim();
+    String what = Excerpt.of((kind + " " + qualified).trim());
     return "objects[" + index + "]" + (what.isEmpty() ? "" : " (" + what + ")");
   }
 
@@ -393,7 +399,7 @@ public final class ConversionReviews {
     LOG.warn(
         "conversion webhook={} uid={} result=Failure: {}",
         webhook,
-        uid.isEmpty() ? "<unreadable>" : uid,
+        uid.isEmpty() ? "<unreadable>" : Excerpt.of(uid),
         line);
     ObjectNode response = MAPPER.createObjectNode();
     response.put("uid", uid);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.validation.Excerpt;
 import java.util.List;
 
 /**
@@ -50,7 +51,8 @@ final class V1alpha2Fields {
       case "MachinePool" -> List.of(new ListField("taints", List.of("timeAdded")));
       default ->
           throw new ConversionException(
-              "kind must be Machine or MachinePool, got " + (kind.isEmpty() ? "none" : kind));
+              "kind must be Machine or MachinePool, got "
+                  + (kind.isEmpty() ? "none" : Excerpt.of(kind)));
     };
   }
 
