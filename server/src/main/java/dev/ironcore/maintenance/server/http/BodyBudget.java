@@ -248,6 +248,28 @@ public final class BodyBudget {
   }
 
   /**
+   * Whether {@code body} (UTF-8) has a character outside Latin-1: a byte from {@code 0xC4} on (the
+   * lead byte of U+0100 and above) or a JSON escape of one (a backslash, {@code u} and four hex
+   * digits not starting with {@code 00}; an escaped backslash before {@code u} counts too, which
+   * only makes the estimate cautious).
+   */
+  static boolean hasWideText(byte[] body) {
+    for (int i = 0; i < body.length; i++) {
+      int b = body[i] & 0xFF;
+      if (b >= 0xC4) {
+        return true;
+      }
+      if (b == '\\'
+          && i + 3 < body.length
+          && body[i + 1] == 'u'
+          && !(body[i + 2] == '0' && body[i + 3] == '0')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Reserved bytes; {@link #run()} releases them (once; later calls do nothing). It may grow while
    * its request reads its tree ({@link #tokens(long)}).
    */
@@ -310,21 +332,58 @@ public final class BodyBudget {
      *     exceed the whole budget (413), else when the budget has no room for them now (503)
      */
     TokenAllowance tokens(long bodyBytes) {
-      return new HeapAllowance(bodyBytes);
+      return new HeapAllowance(bodyBytes, 0);
+    }
+
+    /**
+     * As {@link #tokens(long)} for {@code body}, which counts twice when it is over 64 KiB and has
+     * text outside Latin-1 ({@link #hasWideText}): Java keeps such a string at two bytes a
+     * character, and Jackson allocates about 7 bytes a character while it reads one (4 for Latin-1
+     * text); one review of 6.8 MB, a single annotation starting with U+0100, ended the 64 MiB
+     * server (a fresh-eyes check). Smaller bodies reserve three times their size anyway ({@link
+     * #reservationFor}).
+     *
+     * @throws TokenAllowance.Refused when the doubled body does not fit: never (413), or not now
+     *     (503)
+     */
+    TokenAllowance tokens(byte[] body) {
+      if (body.length <= Routes.INLINE_LIMIT_BYTES || !hasWideText(body)) {
+        return tokens(body.length);
+      }
+      HeapAllowance allowance = new HeapAllowance(body.length, body.length);
+      allowance.admitWideText();
+      return allowance;
     }
 
     /** What the request may hold beside its body: its trees' tokens and its reply's excess. */
     private final class HeapAllowance implements TokenAllowance {
       private final long bodyBytes;
+      private final long wideText;
       private long replyBeyondBody;
 
-      HeapAllowance(long bodyBytes) {
+      /**
+       * @param wideText bytes counted once more for text outside Latin-1 (the body's size, or 0)
+       */
+      HeapAllowance(long bodyBytes, long wideText) {
         this.bodyBytes = bodyBytes;
+        this.wideText = wideText;
+      }
+
+      void admitWideText() {
+        if (!fits(bodyBytes + wideText)) {
+          throw refused(
+              bodyBytes + wideText,
+              "request body has text outside Latin-1, which this server holds at two bytes a"
+                  + " character, so its "
+                  + bodyBytes
+                  + " bytes count twice and",
+              "no room now for this body of " + bodyBytes + " bytes with text outside Latin-1");
+        }
       }
 
       @Override
       public long admit(long tokens) {
-        long fixed = bodyBytes + replyBeyondBody;
+        long fixed = bodyBytes + wideText + replyBeyondBody;
         if (!fits(fixed + tokens * BYTES_PER_TOKEN)) {
           String size = bodyBytes + " bytes and a tree of more than " + tokens + " tokens";
           throw refused(
@@ -345,7 +404,7 @@ public final class BodyBudget {
           return;
         }
         replyBeyondBody = bytesBeyondBody;
-        if (!fits(bodyBytes + bytesBeyondBody)) {
+        if (!fits(bodyBytes + wideText + bytesBeyondBody)) {
           String size =
               bodyBytes
                   + " bytes, a reply of more than "

@@ -121,7 +121,7 @@ public final class ReviewEndpoint implements Endpoint {
               + " MiB)");
     }
     try {
-      return Reply.json(answerer.answer(path, body, allowance(request, body.length)));
+      return Reply.json(answerer.answer(path, body, allowance(request, body)));
     } catch (TokenAllowance.Refused e) {
       int status = e.never() ? 413 : 503;
       LOG.warn("{} {}: {}, {}", request.getMethod(), path, status, e.getMessage());
@@ -134,9 +134,9 @@ public final class ReviewEndpoint implements Endpoint {
    * ({@link Routes} reserved it before the body was read), else unlimited (a request without one
    * has an empty body, or comes from a test that calls the endpoint directly).
    */
-  private static TokenAllowance allowance(Request request, long bodyBytes) {
+  private static TokenAllowance allowance(Request request, byte[] body) {
     if (request instanceof BodyPrefetch.Replay replay && replay.reservation() != null) {
-      return replay.reservation().tokens(bodyBytes);
+      return replay.reservation().tokens(body);
     }
     return TokenAllowance.UNLIMITED;
   }

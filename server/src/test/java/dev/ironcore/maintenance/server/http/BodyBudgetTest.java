@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server.http;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -235,5 +236,40 @@ class BodyBudgetTest {
             e -> assertThat(e.never()).isTrue())
         .hasMessageContaining("the reply to this request is too large")
         .hasMessageContaining("a reply of more than 110000 bytes");
+  }
+
+  @Test
+  void textOutsideLatin1IsFoundByItsBytesOrItsEscape() {
+    assertThat(BodyBudget.hasWideText("{\"a\":\"plain \\u00e9 é\"}".getBytes(UTF_8))).isFalse();
+    assertThat(BodyBudget.hasWideText("{\"a\":\"Ā\"}".getBytes(UTF_8))).isTrue();
+    assertThat(BodyBudget.hasWideText("{\"a\":\"€\"}".getBytes(UTF_8))).isTrue();
+    assertThat(BodyBudget.hasWideText("{\"a\":\"\\u0100\"}".getBytes(UTF_8))).isTrue();
+    assertThat(BodyBudget.hasWideText("{\"a\":\"\\u00ff\"}".getBytes(UTF_8))).isFalse();
+  }
+
+  /**
+   * A large body with text outside Latin-1 counts twice: Java holds such text at 2 bytes a char.
+   */
+  @Test
+  void aLargeBodyWithTextOutsideLatin1CountsTwice() {
+    byte[] wide = ("\"Ā" + "a".repeat(99_990) + "\"").getBytes(UTF_8);
+    byte[] latin1 = ("\"é" + "a".repeat(99_990) + "\"").getBytes(UTF_8);
+    BodyBudget budget = new BodyBudget(300_000, Duration.ofSeconds(5));
+    BodyBudget.Reservation plain = reservation(reserve(budget, "plain", latin1.length));
+    plain.tokens(latin1);
+    assertThat(plain.bytes()).isEqualTo(latin1.length);
+    plain.run();
+    BodyBudget.Reservation r = reservation(reserve(budget, "wide", wide.length));
+    r.tokens(wide);
+    assertThat(r.bytes()).isGreaterThanOrEqualTo(2L * wide.length);
+    r.run();
+    BodyBudget small = new BodyBudget(150_000, Duration.ofSeconds(5));
+    BodyBudget.Reservation alone = reservation(reserve(small, "wide", wide.length));
+    assertThatThrownBy(() -> alone.tokens(wide))
+        .isInstanceOfSatisfying(
+            dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class,
+            e -> assertThat(e.never()).isTrue())
+        .hasMessageContaining("text outside Latin-1")
+        .hasMessageContaining("count twice and exceed the 150000 bytes");
   }
 }
