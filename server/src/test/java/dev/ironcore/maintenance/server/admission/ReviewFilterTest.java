@@ -24,19 +24,8 @@ class ReviewFilterTest {
   }
 
   private static JsonNode read(JsonNode review, ObjectFields fields) throws IOException {
-    AdmissionHandler handler =
-        new AdmissionHandler() {
-          @Override
-          public AdmissionResponse handle(AdmissionRequest request) {
-            return AdmissionResponse.allowed();
-          }
-
-          @Override
-          public ObjectFields objectFields() {
-            return fields;
-          }
-        };
-    return AdmissionReviews.readFor(handler, JsonMappers.shared().writeValueAsBytes(review));
+    return AdmissionReviews.readFor(
+        TestReviews.allowingReading(fields), JsonMappers.shared().writeValueAsBytes(review));
   }
 
   @Test

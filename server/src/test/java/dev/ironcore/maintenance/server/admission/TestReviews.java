@@ -111,4 +111,21 @@ public final class TestReviews {
         json(new String(Base64.getDecoder().decode(wire.get("patch").asText())).replace('"', '\''));
     return io.fabric8.zjsonpatch.JsonPatch.apply(patch, object);
   }
+
+  /**
+   * @return a handler that allows everything and declares {@code fields} as what it reads
+   */
+  public static AdmissionHandler allowingReading(ObjectFields fields) {
+    return new AdmissionHandler() {
+      @Override
+      public AdmissionResponse handle(AdmissionRequest request) {
+        return AdmissionResponse.allowed();
+      }
+
+      @Override
+      public ObjectFields objectFields() {
+        return fields;
+      }
+    };
+  }
 }

@@ -101,18 +101,7 @@ class TokenCountingParserTest {
                 + "{'manager':'m'}]},"
                 + spec
                 + "}}}");
-    AdmissionHandler metadataOnly =
-        new AdmissionHandler() {
-          @Override
-          public AdmissionResponse handle(AdmissionRequest request) {
-            return AdmissionResponse.allowed();
-          }
-
-          @Override
-          public ObjectFields objectFields() {
-            return ObjectFields.only();
-          }
-        };
+    AdmissionHandler metadataOnly = TestReviews.allowingReading(ObjectFields.only());
     AdmissionHandler readsAll = request -> AdmissionResponse.allowed();
     assertThat(
             AdmissionReviews.readFor(metadataOnly, review, atMost(100)).at("/request/uid").asText())
