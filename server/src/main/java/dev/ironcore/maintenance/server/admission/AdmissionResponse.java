@@ -142,7 +142,23 @@ public final class AdmissionResponse {
         .put("name", Excerpt.of(name))
         .put("group", Excerpt.of(kind.group()))
         .put("kind", Excerpt.of(kind.kind()));
-    details.set("causes", causesJson(shown));
+    ArrayNode causes = causesJson(shown);
+    if (errors.size() > MAX_CAUSES) {
+      // kubectl prints the causes, not the message: say there are more where it looks
+      FieldError firstHidden = errors.get(MAX_CAUSES);
+      causes
+          .addObject()
+          .put("reason", firstHidden.type().causeType())
+          .put(
+              "message",
+              "not shown, nor "
+                  + (errors.size() - MAX_CAUSES - 1)
+                  + " more errors after it (a denial shows at most "
+                  + MAX_CAUSES
+                  + ")")
+          .put("field", firstHidden.field());
+    }
+    details.set("causes", causes);
     return new AdmissionResponse(Decision.DENIED, JsonPatch.empty(), List.of(), status);
   }
 

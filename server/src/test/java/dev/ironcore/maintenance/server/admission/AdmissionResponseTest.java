@@ -142,8 +142,14 @@ class AdmissionResponseTest {
         AdmissionResponse.invalid(
             new GroupVersionKind("compute.ironcore.dev", "v1alpha1", "MachinePool"), "p", errors);
     ObjectNode status = (ObjectNode) denied.toJson("u").get("status");
-    assertThat(status.at("/details/causes")).hasSize(AdmissionResponse.MAX_CAUSES);
+    assertThat(status.at("/details/causes")).hasSize(AdmissionResponse.MAX_CAUSES + 1);
     assertThat(status.at("/details/causes/31/field").asText()).isEqualTo("spec.taints[31]");
+    // kubectl prints the causes: the last says that more were left out
+    assertThat(status.at("/details/causes/32"))
+        .isEqualTo(
+            json(
+                "{'reason':'FieldValueInvalid','field':'spec.taints[32]','message':"
+                    + "'not shown, nor 49967 more errors after it (a denial shows at most 32)'}"));
     assertThat(denied.message())
         .startsWith(
             "MachinePool.compute.ironcore.dev \"p\" is invalid: [spec.taints[0]: Invalid value: 0:")
