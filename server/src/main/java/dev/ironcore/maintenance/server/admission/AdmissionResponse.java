@@ -100,7 +100,8 @@ public final class AdmissionResponse {
 
   /**
    * Most field errors a denial shows: 32, in the message and as causes; more are counted ("[...,
-   * and N more errors]"). One invalid entry is one error, so a list of 50,000 bad entries (a 103 KB
+   * and N more errors]" in the message, and one more cause naming the first left out, since kubectl
+   * prints the causes). One invalid entry is one error, so a list of 50,000 bad entries (a 103 KB
    * review) made a reply of tens of MB and ended the 64 MiB server (a fresh-eyes check); the first
    * errors are what a user fixes first.
    */
