@@ -19,27 +19,31 @@ public final class HttpsConnectors {
   private HttpsConnectors() {}
 
   /**
-   * HTTP/2 receive window of each stream: 16 KiB, one frame (Jetty's default is 512 KiB). A review
-   * of a few KB arrives in one flight; a larger body gets more window as it is read.
+   * HTTP/2 receive window of each stream: 64 KiB, the protocol's initial window (Jetty's default is
+   * 512 KiB). Not less: a client may send 65,535 bytes of a stream before it has read the server's
+   * SETTINGS, and Jetty 12.1 resets a stream that exceeds a smaller window at once ({@code
+   * FLOW_CONTROL_ERROR}). With 16 KiB the API server's first review over 16 KiB on a new connection
+   * failed: {@code kubectl apply} of a MachinePool of 1,000 taints (99 KB) got "failed calling
+   * webhook ... FLOW_CONTROL_ERROR" with {@code make run}.
    */
-  static final int STREAM_RECV_WINDOW_BYTES = 16 * 1024;
+  static final int STREAM_RECV_WINDOW_BYTES = 64 * 1024;
 
   /**
-   * Most concurrent HTTP/2 streams per connection: 128, Jetty's default (Go's HTTP/2 client opens
-   * up to 100 before it has read the server's settings). What one connection can make the server
-   * hold unread (streams whose bodies wait for room in the request-body budget, {@code
-   * http.BodyBudget}) is this times {@link #STREAM_RECV_WINDOW_BYTES}: 2 MiB (with Jetty's windows,
-   * 128 streams of 64 KiB each on four connections exhausted the 32 MiB of direct memory; found by
-   * a fresh-eyes check).
+   * Most concurrent HTTP/2 streams per connection: 32 (Jetty's default is 128). What one connection
+   * can make the server hold unread (streams whose bodies wait for room in the request-body budget,
+   * {@code http.BodyBudget}) is this times {@link #STREAM_RECV_WINDOW_BYTES}: 2 MiB. With 128
+   * streams of 64 KiB, ten connections of waiting 64 KiB bodies exhausted the 32 MiB of direct
+   * memory and stalled the server (peak RSS 192 MiB). A client that opens more streams before it
+   * has read the server's settings gets {@code REFUSED_STREAM} for the extra ones, which Go's
+   * HTTP/2 client (the API server's) sends again; afterwards it keeps to the limit.
    */
-  static final int MAX_CONCURRENT_STREAMS = 128;
+  static final int MAX_CONCURRENT_STREAMS = 32;
 
   /**
    * HTTP/2 receive window of a connection: twice room for all its streams (about 4 MiB). Jetty
    * gives a connection more window once half of it was read, so the half that waiting streams may
    * fill must never reach it: with Jetty's 1 MiB, two waiting 7 MB reviews stopped a third for the
-   * whole wait; with room for the streams only, 1,280 waiting 64 KiB bodies on 10 connections let
-   * through 183 reviews a second, most of them after a 503.
+   * whole wait.
    */
   static final int SESSION_RECV_WINDOW_BYTES =
       2 * (MAX_CONCURRENT_STREAMS + 1) * STREAM_RECV_WINDOW_BYTES;
