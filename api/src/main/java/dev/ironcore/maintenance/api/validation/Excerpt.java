@@ -23,6 +23,15 @@ public final class Excerpt {
     }
     return value.length() <= MAX_CHARS
         ? value
-        : value.substring(0, MAX_CHARS) + "... (" + value.length() + " characters, truncated)";
+        : value.substring(0, MAX_CHARS) + truncated(value.length());
+  }
+
+  /**
+   * @param length the whole value's length in characters
+   * @return what follows the first {@link #MAX_CHARS} characters of a longer value: {@code "... (N
+   *     characters, truncated)"}
+   */
+  public static String truncated(int length) {
+    return "... (" + length + " characters, truncated)";
   }
 }

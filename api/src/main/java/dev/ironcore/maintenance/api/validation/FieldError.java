@@ -153,28 +153,21 @@ public record FieldError(String field, Type type, Object badValue, String detail
       return quote("null");
     }
     if (value instanceof JsonNode node) {
-      return node.isTextual() ? quoteShort(node.asText()) : cut(node.toString());
+      return node.isTextual() ? quoteShort(node.asText()) : Excerpt.of(node.toString());
     }
     if (value instanceof Number || value instanceof Boolean) {
-      return cut(value.toString());
+      return Excerpt.of(value.toString());
     }
     if (value instanceof CharSequence text) {
       return quoteShort(text.toString());
     }
-    return cut(MAPPER.valueToTree(value).toString());
+    return Excerpt.of(MAPPER.valueToTree(value).toString());
   }
 
   private static String quoteShort(String text) {
-    if (text.length() <= MAX_SHOWN_VALUE_CHARS) {
-      return quote(text);
-    }
-    String excerpt = Excerpt.of(text); // the first characters, then "... (N characters, ...)"
-    return quote(excerpt.substring(0, MAX_SHOWN_VALUE_CHARS))
-        + excerpt.substring(MAX_SHOWN_VALUE_CHARS);
-  }
-
-  private static String cut(String rendered) {
-    return Excerpt.of(rendered);
+    return text.length() <= MAX_SHOWN_VALUE_CHARS
+        ? quote(text)
+        : quote(text.substring(0, MAX_SHOWN_VALUE_CHARS)) + Excerpt.truncated(text.length());
   }
 
   private static String quote(String text) {
