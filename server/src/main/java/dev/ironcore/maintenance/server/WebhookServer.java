@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.server.http.MeteredEndpoint;
 import dev.ironcore.maintenance.server.http.MetricsEndpoint;
 import dev.ironcore.maintenance.server.http.Routes;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
+import dev.ironcore.maintenance.server.tls.ConnectionCeiling;
 import dev.ironcore.maintenance.server.tls.HttpsConnectors;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
 import dev.ironcore.maintenance.server.tls.TlsProvider;
@@ -120,6 +121,10 @@ public final class WebhookServer implements AutoCloseable {
         HttpsConnectors.create(
             jetty, http, served.sslContextFactory(), tlsProvider, config.bindAddress(), port);
     jetty.addConnector(connector);
+    ConnectionCeiling ceiling =
+        new ConnectionCeiling(config.maxConnections(), connector, metrics::connectionLimitReached);
+    jetty.addBean(ceiling);
+    metrics.connections(ceiling::getNetworkConnectionCount, config.maxConnections());
     // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
     jetty.setHandler(new GracefulHandler(routes));
     jetty.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
@@ -144,13 +149,14 @@ public final class WebhookServer implements AutoCloseable {
     startReloading();
     LOG.info(
         "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
-            + "CAPI Machine selector \"{}\"; TLS {})",
+            + "CAPI Machine selector \"{}\"; TLS {}; at most {} connections)",
         config.bindAddress(),
         this.port,
         admissionRoutes.keySet(),
         AdmissionRoutes.CONVERT,
         config.capiMachineSelector(),
-        config.tlsProvider().describe());
+        config.tlsProvider().describe(),
+        config.maxConnections());
     return this.port;
   }
 

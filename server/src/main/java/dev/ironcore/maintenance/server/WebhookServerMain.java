@@ -87,6 +87,16 @@ public final class WebhookServerMain implements Callable<Integer> {
   int maxThreads;
 
   @Option(
+      names = "--max-connections",
+      defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_CONNECTIONS,
+      description =
+          "Most open TCP connections of the HTTPS server, at least 1 (default ${DEFAULT-VALUE})."
+              + " At the limit new connections wait in the kernel's accept queue, and open ones"
+              + " idle for 5 s are closed; every connection costs memory, so this keeps a flood of"
+              + " connections from growing the process past its memory limit.")
+  int maxConnections;
+
+  @Option(
       names = "--tls-provider",
       defaultValue = "auto",
       converter = TlsProviderConverter.class,
@@ -136,6 +146,7 @@ public final class WebhookServerMain implements Callable<Integer> {
             .withCapiMachineSelector(capiMachineSelector)
             .withCertificateExpiryWarning(certificateExpiryWarning)
             .withMaxThreads(maxThreads)
+            .withMaxConnections(maxConnections)
             .withTlsProvider(tlsProvider);
     // The server starts first: ready to serve without waiting for the Kubernetes client, which
     // only feeds the eviction warnings (no warning until its cache has listed Machines anyway).
@@ -194,6 +205,7 @@ public final class WebhookServerMain implements Callable<Integer> {
           spec.commandLine(), "--bind-address: " + e.getMessage());
     }
     FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
+    FlagRange.atLeast(spec, "--max-connections", maxConnections, 1);
     if (certFile.toString().isEmpty() || keyFile.toString().isEmpty()) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),

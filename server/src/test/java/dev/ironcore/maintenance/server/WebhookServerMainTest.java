@@ -44,6 +44,8 @@ class WebhookServerMainTest {
             "--capi-machine-selector",
             "--max-threads",
             "16",
+            "--max-connections",
+            "256",
             "--tls-provider",
             "conscrypt");
   }
@@ -53,6 +55,13 @@ class WebhookServerMainTest {
     Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--max-threads", "4");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("--max-threads must be at least 8, got 4");
+  }
+
+  @Test
+  void noConnectionsIsAFlagError() {
+    Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--max-connections", "0");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--max-connections must be at least 1, got 0");
   }
 
   /** make run checks WEBHOOK_ARGS this way before its control plane writes certificates. */

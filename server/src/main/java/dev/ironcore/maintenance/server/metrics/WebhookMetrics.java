@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -44,6 +45,10 @@ import java.util.function.Supplier;
  *       expires within the warning window (default 30 days, {@code --certificate-expiry-warning}),
  *       else 0; {@code ironcore_maintenance_serving_certificate_expiry_warning_seconds} is that
  *       window;
+ *   <li>after {@link #connections}: {@code ironcore_maintenance_webhook_connections} (open TCP
+ *       connections), {@code ironcore_maintenance_webhook_connections_max} (the limit, {@code
+ *       --max-connections}) and {@code ironcore_maintenance_webhook_connection_limit_reached_total}
+ *       (how often the open connections rose to the limit);
  *   <li>after {@link #bindJvmMeters()}: Micrometer's JVM memory, thread and processor meters
  *       ({@code jvm_memory_used_bytes}, {@code jvm_threads_live_threads}, {@code system_cpu_count},
  *       ...).
@@ -232,6 +237,39 @@ public final class WebhookMetrics {
             "1 while the certificate files do not hold a usable pair and the previous certificate"
                 + " is still served, otherwise 0")
         .strongReference(true)
+        .register(registry);
+  }
+
+  /**
+   * Exposes the connector's open connections and its limit (asked at every scrape), and registers
+   * the counter {@link #connectionLimitReached()} increments (0 until then).
+   *
+   * @param open open TCP connections now
+   * @param max the most that may be open ({@code --max-connections})
+   */
+  public void connections(IntSupplier open, int max) {
+    Objects.requireNonNull(open, "open");
+    Gauge.builder("ironcore.maintenance.webhook.connections", open::getAsInt)
+        .description("Open TCP connections of the webhook server")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder("ironcore.maintenance.webhook.connections.max", () -> max)
+        .description("Most open TCP connections the webhook server accepts (--max-connections)")
+        .strongReference(true)
+        .register(registry);
+    limitReached();
+  }
+
+  /** Counts that the open connections rose to {@code --max-connections}. */
+  public void connectionLimitReached() {
+    limitReached().increment();
+  }
+
+  private Counter limitReached() {
+    return Counter.builder("ironcore.maintenance.webhook.connection.limit.reached")
+        .description(
+            "How often the webhook server's open connections rose to --max-connections (new"
+                + " connections then wait in the kernel's accept queue)")
         .register(registry);
   }
 

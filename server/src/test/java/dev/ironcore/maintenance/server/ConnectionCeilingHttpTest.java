@@ -1,0 +1,112 @@
+package dev.ironcore.maintenance.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.ironcore.maintenance.certs.SslContexts;
+import dev.ironcore.maintenance.server.tls.ConnectionCeiling;
+import dev.ironcore.maintenance.server.tls.TestCertificates;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code --max-connections}: connections beyond the limit wait (unaccepted) instead of costing the
+ * server memory, connections that sit idle at the limit are closed after {@link
+ * ConnectionCeiling#IDLE_TIMEOUT_AT_CEILING} so the waiting ones get in, and an operator sees it in
+ * a WARN line and in {@code /metrics}.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ConnectionCeilingHttpTest {
+  @TempDir Path dir;
+
+  @Test
+  void connectionsBeyondTheLimitWaitUntilIdleOnesAreClosed() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    WebhookServer server =
+        new WebhookServer(
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
+                .withBindAddress("127.0.0.1")
+                .withCertificateReloadInterval(Duration.ZERO)
+                .withMaxConnections(2));
+    ListAppender<ILoggingEvent> events = new ListAppender<>();
+    events.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(ConnectionCeiling.class);
+    logger.addAppender(events);
+    int port = server.start(0);
+    try (Socket idle1 = new Socket("127.0.0.1", port);
+        Socket idle2 = new Socket("127.0.0.1", port)) {
+      // two connections that never send a byte fill the limit
+      HttpClient client =
+          HttpClient.newBuilder()
+              .sslContext(SslContexts.trusting(certs.caFile()))
+              .connectTimeout(Duration.ofSeconds(30))
+              .build();
+      HttpRequest healthz =
+          HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/healthz"))
+              .timeout(Duration.ofSeconds(30))
+              .build();
+      long start = System.nanoTime();
+      CompletableFuture<HttpResponse<String>> third =
+          client.sendAsync(healthz, HttpResponse.BodyHandlers.ofString());
+
+      // the third waits in the accept queue until the idle ones are closed at the limit
+      HttpResponse<String> answered = third.get(20, TimeUnit.SECONDS);
+      long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertThat(answered.statusCode()).isEqualTo(200);
+      assertThat(waitedMillis)
+          .as("the third connection waited for an idle one to be closed")
+          .isGreaterThanOrEqualTo(ConnectionCeiling.IDLE_TIMEOUT_AT_CEILING.toMillis() - 500);
+      assertThat(closedByServer(idle1) || closedByServer(idle2))
+          .as("an idle connection was closed by the server")
+          .isTrue();
+
+      assertThat(events.list)
+          .anySatisfy(
+              e ->
+                  assertThat(e.getFormattedMessage())
+                      .contains("reached its connection limit of 2 (--max-connections)"));
+      String metrics =
+          client
+              .send(
+                  HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/metrics"))
+                      .timeout(Duration.ofSeconds(30))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(metrics).contains("ironcore_maintenance_webhook_connections_max 2.0");
+      assertThat(metrics).containsPattern("ironcore_maintenance_webhook_connections [12]\\.0");
+      assertThat(metrics)
+          .containsPattern("ironcore_maintenance_webhook_connection_limit_reached_total [1-9]");
+    } finally {
+      logger.detachAppender(events);
+      server.stop();
+    }
+  }
+
+  /** True when the server closed {@code socket} (end of stream within 10 s). */
+  private static boolean closedByServer(Socket socket) throws Exception {
+    socket.setSoTimeout(10_000);
+    try (InputStream in = socket.getInputStream()) {
+      return in.read() == -1;
+    } catch (SocketTimeoutException e) {
+      return false;
+    } catch (java.io.IOException e) {
+      return true; // reset by the server
+    }
+  }
+}
