@@ -149,14 +149,14 @@ public final class WebhookServer implements AutoCloseable {
     startReloading();
     LOG.info(
         "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
-            + "CAPI Machine selector \"{}\"; TLS {}; at most {} connections)",
+            + "CAPI Machine selector \"{}\"; at most {} connections; TLS {})",
         config.bindAddress(),
         this.port,
         admissionRoutes.keySet(),
         AdmissionRoutes.CONVERT,
         config.capiMachineSelector(),
-        config.tlsProvider().describe(),
-        config.maxConnections());
+        config.maxConnections(),
+        config.tlsProvider().describe());
     return this.port;
   }
 
