@@ -36,18 +36,14 @@ class ConnectionCeilingHttpTest {
 
   @Test
   void connectionsBeyondTheLimitWaitUntilIdleOnesAreClosed() throws Exception {
-    TestCertificates certs = TestCertificates.create(dir);
-    WebhookServer server =
-        new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO)
-                .withMaxConnections(2));
     ListAppender<ILoggingEvent> events = new ListAppender<>();
     events.start();
     Logger logger = (Logger) LoggerFactory.getLogger(ConnectionCeiling.class);
     logger.addAppender(events);
-    int port = server.start(0);
+    LoopbackServer started = LoopbackServer.start(dir, config -> config.withMaxConnections(2));
+    WebhookServer server = started.server();
+    TestCertificates certs = started.certs();
+    int port = server.port();
     try (Socket idle1 = new Socket("127.0.0.1", port);
         Socket idle2 = new Socket("127.0.0.1", port)) {
       // two connections that never send a byte fill the limit

@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.server.tls.TlsProvider;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /**
  * The real HTTPS webhook server on a free loopback port with fresh test certificates (no periodic
@@ -24,13 +25,18 @@ public record LoopbackServer(TestCertificates certs, WebhookServer server, Strin
 
   /** As {@link #start(Path)}, serving TLS with {@code tls}. */
   public static LoopbackServer start(Path dir, TlsProvider tls) {
+    return start(dir, config -> config.withTlsProvider(tls));
+  }
+
+  /** As {@link #start(Path)}, with the settings {@code tune} makes of the loopback ones. */
+  public static LoopbackServer start(Path dir, UnaryOperator<WebhookServerConfig> tune) {
     TestCertificates certs = TestCertificates.create(dir);
     WebhookServer server =
         new WebhookServer(
-            WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                .withBindAddress("127.0.0.1")
-                .withCertificateReloadInterval(Duration.ZERO)
-                .withTlsProvider(tls));
+            tune.apply(
+                WebhookServerConfig.of(certs.certFile(), certs.keyFile())
+                    .withBindAddress("127.0.0.1")
+                    .withCertificateReloadInterval(Duration.ZERO)));
     return new LoopbackServer(certs, server, "https://127.0.0.1:" + server.start(0));
   }
 
