@@ -45,10 +45,10 @@ import java.util.function.Supplier;
  *       expires within the warning window (default 30 days, {@code --certificate-expiry-warning}),
  *       else 0; {@code ironcore_maintenance_serving_certificate_expiry_warning_seconds} is that
  *       window;
- *   <li>after {@link #connections}: {@code ironcore_maintenance_webhook_connections} (open TCP
- *       connections), {@code ironcore_maintenance_webhook_connections_max} (the limit, {@code
- *       --max-connections}) and {@code ironcore_maintenance_webhook_connection_limit_reached_total}
- *       (how often the open connections rose to the limit);
+ *   <li>{@code ironcore_maintenance_webhook_connection_limit_reached_total}: how often the open
+ *       connections rose to the limit ({@code --max-connections}); after {@link #connections} also
+ *       {@code ironcore_maintenance_webhook_connections} (open TCP connections) and {@code
+ *       ironcore_maintenance_webhook_connections_max} (the limit);
  *   <li>after {@link #bindJvmMeters()}: Micrometer's JVM memory, thread and processor meters
  *       ({@code jvm_memory_used_bytes}, {@code jvm_threads_live_threads}, {@code system_cpu_count},
  *       ...).
@@ -85,11 +85,19 @@ public final class WebhookMetrics {
    */
   private final Map<List<String>, Meter> meters = new ConcurrentHashMap<>();
 
+  private final Counter connectionLimitReached;
+
   /**
    * @param registry where the meters are registered, e.g. a Prometheus registry
    */
   public WebhookMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.connectionLimitReached =
+        Counter.builder("ironcore.maintenance.webhook.connection.limit.reached")
+            .description(
+                "How often the webhook server's open connections rose to --max-connections (new"
+                    + " connections then wait in the kernel's accept queue)")
+            .register(registry);
   }
 
   /** Adds Micrometer's JVM memory, thread and processor meters to the registry. */
@@ -241,8 +249,7 @@ public final class WebhookMetrics {
   }
 
   /**
-   * Exposes the connector's open connections and its limit (asked at every scrape), and registers
-   * the counter {@link #connectionLimitReached()} increments (0 until then).
+   * Exposes the connector's open connections and its limit (asked at every scrape).
    *
    * @param open open TCP connections now
    * @param max the most that may be open ({@code --max-connections})
@@ -257,20 +264,11 @@ public final class WebhookMetrics {
         .description("Most open TCP connections the webhook server accepts (--max-connections)")
         .strongReference(true)
         .register(registry);
-    limitReached();
   }
 
   /** Counts that the open connections rose to {@code --max-connections}. */
   public void connectionLimitReached() {
-    limitReached().increment();
-  }
-
-  private Counter limitReached() {
-    return Counter.builder("ironcore.maintenance.webhook.connection.limit.reached")
-        .description(
-            "How often the webhook server's open connections rose to --max-connections (new"
-                + " connections then wait in the kernel's accept queue)")
-        .register(registry);
+    connectionLimitReached.increment();
   }
 
   /**
