@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.stream.Stream;
 
 /**
  * Our webhook server against the controller-runtime reference ({@code bench/reference-go}) over TLS
@@ -266,7 +267,16 @@ public final class WebhookBench {
     Server ours =
         new Server(
             "ours",
-            port -> ourCommand(java, shipped.tuningArgs(), certs, port),
+            // the Deployment's probe port too (on any free port): one more selector thread
+            port ->
+                ourCommand(
+                    java,
+                    Stream.concat(
+                            shipped.tuningArgs().stream(),
+                            Stream.of("--health-probe-bind-address=127.0.0.1:0"))
+                        .toList(),
+                    certs,
+                    port),
             java.env(shipped.env()));
     Server reference =
         new Server(

@@ -36,7 +36,7 @@ class ImageRuntimeTest {
   private static final Path JVM = Path.of("target", "jvm").toAbsolutePath();
 
   /** The webhook server started as its Deployment starts it, ready, and a client trusting it. */
-  private record Webhook(Process server, HttpClient client, URI base, Path tmp)
+  private record Webhook(Process server, HttpClient client, URI base, Path tmp, URI probes)
       implements AutoCloseable {
     static Webhook start(Path tmp) throws Exception {
       ShippedContainer c = ShippedContainer.of("webhook_deployment.yaml", JVM);
@@ -45,12 +45,18 @@ class ImageRuntimeTest {
       IssuedCertificate serving =
           ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1));
       serving.writeTo(tmp.resolve("tls.crt"), tmp.resolve("tls.key"));
-      int port = FreePorts.pick(1).get(0);
+      List<Integer> ports = FreePorts.pick(2);
+      int port = ports.get(0);
+      URI probes = null;
       List<String> cmd = c.command();
       for (String arg : c.args()) {
         String flag = arg.split("=", 2)[0];
         switch (flag) {
           case "--port" -> cmd.add("--port=" + port);
+          case "--health-probe-bind-address" -> {
+            cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(1));
+            probes = URI.create("http://127.0.0.1:" + ports.get(1));
+          }
           case "--tls-cert-file" -> cmd.add("--tls-cert-file=" + tmp.resolve("tls.crt"));
           case "--tls-private-key-file" ->
               cmd.add("--tls-private-key-file=" + tmp.resolve("tls.key"));
@@ -66,7 +72,8 @@ class ImageRuntimeTest {
               pb.start(),
               HttpClient.newBuilder().sslContext(trusting(ca)).build(),
               URI.create("https://127.0.0.1:" + port),
-              tmp);
+              tmp,
+              probes);
       HttpResponse<String> ready = null;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (System.nanoTime() < deadline && webhook.server.isAlive()) {
@@ -121,6 +128,18 @@ class ImageRuntimeTest {
       assertThat(answer.body())
           .contains("\"allowed\":true")
           .contains("\"patchType\":\"JSONPatch\"");
+      // the Deployment's probes go to their own plain-HTTP port
+      assertThat(webhook.probes()).as("--health-probe-bind-address in the Deployment").isNotNull();
+      for (String probe : List.of("/healthz", "/readyz")) {
+        assertThat(
+                HttpClient.newHttpClient()
+                    .send(
+                        HttpRequest.newBuilder(webhook.probes().resolve(probe)).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                    .statusCode())
+            .as(probe)
+            .isEqualTo(200);
+      }
       // TLS on Conscrypt: its native library loads on the image's runtime, without the JDK's
       // restricted-method warning
       assertThat(log(tmp))

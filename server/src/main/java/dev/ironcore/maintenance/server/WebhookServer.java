@@ -5,10 +5,12 @@ import dev.ironcore.maintenance.server.http.BodyBudget;
 import dev.ironcore.maintenance.server.http.HealthEndpoints;
 import dev.ironcore.maintenance.server.http.MeteredEndpoint;
 import dev.ironcore.maintenance.server.http.MetricsEndpoint;
+import dev.ironcore.maintenance.server.http.ProbePort;
 import dev.ironcore.maintenance.server.http.Routes;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import dev.ironcore.maintenance.server.tls.ConnectionCeiling;
 import dev.ironcore.maintenance.server.tls.HttpsConnectors;
+import dev.ironcore.maintenance.server.tls.RequestProgress;
 import dev.ironcore.maintenance.server.tls.ServingCertificate;
 import dev.ironcore.maintenance.server.tls.TlsProvider;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
@@ -19,6 +21,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -30,7 +33,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTPS admission and conversion webhook server: Jetty's core handler API (no servlet
  * container; {@link Routes}) with one TLS connector (TLS 1.2+, ALPN {@code h2} and {@code
- * http/1.1}) and a graceful stop that lets requests in flight finish. Routes: POST {@link
+ * http/1.1}; at most {@link WebhookServerConfig#maxConnections()} connections, see {@link
+ * ConnectionCeiling}), optionally a plain-HTTP connector for the health probes only ({@link
+ * ProbePort}), and a graceful stop that lets requests in flight finish. Routes: POST {@link
  * AdmissionRoutes} paths and {@link AdmissionRoutes#CONVERT}, GET {@code /healthz}, {@code /readyz}
  * and {@code /metrics} (Prometheus text format, meters listed in {@link WebhookMetrics}, each
  * server with its own registry). The certificate is re-read from its PEM files periodically. One
@@ -52,6 +57,7 @@ public final class WebhookServer implements AutoCloseable {
   private PrometheusMeterRegistry registry;
   private ScheduledExecutorService reloader;
   private int port = -1;
+  private int healthProbePort = -1;
 
   /**
    * @param config settings; the certificate is read on {@link #start(int)}
@@ -78,12 +84,15 @@ public final class WebhookServer implements AutoCloseable {
    * @throws IllegalStateException when already started, or Jetty cannot bind, or {@link
    *     TlsProvider#CONSCRYPT} was asked for and its native library does not load here
    * @throws java.io.UncheckedIOException when a PEM file cannot be read
-   * @throws IllegalArgumentException when the PEM files are malformed or do not belong together
+   * @throws IllegalArgumentException when the PEM files are malformed or do not belong together, or
+   *     the health-probe bind address is not one of this machine
    */
   public synchronized int start(int port) {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
+    java.util.Optional<java.net.InetSocketAddress> probeAddress =
+        dev.ironcore.maintenance.process.BindAddress.parse(config.healthProbeBindAddress());
     Map<String, AdmissionHandler> admissionRoutes =
         AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     // compiles the review path on the other core while TLS and Jetty are set up (WarmUp)
@@ -121,12 +130,23 @@ public final class WebhookServer implements AutoCloseable {
         HttpsConnectors.create(
             jetty, http, served.sslContextFactory(), tlsProvider, config.bindAddress(), port);
     jetty.addConnector(connector);
+    ServerConnector probes =
+        probeAddress.map(address -> ProbePort.connector(jetty, http, address)).orElse(null);
+    if (probes != null) {
+      jetty.addConnector(probes);
+    }
     ConnectionCeiling ceiling =
-        new ConnectionCeiling(config.maxConnections(), connector, metrics::connectionLimitReached);
+        new ConnectionCeiling(
+            config.maxConnections(),
+            connector,
+            metrics::connectionLimitReached,
+            metrics::connectionClosedWithoutRequest);
     jetty.addBean(ceiling);
     metrics.connections(ceiling::getNetworkConnectionCount, config.maxConnections());
     // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
-    jetty.setHandler(new GracefulHandler(routes));
+    Handler handler = RequestProgress.tracking(routes);
+    jetty.setHandler(
+        new GracefulHandler(probes == null ? handler : ProbePort.only(probes, handler)));
     jetty.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
     WarmUp.awaitAtMost(warmUp, warmUpStart, WarmUp.MAX_WAIT);
     try {
@@ -139,6 +159,9 @@ public final class WebhookServer implements AutoCloseable {
               + config.bindAddress()
               + ":"
               + port
+              + (probes == null
+                  ? ""
+                  : " (health probes on " + config.healthProbeBindAddress() + ")")
               + ": "
               + rootCause(e),
           e);
@@ -146,6 +169,7 @@ public final class WebhookServer implements AutoCloseable {
     app = jetty;
     registry = prometheus;
     this.port = connector.getLocalPort();
+    this.healthProbePort = probes == null ? -1 : probes.getLocalPort();
     startReloading();
     LOG.info(
         "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
@@ -157,6 +181,12 @@ public final class WebhookServer implements AutoCloseable {
         config.capiMachineSelector(),
         config.maxConnections(),
         config.tlsProvider().describe());
+    if (probes != null) {
+      LOG.info(
+          "health probes /healthz and /readyz also on http://{}:{} (--health-probe-bind-address)",
+          probes.getHost(),
+          healthProbePort);
+    }
     return this.port;
   }
 
@@ -165,6 +195,14 @@ public final class WebhookServer implements AutoCloseable {
    */
   public synchronized int port() {
     return port;
+  }
+
+  /**
+   * @return the bound port of the plain-HTTP health probes; -1 before {@link #start(int)} or when
+   *     {@link WebhookServerConfig#healthProbeBindAddress()} is {@code "0"}
+   */
+  public synchronized int healthProbePort() {
+    return healthProbePort;
   }
 
   /**

@@ -22,6 +22,9 @@ import java.util.Objects;
  * @param tlsProvider which TLS implementation serves the HTTPS connections ({@code --tls-provider})
  * @param maxConnections most open TCP connections (at least 1; {@code --max-connections}); {@link
  *     #DEFAULT_MAX_CONNECTIONS} unless set
+ * @param healthProbeBindAddress where {@code /healthz} and {@code /readyz} are also served over
+ *     plain HTTP, in controller-runtime's notation ({@code :8081}, {@code 127.0.0.1:0}); {@code
+ *     "0"} (the default) for nowhere but the HTTPS port ({@code --health-probe-bind-address})
  */
 public record WebhookServerConfig(
     Path certFile,
@@ -32,7 +35,8 @@ public record WebhookServerConfig(
     Duration certificateExpiryWarning,
     int maxThreads,
     TlsProvider tlsProvider,
-    int maxConnections) {
+    int maxConnections,
+    String healthProbeBindAddress) {
 
   /** Default {@link #certificateReloadInterval()}: 10 seconds. */
   public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
@@ -65,6 +69,7 @@ public record WebhookServerConfig(
     Objects.requireNonNull(certificateReloadInterval, "certificateReloadInterval");
     Objects.requireNonNull(certificateExpiryWarning, "certificateExpiryWarning");
     Objects.requireNonNull(tlsProvider, "tlsProvider");
+    Objects.requireNonNull(healthProbeBindAddress, "healthProbeBindAddress");
     if (certificateExpiryWarning.isNegative()) {
       throw new IllegalArgumentException("certificateExpiryWarning must not be negative");
     }
@@ -100,7 +105,8 @@ public record WebhookServerConfig(
         DEFAULT_EXPIRY_WARNING,
         DEFAULT_MAX_THREADS,
         TlsProvider.AUTO,
-        DEFAULT_MAX_CONNECTIONS);
+        DEFAULT_MAX_CONNECTIONS,
+        "0");
   }
 
   /**
@@ -116,7 +122,8 @@ public record WebhookServerConfig(
         certificateExpiryWarning,
         maxThreads,
         tlsProvider,
-        maxConnections);
+        maxConnections,
+        healthProbeBindAddress);
   }
 
   /**
@@ -132,7 +139,8 @@ public record WebhookServerConfig(
         certificateExpiryWarning,
         maxThreads,
         tlsProvider,
-        maxConnections);
+        maxConnections,
+        healthProbeBindAddress);
   }
 
   /**
@@ -148,7 +156,8 @@ public record WebhookServerConfig(
         certificateExpiryWarning,
         maxThreads,
         tlsProvider,
-        maxConnections);
+        maxConnections,
+        healthProbeBindAddress);
   }
 
   /**
@@ -164,7 +173,8 @@ public record WebhookServerConfig(
         window,
         maxThreads,
         tlsProvider,
-        maxConnections);
+        maxConnections,
+        healthProbeBindAddress);
   }
 
   /**
@@ -181,7 +191,8 @@ public record WebhookServerConfig(
         certificateExpiryWarning,
         threads,
         tlsProvider,
-        maxConnections);
+        maxConnections,
+        healthProbeBindAddress);
   }
 
   /**
@@ -199,7 +210,8 @@ public record WebhookServerConfig(
         certificateExpiryWarning,
         maxThreads,
         provider,
-        maxConnections);
+        maxConnections,
+        healthProbeBindAddress);
   }
 
   /**
@@ -217,6 +229,25 @@ public record WebhookServerConfig(
         certificateExpiryWarning,
         maxThreads,
         tlsProvider,
-        connections);
+        connections,
+        healthProbeBindAddress);
+  }
+
+  /**
+   * @return a copy that also serves {@code /healthz} and {@code /readyz} over plain HTTP at {@code
+   *     address} ({@code :8081}, {@code 127.0.0.1:0}; {@code "0"} for nowhere but the HTTPS port)
+   */
+  public WebhookServerConfig withHealthProbeBindAddress(String address) {
+    return new WebhookServerConfig(
+        certFile,
+        keyFile,
+        bindAddress,
+        capiMachineSelector,
+        certificateReloadInterval,
+        certificateExpiryWarning,
+        maxThreads,
+        tlsProvider,
+        maxConnections,
+        address);
   }
 }

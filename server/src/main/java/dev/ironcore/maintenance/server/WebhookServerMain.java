@@ -92,9 +92,19 @@ public final class WebhookServerMain implements Callable<Integer> {
       description =
           "Most open TCP connections of the HTTPS server, at least 1 (default ${DEFAULT-VALUE})."
               + " At the limit new connections wait in the kernel's accept queue, and open ones"
-              + " idle for 5 s are closed; every connection costs memory, so this keeps a flood of"
-              + " connections from growing the process past its memory limit.")
+              + " with no request in flight for 5 s are closed (whatever bytes they send); every"
+              + " connection costs memory, so this keeps a flood of connections from growing the"
+              + " process past its memory limit.")
   int maxConnections;
+
+  @Option(
+      names = "--health-probe-bind-address",
+      defaultValue = "0",
+      description =
+          "Also serve /healthz and /readyz over plain HTTP here, e.g. :8081 or 127.0.0.1:0, so"
+              + " that probes never wait behind webhook connections (--max-connections does not"
+              + " count them); 0 (the default) serves them only on the HTTPS port.")
+  String healthProbeBindAddress;
 
   @Option(
       names = "--tls-provider",
@@ -147,6 +157,7 @@ public final class WebhookServerMain implements Callable<Integer> {
             .withCertificateExpiryWarning(certificateExpiryWarning)
             .withMaxThreads(maxThreads)
             .withMaxConnections(maxConnections)
+            .withHealthProbeBindAddress(healthProbeBindAddress)
             .withTlsProvider(tlsProvider);
     // The server starts first: ready to serve without waiting for the Kubernetes client, which
     // only feeds the eviction warnings (no warning until its cache has listed Machines anyway).
@@ -206,6 +217,12 @@ public final class WebhookServerMain implements Callable<Integer> {
     }
     FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
     FlagRange.atLeast(spec, "--max-connections", maxConnections, 1);
+    try {
+      BindAddress.parse(healthProbeBindAddress);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--health-probe-bind-address: " + e.getMessage());
+    }
     if (certFile.toString().isEmpty() || keyFile.toString().isEmpty()) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),

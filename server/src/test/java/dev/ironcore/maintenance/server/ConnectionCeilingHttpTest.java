@@ -94,6 +94,80 @@ class ConnectionCeilingHttpTest {
     }
   }
 
+  @Test
+  void atTheLimitConnectionsThatSendBytesButNoRequestAreClosedAndBusyOnesKept() throws Exception {
+    LoopbackServer started = LoopbackServer.start(dir, config -> config.withMaxConnections(2));
+    WebhookServer server = started.server();
+    int port = server.port();
+    HttpClient client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_2)
+            .sslContext(SslContexts.trusting(started.certs().caFile()))
+            .connectTimeout(Duration.ofSeconds(30))
+            .build();
+    HttpRequest healthz =
+        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/healthz"))
+            .timeout(Duration.ofSeconds(30))
+            .build();
+    java.util.concurrent.ExecutorService trickling =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      // one HTTP/2 connection that makes a request every 300 ms
+      HttpResponse<String> first = client.send(healthz, HttpResponse.BodyHandlers.ofString());
+      assertThat(first.version()).isEqualTo(HttpClient.Version.HTTP_2);
+      // and one that completes TLS, then sends a request line a byte every 500 ms: never idle
+      javax.net.ssl.SSLSocket slow =
+          (javax.net.ssl.SSLSocket)
+              SslContexts.trusting(started.certs().caFile())
+                  .getSocketFactory()
+                  .createSocket("127.0.0.1", port);
+      slow.startHandshake();
+      java.util.concurrent.Future<?> trickle =
+          trickling.submit(
+              () -> {
+                byte[] line = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes();
+                try {
+                  for (int i = 0; ; i++) {
+                    slow.getOutputStream().write(line[Math.min(i, line.length - 1)]);
+                    slow.getOutputStream().flush();
+                    Thread.sleep(500);
+                  }
+                } catch (java.io.IOException | InterruptedException e) {
+                  return; // closed by the server (or the test ends)
+                }
+              });
+      long start = System.nanoTime();
+      int answered = 0;
+      while (!trickle.isDone() && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20)) {
+        assertThat(client.send(healthz, HttpResponse.BodyHandlers.ofString()).statusCode())
+            .isEqualTo(200);
+        answered++;
+        Thread.sleep(300);
+      }
+      long closedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertThat(trickle.isDone())
+          .as("the connection that sent bytes but no request was closed by the server")
+          .isTrue();
+      assertThat(closedAfterMillis)
+          .isGreaterThanOrEqualTo(ConnectionCeiling.IDLE_TIMEOUT_AT_CEILING.toMillis() - 500);
+      assertThat(answered).isGreaterThan(5);
+      String metrics =
+          client
+              .send(
+                  HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/metrics"))
+                      .timeout(Duration.ofSeconds(30))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      // the busy HTTP/2 connection was kept: exactly one closed
+      assertThat(metrics)
+          .contains("ironcore_maintenance_webhook_connections_closed_without_request_total 1.0");
+    } finally {
+      trickling.shutdownNow();
+      server.stop();
+    }
+  }
+
   /** True when the server closed {@code socket} (end of stream within 10 s). */
   private static boolean closedByServer(Socket socket) throws Exception {
     socket.setSoTimeout(10_000);

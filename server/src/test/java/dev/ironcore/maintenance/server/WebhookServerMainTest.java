@@ -46,6 +46,7 @@ class WebhookServerMainTest {
             "16",
             "--max-connections",
             "256",
+            "--health-probe-bind-address",
             "--tls-provider",
             "conscrypt");
   }
@@ -62,6 +63,24 @@ class WebhookServerMainTest {
     Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--max-connections", "0");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("--max-connections must be at least 1, got 0");
+  }
+
+  @Test
+  void aBadHealthProbeBindAddressIsAFlagError() {
+    for (String bad : List.of("8081", ":70000", "192.0.2.1:8081")) {
+      Run r =
+          run(
+              "--tls-cert-file",
+              "c",
+              "--tls-private-key-file",
+              "k",
+              "--health-probe-bind-address=" + bad);
+      assertThat(r.exitCode()).as(bad).isEqualTo(2);
+      assertThat(r.err())
+          .startsWith("webhook-server: --health-probe-bind-address: invalid bind address")
+          .contains(bad);
+      assertThat(r.err().lines()).hasSize(1);
+    }
   }
 
   /** make run checks WEBHOOK_ARGS this way before its control plane writes certificates. */

@@ -49,6 +49,9 @@ import java.util.function.Supplier;
  *       connections rose to the limit ({@code --max-connections}); after {@link #connections} also
  *       {@code ironcore_maintenance_webhook_connections} (open TCP connections) and {@code
  *       ironcore_maintenance_webhook_connections_max} (the limit);
+ *   <li>{@code ironcore_maintenance_webhook_connections_closed_without_request_total}: connections
+ *       closed at the limit because they had no request in flight for 5 s (whatever bytes they
+ *       sent);
  *   <li>after {@link #bindJvmMeters()}: Micrometer's JVM memory, thread and processor meters
  *       ({@code jvm_memory_used_bytes}, {@code jvm_threads_live_threads}, {@code system_cpu_count},
  *       ...).
@@ -86,6 +89,7 @@ public final class WebhookMetrics {
   private final Map<List<String>, Meter> meters = new ConcurrentHashMap<>();
 
   private final Counter connectionLimitReached;
+  private final Counter connectionsClosedWithoutRequest;
 
   /**
    * @param registry where the meters are registered, e.g. a Prometheus registry
@@ -97,6 +101,12 @@ public final class WebhookMetrics {
             .description(
                 "How often the webhook server's open connections rose to --max-connections (new"
                     + " connections then wait in the kernel's accept queue)")
+            .register(registry);
+    this.connectionsClosedWithoutRequest =
+        Counter.builder("ironcore.maintenance.webhook.connections.closed.without.request")
+            .description(
+                "Connections the webhook server closed at --max-connections because they had no"
+                    + " request in flight for 5 s, whatever bytes they sent")
             .register(registry);
   }
 
@@ -269,6 +279,11 @@ public final class WebhookMetrics {
   /** Counts that the open connections rose to {@code --max-connections}. */
   public void connectionLimitReached() {
     connectionLimitReached.increment();
+  }
+
+  /** Counts a connection closed at {@code --max-connections} for making no request. */
+  public void connectionClosedWithoutRequest() {
+    connectionsClosedWithoutRequest.increment();
   }
 
   /**

@@ -1,6 +1,10 @@
 package dev.ironcore.maintenance.server.tls;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -18,10 +22,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>At the ceiling the connector stops accepting: further connections wait in the kernel's accept
  * queue (no heap of ours) and are accepted as others close. While at the ceiling, a connection that
- * has seen no bytes for {@link #IDLE_TIMEOUT_AT_CEILING} is closed (30 s otherwise), so connections
- * that only sit there free their places for those that wait. A warning is logged when the ceiling
- * is reached (at most once every {@link #WARNING_INTERVAL}, with how often it was reached since),
- * and a callback (the metrics' counter) hears of every time.
+ * has had no request in flight for {@link #IDLE_TIMEOUT_AT_CEILING} is closed, whether or not it
+ * sends bytes (30 s of silence otherwise): connections that only sit there, or keep busy with a
+ * byte every few seconds, a TLS handshake that never ends or HTTP/2 PINGs, free their places for
+ * those that wait. Requests count through {@link RequestProgress} (the server's handler must be
+ * wrapped with {@link RequestProgress#tracking}). A warning is logged when the ceiling is reached
+ * (at most once every {@link #WARNING_INTERVAL}, with how often it was reached since), and
+ * callbacks (the metrics' counters) hear of every time and of every connection closed for making no
+ * request.
  */
 public final class ConnectionCeiling extends NetworkConnectionLimit implements Connection.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionCeiling.class);
@@ -32,6 +40,9 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
    */
   public static final Duration IDLE_TIMEOUT_AT_CEILING = Duration.ofSeconds(5);
 
+  /** How often open connections are checked for requests while at the ceiling. */
+  static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
+
   /** Least time between two warnings that the ceiling was reached. */
   public static final Duration WARNING_INTERVAL = Duration.ofMinutes(1);
 
@@ -39,6 +50,13 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
   private final long idleTimeoutMillis;
   private final LongSupplier nanoTime;
   private final Runnable onReached;
+  private final Runnable onClosedWithoutRequest;
+  private final AbstractConnector connector;
+
+  /** When each open connection was first seen at the ceiling; the sweeping thread's only. */
+  private Map<EndPoint, Long> seenAtCeiling = new HashMap<>();
+
+  private final AtomicBoolean sweeping = new AtomicBoolean();
   private long reached;
   private long reachedAtLastWarning;
   private long lastWarningNanos;
@@ -51,16 +69,27 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
    *     that it starts and stops with it)
    * @param onReached called (under Jetty's lock: must not block) each time the open connections
    *     rise to {@code max}
+   * @param onClosedWithoutRequest called (on Jetty's scheduler: must not block) for each connection
+   *     closed at the ceiling because it had no request in flight for {@link
+   *     #IDLE_TIMEOUT_AT_CEILING}
    * @throws IllegalArgumentException when {@code max} is below 1
    */
-  public ConnectionCeiling(int max, AbstractConnector connector, Runnable onReached) {
-    this(max, connector, onReached, IDLE_TIMEOUT_AT_CEILING, System::nanoTime);
+  public ConnectionCeiling(
+      int max, AbstractConnector connector, Runnable onReached, Runnable onClosedWithoutRequest) {
+    this(
+        max,
+        connector,
+        onReached,
+        onClosedWithoutRequest,
+        IDLE_TIMEOUT_AT_CEILING,
+        System::nanoTime);
   }
 
   /**
    * @param max most open connections, at least 1
    * @param connector the connector whose connections count
    * @param onReached called each time the open connections rise to {@code max}
+   * @param onClosedWithoutRequest called for each connection closed for making no request
    * @param idleTimeoutAtCeiling idle timeout of open connections while at the ceiling, positive
    * @param nanoTime monotonic clock in nanoseconds (for the warnings' interval)
    * @throws IllegalArgumentException when {@code max} is below 1 or the timeout not positive
@@ -69,6 +98,7 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
       int max,
       AbstractConnector connector,
       Runnable onReached,
+      Runnable onClosedWithoutRequest,
       Duration idleTimeoutAtCeiling,
       LongSupplier nanoTime) {
     super(max, connector);
@@ -82,6 +112,8 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
     this.idleTimeoutMillis = idleTimeoutAtCeiling.toMillis();
     this.nanoTime = nanoTime;
     this.onReached = onReached;
+    this.onClosedWithoutRequest = onClosedWithoutRequest;
+    this.connector = connector;
     setEndPointIdleTimeout(idleTimeoutMillis);
   }
 
@@ -91,12 +123,16 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
     atCeiling = true;
     super.limit();
     onReached.run();
+    if (sweeping.compareAndSet(false, true)) {
+      schedule();
+    }
     long count = ++reached;
     long now = nanoTime.getAsLong();
     if (!warned || now - lastWarningNanos >= WARNING_INTERVAL.toNanos()) {
       LOG.warn(
           "webhook server reached its connection limit of {} (--max-connections): new connections"
-              + " wait until others close; connections idle for {} ms are closed meanwhile"
+              + " wait until others close; connections with no request for {} ms are closed"
+              + " meanwhile"
               + " (reached {} times since the last warning)",
           max,
           idleTimeoutMillis,
@@ -121,11 +157,72 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
    */
   @Override
   public void onOpened(Connection connection) {
+    RequestProgress.attach(connection, nanoTime);
     if (atCeiling) {
       EndPoint endPoint = connection.getEndPoint();
       if (endPoint.getIdleTimeout() > idleTimeoutMillis) {
         endPoint.setIdleTimeout(idleTimeoutMillis);
       }
     }
+  }
+
+  private void schedule() {
+    connector
+        .getScheduler()
+        .schedule(this::sweep, SWEEP_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * While at the ceiling, closes the connections that had no request in flight for {@link
+   * #IDLE_TIMEOUT_AT_CEILING} (counted from when the sweep first saw them at the ceiling, or from
+   * their last request, whichever is later), then looks again after {@link #SWEEP_INTERVAL}.
+   */
+  private void sweep() {
+    if (!atCeiling) {
+      seenAtCeiling = new HashMap<>();
+      sweeping.set(false);
+      // the ceiling may have been reached again before the flag was cleared: limit() then did
+      // not schedule
+      if (atCeiling && sweeping.compareAndSet(false, true)) {
+        schedule();
+      }
+      return;
+    }
+    long now = nanoTime.getAsLong();
+    long deadline = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
+    Map<EndPoint, Long> seen = new HashMap<>();
+    for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+      long first = seenAtCeiling.getOrDefault(endPoint, now);
+      RequestProgress progress = RequestProgress.of(endPoint.getConnection());
+      if (withoutRequest(now, first, progress, deadline)) {
+        endPoint.close();
+        onClosedWithoutRequest.run();
+      } else {
+        seen.put(endPoint, first);
+      }
+    }
+    seenAtCeiling = seen;
+    schedule();
+  }
+
+  /**
+   * True when a connection has had no request in flight for {@code deadlineNanos}: none in flight
+   * now, and both when it was first seen at the ceiling and its last request's start or end lie at
+   * least that long before {@code nowNanos} (all {@link System#nanoTime()} values).
+   *
+   * @param progress the connection's requests; null while it speaks no HTTP yet
+   */
+  static boolean withoutRequest(
+      long nowNanos, long firstSeenNanos, RequestProgress progress, long deadlineNanos) {
+    long since = firstSeenNanos;
+    if (progress != null) {
+      if (progress.inFlight() > 0) {
+        return false;
+      }
+      if (progress.lastNanos() - since > 0) {
+        since = progress.lastNanos();
+      }
+    }
+    return nowNanos - since >= deadlineNanos;
   }
 }

@@ -1,0 +1,68 @@
+package dev.ironcore.maintenance.server.http;
+
+import java.net.InetSocketAddress;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The health-probe port ({@code --health-probe-bind-address}, as controller-runtime names it):
+ * {@code GET /healthz} and {@code /readyz} over plain HTTP/1.1 on a connector of their own, so that
+ * kubelet's probes never wait behind webhook connections (the webhook port's {@code
+ * --max-connections} does not count them). Every other path on this connector gets 404: reviews and
+ * {@code /metrics} are served over HTTPS only.
+ */
+public final class ProbePort {
+  private ProbePort() {}
+
+  /**
+   * A plain HTTP/1.1 connector with no acceptor thread of its own (its one selector accepts).
+   *
+   * @param address where to listen; port 0 picks a free one
+   */
+  public static ServerConnector connector(
+      Server server, HttpConfiguration http, InetSocketAddress address) {
+    ServerConnector connector = new ServerConnector(server, 0, 1, new HttpConnectionFactory(http));
+    connector.setName("health-probes");
+    connector.setHost(address.getAddress().getHostAddress());
+    connector.setPort(address.getPort());
+    return connector;
+  }
+
+  /**
+   * Wraps the server's handler: requests that arrive on {@code probes} reach {@code next} only for
+   * {@code /healthz} and {@code /readyz} (a trailing slash allowed); others get 404 {@code not
+   * found} without being read.
+   */
+  public static Handler only(ServerConnector probes, Handler next) {
+    return new Handler.Wrapper(next) {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback)
+          throws Exception {
+        if (request.getConnectionMetaData().getConnector() != probes
+            || isProbe(request.getHttpURI().getPath())) {
+          return super.handle(request, response, callback);
+        }
+        response.setStatus(404);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+        Content.Sink.write(
+            response, true, "not found (this port serves /healthz and /readyz)\n", callback);
+        return true;
+      }
+    };
+  }
+
+  static boolean isProbe(String path) {
+    return switch (path == null ? "" : path) {
+      case "/healthz", "/healthz/", "/readyz", "/readyz/" -> true;
+      default -> false;
+    };
+  }
+}

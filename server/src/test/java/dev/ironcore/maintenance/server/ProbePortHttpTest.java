@@ -1,0 +1,82 @@
+package dev.ironcore.maintenance.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --health-probe-bind-address}: {@code /healthz} and {@code /readyz} over plain HTTP on a
+ * port of their own, answered while the webhook port is full, and nothing else there.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ProbePortHttpTest {
+  @TempDir Path dir;
+
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @Test
+  void probesAreAnsweredOnTheirOwnPortWhileTheWebhookPortIsFull() throws Exception {
+    LoopbackServer started =
+        LoopbackServer.start(
+            dir,
+            config ->
+                config
+                    .withMaxConnections(1)
+                    .withMaxThreads(WebhookServerConfig.MIN_THREADS)
+                    .withHealthProbeBindAddress("127.0.0.1:0"));
+    WebhookServer server = started.server();
+    try (Socket fillsTheWebhookPort = new Socket("127.0.0.1", server.port())) {
+      int probes = server.healthProbePort();
+      assertThat(probes).isPositive().isNotEqualTo(server.port());
+      assertThat(get(probes, "/healthz").statusCode()).isEqualTo(200);
+      HttpResponse<String> ready = get(probes, "/readyz");
+      assertThat(ready.statusCode()).isEqualTo(200);
+      assertThat(ready.body()).isEqualTo(get(probes, "/readyz/").body());
+      for (String other : new String[] {"/metrics", "/convert", "/", "/healthzz"}) {
+        HttpResponse<String> refused = get(probes, other);
+        assertThat(refused.statusCode()).as(other).isEqualTo(404);
+        assertThat(refused.body()).contains("this port serves /healthz and /readyz");
+      }
+      HttpResponse<String> review =
+          client.send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + probes + "/mutate/capi-machine"))
+                  .timeout(Duration.ofSeconds(5))
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .header("Content-Type", "application/json")
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(review.statusCode()).isEqualTo(404);
+    } finally {
+      server.stop();
+    }
+  }
+
+  @Test
+  void zeroMeansNoProbePort() {
+    LoopbackServer started = LoopbackServer.start(dir);
+    try {
+      assertThat(started.server().healthProbePort()).isEqualTo(-1);
+    } finally {
+      started.server().stop();
+    }
+  }
+
+  private HttpResponse<String> get(int port, String path) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(5))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
