@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server;
 
+import dev.ironcore.maintenance.process.BindAddress;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.http.BodyBudget;
 import dev.ironcore.maintenance.server.http.HealthEndpoints;
@@ -16,8 +17,10 @@ import dev.ironcore.maintenance.server.tls.TlsProvider;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -91,8 +94,7 @@ public final class WebhookServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
-    java.util.Optional<java.net.InetSocketAddress> probeAddress =
-        dev.ironcore.maintenance.process.BindAddress.parse(config.healthProbeBindAddress());
+    Optional<InetSocketAddress> probeAddress = BindAddress.parse(config.healthProbeBindAddress());
     Map<String, AdmissionHandler> admissionRoutes =
         AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     // compiles the review path on the other core while TLS and Jetty are set up (WarmUp)
