@@ -8,6 +8,7 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.ironcore.maintenance.certs.SslContexts;
 import dev.ironcore.maintenance.server.tls.ConnectionCeiling;
 import dev.ironcore.maintenance.server.tls.TestCertificates;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -18,7 +19,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,8 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code --max-connections}: connections beyond the limit wait (unaccepted) instead of costing the
  * server memory, connections that sit idle at the limit are closed after {@link
- * ConnectionCeiling#IDLE_TIMEOUT_AT_CEILING} so the waiting ones get in, and an operator sees it in
- * a WARN line and in {@code /metrics}.
+ * ConnectionCeiling#IDLE_TIMEOUT_AT_CEILING} so the waiting ones get in, so are connections that
+ * send bytes but make no request, and an operator sees it in a WARN line and in {@code /metrics}.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnectionCeilingHttpTest {
@@ -76,14 +81,7 @@ class ConnectionCeilingHttpTest {
               e ->
                   assertThat(e.getFormattedMessage())
                       .contains("reached its connection limit of 2 (--max-connections)"));
-      String metrics =
-          client
-              .send(
-                  HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/metrics"))
-                      .timeout(Duration.ofSeconds(30))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
+      String metrics = metrics(client, port);
       assertThat(metrics).contains("ironcore_maintenance_webhook_connections_max 2.0");
       assertThat(metrics).containsPattern("ironcore_maintenance_webhook_connections [12]\\.0");
       assertThat(metrics)
@@ -109,20 +107,19 @@ class ConnectionCeilingHttpTest {
         HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/healthz"))
             .timeout(Duration.ofSeconds(30))
             .build();
-    java.util.concurrent.ExecutorService trickling =
-        java.util.concurrent.Executors.newSingleThreadExecutor();
+    ExecutorService trickling = Executors.newSingleThreadExecutor();
     try {
       // one HTTP/2 connection that makes a request every 300 ms
       HttpResponse<String> first = client.send(healthz, HttpResponse.BodyHandlers.ofString());
       assertThat(first.version()).isEqualTo(HttpClient.Version.HTTP_2);
       // and one that completes TLS, then sends a request line a byte every 500 ms: never idle
-      javax.net.ssl.SSLSocket slow =
-          (javax.net.ssl.SSLSocket)
+      SSLSocket slow =
+          (SSLSocket)
               SslContexts.trusting(started.certs().caFile())
                   .getSocketFactory()
                   .createSocket("127.0.0.1", port);
       slow.startHandshake();
-      java.util.concurrent.Future<?> trickle =
+      Future<?> trickle =
           trickling.submit(
               () -> {
                 byte[] line = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes();
@@ -132,7 +129,7 @@ class ConnectionCeilingHttpTest {
                     slow.getOutputStream().flush();
                     Thread.sleep(500);
                   }
-                } catch (java.io.IOException | InterruptedException e) {
+                } catch (IOException | InterruptedException e) {
                   return; // closed by the server (or the test ends)
                 }
               });
@@ -151,14 +148,7 @@ class ConnectionCeilingHttpTest {
       assertThat(closedAfterMillis)
           .isGreaterThanOrEqualTo(ConnectionCeiling.IDLE_TIMEOUT_AT_CEILING.toMillis() - 500);
       assertThat(answered).isGreaterThan(5);
-      String metrics =
-          client
-              .send(
-                  HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/metrics"))
-                      .timeout(Duration.ofSeconds(30))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
+      String metrics = metrics(client, port);
       // the busy HTTP/2 connection was kept: exactly one closed
       assertThat(metrics)
           .contains("ironcore_maintenance_webhook_connections_closed_without_request_total 1.0");
@@ -168,6 +158,17 @@ class ConnectionCeilingHttpTest {
     }
   }
 
+  /** The server's {@code /metrics} text, fetched over {@code client}. */
+  private static String metrics(HttpClient client, int port) throws Exception {
+    return client
+        .send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/metrics"))
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
   /** True when the server closed {@code socket} (end of stream within 10 s). */
   private static boolean closedByServer(Socket socket) throws Exception {
     socket.setSoTimeout(10_000);
@@ -175,7 +176,7 @@ class ConnectionCeilingHttpTest {
       return in.read() == -1;
     } catch (SocketTimeoutException e) {
       return false;
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return true; // reset by the server
     }
   }
