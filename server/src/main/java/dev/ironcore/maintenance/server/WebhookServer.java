@@ -136,10 +136,12 @@ public final class WebhookServer implements AutoCloseable {
         probeAddress.map(address -> ProbePort.connector(jetty, http, address)).orElse(null);
     if (probes != null) {
       jetty.addConnector(probes);
+      jetty.addBean(ProbePort.ceiling(probes));
     }
     ConnectionCeiling ceiling =
         new ConnectionCeiling(
             config.maxConnections(),
+            new ConnectionCeiling.Limit("webhook server", "--max-connections"),
             connector,
             metrics::connectionLimitReached,
             metrics::connectionClosedWithoutRequest);

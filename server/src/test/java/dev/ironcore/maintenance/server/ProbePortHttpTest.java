@@ -2,6 +2,8 @@ package dev.ironcore.maintenance.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.server.http.ProbePort;
+import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,6 +11,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +65,67 @@ class ProbePortHttpTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(review.statusCode()).isEqualTo(404);
     } finally {
+      server.stop();
+    }
+  }
+
+  /**
+   * The probe port takes at most {@link ProbePort#MAX_CONNECTIONS}: connections that fill it with
+   * headers sent a byte at a time are closed at the limit, and a probe waiting behind them is
+   * answered.
+   */
+  @Test
+  void connectionsThatFillTheProbePortWithoutARequestAreClosed() throws Exception {
+    LoopbackServer started =
+        LoopbackServer.start(dir, config -> config.withHealthProbeBindAddress("127.0.0.1:0"));
+    WebhookServer server = started.server();
+    int probes = server.healthProbePort();
+    List<Socket> slow = new ArrayList<>();
+    ScheduledExecutorService trickling = Executors.newSingleThreadScheduledExecutor();
+    try {
+      for (int i = 0; i < ProbePort.MAX_CONNECTIONS; i++) {
+        Socket socket = new Socket("127.0.0.1", probes);
+        socket.getOutputStream().write("GET /readyz HTTP/1.1\r\nHost: x\r\n".getBytes());
+        slow.add(socket);
+      }
+      // a header byte every 500 ms: never idle
+      trickling.scheduleAtFixedRate(
+          () -> {
+            for (Socket socket : slow) {
+              try {
+                socket.getOutputStream().write('X');
+              } catch (IOException closed) {
+                // closed by the server
+              }
+            }
+          },
+          0,
+          500,
+          TimeUnit.MILLISECONDS);
+      HttpResponse<String> ready =
+          client.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + probes + "/readyz"))
+                  .timeout(Duration.ofSeconds(30))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(ready.statusCode()).isEqualTo(200);
+      long closed = 0;
+      for (Socket socket : slow) {
+        socket.setSoTimeout(15_000);
+        try {
+          if (socket.getInputStream().read() == -1) {
+            closed++;
+          }
+        } catch (IOException reset) {
+          closed++;
+        }
+      }
+      assertThat(closed).as("connections closed by the server").isPositive();
+    } finally {
+      trickling.shutdownNow();
+      for (Socket socket : slow) {
+        socket.close();
+      }
       server.stop();
     }
   }

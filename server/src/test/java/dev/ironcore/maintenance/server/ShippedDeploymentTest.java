@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.process.BindAddress;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * The webhook Deployment we ship starts the server with flags it accepts and probes it over HTTPS.
+ * The webhook Deployment we ship starts the server with flags it accepts and probes it over plain
+ * HTTP on the port its {@code --health-probe-bind-address} opens.
  */
 class ShippedDeploymentTest {
 
@@ -38,12 +40,29 @@ class ShippedDeploymentTest {
   }
 
   @Test
-  void theWebhookServersArgumentsParseAndItsProbesUseHttps() throws Exception {
+  void theWebhookServersArgumentsParseAndItsProbesUseTheProbePort() throws Exception {
     Container webhook = container("webhook_deployment.yaml");
-    WebhookServerMain main = new WebhookServerMain();
-    new CommandLine(main).parseArgs(webhook.getArgs().toArray(String[]::new));
+    List<String> args = webhook.getArgs();
+    new CommandLine(new WebhookServerMain()).parseArgs(args.toArray(String[]::new));
+    String probeAddress =
+        args.stream()
+            .filter(a -> a.startsWith("--health-probe-bind-address="))
+            .findFirst()
+            .orElseThrow()
+            .substring("--health-probe-bind-address=".length());
+    int probePort = BindAddress.parse(probeAddress).orElseThrow().getPort();
+    int healthPort =
+        webhook.getPorts().stream()
+            .filter(p -> "health".equals(p.getName()))
+            .findFirst()
+            .orElseThrow()
+            .getContainerPort();
+    assertThat(healthPort).isEqualTo(probePort);
+    for (var probe : List.of(webhook.getReadinessProbe(), webhook.getLivenessProbe())) {
+      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("health");
+      assertThat(probe.getHttpGet().getScheme()).isIn(null, "HTTP");
+    }
     assertThat(webhook.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
-    assertThat(webhook.getReadinessProbe().getHttpGet().getScheme()).isEqualTo("HTTPS");
     assertThat(webhook.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
   }
 

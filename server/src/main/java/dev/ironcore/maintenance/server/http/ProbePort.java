@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server.http;
 
+import dev.ironcore.maintenance.server.tls.ConnectionCeiling;
 import java.net.InetSocketAddress;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -17,10 +18,35 @@ import org.eclipse.jetty.util.Callback;
  * {@code GET /healthz} and {@code /readyz} over plain HTTP/1.1 on a connector of their own, so that
  * kubelet's probes never wait behind webhook connections (the webhook port's {@code
  * --max-connections} does not count them). Every other path on this connector gets 404: reviews and
- * {@code /metrics} are served over HTTPS only.
+ * {@code /metrics} are served over HTTPS only. At most {@link #MAX_CONNECTIONS} connections are
+ * open on it ({@link #ceiling}).
  */
 public final class ProbePort {
+  /**
+   * Most open connections on the probe port: 8. The kubelet opens one connection per probe and
+   * closes it after the answer (two probes per pod); without a limit, a client of this port could
+   * fill the heap with connections that never finish their headers (measured with the shipped
+   * settings: 5,000 connections that had each sent 7 KB of headers ended the JVM with {@code
+   * OutOfMemoryError} within 10 s).
+   */
+  public static final int MAX_CONNECTIONS = 8;
+
   private ProbePort() {}
+
+  /**
+   * The limit of {@link #MAX_CONNECTIONS} open connections on {@code probes}, as {@link
+   * ConnectionCeiling} enforces the webhook port's: further connections wait in the accept queue,
+   * and at the limit connections with no request for 5 s are closed. Add it to the server as a
+   * bean. Its events are logged (WARN, at most once a minute), not metered.
+   */
+  public static ConnectionCeiling ceiling(ServerConnector probes) {
+    return new ConnectionCeiling(
+        MAX_CONNECTIONS,
+        new ConnectionCeiling.Limit("health-probe port", "fixed, for the kubelet's probes"),
+        probes,
+        () -> {},
+        () -> {});
+  }
 
   /**
    * A plain HTTP/1.1 connector with no acceptor thread of its own (its one selector accepts).

@@ -107,14 +107,15 @@ public final class Routes extends Handler.Abstract {
    * {@link #INLINE_LIMIT_BYTES} is answered on the thread that read its last bytes (its connection
    * carries one request at a time, so nothing waits behind it), any other on a thread of the
    * server's pool (an HTTP/2 connection's other streams are read meanwhile; a large body's CPU
-   * stays off the threads that read connections). An unknown path or method, and a Content-Length
-   * over the limit, are answered at once without reading the body. A body (its declared length, or
-   * the largest size for a body of unknown length once its first bytes came) is read only when it
-   * has room in the {@link BodyBudget}, else waits unread and gets 503 after the budget's wait; one
-   * that does not arrive within the deadline gets 408. A reply sent before the body was read to its
-   * end is followed by {@link BodyDrain}. (One-off measurement, HTTP/1.1 saturation with the
-   * shipped settings: about a quarter less CPU per review and a fifth more reviews a second than
-   * with every request on a pool thread; {@code bench/analysis.md}.)
+   * stays off the threads that read connections). An unknown path or method, a GET (its endpoints
+   * read no body) and a Content-Length over the limit are answered at once without reading the
+   * body. A body (its declared length, or the largest size for a body of unknown length once its
+   * first bytes came) is read only when it has room in the {@link BodyBudget}, else waits unread
+   * and gets 503 after the budget's wait; one that does not arrive within the deadline gets 408. A
+   * reply sent before the body was read to its end is followed by {@link BodyDrain}. (One-off
+   * measurement, HTTP/1.1 saturation with the shipped settings: about a quarter less CPU per review
+   * and a fifth more reviews a second than with every request on a pool thread; {@code
+   * bench/analysis.md}.)
    */
   @Override
   public InvocationType getInvocationType() {
@@ -129,6 +130,17 @@ public final class Routes extends Handler.Abstract {
       // answered without reading the body (a ReviewEndpoint refuses a declared oversize body
       // before it reads)
       answer(BodyPrefetch.Replay.of(request), response, callback, endpoint);
+      return true;
+    }
+    if (!"POST".equals(request.getMethod())) {
+      // GET endpoints read no body: a declared one is neither waited for nor given room in the
+      // budget (it is drained after the reply)
+      BodyPrefetch.Replay unread = BodyPrefetch.Replay.of(request);
+      if (oneRequestAtATime(request)) {
+        answer(unread, response, callback, endpoint);
+      } else {
+        dispatch(unread, response, callback, endpoint);
+      }
       return true;
     }
     if (declared > 0) {

@@ -47,6 +47,7 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
   public static final Duration WARNING_INTERVAL = Duration.ofMinutes(1);
 
   private final int max;
+  private final Limit limit;
   private final long idleTimeoutMillis;
   private final LongSupplier nanoTime;
   private final Runnable onReached;
@@ -65,6 +66,8 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
 
   /**
    * @param max most open connections, at least 1
+   * @param limit what the warning names: it reads "{@code <listener> reached its connection limit
+   *     of <max> (<source>)}"
    * @param connector the connector whose connections count (add this to the server as a bean, so
    *     that it starts and stops with it)
    * @param onReached called (under Jetty's lock: must not block) each time the open connections
@@ -75,9 +78,14 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
    * @throws IllegalArgumentException when {@code max} is below 1
    */
   public ConnectionCeiling(
-      int max, AbstractConnector connector, Runnable onReached, Runnable onClosedWithoutRequest) {
+      int max,
+      Limit limit,
+      AbstractConnector connector,
+      Runnable onReached,
+      Runnable onClosedWithoutRequest) {
     this(
         max,
+        limit,
         connector,
         onReached,
         onClosedWithoutRequest,
@@ -87,6 +95,7 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
 
   /**
    * @param max most open connections, at least 1
+   * @param limit what the warning names
    * @param connector the connector whose connections count
    * @param onReached called each time the open connections rise to {@code max}
    * @param onClosedWithoutRequest called for each connection closed for making no request
@@ -96,6 +105,7 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
    */
   ConnectionCeiling(
       int max,
+      Limit limit,
       AbstractConnector connector,
       Runnable onReached,
       Runnable onClosedWithoutRequest,
@@ -109,6 +119,7 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
       throw new IllegalArgumentException("idle timeout at the ceiling must be positive");
     }
     this.max = max;
+    this.limit = limit;
     this.idleTimeoutMillis = idleTimeoutAtCeiling.toMillis();
     this.nanoTime = nanoTime;
     this.onReached = onReached;
@@ -116,6 +127,12 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
     this.connector = connector;
     setEndPointIdleTimeout(idleTimeoutMillis);
   }
+
+  /**
+   * What a warning names: the listener whose connections are limited (e.g. {@code "webhook
+   * server"}) and where the limit comes from (e.g. {@code "--max-connections"}).
+   */
+  public record Limit(String listener, String source) {}
 
   /** Called by Jetty under its lock when the open connections reach {@code max}. */
   @Override
@@ -130,11 +147,13 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
     long now = nanoTime.getAsLong();
     if (!warned || now - lastWarningNanos >= WARNING_INTERVAL.toNanos()) {
       LOG.warn(
-          "webhook server reached its connection limit of {} (--max-connections): new connections"
+          "{} reached its connection limit of {} ({}): new connections"
               + " wait until others close; connections with no request for {} ms are closed"
               + " meanwhile"
               + " (reached {} times since the last warning)",
+          limit.listener(),
           max,
+          limit.source(),
           idleTimeoutMillis,
           count - reachedAtLastWarning);
       warned = true;

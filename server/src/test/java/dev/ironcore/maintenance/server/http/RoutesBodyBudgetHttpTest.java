@@ -51,6 +51,7 @@ class RoutesBodyBudgetHttpTest {
             Duration.ofSeconds(2),
             (path, status) -> answeredEarly.add(path + " " + status));
     routes.post("/echo", request -> Reply.text(200, "read " + bodyLength(request)));
+    routes.get("/ping", request -> Reply.text(200, "pong"));
     routes.post(
         "/review",
         new AdmissionEndpoint(
@@ -190,6 +191,26 @@ class RoutesBodyBudgetHttpTest {
     // its room is free again: a body that needs all of it is answered at once
     assertThat(post("/echo", new byte[150_000]).get(10, TimeUnit.SECONDS).body())
         .isEqualTo("read 150000");
+  }
+
+  /**
+   * A GET (a probe, a scrape) that declares a body it never sends is answered at once: GET
+   * endpoints read no body, so it neither waits for room in the budget nor for its body, and cannot
+   * take room that reviews need.
+   */
+  @Test
+  void aGetThatDeclaresABodyIsAnsweredWithoutWaitingForRoomOrBody() throws Exception {
+    holdTheBudget();
+    try (Socket socket = new Socket("127.0.0.1", base.getPort())) {
+      socket.setSoTimeout(10_000);
+      String head = "GET /ping HTTP/1.1\r\nHost: x\r\nContent-Length: " + LARGE + "\r\n\r\n";
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      assertThat(readResponse(socket.getInputStream()))
+          .startsWith("HTTP/1.1 200 ")
+          .endsWith("pong");
+    }
+    assertThat(answeredEarly).isEmpty();
   }
 
   @Test
