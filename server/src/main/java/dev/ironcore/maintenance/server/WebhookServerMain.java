@@ -103,7 +103,8 @@ public final class WebhookServerMain implements Callable<Integer> {
       description =
           "Also serve /healthz and /readyz over plain HTTP here, e.g. :8081 or 127.0.0.1:0, so"
               + " that probes never wait behind webhook connections (--max-connections does not"
-              + " count them); 0 (the default) serves them only on the HTTPS port.")
+              + " count them; that port takes at most 8 connections); 0 (the default) serves them"
+              + " only on the HTTPS port.")
   String healthProbeBindAddress;
 
   @Option(
@@ -202,10 +203,10 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   /**
    * Refuses, before anything starts, values that parse but cannot work: a port outside 0–65535, a
-   * bind address that does not resolve to an address of this machine, too few threads, an empty
-   * certificate or key file name, a {@code KUBECONFIG} naming a missing file (when the eviction
-   * warnings need the cluster; not with {@code --validate-flags}, which make run calls before its
-   * control plane writes the file).
+   * bind address that does not resolve to an address of this machine, a health-probe port equal to
+   * the webhook's, too few threads, an empty certificate or key file name, a {@code KUBECONFIG}
+   * naming a missing file (when the eviction warnings need the cluster; not with {@code
+   * --validate-flags}, which make run calls before its control plane writes the file).
    */
   private void checkFlags() {
     FlagRange.between(spec, "--port", port, 0, 65535);
@@ -217,11 +218,19 @@ public final class WebhookServerMain implements Callable<Integer> {
     }
     FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
     FlagRange.atLeast(spec, "--max-connections", maxConnections, 1);
+    int probePort;
     try {
-      BindAddress.parse(healthProbeBindAddress);
+      probePort = BindAddress.parse(healthProbeBindAddress).map(a -> a.getPort()).orElse(0);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--health-probe-bind-address: " + e.getMessage());
+    }
+    if (probePort != 0 && probePort == port) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--health-probe-bind-address: port "
+              + probePort
+              + " is the webhook's --port; the probes need a port of their own");
     }
     if (certFile.toString().isEmpty() || keyFile.toString().isEmpty()) {
       throw new CommandLine.ParameterException(

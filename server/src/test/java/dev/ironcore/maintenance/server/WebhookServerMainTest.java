@@ -83,6 +83,21 @@ class WebhookServerMainTest {
     }
   }
 
+  @Test
+  void aHealthProbePortEqualToTheWebhookPortIsAFlagError() {
+    Run r =
+        run(
+            "--tls-cert-file=c",
+            "--tls-private-key-file=k",
+            "--port=9443",
+            "--health-probe-bind-address=:9443");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith(
+            "webhook-server: --health-probe-bind-address: port 9443 is the webhook's --port; the"
+                + " probes need a port of their own");
+  }
+
   /** make run checks WEBHOOK_ARGS this way before its control plane writes certificates. */
   @Test
   void validateFlagsChecksTheFlagsAndReadsNothing() {
