@@ -49,13 +49,16 @@ public final class ProbePort {
   }
 
   /**
-   * A plain HTTP/1.1 connector with no acceptor thread of its own (its one selector accepts).
+   * A plain HTTP/1.1 connector with one acceptor thread and one selector. Not zero acceptors (the
+   * selector accepting): Jetty 12.1.12 then re-registers the accepting channel each time the
+   * connection limit lifts, and a client that gave up meanwhile could leave it cancelled; Jetty
+   * then closed the listening socket for good (seen 1 in 3–6 floods, every later probe refused).
    *
    * @param address where to listen; port 0 picks a free one
    */
   public static ServerConnector connector(
       Server server, HttpConfiguration http, InetSocketAddress address) {
-    ServerConnector connector = new ServerConnector(server, 0, 1, new HttpConnectionFactory(http));
+    ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
     connector.setName("health-probes");
     connector.setHost(address.getAddress().getHostAddress());
     connector.setPort(address.getPort());
