@@ -267,7 +267,8 @@ public final class WebhookBench {
     Server ours =
         new Server(
             "ours",
-            // the Deployment's probe port too (on any free port): one more selector thread
+            // the Deployment's probe port too (on any free port): one more acceptor and selector
+            // thread
             port ->
                 ourCommand(
                     java,
