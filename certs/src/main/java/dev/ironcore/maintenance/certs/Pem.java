@@ -294,12 +294,26 @@ public final class Pem {
   }
 
   private static String write(String type, byte[] der) {
-    StringWriter sw = new StringWriter();
-    try (PemWriter writer = new PemWriter(sw)) {
-      writer.writeObject(new PemObject(type, der));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    return Writer.write(type, der);
+  }
+
+  /**
+   * BouncyCastle's PEM writer, in a class of its own: the JVM checks {@code PemObject} against
+   * {@code PemObjectGenerator} when it links the class that makes the call, and loading one class
+   * of bcprov (a signed jar) makes it verify the jar's signature first, about 0.1-0.2 s of the
+   * webhook server's start (its AOT cache cannot hold classes of signed jars).
+   */
+  private static final class Writer {
+    private Writer() {}
+
+    static String write(String type, byte[] der) {
+      StringWriter sw = new StringWriter();
+      try (PemWriter writer = new PemWriter(sw)) {
+        writer.writeObject(new PemObject(type, der));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return sw.toString();
     }
-    return sw.toString();
   }
 }
