@@ -167,6 +167,7 @@ public final class WebhookServer implements AutoCloseable {
                   ? ""
                   : " (health probes on " + config.healthProbeBindAddress() + ")")
               + ": "
+              + (probes == null ? "" : failedListener(e))
               + rootCause(e),
           e);
     }
@@ -284,6 +285,24 @@ public final class WebhookServer implements AutoCloseable {
    * while the socket's own {@link java.net.BindException} says what happened ("Address already in
    * use", "Cannot assign requested address").
    */
+  /**
+   * Which of two listeners could not be opened, from Jetty's {@code Failed to bind to
+   * host/address:port} in {@code e}'s causes: {@code "address:port: "}, or {@code ""} when none
+   * says.
+   */
+  static String failedListener(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String message = t.getMessage();
+      if (message != null && message.startsWith(FAILED_TO_BIND)) {
+        String address = message.substring(FAILED_TO_BIND.length()).strip();
+        return address.substring(address.lastIndexOf('/') + 1) + ": ";
+      }
+    }
+    return "";
+  }
+
+  private static final String FAILED_TO_BIND = "Failed to bind to ";
+
   static String rootCause(Throwable e) {
     String message = e.getMessage();
     for (Throwable t = e; t != null; t = t.getCause()) {

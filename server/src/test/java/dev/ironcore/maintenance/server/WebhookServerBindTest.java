@@ -44,4 +44,24 @@ class WebhookServerBindTest {
                   + ": Address already in use");
     }
   }
+
+  @Test
+  void aTakenProbePortSaysWhichListenerFailed() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String probes = "127.0.0.1:" + taken.getLocalPort();
+      WebhookServer server =
+          new WebhookServer(
+              WebhookServerConfig.of(certs.certFile(), certs.keyFile())
+                  .withBindAddress("127.0.0.1")
+                  .withHealthProbeBindAddress(probes));
+      assertThatThrownBy(() -> server.start(0))
+          .hasMessage(
+              "cannot start webhook server on 127.0.0.1:0 (health probes on "
+                  + probes
+                  + "): "
+                  + probes
+                  + ": Address already in use");
+    }
+  }
 }
