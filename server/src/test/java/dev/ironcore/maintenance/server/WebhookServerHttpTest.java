@@ -219,6 +219,34 @@ class WebhookServerHttpTest {
             HttpResponse.BodyHandlers.ofString());
     assertThat(wrongMethod.statusCode()).isEqualTo(405);
     assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("POST");
+    HttpResponse<String> putProbe =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/readyz"))
+                .PUT(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(putProbe.statusCode()).isEqualTo(405);
+    assertThat(putProbe.headers().firstValue("Allow")).hasValue("GET, HEAD");
+    for (HttpClient.Version version : HttpClient.Version.values()) {
+      // HEAD of a GET route: the GET's status and length, no body (e.g. curl -I)
+      HttpResponse<String> head =
+          client(version)
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + "/readyz"))
+                      .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(head.statusCode()).as("HEAD over %s", version).isEqualTo(200);
+      assertThat(head.body()).as("HEAD over %s", version).isEmpty();
+      assertThat(head.headers().firstValueAsLong("Content-Length"))
+          .as("HEAD over %s", version)
+          .hasValue(
+              http.send(
+                      HttpRequest.newBuilder(URI.create(base + "/readyz")).GET().build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .body()
+                  .length());
+    }
     HttpResponse<String> slash =
         post(
             HttpClient.Version.HTTP_1_1,

@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The webhook server's routing on Jetty's core handler API (no servlet container): exact paths, one
  * {@link Endpoint} per method and path. A trailing slash is ignored ({@code /readyz/} is {@code
- * /readyz}). An unknown path gets 404, a known path with another method 405 with {@code Allow}; an
- * endpoint that throws gets 500 (when nothing was sent yet). Add every route before the server
- * starts.
+ * /readyz}); a GET route also answers HEAD (status and headers, no body, as Go's net/http serves
+ * controller-runtime's probes). An unknown path gets 404, a known path with another method 405 with
+ * {@code Allow}; an endpoint that throws gets 500 (when nothing was sent yet). Add every route
+ * before the server starts.
  */
 public final class Routes extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(Routes.class);
@@ -259,8 +260,16 @@ public final class Routes extends Handler.Abstract {
       return NOT_FOUND;
     }
     Endpoint endpoint = methods.get(request.getMethod());
+    if (endpoint == null && "HEAD".equals(request.getMethod())) {
+      // a HEAD of a GET route gets the GET's status and headers; Jetty sends no body for HEAD
+      endpoint = methods.get("GET");
+    }
     if (endpoint == null) {
-      String allow = String.join(", ", new TreeSet<>(methods.keySet()));
+      TreeSet<String> allowed = new TreeSet<>(methods.keySet());
+      if (allowed.contains("GET")) {
+        allowed.add("HEAD");
+      }
+      String allow = String.join(", ", allowed);
       return (Refusal)
           r -> {
             response.getHeaders().put(HttpHeader.ALLOW, allow);
