@@ -62,7 +62,7 @@ public final class PemKeyStores {
       String certPem, String keyPem, char[] password, String certName, String keyName) {
     List<X509Certificate> chain = named(certName, () -> Pem.decodeCertificates(certPem));
     PrivateKey key = named(keyName, () -> Pem.decodePrivateKey(keyPem));
-    if (!KeyMatch.belongTogether(chain.get(0).getPublicKey(), key)) {
+    if (!named(keyName, () -> KeyMatch.belongTogether(chain.get(0).getPublicKey(), key))) {
       throw new IllegalArgumentException(keyName + " is not the private key of " + certName);
     }
     try {

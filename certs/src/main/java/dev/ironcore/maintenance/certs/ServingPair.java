@@ -36,7 +36,7 @@ public record ServingPair(
     X509Certificate leaf =
         PemKeyStores.named("tls.crt", () -> Pem.decodeCertificate(certificatePem));
     PrivateKey key = PemKeyStores.named("tls.key", () -> Pem.decodePrivateKey(privateKeyPem));
-    if (!KeyMatch.belongTogether(leaf.getPublicKey(), key)) {
+    if (!PemKeyStores.named("tls.key", () -> KeyMatch.belongTogether(leaf.getPublicKey(), key))) {
       throw new IllegalArgumentException("tls.key is not the private key of tls.crt");
     }
     return new ServingPair(certificatePem, privateKeyPem, leaf, key);

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.certs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -61,5 +62,27 @@ class KeyMatchTest {
     KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
     g.initialize(2048);
     return g.generateKeyPair();
+  }
+
+  /**
+   * A matching pair of a key type the check cannot use is not reported as a mismatch (a fresh-eyes
+   * check: "tls.key is not the private key of tls.crt" for a matching Ed25519 pair).
+   */
+  @ParameterizedTest(name = "Conscrypt registered: {0}")
+  @ValueSource(booleans = {false, true})
+  void aKeyOfAnotherAlgorithmIsNamedNotCalledAMismatch(boolean conscrypt) throws Exception {
+    if (conscrypt) {
+      Security.addProvider(Conscrypt.newProvider());
+    }
+    KeyPair ed = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+    assertThatThrownBy(() -> KeyMatch.belongTogether(ed.getPublic(), ed.getPrivate()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("key algorithm EdDSA is not supported (only RSA and EC keys are)");
+    KeyPairGenerator pssGenerator = KeyPairGenerator.getInstance("RSASSA-PSS");
+    pssGenerator.initialize(2048);
+    KeyPair pss = pssGenerator.generateKeyPair();
+    assertThatThrownBy(() -> KeyMatch.belongTogether(pss.getPublic(), pss.getPrivate()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("RSASSA-PSS is not supported");
   }
 }
