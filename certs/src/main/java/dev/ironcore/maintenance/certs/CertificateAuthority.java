@@ -148,9 +148,7 @@ public final class CertificateAuthority {
     if (cert.getBasicConstraints() < 0) {
       throw new IllegalArgumentException(certName + " is not a CA certificate");
     }
-    if (!PemKeyStores.named(keyName, () -> KeyMatch.belongTogether(cert.getPublicKey(), key))) {
-      throw new IllegalArgumentException(keyName + " is not the private key of " + certName);
-    }
+    KeyMatch.require(cert.getPublicKey(), key, keyName, certName);
     return new CertificateAuthority(cert, key);
   }
 

@@ -24,15 +24,15 @@ final class KeyMatch {
   /**
    * True when {@code key} signs what {@code pub} verifies (RSA or EC); false on any mismatch.
    *
+   * <p>Signs and verifies with Conscrypt (BoringSSL) when the process registered its provider, else
+   * with the JDK's. At a server's start the JDK's EC code still runs in the interpreter, and its
+   * first P-256 signature built its tables for 0.07-0.2 s on the start's critical path; BoringSSL
+   * takes well under a millisecond. A key Conscrypt refuses is checked with the JDK's providers.
+   *
    * @throws IllegalArgumentException when {@code key} cannot be used at all, so that a matching
    *     pair is not reported as a mismatch: a key of another algorithm (e.g. Ed25519, RSASSA-PSS;
    *     the message names it) or one neither Conscrypt nor the JDK can sign with (e.g. an EC key on
    *     secp256k1; the message carries the JDK's reason)
-   *     <p>Signs and verifies with Conscrypt (BoringSSL) when the process registered its provider,
-   *     else with the JDK's. At a server's start the JDK's EC code still runs in the interpreter,
-   *     and its first P-256 signature built its tables for 0.07-0.2 s on the start's critical path;
-   *     BoringSSL takes well under a millisecond. A key Conscrypt refuses is checked with the JDK's
-   *     providers.
    */
   static boolean belongTogether(PublicKey pub, PrivateKey key) {
     if (!"RSA".equals(key.getAlgorithm()) && !"EC".equals(key.getAlgorithm())) {
@@ -56,6 +56,20 @@ final class KeyMatch {
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new IllegalArgumentException(
           "cannot sign with this " + key.getAlgorithm() + " key: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Refuses a key that does not belong to the certificate's public key.
+   *
+   * @param keyName how to name the key in the message (e.g. its file)
+   * @param certName how to name the certificate
+   * @throws IllegalArgumentException {@code "<keyName> is not the private key of <certName>"}, or
+   *     {@code "<keyName>: ..."} for a key that cannot be used at all ({@link #belongTogether})
+   */
+  static void require(PublicKey pub, PrivateKey key, String keyName, String certName) {
+    if (!PemKeyStores.named(keyName, () -> belongTogether(pub, key))) {
+      throw new IllegalArgumentException(keyName + " is not the private key of " + certName);
     }
   }
 

@@ -62,9 +62,7 @@ public final class PemKeyStores {
       String certPem, String keyPem, char[] password, String certName, String keyName) {
     List<X509Certificate> chain = named(certName, () -> Pem.decodeCertificates(certPem));
     PrivateKey key = named(keyName, () -> Pem.decodePrivateKey(keyPem));
-    if (!named(keyName, () -> KeyMatch.belongTogether(chain.get(0).getPublicKey(), key))) {
-      throw new IllegalArgumentException(keyName + " is not the private key of " + certName);
-    }
+    KeyMatch.require(chain.get(0).getPublicKey(), key, keyName, certName);
     try {
       KeyStore ks = emptyStore();
       ks.setEntry(

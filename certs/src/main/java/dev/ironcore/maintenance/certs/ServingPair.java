@@ -36,9 +36,7 @@ public record ServingPair(
     X509Certificate leaf =
         PemKeyStores.named("tls.crt", () -> Pem.decodeCertificate(certificatePem));
     PrivateKey key = PemKeyStores.named("tls.key", () -> Pem.decodePrivateKey(privateKeyPem));
-    if (!PemKeyStores.named("tls.key", () -> KeyMatch.belongTogether(leaf.getPublicKey(), key))) {
-      throw new IllegalArgumentException("tls.key is not the private key of tls.crt");
-    }
+    KeyMatch.require(leaf.getPublicKey(), key, "tls.key", "tls.crt");
     return new ServingPair(certificatePem, privateKeyPem, leaf, key);
   }
 

@@ -281,11 +281,6 @@ public final class WebhookServer implements AutoCloseable {
   }
 
   /**
-   * The innermost message of a start failure: Jetty wraps a bind failure ("Failed to bind to ..."),
-   * while the socket's own {@link java.net.BindException} says what happened ("Address already in
-   * use", "Cannot assign requested address").
-   */
-  /**
    * Which of two listeners could not be opened, from Jetty's {@code Failed to bind to
    * host/address:port} in {@code e}'s causes: {@code "address:port: "}, or {@code ""} when none
    * says.
@@ -303,6 +298,11 @@ public final class WebhookServer implements AutoCloseable {
 
   private static final String FAILED_TO_BIND = "Failed to bind to ";
 
+  /**
+   * The innermost message of a start failure: Jetty wraps a bind failure ("Failed to bind to ..."),
+   * while the socket's own {@link java.net.BindException} says what happened ("Address already in
+   * use", "Cannot assign requested address").
+   */
   static String rootCause(Throwable e) {
     String message = e.getMessage();
     for (Throwable t = e; t != null; t = t.getCause()) {
