@@ -90,7 +90,9 @@ public final class Pem {
   /**
    * Decodes every {@code CERTIFICATE} block in {@code pem}, in order; other blocks are skipped.
    *
-   * @throws IllegalArgumentException if the text holds no certificate or a block is malformed
+   * @throws IllegalArgumentException if the text holds no certificate, a block is malformed, or a
+   *     certificate's EC key has explicit curve parameters ({@link EcCurveEncoding}: whichever TLS
+   *     provider could read it, kube-apiserver cannot)
    */
   public static List<X509Certificate> decodeCertificates(String pem) {
     List<X509Certificate> out = new ArrayList<>();
@@ -103,6 +105,15 @@ public final class Pem {
     for (Block block : blocks(pem)) {
       if (!block.type().equals("CERTIFICATE")) {
         continue;
+      }
+      if (EcCurveEncoding.certificate(block.der())) {
+        throw new IllegalArgumentException(
+            "CERTIFICATE block "
+                + (out.size() + 1)
+                + " has an EC public key with explicit curve parameters instead of a named curve:"
+                + " Go TLS clients such as kube-apiserver refuse it (RFC 5480 allows named curves"
+                + " only); issue it for P-256, P-384 or P-521 by name (openssl: -pkeyopt"
+                + " ec_param_enc:named_curve)");
       }
       try {
         out.add(
@@ -136,14 +147,21 @@ public final class Pem {
   /**
    * Decodes the first private key in {@code pem} (PKCS#8, PKCS#1 RSA or SEC1 EC, unencrypted).
    *
-   * @throws IllegalArgumentException if no unencrypted private key is found
+   * @throws IllegalArgumentException if no unencrypted private key is found, or the key is an EC
+   *     key with explicit curve parameters ({@link EcCurveEncoding})
    */
   public static PrivateKey decodePrivateKey(String pem) {
     for (Block block : blocks(pem)) {
       switch (block.type()) {
         case "PRIVATE KEY":
+          if (EcCurveEncoding.pkcs8(block.der())) {
+            throw explicitCurve(block.type());
+          }
           return pkcs8(block.der());
         case "RSA PRIVATE KEY", "EC PRIVATE KEY":
+          if (block.type().equals("EC PRIVATE KEY") && EcCurveEncoding.sec1(block.der())) {
+            throw explicitCurve(block.type());
+          }
           return Legacy.decodePrivateKey(pem);
         default:
           // not a key (e.g. a certificate, or an encrypted key): skipped
@@ -153,6 +171,16 @@ public final class Pem {
         pem.isBlank()
             ? "no unencrypted private key block found in PEM text (the text is empty)"
             : "no unencrypted private key block found in PEM text");
+  }
+
+  private static IllegalArgumentException explicitCurve(String type) {
+    return new IllegalArgumentException(
+        "the "
+            + type
+            + " block is an EC key with explicit curve parameters instead of a named curve (RFC"
+            + " 5480; the JDK cannot use it, and its certificate would be refused by Go TLS"
+            + " clients such as kube-apiserver); name the curve: openssl pkey -in KEY"
+            + " -ec_param_enc named_curve -out KEY");
   }
 
   /** One PEM block: its type (the word(s) after {@code BEGIN}) and its decoded content. */

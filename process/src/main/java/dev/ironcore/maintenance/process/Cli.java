@@ -6,8 +6,9 @@ import picocli.CommandLine;
  * The picocli {@link CommandLine} every main of ours runs: a flag given more than once takes its
  * last value (as Go's flag package does, so {@code make run CONTROLLER_ARGS='--resync-period=30s'}
  * can override a flag {@code make run} already passes), and a bad flag is reported as ONE line on
- * stderr, {@code <command>: <reason>}, with exit code 2 (picocli's usage help is not printed;
- * {@code --help} prints it).
+ * stderr, {@code <command>: <reason>} (a JSON log line once {@code --log-format=json} is applied:
+ * {@link StartFailure}), with exit code 2 (picocli's usage help is not printed; {@code --help}
+ * prints it).
  */
 public final class Cli {
   private Cli() {}
@@ -26,8 +27,7 @@ public final class Cli {
   private static int oneLine(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
     String reason = String.valueOf(e.getMessage()).replaceAll("\\s*\\R\\s*", " ").strip();
-    cl.getErr().println(cl.getCommandName() + ": " + reason);
-    cl.getErr().flush();
+    StartFailure.report(cl.getErr(), cl.getCommandName(), reason);
     return cl.getCommandSpec().exitCodeOnInvalidInput();
   }
 }

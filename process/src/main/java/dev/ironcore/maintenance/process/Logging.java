@@ -22,7 +22,15 @@ public final class Logging {
   /** Name of the root logger's console appender. */
   static final String APPENDER = "CONSOLE";
 
+  /** The format {@link #configure} last applied; null until then. */
+  private static volatile LogFormat current;
+
   private Logging() {}
+
+  /** The format {@link #configure} last applied ({@code --log-format}); null before. */
+  public static LogFormat current() {
+    return current;
+  }
 
   /**
    * Replaces the console appender of the root logger by one writing {@code format} to stderr. Call
@@ -43,6 +51,7 @@ public final class Logging {
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.detachAppender(APPENDER);
     root.addAppender(appender);
+    current = format;
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.process.DurationFlag;
 import dev.ironcore.maintenance.process.FlagRange;
 import dev.ironcore.maintenance.process.KubeconfigEnv;
 import dev.ironcore.maintenance.process.ProcessOptions;
+import dev.ironcore.maintenance.process.StartFailure;
 import dev.ironcore.maintenance.process.VersionInfo;
 import dev.ironcore.maintenance.server.tls.TlsProvider;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
@@ -168,7 +169,7 @@ public final class WebhookServerMain implements Callable<Integer> {
     try {
       server.start(port);
     } catch (RuntimeException e) {
-      System.err.println("webhook-server: " + e.getMessage());
+      StartFailure.report("webhook-server", e.getMessage());
       return 1;
     }
     // SIGTERM (kubelet) and SIGINT: stop accepting, finish in-flight reviews, exit 0 (a JVM ended
@@ -183,7 +184,8 @@ public final class WebhookServerMain implements Callable<Integer> {
         client = MachineCache.client(null);
         startMachineCache(client, machines, bound);
       } catch (RuntimeException e) {
-        System.err.println("webhook-server: no eviction warnings: " + e.getMessage());
+        org.slf4j.LoggerFactory.getLogger(WebhookServerMain.class)
+            .warn("no eviction warnings: {}", e.getMessage());
       }
     }
     try {

@@ -215,6 +215,47 @@ class WebhookServerMainTest {
                 + " ~/.kube/config or the in-cluster service account)\n");
   }
 
+  /**
+   * With {@code --log-format=json} the reason a start fails is a JSON log line (as
+   * controller-runtime's setupLog.Error), not plain text among JSON lines.
+   */
+  @Test
+  void aStartFailureWithJsonLogsIsOneJsonLine() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      ProcessBuilder pb =
+          JavaMain.processBuilder(
+                  WebhookServerMain.class,
+                  "--port=" + taken.getLocalPort(),
+                  "--bind-address=127.0.0.1",
+                  "--log-format=json",
+                  "--no-eviction-warnings",
+                  "--tls-cert-file=" + certs.certFile(),
+                  "--tls-private-key-file=" + certs.keyFile())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("server.log").toFile());
+      Process p = pb.start();
+      try {
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the server exits on its own").isTrue();
+        assertThat(p.exitValue()).isEqualTo(1);
+      } finally {
+        p.destroyForcibly();
+      }
+    }
+    List<String> lines = java.nio.file.Files.readAllLines(dir.resolve("server.log"));
+    com.fasterxml.jackson.databind.JsonNode last =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(lines.size() - 1));
+    assertThat(last.get("level").asText()).isEqualTo("ERROR");
+    assertThat(last.get("logger").asText()).isEqualTo("webhook-server");
+    assertThat(last.get("msg").asText())
+        .startsWith("cannot start webhook server on 127.0.0.1:")
+        .endsWith(": Address already in use");
+    for (String line : lines) {
+      assertThat(line).as("every line is JSON").startsWith("{");
+    }
+  }
+
   private static String[] concat(String[] a, String... b) {
     return java.util.stream.Stream.concat(java.util.Arrays.stream(a), java.util.Arrays.stream(b))
         .toArray(String[]::new);
