@@ -60,7 +60,7 @@ class ManifestsTest {
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("monitoring"));
     assertThat(objs)
         .extracting(GenericKubernetesResource::getKind)
-        .containsExactlyInAnyOrder("Service", "ServiceMonitor", "ServiceMonitor", "PrometheusRule");
+        .containsExactlyInAnyOrder("ServiceMonitor", "ServiceMonitor", "PrometheusRule");
     String yaml =
         kustomizer()
             .run("kustomize", ManifestPaths.overlay("monitoring").toString())
@@ -72,6 +72,84 @@ class ManifestsTest {
         .contains("ironcore_maintenance_pools{ready=\"Unknown\"}")
         .contains("ironcore_maintenance_serving_certificate_expiry_seconds")
         .contains("max(ironcore_maintenance_serving_certificate_reload_failing) > 0");
+  }
+
+  /**
+   * Each ServiceMonitor of manifests/monitoring, applied after manifests/default, reaches a port
+   * that serves {@code /metrics}: its selector matches a Service of manifests/default, its endpoint
+   * names one of that Service's ports, whose targetPort is a container port of the Deployment the
+   * Service selects, and that container serves {@code /metrics} there: the controller on its {@code
+   * --metrics-bind-address} (plain HTTP; its health port serves only the probes), the webhook
+   * server on its HTTPS {@code --port}. The overlay also redefines nothing manifests/default
+   * installs (an object applied twice under one name keeps the last version: an earlier overlay
+   * turned the controller's metrics Service to the health port, and every scrape got 404).
+   */
+  @Test
+  void everyServiceMonitorScrapesAPortThatServesMetrics() {
+    List<GenericKubernetesResource> installed =
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("default"));
+    List<GenericKubernetesResource> monitoring =
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("monitoring"));
+    assertThat(kindsAndNames(monitoring)).doesNotContainAnyElementsOf(kindsAndNames(installed));
+    List<GenericKubernetesResource> monitors =
+        monitoring.stream().filter(o -> o.getKind().equals("ServiceMonitor")).toList();
+    assertThat(monitors).hasSize(2);
+    for (GenericKubernetesResource monitor : monitors) {
+      Map<?, ?> spec = map(monitor, "spec");
+      Map<?, ?> wanted = (Map<?, ?>) ((Map<?, ?>) spec.get("selector")).get("matchLabels");
+      List<GenericKubernetesResource> services =
+          installed.stream()
+              .filter(o -> o.getKind().equals("Service"))
+              .filter(o -> o.getMetadata().getLabels().entrySet().containsAll(wanted.entrySet()))
+              .toList();
+      String who = monitor.getMetadata().getName();
+      assertThat(services).as(who + " selects one Service").hasSize(1);
+      Map<?, ?> endpoint = (Map<?, ?>) ((List<?>) spec.get("endpoints")).get(0);
+      Map<?, ?> servicePort =
+          ((List<?>) map(services.get(0), "spec").get("ports"))
+              .stream()
+                  .map(Map.class::cast)
+                  .filter(p -> p.get("name").equals(endpoint.get("port")))
+                  .findFirst()
+                  .orElseThrow(
+                      () -> new AssertionError(who + ": no Service port " + endpoint.get("port")));
+      Map<?, ?> selector = (Map<?, ?>) map(services.get(0), "spec").get("selector");
+      GenericKubernetesResource deployment =
+          installed.stream()
+              .filter(o -> o.getKind().equals("Deployment"))
+              .filter(
+                  o ->
+                      ((Map<?, ?>) ((Map<?, ?>) map(o, "spec").get("selector")).get("matchLabels"))
+                          .equals(selector))
+              .findFirst()
+              .orElseThrow();
+      Map<?, ?> container =
+          (Map<?, ?>)
+              ((List<?>)
+                      ((Map<?, ?>)
+                              ((Map<?, ?>) map(deployment, "spec").get("template")).get("spec"))
+                          .get("containers"))
+                  .get(0);
+      Object containerPort =
+          ((List<?>) container.get("ports"))
+              .stream()
+                  .map(Map.class::cast)
+                  .filter(p -> p.get("name").equals(servicePort.get("targetPort")))
+                  .map(p -> p.get("containerPort"))
+                  .findFirst()
+                  .orElseThrow(() -> new AssertionError(who + ": no container port"));
+      List<String> args = ((List<?>) container.get("args")).stream().map(String::valueOf).toList();
+      String servesMetrics =
+          "https".equals(endpoint.get("scheme"))
+              ? "--port=" + containerPort
+              : "--metrics-bind-address=:" + containerPort;
+      assertThat(args).as(who + " scrapes " + endpoint).contains(servesMetrics);
+      assertThat(endpoint.get("path")).isEqualTo("/metrics");
+    }
+  }
+
+  private static Map<?, ?> map(GenericKubernetesResource o, String field) {
+    return (Map<?, ?>) o.getAdditionalProperties().get(field);
   }
 
   @Test
