@@ -179,8 +179,8 @@ public final class Pem {
             + type
             + " block is an EC key with explicit curve parameters instead of a named curve (RFC"
             + " 5480; the JDK cannot use it, and its certificate would be refused by Go TLS"
-            + " clients such as kube-apiserver); name the curve: openssl pkey -in KEY"
-            + " -ec_param_enc named_curve -out KEY");
+            + " clients such as kube-apiserver); name the curve into a new file: openssl pkey -in"
+            + " KEY -ec_param_enc named_curve -out NAMED.key");
   }
 
   /** One PEM block: its type (the word(s) after {@code BEGIN}) and its decoded content. */

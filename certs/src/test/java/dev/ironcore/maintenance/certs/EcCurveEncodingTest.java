@@ -111,7 +111,7 @@ class EcCurveEncodingTest {
         .hasMessageStartingWith(
             "the PRIVATE KEY block is an EC key with explicit curve parameters instead of a named"
                 + " curve")
-        .hasMessageEndingWith("openssl pkey -in KEY -ec_param_enc named_curve -out KEY");
+        .hasMessageEndingWith("openssl pkey -in KEY -ec_param_enc named_curve -out NAMED.key");
     assertThatThrownBy(() -> Pem.decodePrivateKey(pem("EC PRIVATE KEY", explicit.sec1())))
         .hasMessageStartingWith("the EC PRIVATE KEY block is an EC key with explicit curve");
   }

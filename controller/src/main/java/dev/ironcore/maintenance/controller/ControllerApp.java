@@ -120,7 +120,16 @@ public final class ControllerApp implements AutoCloseable {
 
   /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
   public ControllerApp start() throws Exception {
-    List<String> served = ComputeApi.served(clusters.ironcore());
+    List<String> served;
+    try {
+      served = ComputeApi.served(clusters.ironcore());
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      throw new IllegalStateException(
+          "cannot read which versions of compute.ironcore.dev "
+              + clusters.ironcore().getMasterUrl()
+              + " serves",
+          e);
+    }
     ComputeApi api = ComputeApi.of(served);
     if (api.delayedEviction()) {
       LOG.info(

@@ -10,6 +10,7 @@ import dev.ironcore.maintenance.process.DurationFlag;
 import dev.ironcore.maintenance.process.FlagRange;
 import dev.ironcore.maintenance.process.KubeconfigEnv;
 import dev.ironcore.maintenance.process.ProcessOptions;
+import dev.ironcore.maintenance.process.StartFailure;
 import dev.ironcore.maintenance.process.VersionInfo;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -178,6 +179,16 @@ public final class ControllerMain implements Callable<Integer> {
         bindAddress("--health-probe-bind-address", healthProbeBindAddress);
     java.util.Optional<java.net.InetSocketAddress> metricsAddress =
         bindAddress("--metrics-bind-address", metricsBindAddress);
+    if (probeAddress.isPresent()
+        && metricsAddress.isPresent()
+        && probeAddress.get().getPort() != 0
+        && probeAddress.get().getPort() == metricsAddress.get().getPort()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--metrics-bind-address: port "
+              + metricsAddress.get().getPort()
+              + " is --health-probe-bind-address's; the metrics need a port of their own");
+    }
     if (validateFlagsOnly) {
       return 0;
     }
@@ -221,6 +232,7 @@ public final class ControllerMain implements Callable<Integer> {
     readiness.informers(app::isReady);
     HealthServer health = null;
     HealthServer metricsServer = null;
+    String listening = "--health-probe-bind-address " + healthProbeBindAddress;
     try {
       if (probeAddress.isPresent()) {
         health =
@@ -229,6 +241,7 @@ public final class ControllerMain implements Callable<Integer> {
         org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
             .info("/healthz and /readyz on {} (port {})", healthProbeBindAddress, health.port());
       }
+      listening = "--metrics-bind-address " + metricsBindAddress;
       if (metricsAddress.isPresent()) {
         metricsServer = HealthServer.metrics(metricsAddress.get(), registry);
         org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
@@ -238,14 +251,12 @@ public final class ControllerMain implements Callable<Integer> {
       if (health != null) {
         health.close();
       }
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "cannot listen on "
-              + (health == null
-                  ? "--health-probe-bind-address " + healthProbeBindAddress
-                  : "--metrics-bind-address " + metricsBindAddress)
-              + ": "
-              + e.getMessage());
+      // not a flag error (exit code 1, as the webhook server's taken port)
+      StartFailure.report(
+          spec.commandLine().getErr(),
+          spec.commandLine().getCommandName(),
+          "cannot listen on " + listening + ": " + e.getMessage());
+      return 1;
     }
     CountDownLatch stop = new CountDownLatch(1);
     java.util.concurrent.atomic.AtomicBoolean stopping =

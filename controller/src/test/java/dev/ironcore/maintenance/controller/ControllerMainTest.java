@@ -128,6 +128,101 @@ class ControllerMainTest {
   }
 
   @Test
+  void theMetricsNeedAPortOtherThanTheProbes() {
+    Run r =
+        validate("--health-probe-bind-address=:18081", "--metrics-bind-address=127.0.0.1:18081");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "ironcore-maintenance-controller: --metrics-bind-address: port 18081 is"
+                + " --health-probe-bind-address's; the metrics need a port of their own\n");
+    assertThat(validate("--health-probe-bind-address=:0", "--metrics-bind-address=:0").exitCode())
+        .isZero();
+  }
+
+  /** The controller as its own process; its exit code and everything it wrote. */
+  private static Run start(java.nio.file.Path dir, String kubeconfig, String... args)
+      throws Exception {
+    java.nio.file.Path log = dir.resolve("controller.log");
+    ProcessBuilder pb =
+        dev.ironcore.maintenance.testkit.JavaMain.processBuilder(ControllerMain.class, args)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment().put("KUBECONFIG", kubeconfig);
+    Process p = pb.start();
+    try {
+      assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS))
+          .as("exits on its own")
+          .isTrue();
+      return new Run(p.exitValue(), Files.readString(log));
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  private static String kubeconfig(java.nio.file.Path dir, int port) throws Exception {
+    java.nio.file.Path file = dir.resolve("kubeconfig");
+    Files.writeString(
+        file,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+            + "    server: https://127.0.0.1:"
+            + port
+            + "\n    insecure-skip-tls-verify: true\n"
+            + "users:\n- name: u\n  user: {token: t}\n"
+            + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    return file.toString();
+  }
+
+  /**
+   * What stops a start after the flags is ONE line naming what failed, exit code 1: the metrics
+   * port taken (named as such, also with the probes off), an API server that refuses connections
+   * (which request and the causes' names, not fabric8's "An error has occurred." and 40 lines of
+   * stack trace; fabric8 retries for about 20 s first).
+   */
+  @Test
+  void aFailedStartIsOneLineWithTheReason(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Run r =
+          start(
+              dir,
+              kubeconfig(dir, closed),
+              "--health-probe-bind-address=0",
+              "--metrics-bind-address=127.0.0.1:" + taken.getLocalPort());
+      assertThat(r.exitCode()).isEqualTo(1);
+      assertThat(r.err())
+          .endsWith(
+              "ironcore-maintenance-controller: cannot listen on --metrics-bind-address 127.0.0.1:"
+                  + taken.getLocalPort()
+                  + ": Address already in use\n");
+    }
+    Run unreachable =
+        start(
+            dir,
+            kubeconfig(dir, closed),
+            "--health-probe-bind-address=0",
+            "--metrics-bind-address=0",
+            "--log-format=json");
+    assertThat(unreachable.exitCode()).isEqualTo(1);
+    List<String> lines = unreachable.err().lines().toList();
+    String last = lines.get(lines.size() - 1);
+    assertThat(lines).allMatch(l -> l.startsWith("{"), "every line JSON");
+    assertThat(last)
+        .contains("\"level\":\"ERROR\"")
+        .contains(
+            "cannot read which versions of compute.ironcore.dev https://127.0.0.1:"
+                + closed
+                + "/ serves: An error has occurred.")
+        .contains(": ConnectException");
+    assertThat(unreachable.err()).doesNotContain("\tat ");
+  }
+
+  @Test
   void tooFewWorkersIsAUsageError() {
     int code =
         new CommandLine(new ControllerMain())

@@ -21,7 +21,44 @@ public final class Cli {
     CommandLine cl = new CommandLine(command);
     cl.setOverwrittenOptionsAllowed(true);
     cl.setParameterExceptionHandler(Cli::oneLine);
+    cl.setExecutionExceptionHandler(Cli::failed);
     return cl;
+  }
+
+  /**
+   * An exception out of a main's {@code call()} (the API server unreachable, a kubeconfig that is
+   * not YAML): ONE line, {@code <command>: <reason>} with the messages of its causes, exit code 1,
+   * as for a port already taken; the stack trace only at {@code --zap-log-level=debug}.
+   */
+  private static int failed(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+    StartFailure.report(cl.getErr(), cl.getCommandName(), reason(e));
+    org.slf4j.LoggerFactory.getLogger(cl.getCommandName()).debug("stack trace", e);
+    return 1;
+  }
+
+  /**
+   * The messages of {@code e} and its causes, joined by {@code ": "}, on one line; a message that
+   * repeats an earlier one is left out, a cause without one is named by its class (fabric8's "An
+   * error has occurred." alone would hide "Connection refused").
+   */
+  static String reason(Throwable e) {
+    StringBuilder out = new StringBuilder();
+    java.util.Set<Throwable> seen = new java.util.HashSet<>();
+    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+      String message = t.getMessage();
+      String part =
+          message == null || message.isBlank()
+              ? t.getClass().getSimpleName()
+              : message.replaceAll("\\s*\\R\\s*", " ").strip();
+      if (out.toString().contains(part)) {
+        continue;
+      }
+      if (out.length() > 0) {
+        out.append(": ");
+      }
+      out.append(part);
+    }
+    return out.toString();
   }
 
   private static int oneLine(CommandLine.ParameterException e, String[] args) {

@@ -212,6 +212,13 @@ public final class WebhookServerMain implements Callable<Integer> {
    */
   private void checkFlags() {
     FlagRange.between(spec, "--port", port, 0, 65535);
+    if (bindAddress.isBlank()) {
+      // Jetty would listen on loopback only: unreachable in a pod, with no error
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--bind-address must not be empty (0.0.0.0 listens on every interface, 127.0.0.1 on"
+              + " loopback only)");
+    }
     try {
       BindAddress.host(bindAddress);
     } catch (IllegalArgumentException e) {

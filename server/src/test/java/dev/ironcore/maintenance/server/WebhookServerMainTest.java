@@ -262,6 +262,17 @@ class WebhookServerMainTest {
   }
 
   @Test
+  void anEmptyBindAddressIsAFlagError() {
+    Run r =
+        run("--validate-flags", "--bind-address=", "--tls-cert-file=c", "--tls-private-key-file=k");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "webhook-server: --bind-address must not be empty (0.0.0.0 listens on every interface,"
+                + " 127.0.0.1 on loopback only)\n");
+  }
+
+  @Test
   void certificateFlagsAreRequired() {
     Run r = run("--port", "0");
     assertThat(r.exitCode()).isEqualTo(2);
