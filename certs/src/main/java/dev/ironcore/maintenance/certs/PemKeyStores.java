@@ -56,12 +56,15 @@ public final class PemKeyStores {
    * @param certName how to name the certificate in error messages (e.g. its file)
    * @param keyName how to name the key in error messages
    * @throws IllegalArgumentException if the PEM is malformed (the message starts with the name of
-   *     the malformed one) or the key does not match the leaf
+   *     the malformed one), the leaf's key is one a Go TLS peer such as kube-apiserver refuses
+   *     ({@link GoTlsKeys}: RSA under 1,024 bits, EC other than P-256/P-384/P-521), or the key does
+   *     not match the leaf
    */
   public static KeyStore fromPem(
       String certPem, String keyPem, char[] password, String certName, String keyName) {
     List<X509Certificate> chain = named(certName, () -> Pem.decodeCertificates(certPem));
     PrivateKey key = named(keyName, () -> Pem.decodePrivateKey(keyPem));
+    GoTlsKeys.require(chain.get(0).getPublicKey(), certName);
     KeyMatch.require(chain.get(0).getPublicKey(), key, keyName, certName);
     try {
       KeyStore ks = emptyStore();
