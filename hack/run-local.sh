@@ -159,6 +159,14 @@ fi
   echo 'for a in "$@"; do case "$a" in -h | --help | -V | --version)'
   printf '  exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@" ;; esac; done'
   printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@" --validate-flags >/dev/null || exit $?'
+  # a second controller would fail on the taken ports, but only after overwriting the pid file
+  cat <<GUARD
+old=\$(cat $LOCAL/controller.pid 2>/dev/null)
+if [ -n "\$old" ] && tr '\\0' ' ' </proc/\$old/cmdline 2>/dev/null | grep -q ControllerMain; then
+  echo "controller.sh: a controller is already running (pid \$old, $LOCAL/controller.pid); stop it first: kill \$old" >&2
+  exit 1
+fi
+GUARD
   echo "echo \$\$ >$LOCAL/controller.pid"
   printf 'exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@"'
 } >"$LOCAL/controller.sh"

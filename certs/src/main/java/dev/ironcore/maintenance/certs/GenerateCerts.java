@@ -96,7 +96,7 @@ public final class GenerateCerts {
           case "--out" -> o.out = Path.of(v);
           case "--service" -> o.service = v;
           case "--namespace" -> o.namespace = v;
-          case "--validity-days" -> o.validityDays = Long.parseLong(v);
+          case "--validity-days" -> o.validityDays = days(v);
           default -> throw new IllegalArgumentException("unknown flag " + a);
         }
       }
@@ -104,6 +104,21 @@ public final class GenerateCerts {
         throw new IllegalArgumentException("--out, --service and --namespace are required");
       }
       return o;
+    }
+
+    /** A whole number of days, at least 1. */
+    private static long days(String v) {
+      long days;
+      try {
+        days = Long.parseLong(v.strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "--validity-days must be a whole number of days, got \"" + v + "\"");
+      }
+      if (days < 1) {
+        throw new IllegalArgumentException("--validity-days must be at least 1, got " + days);
+      }
+      return days;
     }
   }
 }

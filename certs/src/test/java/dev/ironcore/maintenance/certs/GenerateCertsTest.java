@@ -41,4 +41,40 @@ class GenerateCertsTest {
     assertThat(tls2).isNotEqualTo(tls1);
     Pem.decodeCertificate(tls2).verify(Pem.decodeCertificate(ca1).getPublicKey());
   }
+
+  @Test
+  void aValidityThatIsNotAWholeNumberOfDaysIsNamed() throws Exception {
+    java.lang.reflect.Method parse =
+        Class.forName("dev.ironcore.maintenance.certs.GenerateCerts$Options")
+            .getDeclaredMethod("parse", String[].class);
+    parse.setAccessible(true);
+    for (String[] bad :
+        new String[][] {
+          {"abc", "--validity-days must be a whole number of days, got \"abc\""},
+          {"0", "--validity-days must be at least 1, got 0"}
+        }) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> {
+                try {
+                  parse.invoke(
+                      null,
+                      (Object)
+                          new String[] {
+                            "--out",
+                            "d",
+                            "--service",
+                            "s",
+                            "--namespace",
+                            "n",
+                            "--validity-days",
+                            bad[0]
+                          });
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              })
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(bad[1]);
+    }
+  }
 }

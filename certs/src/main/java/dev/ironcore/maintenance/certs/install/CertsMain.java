@@ -32,6 +32,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "certs",
     mixinStandardHelpOptions = true,
+    versionProvider = dev.ironcore.maintenance.process.VersionInfo.Provider.class,
     description =
         "Issues or reuses (default) or rotates (--rotate) the webhook CA and serving certificate,"
             + " writes the serving pair and every caBundle.")

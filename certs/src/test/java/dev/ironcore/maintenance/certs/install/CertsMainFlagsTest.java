@@ -26,6 +26,19 @@ class CertsMainFlagsTest {
   }
 
   @Test
+  void versionPrintsTheProductVersion() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code =
+        CertsMain.run(
+            new String[] {"--version"},
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertThat(code).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .isEqualTo(dev.ironcore.maintenance.process.VersionInfo.current().line("certs") + "\n");
+  }
+
+  @Test
   void aMissingKubeconfigFileIsNamed() {
     Path missing = dir.resolve("nonexistent");
     assertThat(run("--kubeconfig=" + missing, "--ca-dir=" + dir))

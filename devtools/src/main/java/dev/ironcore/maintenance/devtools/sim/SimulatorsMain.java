@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "ironcore-maintenance-simulators",
     mixinStandardHelpOptions = true,
+    versionProvider = dev.ironcore.maintenance.process.VersionInfo.Provider.class,
     description =
         "LOCAL USE ONLY: simulate the machinepoollet and Cluster API for a local API server"
             + " without them.")
