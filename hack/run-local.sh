@@ -133,7 +133,14 @@ if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
   echo "$out" | head -3 >&2
   exit 1
 fi
-# the webhook server's flags too (WEBHOOK_ARGS), before anything starts
+# the webhook server's flags too (WEBHOOK_ARGS), before anything starts; its port is WEBHOOK_PORT,
+# which make run also waits on and installs the webhooks with
+for a in $WEBHOOK_ARGS; do
+  case "$a" in --port | --port=*)
+    log "WEBHOOK_ARGS sets --port: set WEBHOOK_PORT instead (make run waits for the server there and points the webhooks at it)"
+    exit 1 ;;
+  esac
+done
 SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
 # shellcheck disable=SC2086 # WEBHOOK_ARGS is a list of flags
 if has_main server "$SERVER_MAIN" && ! out="$(java -cp "$(classpath server)" "$SERVER_MAIN" \
@@ -293,7 +300,10 @@ PIDS+=("$CONTROLLER_PID")
 for _ in $(seq 1 300); do
   grep -q "controller started" "$LOCAL/controller.log" 2>/dev/null && break
   kill -0 "$CONTROLLER_PID" 2>/dev/null || {
-    log "controller exited:"; head -5 "$LOCAL/controller.log" >&2; echo "..." >&2; tail -20 "$LOCAL/controller.log" >&2; exit 1; }
+    log "controller exited:"
+    if [ "$(wc -l <"$LOCAL/controller.log")" -le 25 ]; then cat "$LOCAL/controller.log" >&2
+    else head -5 "$LOCAL/controller.log" >&2; echo "..." >&2; tail -20 "$LOCAL/controller.log" >&2; fi
+    exit 1; }
   sleep 0.2
 done
 
