@@ -30,45 +30,51 @@ final class EcCurveEncoding {
 
   /** Certificate (RFC 5280): its subjectPublicKeyInfo's algorithm has explicit EC parameters. */
   static boolean certificate(byte[] der) {
-    try {
-      int[] cert = into(der, 0, SEQUENCE);
-      int[] tbs = into(der, cert[0], SEQUENCE);
-      int at = tbs[0];
-      if ((der[at] & 0xff) == CONTEXT_0) {
-        at = skip(der, at); // version
-      }
-      for (int i = 0; i < 5; i++) { // serial, signature, issuer, validity, subject
-        at = skip(der, at);
-      }
-      int[] spki = into(der, at, SEQUENCE);
-      return explicit(der, spki[0]);
-    } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
-      return false;
-    }
+    return walks(
+        () -> {
+          int[] cert = into(der, 0, SEQUENCE);
+          int[] tbs = into(der, cert[0], SEQUENCE);
+          int at = tbs[0];
+          if ((der[at] & 0xff) == CONTEXT_0) {
+            at = skip(der, at); // version
+          }
+          for (int i = 0; i < 5; i++) { // serial, signature, issuer, validity, subject
+            at = skip(der, at);
+          }
+          int[] spki = into(der, at, SEQUENCE);
+          return explicit(der, spki[0]);
+        });
   }
 
   /** PKCS#8 PrivateKeyInfo (RFC 5208): its privateKeyAlgorithm has explicit EC parameters. */
   static boolean pkcs8(byte[] der) {
-    try {
-      int[] info = into(der, 0, SEQUENCE);
-      int at = skip(der, expect(der, info[0], INTEGER)); // version
-      return explicit(der, at);
-    } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
-      return false;
-    }
+    return walks(
+        () -> {
+          int[] info = into(der, 0, SEQUENCE);
+          int at = skip(der, expect(der, info[0], INTEGER)); // version
+          return explicit(der, at);
+        });
   }
 
   /** SEC 1 ECPrivateKey ({@code EC PRIVATE KEY}): its {@code [0]} parameters are not an OID. */
   static boolean sec1(byte[] der) {
+    return walks(
+        () -> {
+          int[] key = into(der, 0, SEQUENCE);
+          int at = skip(der, expect(der, key[0], INTEGER)); // version
+          at = skip(der, expect(der, at, OCTET_STRING)); // privateKey
+          if (at >= key[1] || (der[at] & 0xff) != CONTEXT_0) {
+            return false; // no parameters: the curve comes from elsewhere
+          }
+          int[] parameters = into(der, at, CONTEXT_0);
+          return (der[parameters[0]] & 0xff) == SEQUENCE;
+        });
+  }
+
+  /** A walk of the DER; false where it cannot go on (truncated, unexpected tag or length form). */
+  private static boolean walks(java.util.function.BooleanSupplier walk) {
     try {
-      int[] key = into(der, 0, SEQUENCE);
-      int at = skip(der, expect(der, key[0], INTEGER)); // version
-      at = skip(der, expect(der, at, OCTET_STRING)); // privateKey
-      if (at >= key[1] || (der[at] & 0xff) != CONTEXT_0) {
-        return false; // no parameters: the curve comes from elsewhere
-      }
-      int[] parameters = into(der, at, CONTEXT_0);
-      return (der[parameters[0]] & 0xff) == SEQUENCE;
+      return walk.getAsBoolean();
     } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
       return false;
     }

@@ -3,25 +3,17 @@ package dev.ironcore.maintenance.certs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.Date;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
-import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.jce.ECNamedCurveTable;
-import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.jce.spec.ECNamedCurveParameterSpec;
 import org.bouncycastle.jce.spec.ECParameterSpec;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,46 +23,21 @@ import org.junit.jupiter.api.io.TempDir;
  * the same curve by name still decodes.
  */
 class EcCurveEncodingTest {
-  private static final BouncyCastleProvider BC = new BouncyCastleProvider();
-
   /** A P-256 key pair encoded with the curve's parameters spelled out, and its certificate. */
   private record Explicit(byte[] certificate, byte[] pkcs8, byte[] sec1) {
     static Explicit p256() throws Exception {
       ECNamedCurveParameterSpec named = ECNamedCurveTable.getParameterSpec("P-256");
-      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", BC);
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", SelfSigned.BC);
       generator.initialize(
           new ECParameterSpec(named.getCurve(), named.getG(), named.getN(), named.getH()),
           new SecureRandom());
       KeyPair pair = generator.generateKeyPair();
-      X500Name name = new X500Name("CN=explicit");
-      byte[] certificate =
-          new X509v3CertificateBuilder(
-                  name,
-                  BigInteger.ONE,
-                  Date.from(Instant.now().minusSeconds(60)),
-                  Date.from(Instant.now().plusSeconds(3600)),
-                  name,
-                  SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()))
-              .build(
-                  new JcaContentSignerBuilder("SHA256withECDSA")
-                      .setProvider(BC)
-                      .build(pair.getPrivate()))
-              .getEncoded();
+      byte[] certificate = SelfSigned.certificate(pair, "SHA256withECDSA");
       byte[] pkcs8 = pair.getPrivate().getEncoded();
       byte[] sec1 =
           PrivateKeyInfo.getInstance(pkcs8).parsePrivateKey().toASN1Primitive().getEncoded();
       return new Explicit(certificate, pkcs8, sec1);
     }
-  }
-
-  private static String pem(String type, byte[] der) {
-    return "-----BEGIN "
-        + type
-        + "-----\n"
-        + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-        + "\n-----END "
-        + type
-        + "-----\n";
   }
 
   @Test
@@ -102,17 +69,19 @@ class EcCurveEncodingTest {
   @Test
   void pemRefusesThemWithOneMessage() throws Exception {
     Explicit explicit = Explicit.p256();
-    assertThatThrownBy(() -> Pem.decodeCertificates(pem("CERTIFICATE", explicit.certificate())))
+    assertThatThrownBy(
+            () -> Pem.decodeCertificates(SelfSigned.pem("CERTIFICATE", explicit.certificate())))
         .hasMessageStartingWith(
             "CERTIFICATE block 1 has an EC public key with explicit curve parameters instead of a"
                 + " named curve: Go TLS clients such as kube-apiserver refuse it")
         .hasNoCause();
-    assertThatThrownBy(() -> Pem.decodePrivateKey(pem("PRIVATE KEY", explicit.pkcs8())))
+    assertThatThrownBy(() -> Pem.decodePrivateKey(SelfSigned.pem("PRIVATE KEY", explicit.pkcs8())))
         .hasMessageStartingWith(
             "the PRIVATE KEY block is an EC key with explicit curve parameters instead of a named"
                 + " curve")
         .hasMessageEndingWith("openssl pkey -in KEY -ec_param_enc named_curve -out NAMED.key");
-    assertThatThrownBy(() -> Pem.decodePrivateKey(pem("EC PRIVATE KEY", explicit.sec1())))
+    assertThatThrownBy(
+            () -> Pem.decodePrivateKey(SelfSigned.pem("EC PRIVATE KEY", explicit.sec1())))
         .hasMessageStartingWith("the EC PRIVATE KEY block is an EC key with explicit curve");
   }
 
@@ -121,8 +90,10 @@ class EcCurveEncodingTest {
     Explicit explicit = Explicit.p256();
     Path crt = tmp.resolve("tls.crt");
     Path key = tmp.resolve("tls.key");
-    Files.writeString(crt, pem("CERTIFICATE", explicit.certificate()), StandardCharsets.US_ASCII);
-    Files.writeString(key, pem("PRIVATE KEY", KeyPairs.ecP256().getPrivate().getEncoded()));
+    Files.writeString(
+        crt, SelfSigned.pem("CERTIFICATE", explicit.certificate()), StandardCharsets.US_ASCII);
+    Files.writeString(
+        key, SelfSigned.pem("PRIVATE KEY", KeyPairs.ecP256().getPrivate().getEncoded()));
     assertThatThrownBy(() -> PemKeyStores.load(crt, key))
         .hasMessageContaining("tls.crt")
         .hasMessageContaining("explicit curve parameters");

@@ -3,18 +3,9 @@ package dev.ironcore.maintenance.certs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.math.BigInteger;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.spec.ECGenParameterSpec;
-import java.time.Instant;
-import java.util.Base64;
-import java.util.Date;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
-import org.bouncycastle.cert.X509v3CertificateBuilder;
-import org.bouncycastle.jce.provider.BouncyCastleProvider;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,38 +14,16 @@ import org.junit.jupiter.api.Test;
  * and RSA sizes Go accepts still load.
  */
 class GoTlsKeysTest {
-  private static final BouncyCastleProvider BC = new BouncyCastleProvider();
-
   /** A self-signed pair as PEM: {certificate, key}. */
   private static String[] pair(KeyPair pair, String signature) throws Exception {
-    X500Name name = new X500Name("CN=serving");
-    byte[] certificate =
-        new X509v3CertificateBuilder(
-                name,
-                BigInteger.ONE,
-                Date.from(Instant.now().minusSeconds(60)),
-                Date.from(Instant.now().plusSeconds(3600)),
-                name,
-                SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()))
-            .build(new JcaContentSignerBuilder(signature).setProvider(BC).build(pair.getPrivate()))
-            .getEncoded();
     return new String[] {
-      pem("CERTIFICATE", certificate), pem("PRIVATE KEY", pair.getPrivate().getEncoded())
+      SelfSigned.pem("CERTIFICATE", SelfSigned.certificate(pair, signature)),
+      SelfSigned.pem("PRIVATE KEY", pair.getPrivate().getEncoded())
     };
   }
 
-  private static String pem(String type, byte[] der) {
-    return "-----BEGIN "
-        + type
-        + "-----\n"
-        + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-        + "\n-----END "
-        + type
-        + "-----\n";
-  }
-
   private static KeyPair ec(String curve) throws Exception {
-    KeyPairGenerator g = KeyPairGenerator.getInstance("EC", BC);
+    KeyPairGenerator g = KeyPairGenerator.getInstance("EC", SelfSigned.BC);
     g.initialize(new ECGenParameterSpec(curve));
     return g.generateKeyPair();
   }

@@ -10,7 +10,6 @@ import dev.ironcore.maintenance.process.DurationFlag;
 import dev.ironcore.maintenance.process.FlagRange;
 import dev.ironcore.maintenance.process.KubeconfigEnv;
 import dev.ironcore.maintenance.process.ProcessOptions;
-import dev.ironcore.maintenance.process.StartFailure;
 import dev.ironcore.maintenance.process.VersionInfo;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -251,12 +250,8 @@ public final class ControllerMain implements Callable<Integer> {
       if (health != null) {
         health.close();
       }
-      // not a flag error (exit code 1, as the webhook server's taken port)
-      StartFailure.report(
-          spec.commandLine().getErr(),
-          spec.commandLine().getCommandName(),
-          "cannot listen on " + listening + ": " + e.getMessage());
-      return 1;
+      // not a flag error: one line, exit code 1 (Cli), as the webhook server's taken port
+      throw new IllegalStateException("cannot listen on " + listening + ": " + e.getMessage(), e);
     }
     CountDownLatch stop = new CountDownLatch(1);
     java.util.concurrent.atomic.AtomicBoolean stopping =

@@ -38,8 +38,8 @@ public final class Cli {
 
   /**
    * The messages of {@code e} and its causes, joined by {@code ": "}, on one line; a message that
-   * repeats an earlier one is left out, a cause without one is named by its class (fabric8's "An
-   * error has occurred." alone would hide "Connection refused").
+   * repeats an earlier one is left out, a throwable without one is named by its class (fabric8's
+   * "An error has occurred." alone would hide the JDK's message-less {@code ConnectException}).
    */
   static String reason(Throwable e) {
     StringBuilder out = new StringBuilder();
@@ -47,9 +47,7 @@ public final class Cli {
     for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
       String message = t.getMessage();
       String part =
-          message == null || message.isBlank()
-              ? t.getClass().getSimpleName()
-              : message.replaceAll("\\s*\\R\\s*", " ").strip();
+          message == null || message.isBlank() ? t.getClass().getSimpleName() : flat(message);
       if (out.toString().contains(part)) {
         continue;
       }
@@ -63,8 +61,12 @@ public final class Cli {
 
   private static int oneLine(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
-    String reason = String.valueOf(e.getMessage()).replaceAll("\\s*\\R\\s*", " ").strip();
-    StartFailure.report(cl.getErr(), cl.getCommandName(), reason);
+    StartFailure.report(cl.getErr(), cl.getCommandName(), flat(String.valueOf(e.getMessage())));
     return cl.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /** {@code text} on one line (picocli's and some exceptions' messages span several). */
+  private static String flat(String text) {
+    return text.replaceAll("\\s*\\R\\s*", " ").strip();
   }
 }

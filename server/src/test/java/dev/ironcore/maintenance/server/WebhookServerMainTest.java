@@ -186,28 +186,39 @@ class WebhookServerMainTest {
     assertThat(r.err()).isEqualTo("webhook-server: --port must be from 0 to 65535, got 70000\n");
   }
 
+  /**
+   * The server as its own process, which must exit on its own: its exit code and everything it
+   * wrote (stdout and stderr).
+   */
+  private Run startAlone(java.util.Map<String, String> env, String... args) throws Exception {
+    Path log = dir.resolve("server.log");
+    ProcessBuilder pb =
+        JavaMain.processBuilder(WebhookServerMain.class, args)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    try {
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the server exits on its own").isTrue();
+      return new Run(p.exitValue(), "", java.nio.file.Files.readString(log));
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
   @Test
   void aMissingKubeconfigIsRefusedWithOneLine() throws Exception {
     TestCertificates certs = TestCertificates.create(dir);
     Path missing = dir.resolve("nonexistent");
-    ProcessBuilder pb =
-        JavaMain.processBuilder(
-                WebhookServerMain.class,
-                "--port=0",
-                "--bind-address=127.0.0.1",
-                "--tls-cert-file=" + certs.certFile(),
-                "--tls-private-key-file=" + certs.keyFile())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("server.log").toFile());
-    pb.environment().put("KUBECONFIG", missing.toString());
-    Process p = pb.start();
-    try {
-      assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the server exits on its own").isTrue();
-      assertThat(p.exitValue()).isEqualTo(2);
-    } finally {
-      p.destroyForcibly();
-    }
-    assertThat(java.nio.file.Files.readString(dir.resolve("server.log")))
+    Run r =
+        startAlone(
+            java.util.Map.of("KUBECONFIG", missing.toString()),
+            "--port=0",
+            "--bind-address=127.0.0.1",
+            "--tls-cert-file=" + certs.certFile(),
+            "--tls-private-key-file=" + certs.keyFile());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
         .isEqualTo(
             "webhook-server: KUBECONFIG names "
                 + missing
@@ -222,28 +233,21 @@ class WebhookServerMainTest {
   @Test
   void aStartFailureWithJsonLogsIsOneJsonLine() throws Exception {
     TestCertificates certs = TestCertificates.create(dir);
+    Run r;
     try (java.net.ServerSocket taken =
         new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      ProcessBuilder pb =
-          JavaMain.processBuilder(
-                  WebhookServerMain.class,
-                  "--port=" + taken.getLocalPort(),
-                  "--bind-address=127.0.0.1",
-                  "--log-format=json",
-                  "--no-eviction-warnings",
-                  "--tls-cert-file=" + certs.certFile(),
-                  "--tls-private-key-file=" + certs.keyFile())
-              .redirectErrorStream(true)
-              .redirectOutput(dir.resolve("server.log").toFile());
-      Process p = pb.start();
-      try {
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the server exits on its own").isTrue();
-        assertThat(p.exitValue()).isEqualTo(1);
-      } finally {
-        p.destroyForcibly();
-      }
+      r =
+          startAlone(
+              java.util.Map.of(),
+              "--port=" + taken.getLocalPort(),
+              "--bind-address=127.0.0.1",
+              "--log-format=json",
+              "--no-eviction-warnings",
+              "--tls-cert-file=" + certs.certFile(),
+              "--tls-private-key-file=" + certs.keyFile());
     }
-    List<String> lines = java.nio.file.Files.readAllLines(dir.resolve("server.log"));
+    assertThat(r.exitCode()).isEqualTo(1);
+    List<String> lines = r.err().lines().toList();
     com.fasterxml.jackson.databind.JsonNode last =
         new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(lines.size() - 1));
     assertThat(last.get("level").asText()).isEqualTo("ERROR");
