@@ -12,6 +12,19 @@ final class Flags {
   private Flags() {}
 
   /**
+   * True when the arguments ask for help ({@code --help} or {@code -h} anywhere): the main then
+   * prints its usage on stdout and exits 0 instead of parsing.
+   */
+  static boolean wantsHelp(String[] args) {
+    for (String a : args) {
+      if (a.equals("--help") || a.equals("-h")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * @param allowed flag names without dashes
    * @throws IllegalArgumentException on an unknown flag or a flag without value
    */

@@ -20,13 +20,22 @@ import java.util.Set;
  * {@code --only-api-group} installs only what a cluster storing that group's resources needs (its
  * CRDs and the webhooks for its resources; see {@code RenderedManifests#onlyForApiGroup}), for CAPI
  * and IronCore in two API servers. kubectl defaults to {@code $CONTROLPLANE_DIR/kubectl} or the one
- * found by {@link Kubectl#locate}. Exit code 0 on success, 2 on bad arguments, 1 on failure.
+ * found by {@link Kubectl#locate}. Exit code 0 on success (and for {@code --help}, which prints the
+ * usage), 2 on bad arguments, 1 on failure.
  */
 public final class InstallManifests {
 
   private InstallManifests() {}
 
+  private static final String USAGE =
+      "usage: InstallManifests --kubeconfig FILE --overlay DIR --base-url URL"
+          + " --ca-bundle PEMFILE [--kubectl BIN] [--only-api-group GROUP]";
+
   public static void main(String[] args) {
+    if (Flags.wantsHelp(args)) {
+      System.out.println(USAGE);
+      return;
+    }
     Flags f;
     try {
       f =
@@ -40,9 +49,7 @@ public final class InstallManifests {
       f.required("ca-bundle");
     } catch (IllegalArgumentException e) {
       System.err.println("InstallManifests: " + e.getMessage());
-      System.err.println(
-          "usage: InstallManifests --kubeconfig FILE --overlay DIR --base-url URL"
-              + " --ca-bundle PEMFILE [--kubectl BIN] [--only-api-group GROUP]");
+      System.err.println(USAGE);
       System.exit(2);
       return;
     }

@@ -18,15 +18,21 @@ import java.util.concurrent.TimeUnit;
  *
  * Once ready it writes {@code WORK/kubeconfig}, then {@code WORK/ready} (holding the API server
  * URL; deleted again on stop, so scripts can wait for it) and prints {@code export KUBECONFIG=...}
- * on stdout. Exit code 2 on bad arguments, 1 if the start fails or when etcd or kube-apiserver ends
- * on its own (the control plane is stopped; stderr names the process, its exit code and the last
- * lines of its log).
+ * on stdout. {@code --help} prints the usage. Exit code 2 on bad arguments, 1 if the start fails or
+ * when etcd or kube-apiserver ends on its own (the control plane is stopped; stderr names the
+ * process, its exit code and the last lines of its log).
  */
 public final class LocalControlPlaneMain {
 
   private LocalControlPlaneMain() {}
 
+  private static final String USAGE = "usage: LocalControlPlaneMain --bin-dir DIR --work-dir DIR";
+
   public static void main(String[] args) throws InterruptedException {
+    if (Flags.wantsHelp(args)) {
+      System.out.println(USAGE);
+      return;
+    }
     Path binDir;
     Path workDir;
     try {
@@ -35,7 +41,7 @@ public final class LocalControlPlaneMain {
       workDir = Path.of(f.required("work-dir")).toAbsolutePath();
     } catch (IllegalArgumentException e) {
       System.err.println("LocalControlPlaneMain: " + e.getMessage());
-      System.err.println("usage: LocalControlPlaneMain --bin-dir DIR --work-dir DIR");
+      System.err.println(USAGE);
       System.exit(2);
       return;
     }

@@ -61,8 +61,32 @@ public final class Cli {
 
   private static int oneLine(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
-    StartFailure.report(cl.getErr(), cl.getCommandName(), flat(String.valueOf(e.getMessage())));
+    StartFailure.report(cl.getErr(), cl.getCommandName(), flat(String.valueOf(firstCause(e))));
     return cl.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /**
+   * What to tell the user first. picocli checks required options before it reports arguments it did
+   * not match, so {@code --tls-cert-fil=a.crt} was answered with "Missing required option
+   * '--tls-cert-file'"; the unknown name is the mistake to name, with picocli's suggestions ({@code
+   * Unknown option: '--tls-cert-fil=a.crt' (did you mean --tls-cert-file?)}).
+   */
+  private static String firstCause(CommandLine.ParameterException e) {
+    CommandLine cl = e.getCommandLine();
+    java.util.List<String> unmatched = cl.getUnmatchedArguments();
+    CommandLine.UnmatchedArgumentException unknown =
+        e instanceof CommandLine.UnmatchedArgumentException u
+            ? u
+            : unmatched.isEmpty()
+                ? null
+                : new CommandLine.UnmatchedArgumentException(cl, unmatched);
+    if (unknown == null) {
+      return e.getMessage();
+    }
+    java.util.List<String> suggestions = unknown.getSuggestions();
+    return suggestions.isEmpty()
+        ? unknown.getMessage()
+        : unknown.getMessage() + " (did you mean " + String.join(" or ", suggestions) + "?)";
   }
 
   /** {@code text} on one line (picocli's and some exceptions' messages span several). */

@@ -19,6 +19,9 @@ class CliTest {
     @Option(names = "--on")
     boolean on;
 
+    @Option(names = "--tls-cert-file", required = true)
+    String certFile = "";
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -35,7 +38,15 @@ class CliTest {
   @Test
   void theLastValueOfARepeatedFlagWins() {
     Demo demo = new Demo();
-    assertThat(run(demo, new StringWriter(), "--period=1m", "--on", "--period=20s", "--on"))
+    assertThat(
+            run(
+                demo,
+                new StringWriter(),
+                "--tls-cert-file=a.crt",
+                "--period=1m",
+                "--on",
+                "--period=20s",
+                "--on"))
         .isZero();
     assertThat(demo.period).hasSeconds(20);
     assertThat(demo.on).isTrue();
@@ -44,17 +55,32 @@ class CliTest {
   @Test
   void aBadFlagIsOneLineAndExitCode2() {
     StringWriter err = new StringWriter();
-    assertThat(run(new Demo(), err, "--period=0")).isEqualTo(2);
+    assertThat(run(new Demo(), err, "--tls-cert-file=a.crt", "--period=0")).isEqualTo(2);
     assertThat(err.toString())
         .isEqualTo("demo: --period must be more than 0 (e.g. 30s, 5m), got 0s\n");
 
     StringWriter unknown = new StringWriter();
-    assertThat(run(new Demo(), unknown, "--kubeconfig=/nonexistent")).isEqualTo(2);
+    assertThat(run(new Demo(), unknown, "--tls-cert-file=a.crt", "--kubeconfig=/nonexistent"))
+        .isEqualTo(2);
     assertThat(unknown.toString()).isEqualTo("demo: Unknown option: '--kubeconfig=/nonexistent'\n");
 
     StringWriter bad = new StringWriter();
-    assertThat(run(new Demo(), bad, "--period=soon")).isEqualTo(2);
+    assertThat(run(new Demo(), bad, "--tls-cert-file=a.crt", "--period=soon")).isEqualTo(2);
     assertThat(bad.toString().lines()).hasSize(1);
     assertThat(bad.toString()).contains("--period", "invalid duration \"soon\"");
+  }
+
+  @Test
+  void aMistypedFlagIsNamedBeforeTheRequiredOneItMissed() {
+    StringWriter typo = new StringWriter();
+    assertThat(run(new Demo(), typo, "--tls-cert-fil=a.crt", "--on")).isEqualTo(2);
+    assertThat(typo.toString())
+        .isEqualTo(
+            "demo: Unknown option: '--tls-cert-fil=a.crt' (did you mean --tls-cert-file?)\n");
+
+    StringWriter missing = new StringWriter();
+    assertThat(run(new Demo(), missing, "--on")).isEqualTo(2);
+    assertThat(missing.toString())
+        .isEqualTo("demo: Missing required option: '--tls-cert-file=<certFile>'\n");
   }
 }

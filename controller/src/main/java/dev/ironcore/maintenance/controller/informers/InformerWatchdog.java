@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks every {@link SupervisedInformer} once a second (restarting stopped ones) and answers the
- * probes: ready while every informer is up; healthy unless one stayed down longer than a threshold
- * (then Kubernetes restarts the process, the last resort for a stuck client).
+ * probes: ready while every informer is up (or lost its watch briefly); healthy unless one stayed
+ * down longer than a threshold (then Kubernetes restarts the process, the last resort for a stuck
+ * client).
  */
 public final class InformerWatchdog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(InformerWatchdog.class);
@@ -53,9 +54,12 @@ public final class InformerWatchdog implements AutoCloseable {
     }
   }
 
-  /** True while every informer has listed and watches. */
+  /**
+   * True while every informer has listed and watches, or has been without its watch for less than
+   * {@link SupervisedInformer#BRIEF_LOSS} (a watch the API server ended and fabric8 reopens).
+   */
   public boolean ready() {
-    return informers.stream().allMatch(SupervisedInformer::up);
+    return informers.stream().allMatch(SupervisedInformer::upOrBrieflyLost);
   }
 
   /** False once some informer has been down longer than the threshold. */

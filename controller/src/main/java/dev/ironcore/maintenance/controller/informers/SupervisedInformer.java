@@ -39,6 +39,14 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
+  /**
+   * How long an informer may be without a watch before it counts as lost: 5 s. The API server ends
+   * every watch after its request timeout (5-10 min on an idle cluster) and fabric8 reopens it
+   * about 1 s later; such a gap is neither a warning in the log nor a failed readiness probe (each
+   * failed probe is a {@code Warning Unhealthy} Event on the pod).
+   */
+  public static final Duration BRIEF_LOSS = Duration.ofSeconds(5);
+
   private final String resource;
   private final Supplier<SharedIndexInformer<T>> factory;
   private final Map<String, Function<T, List<String>>> indexers;
@@ -56,6 +64,9 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
 
   /** "not watching" was logged and "watching again" not yet (guarded by this). */
   private boolean reportedDown;
+
+  /** The informer was up at a check once: a later gap is a loss, not the first list. */
+  private boolean lostOnce;
 
   /**
    * @param resource name for logs and metrics, e.g. {@code machines}
@@ -208,6 +219,26 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     return downSince;
   }
 
+  /**
+   * True while the informer is {@link #up()} or has been without a watch for less than {@link
+   * #BRIEF_LOSS} ({@link #check()} notes when it went down, once a second; a gap it has not noted
+   * yet is younger than that). Readiness asks this, so a watch the API server ended and fabric8
+   * reopens does not fail a probe; a longer loss does.
+   */
+  public boolean upOrBrieflyLost() {
+    return up() || lostBriefly(downSince, clock.instant());
+  }
+
+  /**
+   * The rule behind {@link #upOrBrieflyLost()} for an informer that is not up.
+   *
+   * @param downSince when {@link #check()} saw it down first, null when it has not yet
+   * @return true when {@code downSince} is null or less than {@link #BRIEF_LOSS} before {@code now}
+   */
+  static boolean lostBriefly(Instant downSince, Instant now) {
+    return downSince == null || now.isBefore(downSince.plus(BRIEF_LOSS));
+  }
+
   /** How often the informer was replaced after it stopped. */
   public int restarts() {
     return restarts;
@@ -224,18 +255,24 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     Instant now = clock.instant();
     if (up()) {
       if (reportedDown) {
-        LOG.info("informer {}: watching again", resource);
+        LOG.info(
+            "informer {}: watching again after {} ms",
+            resource,
+            Duration.between(downSince, now).toMillis());
         reportedDown = false;
       }
       downSince = null;
+      lostOnce = true;
       backoff = FIRST_BACKOFF;
       return;
     }
     if (downSince == null) {
-      // it was up: the first list (down since creation) is not reported as a loss
       downSince = now;
+    }
+    // the first list (down since creation) is not reported as a loss
+    if (lostOnce && !reportedDown && !lostBriefly(downSince, now)) {
       reportedDown = true;
-      LOG.warn("informer {}: not watching", resource);
+      LOG.warn("informer {}: not watching since {}", resource, downSince);
     }
     if (current.stopped().toCompletableFuture().isDone() && !now.isBefore(nextRestart)) {
       restart(now);

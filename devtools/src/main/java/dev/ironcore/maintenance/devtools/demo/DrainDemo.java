@@ -23,8 +23,8 @@ import java.util.stream.Collectors;
  * deletion. Expects the webhook server and the controller with both simulators to be running. The
  * CAPI cluster is found as kubectl finds it; {@code IRONCORE_KUBECONFIG}, when set, names a
  * separate IronCore API for the pool and its Machines (as the controller's {@code
- * --ironcore-kubeconfig}). Exit code 0 when the pool is gone and the CAPI Machine released, 1
- * otherwise (timeout 120 s).
+ * --ironcore-kubeconfig}). Takes no arguments ({@code --help} prints the usage, others exit 2).
+ * Exit code 0 when the pool is gone and the CAPI Machine released, 1 otherwise (timeout 120 s).
  */
 public final class DrainDemo {
   static final String NAMESPACE = "demo";
@@ -57,6 +57,14 @@ public final class DrainDemo {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0) {
+      PrintStream stream = isHelp(args) ? System.out : System.err;
+      stream.println(
+          "usage: DrainDemo (no arguments; the API server from $KUBECONFIG, IronCore objects"
+              + " in $IRONCORE_KUBECONFIG if set, the CAPI Machine labelled to match"
+              + " $CAPI_MACHINE_SELECTOR)");
+      System.exit(isHelp(args) ? 0 : 2);
+    }
     String ironcoreKubeconfig = System.getenv("IRONCORE_KUBECONFIG");
     KubernetesClient capi = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
     try (Clusters clusters =
@@ -68,6 +76,10 @@ public final class DrainDemo {
                     new KubeconfigConverter().convert(ironcoreKubeconfig)))) {
       System.exit(new DrainDemo(clusters, System.out, false).run() ? 0 : 1);
     }
+  }
+
+  private static boolean isHelp(String[] args) {
+    return args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"));
   }
 
   boolean run() throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ironcore.maintenance.certs.IssuedCertificate;
 import dev.ironcore.maintenance.certs.install.FilePairStore;
+import dev.ironcore.maintenance.testkit.SettableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -252,33 +253,5 @@ class ServingCertificateTest {
     assertThat(ServingCertificate.timeLeft(Duration.ofSeconds(58).plusMillis(700)))
         .isEqualTo("58s");
     assertThat(ServingCertificate.timeLeft(Duration.ofSeconds(-3))).isEqualTo("0s");
-  }
-
-  /** A clock a test moves. */
-  private static final class SettableClock extends Clock {
-    private volatile Instant now;
-
-    SettableClock(Instant now) {
-      this.now = now;
-    }
-
-    void set(Instant instant) {
-      now = instant;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }
