@@ -22,7 +22,9 @@ deployment=manifests/deploy/webhook_deployment.yaml
 shipped_opts=$(deployment_env "$deployment" JAVA_TOOL_OPTIONS)
 shipped_arena=$(deployment_env "$deployment" MALLOC_ARENA_MAX)
 shipped_args=$(awk '/^ *args:/{f=1;next} f&&/^ *- --/{print $2} f&&/^ *[a-z]+:/{exit}' "$deployment" |
-  grep -v -e '^--port' -e '^--tls-' -e '^--bind-address' | tr '\n' ' ')
+  grep -v -e '^--port' -e '^--tls-' -e 'bind-address' | tr '\n' ' ')
+# the Deployment's probe and metrics ports, on free loopback ports
+shipped_args="$shipped_args --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=127.0.0.1:0"
 opts=${FOOTPRINT_JAVA_TOOL_OPTIONS:-$shipped_opts}
 args=${FOOTPRINT_ARGS:-$shipped_args}
 

@@ -267,14 +267,16 @@ public final class WebhookBench {
     Server ours =
         new Server(
             "ours",
-            // the Deployment's probe port too (on any free port): one more acceptor and selector
-            // thread
+            // the Deployment's probe and metrics ports too (on any free port): one more acceptor
+            // and selector thread each
             port ->
                 ourCommand(
                     java,
                     Stream.concat(
                             shipped.tuningArgs().stream(),
-                            Stream.of("--health-probe-bind-address=127.0.0.1:0"))
+                            Stream.of(
+                                "--health-probe-bind-address=127.0.0.1:0",
+                                "--metrics-bind-address=127.0.0.1:0"))
                         .toList(),
                     certs,
                     port),

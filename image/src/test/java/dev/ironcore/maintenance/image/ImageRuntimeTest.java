@@ -36,7 +36,8 @@ class ImageRuntimeTest {
   private static final Path JVM = Path.of("target", "jvm").toAbsolutePath();
 
   /** The webhook server started as its Deployment starts it, ready, and a client trusting it. */
-  private record Webhook(Process server, HttpClient client, URI base, Path tmp, URI probes)
+  private record Webhook(
+      Process server, HttpClient client, URI base, Path tmp, URI probes, URI metrics)
       implements AutoCloseable {
     static Webhook start(Path tmp) throws Exception {
       return start(tmp, "");
@@ -50,9 +51,10 @@ class ImageRuntimeTest {
       IssuedCertificate serving =
           ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1));
       serving.writeTo(tmp.resolve("tls.crt"), tmp.resolve("tls.key"));
-      List<Integer> ports = FreePorts.pick(2);
+      List<Integer> ports = FreePorts.pick(3);
       int port = ports.get(0);
       URI probes = null;
+      URI metrics = null;
       List<String> cmd = c.command();
       for (String arg : c.args()) {
         String flag = arg.split("=", 2)[0];
@@ -61,6 +63,10 @@ class ImageRuntimeTest {
           case "--health-probe-bind-address" -> {
             cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(1));
             probes = URI.create("http://127.0.0.1:" + ports.get(1));
+          }
+          case "--metrics-bind-address" -> {
+            cmd.add("--metrics-bind-address=127.0.0.1:" + ports.get(2));
+            metrics = URI.create("http://127.0.0.1:" + ports.get(2));
           }
           case "--tls-cert-file" -> cmd.add("--tls-cert-file=" + tmp.resolve("tls.crt"));
           case "--tls-private-key-file" ->
@@ -79,7 +85,8 @@ class ImageRuntimeTest {
               HttpClient.newBuilder().sslContext(trusting(ca)).build(),
               URI.create("https://127.0.0.1:" + port),
               tmp,
-              probes);
+              probes,
+              metrics);
       HttpResponse<String> ready = null;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (System.nanoTime() < deadline && webhook.server.isAlive()) {
@@ -146,6 +153,15 @@ class ImageRuntimeTest {
             .as(probe)
             .isEqualTo(200);
       }
+      // and Prometheus to the metrics port, plain HTTP
+      assertThat(webhook.metrics()).as("--metrics-bind-address in the Deployment").isNotNull();
+      HttpResponse<String> scrape =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(webhook.metrics().resolve("/metrics")).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(scrape.statusCode()).isEqualTo(200);
+      assertThat(scrape.body()).contains("ironcore_maintenance_webhook_requests_total{");
       // TLS on Conscrypt: its native library loads on the image's runtime, without the JDK's
       // restricted-method warning
       assertThat(log(tmp))

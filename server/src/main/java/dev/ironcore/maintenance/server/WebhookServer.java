@@ -6,7 +6,7 @@ import dev.ironcore.maintenance.server.http.BodyBudget;
 import dev.ironcore.maintenance.server.http.HealthEndpoints;
 import dev.ironcore.maintenance.server.http.MeteredEndpoint;
 import dev.ironcore.maintenance.server.http.MetricsEndpoint;
-import dev.ironcore.maintenance.server.http.ProbePort;
+import dev.ironcore.maintenance.server.http.PlainPort;
 import dev.ironcore.maintenance.server.http.Routes;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
 import dev.ironcore.maintenance.server.tls.ConnectionCeiling;
@@ -37,12 +37,12 @@ import org.slf4j.LoggerFactory;
  * The HTTPS admission and conversion webhook server: Jetty's core handler API (no servlet
  * container; {@link Routes}) with one TLS connector (TLS 1.2+, ALPN {@code h2} and {@code
  * http/1.1}; at most {@link WebhookServerConfig#maxConnections()} connections, see {@link
- * ConnectionCeiling}), optionally a plain-HTTP connector for the health probes only ({@link
- * ProbePort}), and a graceful stop that lets requests in flight finish. Routes: POST {@link
- * AdmissionRoutes} paths and {@link AdmissionRoutes#CONVERT}, GET {@code /healthz}, {@code /readyz}
- * and {@code /metrics} (Prometheus text format, meters listed in {@link WebhookMetrics}, each
- * server with its own registry). The certificate is re-read from its PEM files periodically. One
- * instance serves once: {@link #start(int)}, then {@link #stop()}.
+ * ConnectionCeiling}), optionally plain-HTTP connectors for the health probes and for {@code
+ * /metrics} ({@link PlainPort}), and a graceful stop that lets requests in flight finish. Routes:
+ * POST {@link AdmissionRoutes} paths and {@link AdmissionRoutes#CONVERT}, GET {@code /healthz},
+ * {@code /readyz} and {@code /metrics} (Prometheus text format, meters listed in {@link
+ * WebhookMetrics}, each server with its own registry). The certificate is re-read from its PEM
+ * files periodically. One instance serves once: {@link #start(int)}, then {@link #stop()}.
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
@@ -61,6 +61,7 @@ public final class WebhookServer implements AutoCloseable {
   private ScheduledExecutorService reloader;
   private int port = -1;
   private int healthProbePort = -1;
+  private int metricsPort = -1;
 
   /**
    * @param config settings; the certificate is read on {@link #start(int)}
@@ -88,13 +89,14 @@ public final class WebhookServer implements AutoCloseable {
    *     TlsProvider#CONSCRYPT} was asked for and its native library does not load here
    * @throws java.io.UncheckedIOException when a PEM file cannot be read
    * @throws IllegalArgumentException when the PEM files are malformed or do not belong together, or
-   *     the health-probe bind address is not one of this machine
+   *     the health-probe or metrics bind address is not one of this machine
    */
   public synchronized int start(int port) {
     if (app != null) {
       throw new IllegalStateException("already started");
     }
     Optional<InetSocketAddress> probeAddress = BindAddress.parse(config.healthProbeBindAddress());
+    Optional<InetSocketAddress> metricsAddress = BindAddress.parse(config.metricsBindAddress());
     Map<String, AdmissionHandler> admissionRoutes =
         AdmissionRoutes.create(config.capiMachineSelector(), boundMachines);
     // compiles the review path on the other core while TLS and Jetty are set up (WarmUp)
@@ -132,12 +134,10 @@ public final class WebhookServer implements AutoCloseable {
         HttpsConnectors.create(
             jetty, http, served.sslContextFactory(), tlsProvider, config.bindAddress(), port);
     jetty.addConnector(connector);
-    ServerConnector probes =
-        probeAddress.map(address -> ProbePort.connector(jetty, http, address)).orElse(null);
-    if (probes != null) {
-      jetty.addConnector(probes);
-      jetty.addBean(ProbePort.ceiling(probes));
-    }
+    Map<ServerConnector, PlainPort> plainPorts = new java.util.LinkedHashMap<>();
+    ServerConnector probes = plainPort(jetty, http, PlainPort.PROBES, probeAddress, plainPorts);
+    ServerConnector metricsPlain =
+        plainPort(jetty, http, PlainPort.METRICS, metricsAddress, plainPorts);
     ConnectionCeiling ceiling =
         new ConnectionCeiling(
             config.maxConnections(),
@@ -150,7 +150,7 @@ public final class WebhookServer implements AutoCloseable {
     // stop() lets requests in flight finish for up to IN_FLIGHT_DRAIN, refusing new ones
     Handler handler = RequestProgress.tracking(routes);
     jetty.setHandler(
-        new GracefulHandler(probes == null ? handler : ProbePort.only(probes, handler)));
+        new GracefulHandler(plainPorts.isEmpty() ? handler : PlainPort.only(plainPorts, handler)));
     jetty.setStopTimeout(IN_FLIGHT_DRAIN.toMillis());
     WarmUp.awaitAtMost(warmUp, warmUpStart, WarmUp.MAX_WAIT);
     try {
@@ -163,11 +163,11 @@ public final class WebhookServer implements AutoCloseable {
               + config.bindAddress()
               + ":"
               + port
-              + (probes == null
-                  ? ""
-                  : " (health probes on " + config.healthProbeBindAddress() + ")")
+              + plainPorts.values().stream()
+                  .map(p -> " (" + p.title() + " on " + bindAddressOf(p) + ")")
+                  .collect(java.util.stream.Collectors.joining())
               + ": "
-              + (probes == null ? "" : failedListener(e))
+              + (plainPorts.isEmpty() ? "" : failedListener(e))
               + rootCause(e),
           e);
     }
@@ -175,6 +175,7 @@ public final class WebhookServer implements AutoCloseable {
     registry = prometheus;
     this.port = connector.getLocalPort();
     this.healthProbePort = probes == null ? -1 : probes.getLocalPort();
+    this.metricsPort = metricsPlain == null ? -1 : metricsPlain.getLocalPort();
     startReloading();
     LOG.info(
         "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
@@ -192,6 +193,12 @@ public final class WebhookServer implements AutoCloseable {
           probes.getHost(),
           healthProbePort);
     }
+    if (metricsPlain != null) {
+      LOG.info(
+          "/metrics also on http://{}:{} (--metrics-bind-address)",
+          metricsPlain.getHost(),
+          metricsPort);
+    }
     return this.port;
   }
 
@@ -208,6 +215,35 @@ public final class WebhookServer implements AutoCloseable {
    */
   public synchronized int healthProbePort() {
     return healthProbePort;
+  }
+
+  /**
+   * @return the bound port of the plain-HTTP {@code /metrics}; -1 before {@link #start(int)} or
+   *     when {@link WebhookServerConfig#metricsBindAddress()} is {@code "0"}
+   */
+  public synchronized int metricsPort() {
+    return metricsPort;
+  }
+
+  /** Adds {@code port}'s connector and its connection limit when {@code address} is present. */
+  private static ServerConnector plainPort(
+      Server jetty,
+      HttpConfiguration http,
+      PlainPort port,
+      Optional<InetSocketAddress> address,
+      Map<ServerConnector, PlainPort> added) {
+    if (address.isEmpty()) {
+      return null;
+    }
+    ServerConnector connector = port.connector(jetty, http, address.get());
+    jetty.addConnector(connector);
+    jetty.addBean(port.ceiling(connector));
+    added.put(connector, port);
+    return connector;
+  }
+
+  private String bindAddressOf(PlainPort port) {
+    return port == PlainPort.PROBES ? config.healthProbeBindAddress() : config.metricsBindAddress();
   }
 
   /**

@@ -25,6 +25,9 @@ import java.util.Objects;
  * @param healthProbeBindAddress where {@code /healthz} and {@code /readyz} are also served over
  *     plain HTTP, in controller-runtime's notation ({@code :8081}, {@code 127.0.0.1:0}); {@code
  *     "0"} (the default) for nowhere but the HTTPS port ({@code --health-probe-bind-address})
+ * @param metricsBindAddress where {@code /metrics} is also served over plain HTTP, in the same
+ *     notation ({@code :8080}); {@code "0"} (the default) for nowhere but the HTTPS port ({@code
+ *     --metrics-bind-address})
  */
 public record WebhookServerConfig(
     Path certFile,
@@ -36,7 +39,8 @@ public record WebhookServerConfig(
     int maxThreads,
     TlsProvider tlsProvider,
     int maxConnections,
-    String healthProbeBindAddress) {
+    String healthProbeBindAddress,
+    String metricsBindAddress) {
 
   /** Default {@link #certificateReloadInterval()}: 10 seconds. */
   public static final Duration DEFAULT_RELOAD_INTERVAL = Duration.ofSeconds(10);
@@ -70,6 +74,7 @@ public record WebhookServerConfig(
     Objects.requireNonNull(certificateExpiryWarning, "certificateExpiryWarning");
     Objects.requireNonNull(tlsProvider, "tlsProvider");
     Objects.requireNonNull(healthProbeBindAddress, "healthProbeBindAddress");
+    Objects.requireNonNull(metricsBindAddress, "metricsBindAddress");
     if (certificateExpiryWarning.isNegative()) {
       throw new IllegalArgumentException("certificateExpiryWarning must not be negative");
     }
@@ -106,6 +111,7 @@ public record WebhookServerConfig(
         DEFAULT_MAX_THREADS,
         TlsProvider.AUTO,
         DEFAULT_MAX_CONNECTIONS,
+        "0",
         "0");
   }
 
@@ -113,68 +119,28 @@ public record WebhookServerConfig(
    * @return a copy listening on {@code address}
    */
   public WebhookServerConfig withBindAddress(String address) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        address,
-        capiMachineSelector,
-        certificateReloadInterval,
-        certificateExpiryWarning,
-        maxThreads,
-        tlsProvider,
-        maxConnections,
-        healthProbeBindAddress);
+    return with(f -> f.bindAddress = address);
   }
 
   /**
    * @return a copy mutating only CAPI Machines matching {@code selector}
    */
   public WebhookServerConfig withCapiMachineSelector(LabelSelector selector) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        bindAddress,
-        selector,
-        certificateReloadInterval,
-        certificateExpiryWarning,
-        maxThreads,
-        tlsProvider,
-        maxConnections,
-        healthProbeBindAddress);
+    return with(f -> f.capiMachineSelector = selector);
   }
 
   /**
    * @return a copy checking the PEM files every {@code interval} (zero disables)
    */
   public WebhookServerConfig withCertificateReloadInterval(Duration interval) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        bindAddress,
-        capiMachineSelector,
-        interval,
-        certificateExpiryWarning,
-        maxThreads,
-        tlsProvider,
-        maxConnections,
-        healthProbeBindAddress);
+    return with(f -> f.certificateReloadInterval = interval);
   }
 
   /**
    * @return a copy warning when the certificate expires within {@code window} (zero disables)
    */
   public WebhookServerConfig withCertificateExpiryWarning(Duration window) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        bindAddress,
-        capiMachineSelector,
-        certificateReloadInterval,
-        window,
-        maxThreads,
-        tlsProvider,
-        maxConnections,
-        healthProbeBindAddress);
+    return with(f -> f.certificateExpiryWarning = window);
   }
 
   /**
@@ -182,17 +148,7 @@ public record WebhookServerConfig(
    * @throws IllegalArgumentException when {@code threads} is below {@link #MIN_THREADS}
    */
   public WebhookServerConfig withMaxThreads(int threads) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        bindAddress,
-        capiMachineSelector,
-        certificateReloadInterval,
-        certificateExpiryWarning,
-        threads,
-        tlsProvider,
-        maxConnections,
-        healthProbeBindAddress);
+    return with(f -> f.maxThreads = threads);
   }
 
   /**
@@ -201,17 +157,7 @@ public record WebhookServerConfig(
    * @return a copy serving TLS with {@code provider}
    */
   public WebhookServerConfig withTlsProvider(TlsProvider provider) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        bindAddress,
-        capiMachineSelector,
-        certificateReloadInterval,
-        certificateExpiryWarning,
-        maxThreads,
-        provider,
-        maxConnections,
-        healthProbeBindAddress);
+    return with(f -> f.tlsProvider = provider);
   }
 
   /**
@@ -220,17 +166,7 @@ public record WebhookServerConfig(
    * @throws IllegalArgumentException when {@code connections} is below 1
    */
   public WebhookServerConfig withMaxConnections(int connections) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        bindAddress,
-        capiMachineSelector,
-        certificateReloadInterval,
-        certificateExpiryWarning,
-        maxThreads,
-        tlsProvider,
-        connections,
-        healthProbeBindAddress);
+    return with(f -> f.maxConnections = connections);
   }
 
   /**
@@ -238,16 +174,65 @@ public record WebhookServerConfig(
    *     address} ({@code :8081}, {@code 127.0.0.1:0}; {@code "0"} for nowhere but the HTTPS port)
    */
   public WebhookServerConfig withHealthProbeBindAddress(String address) {
-    return new WebhookServerConfig(
-        certFile,
-        keyFile,
-        bindAddress,
-        capiMachineSelector,
-        certificateReloadInterval,
-        certificateExpiryWarning,
-        maxThreads,
-        tlsProvider,
-        maxConnections,
-        address);
+    return with(f -> f.healthProbeBindAddress = address);
+  }
+
+  /**
+   * @return a copy that also serves {@code /metrics} over plain HTTP at {@code address} ({@code
+   *     :8080}, {@code 127.0.0.1:0}; {@code "0"} for nowhere but the HTTPS port)
+   */
+  public WebhookServerConfig withMetricsBindAddress(String address) {
+    return with(f -> f.metricsBindAddress = address);
+  }
+
+  /** A copy with {@code change} applied to its fields (checked again by the constructor). */
+  private WebhookServerConfig with(java.util.function.Consumer<Fields> change) {
+    Fields f = new Fields(this);
+    change.accept(f);
+    return f.build();
+  }
+
+  /** The record's fields, mutable, for the withers. */
+  private static final class Fields {
+    Path certFile;
+    Path keyFile;
+    String bindAddress;
+    LabelSelector capiMachineSelector;
+    Duration certificateReloadInterval;
+    Duration certificateExpiryWarning;
+    int maxThreads;
+    TlsProvider tlsProvider;
+    int maxConnections;
+    String healthProbeBindAddress;
+    String metricsBindAddress;
+
+    Fields(WebhookServerConfig c) {
+      certFile = c.certFile;
+      keyFile = c.keyFile;
+      bindAddress = c.bindAddress;
+      capiMachineSelector = c.capiMachineSelector;
+      certificateReloadInterval = c.certificateReloadInterval;
+      certificateExpiryWarning = c.certificateExpiryWarning;
+      maxThreads = c.maxThreads;
+      tlsProvider = c.tlsProvider;
+      maxConnections = c.maxConnections;
+      healthProbeBindAddress = c.healthProbeBindAddress;
+      metricsBindAddress = c.metricsBindAddress;
+    }
+
+    WebhookServerConfig build() {
+      return new WebhookServerConfig(
+          certFile,
+          keyFile,
+          bindAddress,
+          capiMachineSelector,
+          certificateReloadInterval,
+          certificateExpiryWarning,
+          maxThreads,
+          tlsProvider,
+          maxConnections,
+          healthProbeBindAddress,
+          metricsBindAddress);
+    }
   }
 }

@@ -109,6 +109,16 @@ public final class WebhookServerMain implements Callable<Integer> {
   String healthProbeBindAddress;
 
   @Option(
+      names = "--metrics-bind-address",
+      defaultValue = "0",
+      description =
+          "Also serve the Prometheus /metrics over plain HTTP here, e.g. :8080 or 127.0.0.1:0, so"
+              + " that scrapers need no CA and are answered while the webhook port is full"
+              + " (--max-connections does not count them; that port takes at most 4"
+              + " connections); 0 (the default) serves /metrics only on the HTTPS port.")
+  String metricsBindAddress;
+
+  @Option(
       names = "--tls-provider",
       defaultValue = "auto",
       converter = TlsProviderConverter.class,
@@ -160,6 +170,7 @@ public final class WebhookServerMain implements Callable<Integer> {
             .withMaxThreads(maxThreads)
             .withMaxConnections(maxConnections)
             .withHealthProbeBindAddress(healthProbeBindAddress)
+            .withMetricsBindAddress(metricsBindAddress)
             .withTlsProvider(tlsProvider);
     // The server starts first: ready to serve without waiting for the Kubernetes client, which
     // only feeds the eviction warnings (no warning until its cache has listed Machines anyway).
@@ -227,19 +238,14 @@ public final class WebhookServerMain implements Callable<Integer> {
     }
     FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
     FlagRange.atLeast(spec, "--max-connections", maxConnections, 1);
-    int probePort;
-    try {
-      probePort = BindAddress.parse(healthProbeBindAddress).map(a -> a.getPort()).orElse(0);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--health-probe-bind-address: " + e.getMessage());
-    }
-    if (probePort != 0 && probePort == port) {
+    int probePort = plainPort("--health-probe-bind-address", healthProbeBindAddress, "probes");
+    int metricsPort = plainPort("--metrics-bind-address", metricsBindAddress, "metrics");
+    if (metricsPort != 0 && metricsPort == probePort) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
-          "--health-probe-bind-address: port "
-              + probePort
-              + " is the webhook's --port; the probes need a port of their own");
+          "--metrics-bind-address: port "
+              + metricsPort
+              + " is --health-probe-bind-address's; the metrics need a port of their own");
     }
     if (certFile.toString().isEmpty() || keyFile.toString().isEmpty()) {
       throw new CommandLine.ParameterException(
@@ -254,6 +260,33 @@ public final class WebhookServerMain implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
     }
+  }
+
+  /**
+   * The port of a plain-HTTP bind address ({@code --health-probe-bind-address}, {@code
+   * --metrics-bind-address}); 0 when off or picked at start.
+   *
+   * @throws CommandLine.ParameterException naming {@code flag} when the address is malformed or its
+   *     port is the webhook's {@code --port}
+   */
+  private int plainPort(String flag, String address, String what) {
+    int plain;
+    try {
+      plain = BindAddress.parse(address).map(a -> a.getPort()).orElse(0);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), flag + ": " + e.getMessage());
+    }
+    if (plain != 0 && plain == port) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          flag
+              + ": port "
+              + plain
+              + " is the webhook's --port; the "
+              + what
+              + " need a port of their own");
+    }
+    return plain;
   }
 
   /** Parses {@code --tls-provider}; an unknown value is reported as a flag error. */

@@ -98,6 +98,36 @@ class WebhookServerMainTest {
                 + " probes need a port of their own");
   }
 
+  @Test
+  void aMetricsPortEqualToTheWebhookOrProbePortIsAFlagError() {
+    Run webhook =
+        run(
+            "--tls-cert-file=c",
+            "--tls-private-key-file=k",
+            "--port=9443",
+            "--metrics-bind-address=:9443");
+    assertThat(webhook.exitCode()).isEqualTo(2);
+    assertThat(webhook.err())
+        .startsWith(
+            "webhook-server: --metrics-bind-address: port 9443 is the webhook's --port; the"
+                + " metrics need a port of their own");
+    Run probes =
+        run(
+            "--tls-cert-file=c",
+            "--tls-private-key-file=k",
+            "--health-probe-bind-address=:8081",
+            "--metrics-bind-address=127.0.0.1:8081");
+    assertThat(probes.exitCode()).isEqualTo(2);
+    assertThat(probes.err())
+        .startsWith(
+            "webhook-server: --metrics-bind-address: port 8081 is --health-probe-bind-address's;"
+                + " the metrics need a port of their own");
+    Run malformed =
+        run("--tls-cert-file=c", "--tls-private-key-file=k", "--metrics-bind-address=8080");
+    assertThat(malformed.exitCode()).isEqualTo(2);
+    assertThat(malformed.err()).startsWith("webhook-server: --metrics-bind-address: ");
+  }
+
   /** make run checks WEBHOOK_ARGS this way before its control plane writes certificates. */
   @Test
   void validateFlagsChecksTheFlagsAndReadsNothing() {

@@ -41,7 +41,7 @@ class ManifestsTest {
     assertThat(kinds).doesNotContainKey("CustomResourceDefinition");
     assertThat(kinds)
         .containsEntry("Deployment", 2L)
-        .containsEntry("Service", 2L)
+        .containsEntry("Service", 3L)
         .containsEntry("PodDisruptionBudget", 2L)
         .containsEntry("Namespace", 2L)
         .containsEntry("MutatingWebhookConfiguration", 1L)

@@ -2,7 +2,7 @@ package dev.ironcore.maintenance.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ironcore.maintenance.server.http.ProbePort;
+import dev.ironcore.maintenance.server.http.PlainPort;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
@@ -21,11 +21,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --health-probe-bind-address}: {@code /healthz} and {@code /readyz} over plain HTTP on a
- * port of their own, answered while the webhook port is full, and nothing else there.
+ * {@code --health-probe-bind-address} and {@code --metrics-bind-address}: {@code /healthz} and
+ * {@code /readyz}, and {@code /metrics}, over plain HTTP on ports of their own, answered while the
+ * webhook port is full, and nothing else there.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class ProbePortHttpTest {
+class PlainPortHttpTest {
   @TempDir Path dir;
 
   private final HttpClient client =
@@ -70,7 +71,7 @@ class ProbePortHttpTest {
   }
 
   /**
-   * The probe port takes at most {@link ProbePort#MAX_CONNECTIONS}: connections that fill it with
+   * The probe port takes at most {@link PlainPort#PROBES} (8): connections that fill it with
    * headers sent a byte at a time are closed at the limit, and a probe waiting behind them is
    * answered.
    */
@@ -83,7 +84,7 @@ class ProbePortHttpTest {
     List<Socket> slow = new ArrayList<>();
     ScheduledExecutorService trickling = Executors.newSingleThreadScheduledExecutor();
     try {
-      for (int i = 0; i < ProbePort.MAX_CONNECTIONS; i++) {
+      for (int i = 0; i < PlainPort.PROBES.maxConnections(); i++) {
         Socket socket = new Socket("127.0.0.1", probes);
         socket.getOutputStream().write("GET /readyz HTTP/1.1\r\nHost: x\r\n".getBytes());
         slow.add(socket);
@@ -144,7 +145,7 @@ class ProbePortHttpTest {
     try {
       for (int round = 0; round < 30; round++) {
         List<Socket> full = new ArrayList<>();
-        for (int i = 0; i < ProbePort.MAX_CONNECTIONS; i++) {
+        for (int i = 0; i < PlainPort.PROBES.maxConnections(); i++) {
           full.add(new Socket("127.0.0.1", probes));
         }
         // clients that wait behind the full port and give up
@@ -164,12 +165,54 @@ class ProbePortHttpTest {
   }
 
   @Test
-  void zeroMeansNoProbePort() {
+  void zeroMeansNoProbePortAndNoMetricsPort() {
     LoopbackServer started = LoopbackServer.start(dir);
     try {
       assertThat(started.server().healthProbePort()).isEqualTo(-1);
+      assertThat(started.server().metricsPort()).isEqualTo(-1);
     } finally {
       started.server().stop();
+    }
+  }
+
+  /**
+   * {@code --metrics-bind-address}: Prometheus scrapes over plain HTTP, with no CA, while the
+   * webhook port is full, and only {@code /metrics} is there; probes and metrics can both have a
+   * port.
+   */
+  @Test
+  void metricsAreScrapedOnTheirOwnPortWhileTheWebhookPortIsFull() throws Exception {
+    LoopbackServer started =
+        LoopbackServer.start(
+            dir,
+            config ->
+                config
+                    .withMaxConnections(1)
+                    .withHealthProbeBindAddress("127.0.0.1:0")
+                    .withMetricsBindAddress("127.0.0.1:0"));
+    WebhookServer server = started.server();
+    try (Socket fillsTheWebhookPort = new Socket("127.0.0.1", server.port())) {
+      int metrics = server.metricsPort();
+      assertThat(metrics).isPositive().isNotIn(server.port(), server.healthProbePort());
+      HttpResponse<String> scrape = get(metrics, "/metrics");
+      assertThat(scrape.statusCode()).isEqualTo(200);
+      assertThat(scrape.headers().firstValue("content-type"))
+          .get()
+          .asString()
+          .contains("text/plain");
+      assertThat(scrape.body())
+          .contains("ironcore_maintenance_serving_certificate_expiry_seconds")
+          .contains("jvm_memory_used_bytes");
+      assertThat(get(metrics, "/metrics/").statusCode()).isEqualTo(200);
+      for (String other : new String[] {"/healthz", "/readyz", "/convert", "/"}) {
+        HttpResponse<String> refused = get(metrics, other);
+        assertThat(refused.statusCode()).as(other).isEqualTo(404);
+        assertThat(refused.body()).isEqualTo("not found (this port serves /metrics)\n");
+      }
+      assertThat(get(server.healthProbePort(), "/metrics").statusCode()).isEqualTo(404);
+      assertThat(get(server.healthProbePort(), "/readyz").statusCode()).isEqualTo(200);
+    } finally {
+      server.stop();
     }
   }
 
