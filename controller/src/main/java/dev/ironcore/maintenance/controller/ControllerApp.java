@@ -157,7 +157,7 @@ public final class ControllerApp implements AutoCloseable {
         metrics.informerRelists(i.resource(), r.label(), () -> i.relists(r));
       }
     }
-    KubeWriter writer = new KubeWriter(clusters);
+    KubeWriter writer = new KubeWriter(clusters, api);
     Clock clock = Clock.systemUTC();
     EventRecorder events = new EventRecorder(clusters, clock);
     Loop eviction =

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.compute.ComputeApi;
+import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
@@ -30,14 +32,40 @@ public final class KubeWriter {
       dev.ironcore.maintenance.api.json.JsonMappers.kubernetesSerialization();
 
   private final Clusters clusters;
+  private final ComputeApi api;
 
-  /** Writes to one cluster that stores CAPI and IronCore objects alike. */
+  /**
+   * Writes to one cluster that stores CAPI and IronCore objects alike, IronCore objects in v1alpha1
+   * (which every compute.ironcore.dev API server serves).
+   */
   public KubeWriter(KubernetesClient client) {
-    this(Clusters.single(client));
+    this(Clusters.single(client), ComputeApi.V1ALPHA1);
   }
 
+  /** As {@link #KubeWriter(Clusters, ComputeApi)} with IronCore objects in v1alpha1. */
   public KubeWriter(Clusters clusters) {
+    this(clusters, ComputeApi.V1ALPHA1);
+  }
+
+  /**
+   * @param api the compute.ironcore.dev version to read and write MachinePools and Machines in: the
+   *     one the informers read ({@link ComputeApi#of}), so that where the API server stores
+   *     v1alpha2 no call of ours needs the conversion webhook (an eviction DELETE or a pool read in
+   *     v1alpha1 failed or hung while {@code /convert} was down)
+   */
+  public KubeWriter(Clusters clusters, ComputeApi api) {
     this.clusters = clusters;
+    this.api = api;
+  }
+
+  /** MachinePool {@code name} (cluster-scoped) in {@link ComputeApi#poolClass()}'s version. */
+  public Resource<? extends MachinePool> pool(String name) {
+    return ironcore().resources(api.poolClass()).withName(name);
+  }
+
+  /** Machine {@code namespace/name} in {@link ComputeApi#machineClass()}'s version. */
+  public Resource<? extends Machine> machine(String namespace, String name) {
+    return ironcore().resources(api.machineClass()).inNamespace(namespace).withName(name);
   }
 
   /** The API server of CAPI Machines. */
@@ -119,15 +147,22 @@ public final class KubeWriter {
    * only when one is.
    */
   public List<Taint> addTaints(String poolName, List<Taint> wanted, Runnable beforePatch) {
-    Resource<MachinePool> resource = ironcore().resources(MachinePool.class).withName(poolName);
-    MachinePool live = resource.get();
+    return addTaints(pool(poolName), wanted, beforePatch);
+  }
+
+  private <T extends MachinePool> List<Taint> addTaints(
+      Resource<T> resource, List<Taint> wanted, Runnable beforePatch) {
+    T live = resource.get();
     if (live == null) {
       return List.of();
     }
     if (live.decodeError() != null) {
       // its taints are unknown: adding ours could replace them
       throw new IllegalStateException(
-          "pool " + poolName + " cannot be decoded, not tainting it: " + live.decodeError());
+          "pool "
+              + live.getMetadata().getName()
+              + " cannot be decoded, not tainting it: "
+              + live.decodeError());
     }
     List<Taint> present = live.getSpec() == null ? List.of() : live.getSpec().taintsOrEmpty();
     List<Taint> missing =

@@ -291,8 +291,7 @@ public final class DrainReconciler implements Reconciler {
             String.join(", ", s.blockingMachines()));
       }
     } else if (step instanceof DrainStep.RemoveHook s) {
-      if (s.poolMissing()
-          && writer.ironcore().resources(MachinePool.class).withName(s.pool()).get() != null) {
+      if (s.poolMissing() && writer.pool(s.pool()).get() != null) {
         LOG.info("drain {}: cache was behind, pool {} exists", key, s.pool());
         return Performed.CACHE_BEHIND;
       }
@@ -323,7 +322,7 @@ public final class DrainReconciler implements Reconciler {
       LOG.debug("drain {}: waiting for CAPI to remove {}", key, Names.CAPI_MACHINE_FINALIZER);
     } else if (step instanceof DrainStep.DeletePool s) {
       announce.run();
-      var deleted = writer.ironcore().resources(MachinePool.class).withName(s.pool()).delete();
+      var deleted = writer.pool(s.pool()).delete();
       return log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
     } else if (step instanceof DrainStep.RemoveFinalizer s) {
       boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));
@@ -343,8 +342,7 @@ public final class DrainReconciler implements Reconciler {
    * {@link LiveBoundMachines}.
    */
   private List<String> liveBlockingMachines(String pool) {
-    return DrainDecision.blockingMachines(
-        writer.ironcore().resources(MachinePool.class).withName(pool).get(), live.boundTo(pool));
+    return DrainDecision.blockingMachines(writer.pool(pool).get(), live.boundTo(pool));
   }
 
   private static Performed log(boolean sent, String key, String what) {

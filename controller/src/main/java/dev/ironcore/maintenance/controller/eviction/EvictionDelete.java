@@ -29,15 +29,21 @@ public final class EvictionDelete {
   /**
    * DELETEs Machine {@code namespace/name} with {@code preconditions.resourceVersion}.
    *
+   * @param type the version to DELETE in: the one the cache reads ({@code MachineV1alpha2} where
+   *     served, so that the DELETE needs no conversion webhook)
    * @param resourceVersion the version the eviction was decided on (from the cache)
    * @throws KubernetesClientException any other failure of the call
    */
   public static Outcome ifUnchanged(
-      KubernetesClient client, String namespace, String name, String resourceVersion) {
+      KubernetesClient client,
+      Class<? extends Machine> type,
+      String namespace,
+      String name,
+      String resourceVersion) {
     try {
       var deleted =
           client
-              .resources(Machine.class)
+              .resources(type)
               .inNamespace(namespace)
               .withName(name)
               .lockResourceVersion(resourceVersion)

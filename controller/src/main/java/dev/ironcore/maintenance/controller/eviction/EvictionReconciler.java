@@ -111,7 +111,8 @@ public final class EvictionReconciler implements Reconciler {
                 ? " was tolerated for its tolerationSeconds only, which have passed"
                 : " is not tolerated"));
     String decidedOn = machine.getMetadata().getResourceVersion();
-    switch (EvictionDelete.ifUnchanged(client, Keys.namespace(key), Keys.name(key), decidedOn)) {
+    switch (EvictionDelete.ifUnchanged(
+        client, cache.machineClass(), Keys.namespace(key), Keys.name(key), decidedOn)) {
       case GONE:
         return Result.done();
       case CHANGED:

@@ -2,7 +2,6 @@ package dev.ironcore.maintenance.controller.orphan;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Machine;
-import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.ClusterCache;
 import dev.ironcore.maintenance.controller.EventRecorder;
 import dev.ironcore.maintenance.controller.KubeWriter;
@@ -69,17 +68,13 @@ public final class OrphanedMachineReconciler implements Reconciler {
       return Result.requeueAfter(
           wait.delay(), "poollet finalizer orphaned (pool " + pool + " absent)");
     }
-    if (writer.ironcore().resources(MachinePool.class).withName(pool).get() != null) {
+    if (writer.pool(pool).get() != null) {
       firstSeen.remove(key); // the cache lags: the pool exists
       return Result.done();
     }
     boolean released =
         writer.patchMetadata(
-            writer
-                .ironcore()
-                .resources(Machine.class)
-                .inNamespace(Keys.namespace(key))
-                .withName(Keys.name(key)),
+            writer.machine(Keys.namespace(key), Keys.name(key)),
             live ->
                 live.getMetadata().getDeletionTimestamp() != null
                     && Objects.equals(live.boundPoolName(), pool),

@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.controller.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachineV1alpha2;
 import dev.ironcore.maintenance.controller.eviction.EvictionDelete;
 import dev.ironcore.maintenance.controller.eviction.EvictionDelete.Outcome;
 import java.util.List;
@@ -22,17 +23,23 @@ class EvictionDeleteE2ETest {
     world.createPool(pool, List.of());
     String read = world.createMachine("vm-1", pool).getMetadata().getResourceVersion();
 
-    assertThat(EvictionDelete.ifUnchanged(world.ironcore, world.ns, "vm-1", read))
+    assertThat(
+            EvictionDelete.ifUnchanged(
+                world.ironcore, MachineV1alpha2.class, world.ns, "vm-1", read))
         .isEqualTo(Outcome.DELETED);
     String deleting = world.machine("vm-1").getMetadata().getResourceVersion();
     assertThat(world.machine("vm-1").getMetadata().getDeletionTimestamp()).isNotNull();
-    assertThat(EvictionDelete.ifUnchanged(world.ironcore, world.ns, "vm-1", read))
+    assertThat(
+            EvictionDelete.ifUnchanged(
+                world.ironcore, MachineV1alpha2.class, world.ns, "vm-1", read))
         .as("the same stale read again: already being deleted")
         .isEqualTo(Outcome.CHANGED);
     assertThat(world.machine("vm-1").getMetadata().getResourceVersion()).isEqualTo(deleting);
 
     world.poolletReleases("vm-1");
-    assertThat(EvictionDelete.ifUnchanged(world.ironcore, world.ns, "vm-1", deleting))
+    assertThat(
+            EvictionDelete.ifUnchanged(
+                world.ironcore, MachineV1alpha2.class, world.ns, "vm-1", deleting))
         .isEqualTo(Outcome.GONE);
   }
 
@@ -52,7 +59,9 @@ class EvictionDeleteE2ETest {
               return m;
             });
 
-    assertThat(EvictionDelete.ifUnchanged(world.ironcore, world.ns, "vm-2", read))
+    assertThat(
+            EvictionDelete.ifUnchanged(
+                world.ironcore, MachineV1alpha2.class, world.ns, "vm-2", read))
         .isEqualTo(Outcome.CHANGED);
     assertThat(world.machine("vm-2").getMetadata().getDeletionTimestamp()).isNull();
   }

@@ -27,11 +27,16 @@ abstract class InProcessController {
   /** Runs after the world exists and before the controller starts. */
   protected void prepare() {}
 
+  /** The controller's client; by default a new one of the world's cluster. */
+  protected io.fabric8.kubernetes.client.KubernetesClient client() {
+    return world.cp.newClient();
+  }
+
   @BeforeEach
   final void startController() throws Exception {
     world = new ControllerWorld();
     prepare();
-    controller = configure(new ControllerApp(world.cp.newClient(), options())).start();
+    controller = configure(new ControllerApp(client(), options())).start();
   }
 
   @AfterEach
