@@ -59,6 +59,16 @@ for port_var in "${PORT_VARS[@]}"; do
   done
 done
 
+# The controller of .local/controller.pid, if that pid still runs this checkout's controller (also
+# one restarted by hand, which is not our child).
+controller_pid() {
+  local pid
+  pid="$(cat "$LOCAL/controller.pid" 2>/dev/null)" || return 1
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] \
+    && tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q "$ROOT/controller/target/classes.*ControllerMain" \
+    && echo "$pid"
+}
+
 # One make run per checkout: .local/ (kubeconfig, etcd data, certificates, logs) belongs to the
 # running one. The lock is held until the last process of this make run ends (they inherit it).
 mkdir -p "$LOCAL"
@@ -69,11 +79,16 @@ if ! flock -n 9; then
   if [ -n "$other" ] && kill -0 "$other" 2>/dev/null; then
     log "another make run of this checkout is running (pid $other) and owns $LOCAL; stop it first (Ctrl-C there), or use another checkout"
   else
-    log "processes of an earlier make run of this checkout still use $LOCAL (pids: $(fuser "$LOCAL/run.lock" 2>/dev/null | xargs)); stop them first"
+    # a controller restarted by hand (.local/controller.sh) does not hold the lock: name it too
+    log "processes of an earlier make run of this checkout still use $LOCAL (pids: $( (fuser "$LOCAL/run.lock" 2>/dev/null; controller_pid) | xargs -n1 | sort -un | xargs)); stop them first"
   fi
   exit 1
 fi
 echo $$ >"$LOCAL/run.pid"
+if stray="$(controller_pid)"; then
+  log "a controller of an earlier make run (pid $stray, started by $LOCAL/controller.sh) still runs; stop it first: kill $stray"
+  exit 1
+fi
 
 for port_var in "${PORT_VARS[@]}"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/${!port_var}") 2>/dev/null; then
@@ -169,7 +184,7 @@ fi
   # a second controller would fail on the taken ports, but only after overwriting the pid file
   cat <<GUARD
 old=\$(cat $LOCAL/controller.pid 2>/dev/null)
-if [ -n "\$old" ] && tr '\\0' ' ' </proc/\$old/cmdline 2>/dev/null | grep -q ControllerMain; then
+if [ -n "\$old" ] && tr '\\0' ' ' 2>/dev/null </proc/\$old/cmdline | grep -q ControllerMain; then
   echo "controller.sh: a controller is already running (pid \$old, $LOCAL/controller.pid); stop it first: kill \$old" >&2
   exit 1
 fi
@@ -182,15 +197,6 @@ chmod +x "$LOCAL/controller.sh"
 PIDS=()
 # what each background process is, for the message when it dies: "name|log file"
 declare -A NAMES=()
-# The controller of .local/controller.pid, if that pid still runs this checkout's controller (also
-# one restarted by hand, which is not our child).
-controller_pid() {
-  local pid
-  pid="$(cat "$LOCAL/controller.pid" 2>/dev/null)" || return 1
-  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] \
-    && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$ROOT/controller/target/classes.*ControllerMain" \
-    && echo "$pid"
-}
 cleanup() {
   trap - EXIT INT TERM
   log "stopping"

@@ -115,4 +115,40 @@ class RunLocalScriptTest {
     assertThat(etcdData.resolve("db")).hasContent("the running control plane's data");
     assertThat(local.resolve("kubeconfig")).hasContent("the running make run's kubeconfig");
   }
+
+  /**
+   * A controller restarted by hand with {@code .local/controller.sh} does not hold the lock: make
+   * run named only the lock's holders, and once they were stopped said only that a port was taken.
+   */
+  @Test
+  void aControllerRestartedByHandIsNamedByItsPid() throws Exception {
+    Files.createDirectories(local);
+    // a process with the controller's command line of this checkout (not exec'd by bash: two
+    // commands)
+    Process controller =
+        new ProcessBuilder(
+                "bash",
+                "-c",
+                "sleep 300; true",
+                checkout.resolve("controller/target/classes").toString(),
+                "dev.ironcore.maintenance.controller.ControllerMain")
+            .start();
+    try {
+      Files.writeString(local.resolve("controller.pid"), controller.pid() + "\n");
+      assertThat(run(Map.of()))
+          .isEqualTo(
+              new Run(
+                  1,
+                  "[run] a controller of an earlier make run (pid "
+                      + controller.pid()
+                      + ", started by "
+                      + local
+                      + "/controller.sh) still runs; stop it first: kill "
+                      + controller.pid()
+                      + "\n"));
+    } finally {
+      controller.destroyForcibly();
+      controller.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
 }
