@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -13,7 +14,9 @@ import java.util.function.Supplier;
 /**
  * The controller's plain-HTTP listeners (JDK HTTP server), as controller-runtime splits them: the
  * probe listener ({@link #probes}: {@code /healthz}, {@code /readyz}) and the metrics listener
- * ({@link #metrics}: {@code /metrics}).
+ * ({@link #metrics}: {@code /metrics}). Each path answers GET and HEAD, with or without a trailing
+ * slash; another method gets 405 with {@code Allow: GET, HEAD}, another path 404 (as the webhook
+ * server's probe port).
  */
 public final class HealthServer implements AutoCloseable {
   private final HttpServer server;
@@ -47,13 +50,15 @@ public final class HealthServer implements AutoCloseable {
       BooleanSupplier healthy)
       throws IOException {
     HttpServer server = HttpServer.create(address, 0);
-    server.createContext(
+    get(
+        server,
         "/healthz",
         ex -> {
           boolean ok = healthy.getAsBoolean();
           reply(ex, ok ? 200 : 503, ok ? "ok\n" : "an informer is down too long\n", "text/plain");
         });
-    server.createContext(
+    get(
+        server,
         "/readyz",
         ex -> reply(ex, ready.getAsBoolean() ? 200 : 503, describe.get() + "\n", "text/plain"));
     server.start();
@@ -69,7 +74,8 @@ public final class HealthServer implements AutoCloseable {
   public static HealthServer metrics(InetSocketAddress address, PrometheusMeterRegistry registry)
       throws IOException {
     HttpServer server = HttpServer.create(address, 0);
-    server.createContext(
+    get(
+        server,
         "/metrics",
         ex -> reply(ex, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
     server.start();
@@ -81,10 +87,36 @@ public final class HealthServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
+  /**
+   * Serves {@code path} (and {@code path/}) with {@code handler} for GET and HEAD; the JDK server
+   * matches contexts by prefix, so a longer path ({@code /readyzz}) gets 404 here.
+   */
+  private static void get(HttpServer server, String path, HttpHandler handler) {
+    server.createContext(
+        path,
+        ex -> {
+          String requested = ex.getRequestURI().getPath();
+          if (!requested.equals(path) && !requested.equals(path + "/")) {
+            reply(ex, 404, "not found\n", "text/plain");
+          } else if (!ex.getRequestMethod().equals("GET")
+              && !ex.getRequestMethod().equals("HEAD")) {
+            ex.getResponseHeaders().set("Allow", "GET, HEAD");
+            reply(ex, 405, "method not allowed: " + path + " answers GET and HEAD\n", "text/plain");
+          } else {
+            handler.handle(ex);
+          }
+        });
+  }
+
   private static void reply(HttpExchange ex, int status, String body, String contentType)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", contentType);
+    if (ex.getRequestMethod().equals("HEAD")) {
+      ex.sendResponseHeaders(status, -1);
+      ex.close();
+      return;
+    }
     ex.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = ex.getResponseBody()) {
       out.write(bytes);
