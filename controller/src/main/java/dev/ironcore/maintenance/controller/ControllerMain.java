@@ -33,6 +33,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "ironcore-maintenance-controller",
     mixinStandardHelpOptions = true,
+    // the full synopsis wrapped option names mid-word in the narrow column after the long name
+    abbreviateSynopsis = true,
     versionProvider = VersionInfo.Provider.class,
     description =
         "Evicts Machines by NoExecute taints, drains IronCore MachinePools before Cluster API deletes their node,"
@@ -205,7 +207,17 @@ public final class ControllerMain implements Callable<Integer> {
             healthWorkers,
             gracePeriod,
             new DrainPolicy(drainTimeout, maxConcurrentDrains));
-    KubernetesClient client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
+    KubernetesClient client;
+    try {
+      client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
+    } catch (RuntimeException e) {
+      // e.g. a kubeconfig that is not YAML: the parser's message names neither file nor kubeconfig
+      String env = System.getenv("KUBECONFIG");
+      throw new IllegalStateException(
+          "cannot load the kubeconfig "
+              + (env == null || env.isBlank() ? "(~/.kube/config or in-cluster)" : env),
+          e);
+    }
     Clusters clusters =
         ironcoreKubeconfig == null
             ? Clusters.single(client)

@@ -85,9 +85,7 @@ class ControllerMainTest {
             .isEqualTo(
                 new Run(
                     2,
-                    "ironcore-maintenance-controller: "
-                        + flag
-                        + " must be more than 0 (e.g. 30s, 5m), got 0s\n"));
+                    "ironcore-maintenance-controller: " + flag + " must be more than 0, got 0s\n"));
       }
       assertThat(validate(flag + "=-5s").err()).contains(flag, "invalid duration \"-5s\"");
     }
@@ -218,8 +216,19 @@ class ControllerMainTest {
             "cannot read which versions of compute.ironcore.dev https://127.0.0.1:"
                 + closed
                 + "/ serves: An error has occurred.")
-        .contains(": ConnectException");
+        .contains(": cannot connect (ConnectException)");
     assertThat(unreachable.err()).doesNotContain("\tat ");
+
+    java.nio.file.Path notYaml = dir.resolve("not-yaml");
+    Files.writeString(notYaml, "not: yaml: [\n");
+    Run garbage =
+        start(dir, notYaml.toString(), "--health-probe-bind-address=0", "--metrics-bind-address=0");
+    assertThat(garbage.exitCode()).isEqualTo(1);
+    assertThat(garbage.err().lines().toList())
+        .last()
+        .asString()
+        .startsWith(
+            "ironcore-maintenance-controller: cannot load the kubeconfig " + notYaml + ": ");
   }
 
   @Test

@@ -46,8 +46,7 @@ public final class Cli {
     java.util.Set<Throwable> seen = new java.util.HashSet<>();
     for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
       String message = t.getMessage();
-      String part =
-          message == null || message.isBlank() ? t.getClass().getSimpleName() : flat(message);
+      String part = message == null || message.isBlank() ? nameless(t) : flat(message);
       if (out.toString().contains(part)) {
         continue;
       }
@@ -57,6 +56,13 @@ public final class Cli {
       out.append(part);
     }
     return out.toString();
+  }
+
+  /** A throwable without a message, by its class; the JDK's ConnectException says what it means. */
+  private static String nameless(Throwable t) {
+    return t instanceof java.net.ConnectException
+        ? "cannot connect (ConnectException)"
+        : t.getClass().getSimpleName();
   }
 
   private static int oneLine(CommandLine.ParameterException e, String[] args) {

@@ -65,7 +65,9 @@ public final class DurationFlag {
 
   private static IllegalArgumentException invalid(String text) {
     return new IllegalArgumentException(
-        "invalid duration \"" + text + "\": expected e.g. 50s, 1m30s, 500ms, 30d or 0");
+        "invalid duration \""
+            + text
+            + "\": expected a number with a unit, e.g. 50s, 1m30s, 500ms or 30d");
   }
 
   /**

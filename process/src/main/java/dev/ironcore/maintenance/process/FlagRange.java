@@ -7,8 +7,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * Range checks of flag values, run before a main starts anything. A value out of range is a {@link
  * CommandLine.ParameterException} naming the flag, the allowed range and the value, e.g. {@code
- * --resync-period must be more than 0 (e.g. 30s, 5m), got 0}; {@link Cli} prints it as one line
- * with exit code 2.
+ * --resync-period must be more than 0, got 0}; {@link Cli} prints it as one line with exit code 2.
  */
 public final class FlagRange {
   private FlagRange() {}
@@ -19,8 +18,7 @@ public final class FlagRange {
   public static Duration positive(CommandSpec spec, String flag, Duration value) {
     if (value.isZero() || value.isNegative()) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          flag + " must be more than 0 (e.g. 30s, 5m), got " + DurationFlag.format(value));
+          spec.commandLine(), flag + " must be more than 0, got " + DurationFlag.format(value));
     }
     return value;
   }

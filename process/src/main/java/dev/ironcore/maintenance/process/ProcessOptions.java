@@ -20,9 +20,8 @@ public final class ProcessOptions {
       names = "--zap-log-level",
       converter = LogLevel.Converter.class,
       description =
-          "Least severe log lines written: debug, info, warn or error, any case (default: info)."
-              + " The webhook server logs denied admission requests at info, allowed ones and"
-              + " conversions only at debug.")
+          "Least severe log lines written: debug, info, warn or error, any case (default:"
+              + " info).")
   LogLevel logLevel;
 
   /** The chosen {@code --log-format}. */

@@ -23,7 +23,8 @@ class DurationFlagTest {
 
   @Test
   void rejectsGarbageBareNumbersAndNegativesWithTheExpectedForm() {
-    assertThatThrownBy(() -> DurationFlag.parse("50")).hasMessageContaining("expected e.g. 50s");
+    assertThatThrownBy(() -> DurationFlag.parse("50"))
+        .hasMessageContaining("expected a number with a unit, e.g. 50s");
     assertThatThrownBy(() -> DurationFlag.parse("5 s")).hasMessageContaining("invalid duration");
     assertThatThrownBy(() -> DurationFlag.parse("")).hasMessageContaining("invalid duration");
     assertThatThrownBy(() -> DurationFlag.parse("-5s")).hasMessageContaining("invalid duration");

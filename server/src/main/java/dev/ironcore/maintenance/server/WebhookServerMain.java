@@ -31,8 +31,12 @@ import picocli.CommandLine.Option;
 @Command(
     name = "webhook-server",
     mixinStandardHelpOptions = true,
+    abbreviateSynopsis = true,
     versionProvider = VersionInfo.Provider.class,
-    description = "Serves the IronCore maintenance admission webhooks over HTTPS.")
+    description =
+        "Serves the IronCore maintenance admission and conversion webhooks over HTTPS. At"
+            + " --zap-log-level=info it logs denied admission requests; allowed ones and"
+            + " conversions only at debug.")
 public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(

@@ -53,7 +53,7 @@ class CertsMainFlagsTest {
   @Test
   void zeroDurationsAreRefused() {
     assertThat(run("--validity=0", "--ca-dir=" + dir))
-        .isEqualTo(new Run(2, "certs: --validity must be more than 0 (e.g. 30s, 5m), got 0s\n"));
+        .isEqualTo(new Run(2, "certs: --validity must be more than 0, got 0s\n"));
   }
 
   @Test
