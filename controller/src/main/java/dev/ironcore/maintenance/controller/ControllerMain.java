@@ -71,7 +71,9 @@ public final class ControllerMain implements Callable<Integer> {
       converter = DurationFlag.Converter.class,
       description =
           "Report a drain as DrainStuck (Warning event, condition, metric) when it has held the pre-drain hook"
-              + " longer than this since the CAPI Machine's deletion; nothing is released by force. 0 turns it off (default: ${DEFAULT-VALUE}).")
+              + " longer than this since it tainted the pool (time queued for a drain slot does not count;"
+              + " without the taint's timeAdded, since the CAPI Machine's deletion); nothing is released by"
+              + " force. 0 turns it off (default: ${DEFAULT-VALUE}).")
   java.time.Duration drainTimeout;
 
   @Option(

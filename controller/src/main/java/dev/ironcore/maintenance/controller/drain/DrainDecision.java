@@ -61,9 +61,9 @@ public final class DrainDecision {
    *   <li>a hold sets {@code Draining} (naming the blocking Machines) and records {@code
    *       DrainBlocked} every pass (one Event per distinct set, its count growing; the reconciler
    *       writes a changed set at most every 2 s, {@link ProgressThrottle}); held longer than
-   *       {@code --drain-timeout} since the CAPI Machine's {@code deletionTimestamp} it sets {@code
-   *       DrainStuck} and records a {@code DrainStuck} Warning on the transition only; the hook
-   *       stays;
+   *       {@code --drain-timeout} since the drain started ({@link #taintedAt}, else the CAPI
+   *       Machine's {@code deletionTimestamp}) it sets {@code DrainStuck} and records a {@code
+   *       DrainStuck} Warning on the transition only; the hook stays;
    *   <li>releasing the hook sets {@code Drained} and records {@code DrainCompleted}; a missing
    *       pool with Machines still bound to its name records a {@code PoolMissing} Warning;
    *   <li>a hook removed by someone else while Machines still block records {@code
@@ -80,7 +80,9 @@ public final class DrainDecision {
     CapiMachine capi = in.capiMachine();
     Instant now = clock.instant();
     Instant deletedAt = deletedAt(capi);
-    Duration held = deletedAt == null ? Duration.ZERO : Duration.between(deletedAt, now);
+    Instant tainted = deletedAt == null ? null : taintedAt(in.pool(), deletedAt);
+    Instant since = tainted != null ? tainted : deletedAt;
+    Duration held = since == null ? Duration.ZERO : Duration.between(since, now);
     List<DrainEvent> events = new ArrayList<>();
     if (step instanceof DrainStep.AddTaints s) {
       DrainBudget.Verdict v =
@@ -134,8 +136,9 @@ public final class DrainDecision {
               + s.pool()
               + " has held the pre-drain hook longer than --drain-timeout="
               + HumanDuration.of(timeout)
-              + " (CAPI Machine deleted at "
-              + deletedAt
+              + (tainted != null
+                  ? " (drain started at " + tainted
+                  : " (CAPI Machine deleted at " + deletedAt)
               + "); the hook is kept; "
               + waiting;
       events.add(
@@ -280,6 +283,35 @@ public final class DrainDecision {
   /** {@code namespace/name} of {@code o}. */
   public static String key(HasMetadata o) {
     return o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+  }
+
+  /**
+   * When this drain tainted {@code pool}: the {@code timeAdded} of its {@code
+   * maintenance.ironcore.dev:NoExecute} taint (set by our mutating webhook, v1alpha2) when it is
+   * after {@code deletedAt}, so that time spent waiting for a drain slot ({@code
+   * --max-concurrent-drains}) does not count toward {@code --drain-timeout}; null otherwise (no
+   * such taint, no {@code timeAdded} as on a v1alpha1-only API server, or one older than the
+   * deletion): the timeout then counts from the deletion. Kept in the pool, so a restart keeps
+   * counting.
+   */
+  static Instant taintedAt(MachinePool pool, Instant deletedAt) {
+    if (pool == null || pool.getSpec() == null) {
+      return null;
+    }
+    for (Taint t : pool.getSpec().taintsOrEmpty()) {
+      if (t != null
+          && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())
+          && "NoExecute".equals(t.getEffect())
+          && t.getTimeAdded() != null) {
+        try {
+          Instant added = Instant.parse(t.getTimeAdded());
+          return added.isAfter(deletedAt) ? added : null;
+        } catch (java.time.format.DateTimeParseException e) {
+          return null;
+        }
+      }
+    }
+    return null;
   }
 
   /** The {@code deletionTimestamp}, or null when not deleting (or unparsable). */

@@ -93,6 +93,59 @@ class DrainOutcomeTest {
     assertThat(o.requeueAfter()).isEqualTo(Duration.ofSeconds(3));
   }
 
+  /** The pool as a drain that started {@code sinceDeletion} after the deletion tainted it. */
+  private static MachinePool taintedAfter(Duration sinceDeletion) {
+    List<Taint> taints = new ArrayList<>();
+    for (Taint t : DrainDecision.MAINTENANCE_TAINTS) {
+      Taint copy = new Taint(t.getKey(), t.getValue(), t.getEffect());
+      copy.setTimeAdded(DELETED.plus(sinceDeletion).toString());
+      taints.add(copy);
+    }
+    return pool("pool-a", taints.toArray(new Taint[0]));
+  }
+
+  /**
+   * Time spent queued for a drain slot ({@code --max-concurrent-drains}) does not count toward
+   * {@code --drain-timeout}: it counts from the maintenance taint's {@code timeAdded} (a drain
+   * queued 44 s behind another was flagged stuck the second it started).
+   */
+  @Test
+  void theTimeoutCountsFromWhenTheDrainTaintedThePoolNotFromTheDeletion() {
+    DrainPolicy timeout40s = DrainPolicy.defaults().withDrainTimeout(Duration.ofSeconds(40));
+    List<Machine> blocking = List.of(machine("vm-1", "pool-a", false));
+    var started =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(44)),
+            blocking,
+            timeout40s,
+            at(Duration.ofSeconds(80)));
+    assertThat(started.condition().reason()).isEqualTo("Draining");
+    assertThat(started.requeueAfter()).as("36 s of 40 s held").isEqualTo(Duration.ofSeconds(4));
+
+    var stuck =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(44)),
+            blocking,
+            timeout40s,
+            at(Duration.ofSeconds(85)));
+    assertThat(stuck.condition().reason()).isEqualTo("DrainStuck");
+    assertThat(stuck.condition().message())
+        .contains("longer than --drain-timeout=40s (drain started at 2026-11-29T08:00:44Z)");
+
+    var olderTaint =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(-600)),
+            blocking,
+            timeout40s,
+            at(Duration.ofSeconds(60)));
+    assertThat(olderTaint.condition().message())
+        .as("a taint older than the deletion is not this drain's: count from the deletion")
+        .contains("(CAPI Machine deleted at 2026-11-29T08:00:00Z)");
+  }
+
   @Test
   void heldLongerThanTheTimeoutIsStuckWithAWarningOnTheTransitionAndKeepsHolding() {
     var o =
