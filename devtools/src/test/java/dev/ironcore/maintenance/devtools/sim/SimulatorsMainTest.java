@@ -45,8 +45,8 @@ class SimulatorsMainTest {
     assertThat(code).isEqualTo(2);
     assertThat(err.toString())
         .isEqualTo(
-            "ironcore-maintenance-simulators: --poollet-renew-interval must be more than 0"
-                + " (e.g. 30s, 5m), got 0s\n");
+            "ironcore-maintenance-simulators: --poollet-renew-interval must be more than 0,"
+                + " got 0s\n");
     StringWriter lease = new StringWriter();
     assertThat(
             Cli.of(new SimulatorsMain())
