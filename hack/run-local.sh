@@ -80,11 +80,13 @@ if ! flock -n 9; then
     log "another make run of this checkout is running (pid $other) and owns $LOCAL; stop it first (Ctrl-C there), or use another checkout"
   else
     # a controller restarted by hand (.local/controller.sh) does not hold the lock: name it too
-    log "processes of an earlier make run of this checkout still use $LOCAL (pids: $( (fuser "$LOCAL/run.lock" 2>/dev/null; controller_pid) | xargs -n1 | sort -un | xargs)); stop them first"
+    log "processes of an earlier make run of this checkout still use $LOCAL (pids: $( (fuser "$LOCAL/run.lock" 2>/dev/null; echo; controller_pid) | xargs -n1 | sort -un | xargs)); stop them first"
   fi
   exit 1
 fi
 echo $$ >"$LOCAL/run.pid"
+# a refusal below leaves no pid of a finished make run behind (cleanup replaces this trap)
+trap 'rm -f "$LOCAL/run.pid"' EXIT
 if stray="$(controller_pid)"; then
   log "a controller of an earlier make run (pid $stray, started by $LOCAL/controller.sh) still runs; stop it first: kill $stray"
   exit 1
@@ -111,6 +113,31 @@ case " $CONTROLLER_ARGS " in
       "the webhook server must mark exactly the CAPI Machines the controller drains"
     exit 1 ;;
 esac
+
+# WEBHOOK_ARGS: what a string can tell, before anything is built (its flags are checked by the
+# server itself below, once built)
+prev=
+for a in $WEBHOOK_ARGS; do
+  case "$a" in --port | --port=*)
+    log "WEBHOOK_ARGS sets --port: set WEBHOOK_PORT instead (make run waits for the server there and points the webhooks at it)"
+    exit 1 ;;
+  esac
+  # the webhook server's own plain-HTTP ports must not be the controller's (both bind 127.0.0.1)
+  flag= address=
+  case "$a" in
+    --health-probe-bind-address=* | --metrics-bind-address=*) flag="${a%%=*}" address="${a#*=}" ;;
+    *) case "$prev" in --health-probe-bind-address | --metrics-bind-address) flag="$prev" address="$a" ;; esac ;;
+  esac
+  if [ -n "$flag" ]; then
+    for port_var in CONTROLLER_HEALTH_PORT CONTROLLER_METRICS_PORT; do
+      if [ "${address##*:}" = "${!port_var}" ]; then
+        log "WEBHOOK_ARGS $flag uses port ${!port_var}, which is $port_var; give it another port"
+        exit 1
+      fi
+    done
+  fi
+  prev="$a"
+done
 
 BIN_DIR="$(hack/build-controlplane.sh)"
 export CONTROLPLANE_DIR="$BIN_DIR"
@@ -150,12 +177,6 @@ if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
 fi
 # the webhook server's flags too (WEBHOOK_ARGS), before anything starts; its port is WEBHOOK_PORT,
 # which make run also waits on and installs the webhooks with
-for a in $WEBHOOK_ARGS; do
-  case "$a" in --port | --port=*)
-    log "WEBHOOK_ARGS sets --port: set WEBHOOK_PORT instead (make run waits for the server there and points the webhooks at it)"
-    exit 1 ;;
-  esac
-done
 SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
 # shellcheck disable=SC2086 # WEBHOOK_ARGS is a list of flags
 if has_main server "$SERVER_MAIN" && ! out="$(java -cp "$(classpath server)" "$SERVER_MAIN" \

@@ -21,15 +21,22 @@ public final class GenerateCerts {
 
   private GenerateCerts() {}
 
+  private static final String USAGE =
+      "usage: GenerateCerts --out DIR --service NAME --namespace NS [--validity-days N]";
+
   public static void main(String[] args) {
+    if (java.util.Arrays.asList(args).contains("--help")
+        || java.util.Arrays.asList(args).contains("-h")) {
+      System.out.println(USAGE);
+      return;
+    }
     try {
       Options o = Options.parse(args);
       run(o.out, o.service, o.namespace, Duration.ofDays(o.validityDays));
       System.out.println(o.out.toAbsolutePath());
     } catch (IllegalArgumentException e) {
       System.err.println("GenerateCerts: " + e.getMessage());
-      System.err.println(
-          "usage: GenerateCerts --out DIR --service NAME --namespace NS [--validity-days N]");
+      System.err.println(USAGE);
       System.exit(2);
     } catch (RuntimeException e) {
       System.err.println("GenerateCerts: " + e);

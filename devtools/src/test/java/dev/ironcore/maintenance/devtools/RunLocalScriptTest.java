@@ -73,6 +73,31 @@ class RunLocalScriptTest {
   }
 
   @Test
+  void aWebhookPortInWebhookArgsThatIsTheControllersIsRefusedBeforeTheBuild() throws Exception {
+    Map<String, String> ports =
+        Map.of("CONTROLLER_HEALTH_PORT", "20781", "CONTROLLER_METRICS_PORT", "20780");
+    Map<String, String> equals = new java.util.HashMap<>(ports);
+    equals.put("WEBHOOK_ARGS", "--zap-log-level=debug --metrics-bind-address=127.0.0.1:20780");
+    assertThat(run(equals))
+        .isEqualTo(
+            new Run(
+                1,
+                "[run] WEBHOOK_ARGS --metrics-bind-address uses port 20780, which is"
+                    + " CONTROLLER_METRICS_PORT; give it another port\n"));
+    Map<String, String> spaced = new java.util.HashMap<>(ports);
+    spaced.put("WEBHOOK_ARGS", "--health-probe-bind-address :20781");
+    assertThat(run(spaced))
+        .isEqualTo(
+            new Run(
+                1,
+                "[run] WEBHOOK_ARGS --health-probe-bind-address uses port 20781, which is"
+                    + " CONTROLLER_HEALTH_PORT; give it another port\n"));
+    assertThat(local.resolve("run.pid"))
+        .as("a refused make run leaves no pid behind")
+        .doesNotExist();
+  }
+
+  @Test
   void aSecondMakeRunOfTheSameCheckoutLeavesTheFirstOnesFilesAlone() throws Exception {
     Path etcdData = Files.createDirectories(local.resolve("etcd/member"));
     Files.writeString(etcdData.resolve("db"), "the running control plane's data");
@@ -108,12 +133,35 @@ class RunLocalScriptTest {
       assertThat(orphans.err())
           .startsWith("[run] processes of an earlier make run of this checkout still use ")
           .contains("pids: " + first.pid() + ")");
+
+      // and a controller restarted by hand, which does not hold the lock: each pid on its own
+      Process controller = handRestartedController();
+      try {
+        Files.writeString(local.resolve("controller.pid"), controller.pid() + "\n");
+        long low = Math.min(first.pid(), controller.pid());
+        long high = Math.max(first.pid(), controller.pid());
+        assertThat(run(Map.of()).err()).contains("pids: " + low + " " + high + ")");
+      } finally {
+        controller.destroyForcibly();
+        controller.waitFor(10, TimeUnit.SECONDS);
+      }
     } finally {
       first.destroyForcibly();
       first.waitFor(10, TimeUnit.SECONDS);
     }
     assertThat(etcdData.resolve("db")).hasContent("the running control plane's data");
     assertThat(local.resolve("kubeconfig")).hasContent("the running make run's kubeconfig");
+  }
+
+  /** A process with the command line of this checkout's controller (two commands: not exec'd). */
+  private Process handRestartedController() throws IOException {
+    return new ProcessBuilder(
+            "bash",
+            "-c",
+            "sleep 300; true",
+            checkout.resolve("controller/target/classes").toString(),
+            "dev.ironcore.maintenance.controller.ControllerMain")
+        .start();
   }
 
   /**
@@ -125,14 +173,7 @@ class RunLocalScriptTest {
     Files.createDirectories(local);
     // a process with the controller's command line of this checkout (not exec'd by bash: two
     // commands)
-    Process controller =
-        new ProcessBuilder(
-                "bash",
-                "-c",
-                "sleep 300; true",
-                checkout.resolve("controller/target/classes").toString(),
-                "dev.ironcore.maintenance.controller.ControllerMain")
-            .start();
+    Process controller = handRestartedController();
     try {
       Files.writeString(local.resolve("controller.pid"), controller.pid() + "\n");
       assertThat(run(Map.of()))

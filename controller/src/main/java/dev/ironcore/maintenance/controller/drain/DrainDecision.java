@@ -288,7 +288,7 @@ public final class DrainDecision {
   /**
    * When this drain tainted {@code pool}: the {@code timeAdded} of its {@code
    * maintenance.ironcore.dev:NoExecute} taint (set by our mutating webhook, v1alpha2) when it is
-   * after {@code deletedAt}, so that time spent waiting for a drain slot ({@code
+   * not before {@code deletedAt}, so that time spent waiting for a drain slot ({@code
    * --max-concurrent-drains}) does not count toward {@code --drain-timeout}; null otherwise (no
    * such taint, no {@code timeAdded} as on a v1alpha1-only API server, or one older than the
    * deletion): the timeout then counts from the deletion. Kept in the pool, so a restart keeps
@@ -305,7 +305,8 @@ public final class DrainDecision {
           && t.getTimeAdded() != null) {
         try {
           Instant added = Instant.parse(t.getTimeAdded());
-          return added.isAfter(deletedAt) ? added : null;
+          // both in whole seconds: a drain that started in the deletion's second is this one
+          return added.isBefore(deletedAt) ? null : added;
         } catch (java.time.format.DateTimeParseException e) {
           return null;
         }

@@ -141,6 +141,16 @@ class DrainOutcomeTest {
             blocking,
             timeout40s,
             at(Duration.ofSeconds(60)));
+    var sameSecond =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ZERO),
+            blocking,
+            timeout40s,
+            at(Duration.ofSeconds(60)));
+    assertThat(sameSecond.condition().message())
+        .as("timeAdded and deletionTimestamp in whole seconds: a drain that started at once")
+        .contains("(drain started at 2026-11-29T08:00:00Z)");
     assertThat(olderTaint.condition().message())
         .as("a taint older than the deletion is not this drain's: count from the deletion")
         .contains("(CAPI Machine deleted at 2026-11-29T08:00:00Z)");

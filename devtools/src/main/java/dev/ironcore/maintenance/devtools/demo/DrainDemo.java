@@ -59,6 +59,9 @@ public final class DrainDemo {
   public static void main(String[] args) throws Exception {
     if (args.length > 0) {
       PrintStream stream = isHelp(args) ? System.out : System.err;
+      if (!isHelp(args)) {
+        stream.println("DrainDemo: unexpected argument " + args[0]);
+      }
       stream.println(
           "usage: DrainDemo (no arguments; the API server from $KUBECONFIG, IronCore objects"
               + " in $IRONCORE_KUBECONFIG if set, the CAPI Machine labelled to match"
