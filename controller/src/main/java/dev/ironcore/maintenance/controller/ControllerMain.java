@@ -43,6 +43,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--capi-machine-selector",
+      paramLabel = "SELECTOR",
       defaultValue = "",
       converter = SelectorConverter.class,
       description =
@@ -51,6 +52,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--resync-period",
+      paramLabel = "DURATION",
       defaultValue = "5m",
       converter = DurationFlag.Converter.class,
       description =
@@ -59,6 +61,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--machine-pool-lifecycle-grace-period",
+      paramLabel = "DURATION",
       defaultValue = "50s",
       converter = DurationFlag.Converter.class,
       description =
@@ -67,6 +70,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--drain-timeout",
+      paramLabel = "DURATION",
       defaultValue = "30m",
       converter = DurationFlag.Converter.class,
       description =
@@ -78,6 +82,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--max-concurrent-drains",
+      paramLabel = "N",
       defaultValue = "0",
       description =
           "At most this many pools are tainted for maintenance at once; further drains wait (DrainQueued) in"
@@ -86,6 +91,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--workers",
+      paramLabel = "N",
       defaultValue = "2",
       description =
           "Worker threads per loop (eviction, drain), except the pool health loop (default: ${DEFAULT-VALUE}).")
@@ -93,6 +99,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--pool-health-workers",
+      paramLabel = "N",
       defaultValue = "" + ControllerOptions.DEFAULT_HEALTH_WORKERS,
       description =
           "Worker threads of the pool health loop, which writes Ready=Unknown; such writes come"
@@ -108,6 +115,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--leader-election-namespace",
+      paramLabel = "NAMESPACE",
       defaultValue = "${env:POD_NAMESPACE:-ironcore-maintenance-system}",
       description =
           "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else ironcore-maintenance-system).")
@@ -115,6 +123,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--leader-election-id",
+      paramLabel = "NAME",
       defaultValue = LeaderElection.LEASE_NAME,
       description =
           "Name of the leader-election Lease (default: ${DEFAULT-VALUE}). This candidate's identity"
@@ -123,6 +132,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--health-probe-bind-address",
+      paramLabel = "ADDRESS",
       defaultValue = ":8081",
       description =
           "Address of /healthz (liveness) and /readyz (caches synced, or a standby waiting for the"
@@ -132,6 +142,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--metrics-bind-address",
+      paramLabel = "ADDRESS",
       defaultValue = ":8080",
       description =
           "Address of the Prometheus /metrics endpoint, plain HTTP; 0 turns it off (default:"
@@ -153,6 +164,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--informer-down-threshold",
+      paramLabel = "DURATION",
       defaultValue = "2m",
       converter = DurationFlag.Converter.class,
       description =
@@ -161,6 +173,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   @Option(
       names = "--orphaned-machine-grace",
+      paramLabel = "DURATION",
       defaultValue = "5m",
       converter = DurationFlag.Converter.class,
       description =

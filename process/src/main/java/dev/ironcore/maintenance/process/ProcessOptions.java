@@ -11,6 +11,7 @@ public final class ProcessOptions {
 
   @Option(
       names = "--log-format",
+      paramLabel = "FORMAT",
       defaultValue = "text",
       converter = LogFormat.Converter.class,
       description = "Log line format on stderr: text or json (default: ${DEFAULT-VALUE}).")
@@ -18,6 +19,7 @@ public final class ProcessOptions {
 
   @Option(
       names = "--zap-log-level",
+      paramLabel = "LEVEL",
       converter = LogLevel.Converter.class,
       description =
           "Least severe log lines written: debug, info, warn or error, any case (default:"

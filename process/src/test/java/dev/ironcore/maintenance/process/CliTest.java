@@ -19,7 +19,7 @@ class CliTest {
     @Option(names = "--on")
     boolean on;
 
-    @Option(names = "--tls-cert-file", required = true)
+    @Option(names = "--tls-cert-file", paramLabel = "FILE", required = true)
     String certFile = "";
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -80,6 +80,6 @@ class CliTest {
     StringWriter missing = new StringWriter();
     assertThat(run(new Demo(), missing, "--on")).isEqualTo(2);
     assertThat(missing.toString())
-        .isEqualTo("demo: Missing required option: '--tls-cert-file=<certFile>'\n");
+        .isEqualTo("demo: Missing required option: '--tls-cert-file=FILE'\n");
   }
 }

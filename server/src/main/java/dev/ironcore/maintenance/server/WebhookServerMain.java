@@ -41,30 +41,35 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--port",
+      paramLabel = "PORT",
       defaultValue = "9443",
       description = "HTTPS port (default ${DEFAULT-VALUE}).")
   int port;
 
   @Option(
       names = "--bind-address",
+      paramLabel = "IP",
       defaultValue = "0.0.0.0",
       description = "Address to listen on (default ${DEFAULT-VALUE}).")
   String bindAddress;
 
   @Option(
       names = "--tls-cert-file",
+      paramLabel = "FILE",
       required = true,
       description = "PEM serving certificate chain, leaf first.")
   Path certFile;
 
   @Option(
       names = "--tls-private-key-file",
+      paramLabel = "FILE",
       required = true,
       description = "PEM private key of the certificate.")
   Path keyFile;
 
   @Option(
       names = "--capi-machine-selector",
+      paramLabel = "SELECTOR",
       defaultValue = "",
       converter = SelectorConverter.class,
       description =
@@ -84,6 +89,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--max-threads",
+      paramLabel = "N",
       defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_THREADS,
       description =
           "Most request threads of the HTTPS server (default ${DEFAULT-VALUE}, at least "
@@ -93,6 +99,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--max-connections",
+      paramLabel = "N",
       defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_CONNECTIONS,
       description =
           "Most open TCP connections of the HTTPS server, at least 1 (default ${DEFAULT-VALUE})."
@@ -104,6 +111,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--health-probe-bind-address",
+      paramLabel = "ADDRESS",
       defaultValue = "0",
       description =
           "Also serve /healthz and /readyz over plain HTTP here, e.g. :8081 or 127.0.0.1:0, so"
@@ -114,6 +122,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--metrics-bind-address",
+      paramLabel = "ADDRESS",
       defaultValue = "0",
       description =
           "Also serve the Prometheus /metrics over plain HTTP here, e.g. :8080 or 127.0.0.1:0, so"
@@ -124,6 +133,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--tls-provider",
+      paramLabel = "PROVIDER",
       defaultValue = "auto",
       converter = TlsProviderConverter.class,
       description =
@@ -142,6 +152,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--certificate-expiry-warning",
+      paramLabel = "DURATION",
       defaultValue = "30d",
       converter = DurationFlag.Converter.class,
       description =

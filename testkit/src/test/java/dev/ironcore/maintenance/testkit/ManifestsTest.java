@@ -60,7 +60,8 @@ class ManifestsTest {
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("monitoring"));
     assertThat(objs)
         .extracting(GenericKubernetesResource::getKind)
-        .containsExactlyInAnyOrder("ServiceMonitor", "ServiceMonitor", "PrometheusRule");
+        .containsExactlyInAnyOrder(
+            "ServiceMonitor", "ServiceMonitor", "PrometheusRule", "PrometheusRule");
     String yaml =
         kustomizer()
             .run("kustomize", ManifestPaths.overlay("monitoring").toString())
@@ -75,25 +76,40 @@ class ManifestsTest {
   }
 
   /**
-   * Each ServiceMonitor of manifests/monitoring, applied after manifests/default, reaches a port
-   * that serves {@code /metrics}: its selector matches a Service of manifests/default, its endpoint
+   * Each ServiceMonitor of manifests/monitoring, applied after manifests/default (or after
+   * two-clusters/capi; two-clusters/ironcore-monitoring after two-clusters/ironcore), reaches a
+   * port that serves {@code /metrics}: its selector matches a Service of the install, its endpoint
    * names one of that Service's ports, whose targetPort is a container port of the Deployment the
-   * Service selects, and that container serves {@code /metrics} there: the controller on its {@code
-   * --metrics-bind-address} (plain HTTP; its health port serves only the probes), the webhook
-   * server on its HTTPS {@code --port}. The overlay also redefines nothing manifests/default
-   * installs (an object applied twice under one name keeps the last version: an earlier overlay
-   * turned the controller's metrics Service to the health port, and every scrape got 404).
+   * Service selects, and that container serves {@code /metrics} there on its {@code
+   * --metrics-bind-address} (plain HTTP; the webhook server also on its HTTPS {@code --port} for an
+   * https endpoint). The overlay also redefines nothing the install has (an object applied twice
+   * under one name keeps the last version: an earlier overlay turned the controller's metrics
+   * Service to the health port, and every scrape got 404), and no ServiceMonitor selects nothing
+   * (two-clusters/ironcore runs no controller).
    */
   @Test
   void everyServiceMonitorScrapesAPortThatServesMetrics() {
+    assertMonitorsScrapeMetrics("default", "monitoring", 2);
+    assertMonitorsScrapeMetrics("two-clusters/capi", "monitoring", 2);
+    assertMonitorsScrapeMetrics("two-clusters/ironcore", "two-clusters/ironcore-monitoring", 1);
+    assertThat(
+            kindsAndNames(
+                RenderedManifests.render(
+                    kustomizer(), ManifestPaths.overlay("two-clusters/ironcore-monitoring"))))
+        .containsExactlyInAnyOrder(
+            "ServiceMonitor/ironcore-maintenance-webhook",
+            "PrometheusRule/ironcore-maintenance-webhook");
+  }
+
+  private void assertMonitorsScrapeMetrics(String install, String overlay, int monitorCount) {
     List<GenericKubernetesResource> installed =
-        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("default"));
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay(install));
     List<GenericKubernetesResource> monitoring =
-        RenderedManifests.render(kustomizer(), ManifestPaths.overlay("monitoring"));
+        RenderedManifests.render(kustomizer(), ManifestPaths.overlay(overlay));
     assertThat(kindsAndNames(monitoring)).doesNotContainAnyElementsOf(kindsAndNames(installed));
     List<GenericKubernetesResource> monitors =
         monitoring.stream().filter(o -> o.getKind().equals("ServiceMonitor")).toList();
-    assertThat(monitors).hasSize(2);
+    assertThat(monitors).as(overlay).hasSize(monitorCount);
     for (GenericKubernetesResource monitor : monitors) {
       Map<?, ?> spec = map(monitor, "spec");
       Map<?, ?> wanted = (Map<?, ?>) ((Map<?, ?>) spec.get("selector")).get("matchLabels");
@@ -102,7 +118,7 @@ class ManifestsTest {
               .filter(o -> o.getKind().equals("Service"))
               .filter(o -> o.getMetadata().getLabels().entrySet().containsAll(wanted.entrySet()))
               .toList();
-      String who = monitor.getMetadata().getName();
+      String who = install + " + " + overlay + ": " + monitor.getMetadata().getName();
       assertThat(services).as(who + " selects one Service").hasSize(1);
       Map<?, ?> endpoint = (Map<?, ?>) ((List<?>) spec.get("endpoints")).get(0);
       Map<?, ?> servicePort =

@@ -48,6 +48,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--kubeconfig",
+      paramLabel = "FILE",
       description =
           "Kubeconfig file (default: KUBECONFIG, ~/.kube/config or in-cluster); repeat it for"
               + " an install spread over several clusters (e.g. CAPI and IronCore API): their"
@@ -56,12 +57,14 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--namespace",
+      paramLabel = "NAMESPACE",
       defaultValue = "ironcore-maintenance-system",
       description = "Namespace of the Service and Secret (default ${DEFAULT-VALUE}).")
   String namespace;
 
   @Option(
       names = "--service",
+      paramLabel = "NAME",
       defaultValue = "ironcore-maintenance-webhook",
       description =
           "Service of the webhook server, for the default SANs (default ${DEFAULT-VALUE}).")
@@ -69,12 +72,14 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--secret",
+      paramLabel = "NAME",
       defaultValue = "ironcore-maintenance-webhook-tls",
       description = "kubernetes.io/tls Secret the server mounts (default ${DEFAULT-VALUE}).")
   String secret;
 
   @Option(
       names = "--webhook-configuration",
+      paramLabel = "NAME",
       defaultValue = "ironcore-maintenance",
       description =
           "Name of the Mutating- and ValidatingWebhookConfiguration (default ${DEFAULT-VALUE}).")
@@ -82,6 +87,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--crds",
+      paramLabel = "CRD",
       split = ",",
       defaultValue = "machines.compute.ironcore.dev,machinepools.compute.ironcore.dev",
       description =
@@ -91,12 +97,14 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--ca-dir",
+      paramLabel = "DIR",
       required = true,
       description = "Directory of ca.crt/ca.key (and ca-next.* during a rotation).")
   Path caDir;
 
   @Option(
       names = "--serving-files",
+      paramLabel = "DIR",
       description =
           "Write the serving pair as tls.crt/tls.key into this directory (make run) instead of"
               + " the Secret.")
@@ -104,6 +112,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--san",
+      paramLabel = "SAN",
       description =
           "Subject alternative name (DNS name or IP), repeatable; replaces the default <svc>,"
               + " <svc>.<ns>, <svc>.<ns>.svc, <svc>.<ns>.svc.cluster.local, localhost, 127.0.0.1.")
@@ -111,6 +120,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--key-algorithm",
+      paramLabel = "ALGORITHM",
       converter = KeyAlgorithmConverter.class,
       description =
           "ecdsa (P-256) or rsa (2048) for new keys; a serving key of the other type is"
@@ -120,6 +130,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--validity",
+      paramLabel = "DURATION",
       defaultValue = "365d",
       converter = DurationFlag.Converter.class,
       description =
@@ -128,6 +139,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--ca-validity",
+      paramLabel = "DURATION",
       defaultValue = "3650d",
       converter = DurationFlag.Converter.class,
       description = "Lifetime of a new CA (default ${DEFAULT-VALUE}).")
@@ -135,6 +147,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Option(
       names = "--wait-timeout",
+      paramLabel = "DURATION",
       defaultValue = "300s",
       converter = DurationFlag.Converter.class,
       description =
