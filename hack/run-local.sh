@@ -171,7 +171,7 @@ CONTROLLER_CMD=(java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.Co
   --health-probe-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT"
   --metrics-bind-address="127.0.0.1:$CONTROLLER_METRICS_PORT" $CONTROLLER_ARGS)
 if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
-  log "the controller refuses its flags (CONTROLLER_ARGS='$CONTROLLER_ARGS'):"
+  log "the controller refuses its flags (CONTROLLER_ARGS='$CONTROLLER_ARGS', CAPI_MACHINE_SELECTOR='$CAPI_MACHINE_SELECTOR'):"
   echo "$out" | head -3 >&2
   exit 1
 fi

@@ -15,6 +15,7 @@ import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.LoggedReconciler;
 import dev.ironcore.maintenance.controller.runtime.Loop;
+import dev.ironcore.maintenance.process.DurationFlag;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -274,9 +275,9 @@ public final class ControllerApp implements AutoCloseable {
     LOG.info(
         "controller started: loops eviction, drain, drain-cancel, health, orphans; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
         options.capiMachineSelector(),
-        options.resyncPeriod(),
-        options.gracePeriod(),
-        options.drainPolicy().drainTimeout(),
+        DurationFlag.format(options.resyncPeriod()),
+        DurationFlag.format(options.gracePeriod()),
+        DurationFlag.format(options.drainPolicy().drainTimeout()),
         options.drainPolicy().maxConcurrentDrains());
 
     return this;

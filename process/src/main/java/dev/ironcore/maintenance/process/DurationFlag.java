@@ -64,10 +64,14 @@ public final class DurationFlag {
   }
 
   private static IllegalArgumentException invalid(String text) {
+    String t = text == null ? "" : text.trim();
     return new IllegalArgumentException(
         "invalid duration \""
             + text
-            + "\": expected a number with a unit, e.g. 50s, 1m30s, 500ms or 30d");
+            + "\": "
+            + (t.startsWith("-")
+                ? "must not be negative"
+                : "expected a number with a unit (ms, s, m, h or d), e.g. 50s, 1m30s, 500ms or 30d"));
   }
 
   /**

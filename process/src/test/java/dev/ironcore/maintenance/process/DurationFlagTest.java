@@ -24,10 +24,15 @@ class DurationFlagTest {
   @Test
   void rejectsGarbageBareNumbersAndNegativesWithTheExpectedForm() {
     assertThatThrownBy(() -> DurationFlag.parse("50"))
-        .hasMessageContaining("expected a number with a unit, e.g. 50s");
+        .hasMessageContaining("expected a number with a unit (ms, s, m, h or d), e.g. 50s");
+    assertThatThrownBy(() -> DurationFlag.parse("1ns"))
+        .hasMessage(
+            "invalid duration \"1ns\": expected a number with a unit (ms, s, m, h or d), e.g. 50s,"
+                + " 1m30s, 500ms or 30d");
     assertThatThrownBy(() -> DurationFlag.parse("5 s")).hasMessageContaining("invalid duration");
     assertThatThrownBy(() -> DurationFlag.parse("")).hasMessageContaining("invalid duration");
-    assertThatThrownBy(() -> DurationFlag.parse("-5s")).hasMessageContaining("invalid duration");
+    assertThatThrownBy(() -> DurationFlag.parse("-5s"))
+        .hasMessage("invalid duration \"-5s\": must not be negative");
     assertThatThrownBy(() -> DurationFlag.parse("PT-1S")).hasMessageContaining("invalid duration");
   }
 

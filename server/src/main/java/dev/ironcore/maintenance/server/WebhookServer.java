@@ -180,7 +180,7 @@ public final class WebhookServer implements AutoCloseable {
     LOG.info(
         "webhook server listening on https://{}:{} (paths {}, {}, /healthz, /readyz, /metrics; "
             + "CAPI Machine selector \"{}\"; at most {} connections; TLS {})",
-        config.bindAddress(),
+        urlHost(config.bindAddress()),
         this.port,
         admissionRoutes.keySet(),
         AdmissionRoutes.CONVERT,
@@ -190,13 +190,13 @@ public final class WebhookServer implements AutoCloseable {
     if (probes != null) {
       LOG.info(
           "health probes /healthz and /readyz also on http://{}:{} (--health-probe-bind-address)",
-          probes.getHost(),
+          urlHost(probes.getHost()),
           healthProbePort);
     }
     if (metricsPlain != null) {
       LOG.info(
           "/metrics also on http://{}:{} (--metrics-bind-address)",
-          metricsPlain.getHost(),
+          urlHost(metricsPlain.getHost()),
           metricsPort);
     }
     return this.port;
@@ -350,5 +350,10 @@ public final class WebhookServer implements AutoCloseable {
       }
     }
     return message;
+  }
+
+  /** {@code host} as it stands in a URL: an IPv6 literal in brackets ({@code [::1]}). */
+  static String urlHost(String host) {
+    return host != null && host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
 }

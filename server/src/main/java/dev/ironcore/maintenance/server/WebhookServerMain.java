@@ -48,7 +48,7 @@ public final class WebhookServerMain implements Callable<Integer> {
 
   @Option(
       names = "--bind-address",
-      paramLabel = "IP",
+      paramLabel = "HOST",
       defaultValue = "0.0.0.0",
       description = "Address to listen on (default ${DEFAULT-VALUE}).")
   String bindAddress;

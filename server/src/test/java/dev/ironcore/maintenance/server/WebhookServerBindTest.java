@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ironcore.maintenance.server.tls.TestCertificates;
@@ -63,5 +64,14 @@ class WebhookServerBindTest {
                   + probes
                   + ": Address already in use");
     }
+  }
+
+  @Test
+  void logsAnIpv6AddressInBracketsAsAUrlWritesIt() {
+    assertThat(WebhookServer.urlHost("::1")).isEqualTo("[::1]");
+    assertThat(WebhookServer.urlHost("0:0:0:0:0:0:0:1")).isEqualTo("[0:0:0:0:0:0:0:1]");
+    assertThat(WebhookServer.urlHost("[::1]")).isEqualTo("[::1]");
+    assertThat(WebhookServer.urlHost("127.0.0.1")).isEqualTo("127.0.0.1");
+    assertThat(WebhookServer.urlHost("localhost")).isEqualTo("localhost");
   }
 }

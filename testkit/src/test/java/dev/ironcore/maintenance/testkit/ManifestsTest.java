@@ -193,6 +193,15 @@ class ManifestsTest {
         .contains(
             "--ironcore-kubeconfig=/etc/ironcore-maintenance/ironcore/kubeconfig",
             "secretName: \"ironcore-maintenance-ironcore-kubeconfig\"");
+    // no IronCore API in the CAPI cluster: its webhook server must not watch IronCore Machines
+    assertThat(
+            Serialization.asYaml(
+                capi.stream()
+                    .filter(o -> o.getMetadata().getName().equals("ironcore-maintenance-webhook"))
+                    .filter(o -> o.getKind().equals("Deployment"))
+                    .findFirst()
+                    .orElseThrow()))
+        .contains("--no-eviction-warnings");
 
     List<GenericKubernetesResource> ironcore =
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/ironcore"));

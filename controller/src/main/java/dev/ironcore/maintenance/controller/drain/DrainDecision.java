@@ -91,8 +91,10 @@ public final class DrainDecision {
         String message =
             "waiting for a free drain slot (--max-concurrent-drains="
                 + policy.maxConcurrentDrains()
-                + "): draining "
-                + String.join(", ", v.inProgress())
+                + "): "
+                + (v.inProgress().isEmpty()
+                    ? "the drains ahead in the queue start first"
+                    : "draining " + String.join(", ", v.inProgress()))
                 + "; position "
                 + v.position()
                 + " in the queue";
@@ -106,7 +108,7 @@ public final class DrainDecision {
           DrainEvent.normal(
               DrainEvent.Subject.CAPI_MACHINE,
               DrainEvent.STARTED,
-              "tainted pool "
+              "tainting pool "
                   + s.pool()
                   + " with "
                   + Names.MAINTENANCE_TAINT_KEY

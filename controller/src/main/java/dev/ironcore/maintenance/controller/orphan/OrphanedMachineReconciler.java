@@ -8,6 +8,7 @@ import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
+import dev.ironcore.maintenance.process.DurationFlag;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,7 +88,7 @@ public final class OrphanedMachineReconciler implements Reconciler {
               + ": the Machine is deleting and its MachinePool "
               + pool
               + " does not exist, so no poollet can release it (waited "
-              + grace
+              + DurationFlag.format(grace)
               + ")";
       LOG.warn("machine {}: {}", key, message);
       events.record(machine, "Warning", REASON, message);

@@ -371,4 +371,24 @@ class DrainOutcomeTest {
     assertThat(o.events()).isEmpty();
     assertThat(o.requeueAfter()).isEqualTo(DrainDecision.QUEUE_RECHECK);
   }
+
+  /** A free slot the earlier deletion takes: the message names no empty list of pools. */
+  @Test
+  void aDrainBehindOneThatTakesTheFreeSlotSaysSo() {
+    CapiMachine capi = marked("pool-a", true);
+    List<DrainSlot> fleet =
+        List.of(
+            new DrainSlot("ns/earlier", DELETED.minusSeconds(5), "pool-b", false, true),
+            new DrainSlot("ns/capi-1", DELETED, "pool-a", false, true));
+    var o =
+        DrainDecision.decide(
+            new DrainInput(capi, true, pool("pool-a"), List.of(), fleet),
+            DrainPolicy.defaults().withMaxConcurrentDrains(1),
+            at(Duration.ZERO));
+    assertThat(o.step()).isEqualTo(new DrainStep.Queue("pool-a", 2, List.of()));
+    assertThat(o.condition().message())
+        .isEqualTo(
+            "waiting for a free drain slot (--max-concurrent-drains=1): the drains ahead in the"
+                + " queue start first; position 2 in the queue");
+  }
 }
