@@ -25,11 +25,12 @@ public final class WarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(WarmUp.class);
 
   /**
-   * Rounds the server runs: each sample review is answered this many times (210 answers, about 0.1
-   * s with the shipped flags and AOT cache). With the shipped two C1 compiler threads ({@code
-   * -XX:CICompilerCount=2}), one-off starts (8 each): 30 rounds gave 8,578 reviews/s over the first
-   * 10,000 with ready after 637 ms (medians), 60 rounds 9,034/s after 700 ms, and 100 rounds with
-   * one compiler thread 7,190/s after 625 ms.
+   * Rounds the server runs: each sample review is answered this many times (210 answers in 0.25 to
+   * 0.3 s with the shipped flags and AOT cache, mostly interpreted while the two compiler threads
+   * work). With the shipped two C1 compiler threads ({@code -XX:CICompilerCount=2}), one-off starts
+   * (8 each): 30 rounds gave 8,578 reviews/s over the first 10,000 with ready after 637 ms
+   * (medians), 60 rounds 9,034/s after 700 ms, and 100 rounds with one compiler thread 7,190/s
+   * after 625 ms.
    */
   public static final int ROUNDS = 30;
 
@@ -70,8 +71,8 @@ public final class WarmUp {
 
   /**
    * The longest the server waits for the warm-up, counted from its start: 0.5 s. With the image's
-   * AOT cache the 30 rounds take about 0.1 s; without it (e.g. {@code make run} on another JDK), or
-   * on a CPU-starved node, they can take seconds, and then the rest is skipped ({@link
+   * AOT cache the 30 rounds take 0.25 to 0.3 s; without it (e.g. {@code make run} on another JDK),
+   * or on a CPU-starved node, they can take seconds, and then the rest is skipped ({@link
    * #awaitAtMost}).
    */
   public static final java.time.Duration MAX_WAIT = java.time.Duration.ofMillis(500);
