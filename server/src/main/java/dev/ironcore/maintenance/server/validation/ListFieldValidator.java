@@ -6,6 +6,9 @@ import dev.ironcore.maintenance.api.validation.TaintValidation;
 import dev.ironcore.maintenance.api.validation.TolerationValidation;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.Operation;
+import dev.ironcore.maintenance.server.conversion.ComputeConverter;
+import dev.ironcore.maintenance.server.conversion.ComputeVersions;
+import dev.ironcore.maintenance.server.conversion.ConversionException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,15 +83,41 @@ public final class ListFieldValidator implements Validator {
    */
   @Override
   public List<FieldError> validate(AdmissionRequest request) {
-    JsonNode list = request.object().at(pointer);
+    JsonNode list = asStored(request.object()).at(pointer);
     if (request.operation() != Operation.UPDATE || request.oldObject() == null) {
       return rule.validate(list, path, i -> true);
     }
-    JsonNode old = request.oldObject().at(pointer);
+    JsonNode old = asStored(request.oldObject()).at(pointer);
     if (list.equals(old)) {
       return List.of();
     }
     return rule.validate(list, path, newEntries(list, old));
+  }
+
+  /** The annotation in which a v1alpha1 object keeps its v1alpha2-only fields. */
+  static final String V1ALPHA2_FIELDS = "maintenance.ironcore.dev/v1alpha2-fields";
+
+  /**
+   * The object as the API server stores it: a v1alpha1 object's {@value #V1ALPHA2_FIELDS}
+   * annotation put back into its spec, as up-conversion does ({@link ComputeConverter}), so that a
+   * v1alpha1 client cannot store through the annotation what a v1alpha2 write is denied (e.g. a
+   * {@code tolerationSeconds} that is not a number, or one on a NoSchedule toleration). Any other
+   * object, and one whose annotation does not convert (the API server's conversion refuses that
+   * write with its own message), is returned as it is.
+   *
+   * @param object {@code request.object} or {@code request.oldObject}
+   * @return the hub-version (v1alpha2) view, a copy, or {@code object} itself
+   */
+  static JsonNode asStored(JsonNode object) {
+    if (!ComputeVersions.V1ALPHA1.equals(object.path("apiVersion").asText())
+        || !object.path("metadata").path("annotations").has(V1ALPHA2_FIELDS)) {
+      return object;
+    }
+    try {
+      return ComputeConverter.convert(object, ComputeVersions.V1ALPHA2);
+    } catch (ConversionException e) {
+      return object;
+    }
   }
 
   /**

@@ -94,6 +94,35 @@ class ConversionE2ETest {
     assertThat(after.at("/metadata/annotations").has(ANNOTATION)).isFalse();
   }
 
+  /**
+   * The reserved annotation of a v1alpha1 write is validated as the fields it becomes in v1alpha2
+   * (a fresh-eyes finding: a string {@code tolerationSeconds} was stored that way, and the
+   * controller could not read the Machine, so its pool's drain waited for it forever).
+   */
+  @Test
+  void aV1alpha1WriteCannotStoreThroughTheAnnotationWhatAV1alpha2WriteIsDenied() {
+    String toleration = "{key: k, operator: Exists, effect: NoExecute}";
+    String recorded =
+        "{\"tolerations\":[{\"index\":0,\"entry\":{\"key\":\"k\",\"operator\":\"Exists\","
+            + "\"effect\":\"NoExecute\",\"tolerationSeconds\":%s}}]}";
+    String bad =
+        machine("v1alpha1", "vm-smuggle", toleration)
+            .replace(
+                "annotations: {note: kept}",
+                "annotations:\n    " + ANNOTATION + ": '" + recorded.formatted("\"abc\"") + "'");
+    KubectlResult denied = env.apply(bad);
+    assertThat(denied.ok()).as(denied.stdout()).isFalse();
+    assertThat(denied.stderr()).contains("spec.tolerations[0].tolerationSeconds");
+    String fine =
+        machine("v1alpha1", "vm-fine", toleration)
+            .replace(
+                "annotations: {note: kept}",
+                "annotations:\n    " + ANNOTATION + ": '" + recorded.formatted("30") + "'");
+    env.apply(fine).orThrow();
+    assertThat(get(V2_MACHINES, "vm-fine").at("/spec/tolerations/0/tolerationSeconds").asInt())
+        .isEqualTo(30);
+  }
+
   @Test
   void aMachineWrittenInV1alpha1ReadsInV1alpha2() {
     env.apply(machine("v1alpha1", "vm-1", "{key: k, operator: Exists, effect: NoSchedule}"))

@@ -6,6 +6,7 @@ import static dev.ironcore.maintenance.server.admission.TestReviews.machinePool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.AdmissionRoutes;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
@@ -270,5 +271,46 @@ class ListFieldValidatorTest {
     assertThat(both.toJson("u").at("/status/details/causes")).hasSize(2);
     assertThat(both.message())
         .contains("spec.machinePoolRef.name: Forbidden", "spec.tolerations[0].operator");
+  }
+
+  /** A v1alpha1 Machine carrying v1alpha2 tolerations in the reserved annotation. */
+  private static JsonNode v1alpha1Vm(String tolerations, String recorded) {
+    ObjectNode vm = (ObjectNode) vm(tolerations);
+    vm.put("apiVersion", "compute.ironcore.dev/v1alpha1");
+    vm.put("kind", "Machine");
+    ((ObjectNode) vm.get("metadata"))
+        .putObject("annotations")
+        .put(ListFieldValidator.V1ALPHA2_FIELDS, recorded.replace('\'', '"'));
+    return vm;
+  }
+
+  @Test
+  void aV1alpha1WriteIsValidatedAsItWillBeStoredWithTheAnnotationsFields() {
+    String toleration = "[{'key':'k','operator':'Exists','effect':'NoExecute'}]";
+    JsonNode notANumber =
+        v1alpha1Vm(
+            toleration,
+            "{'tolerations':[{'index':0,'entry':{'key':'k','operator':'Exists',"
+                + "'effect':'NoExecute','tolerationSeconds':'abc'}}]}");
+    assertThat(fields(TOLERATIONS.validate(machine(Operation.CREATE, notANumber, null))))
+        .containsExactly("spec.tolerations[0].tolerationSeconds");
+    JsonNode onNoSchedule =
+        v1alpha1Vm(
+            "[{'key':'k','operator':'Exists','effect':'NoSchedule'}]",
+            "{'tolerations':[{'index':0,'entry':{'key':'k','operator':'Exists',"
+                + "'effect':'NoSchedule','tolerationSeconds':30}}]}");
+    assertThat(fields(TOLERATIONS.validate(machine(Operation.CREATE, onNoSchedule, null))))
+        .containsExactly("spec.tolerations[0].effect");
+    JsonNode fine =
+        v1alpha1Vm(
+            toleration,
+            "{'tolerations':[{'index':0,'entry':{'key':'k','operator':'Exists',"
+                + "'effect':'NoExecute','tolerationSeconds':30}}]}");
+    assertThat(TOLERATIONS.validate(machine(Operation.CREATE, fine, null))).isEmpty();
+    // ratcheting compares what is stored: an unchanged bad entry of the old object passes
+    assertThat(TOLERATIONS.validate(machine(Operation.UPDATE, notANumber, notANumber))).isEmpty();
+    // an annotation that does not convert is left to the API server's conversion
+    JsonNode unreadable = v1alpha1Vm(toleration, "not json");
+    assertThat(TOLERATIONS.validate(machine(Operation.CREATE, unreadable, null))).isEmpty();
   }
 }
