@@ -94,8 +94,13 @@ public final class ControllerMain implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "2",
       description =
-          "Worker threads per loop (eviction, drain), except the pool health loop (default: ${DEFAULT-VALUE}).")
+          "Worker threads per loop (eviction, drain), except the pool health loop; 1 to "
+              + MAX_WORKERS
+              + " (default: ${DEFAULT-VALUE}).")
   int workers;
+
+  /** The most worker threads {@code --workers} and {@code --pool-health-workers} accept. */
+  static final int MAX_WORKERS = 1000;
 
   @Option(
       names = "--pool-health-workers",
@@ -103,7 +108,9 @@ public final class ControllerMain implements Callable<Integer> {
       defaultValue = "" + ControllerOptions.DEFAULT_HEALTH_WORKERS,
       description =
           "Worker threads of the pool health loop, which writes Ready=Unknown; such writes come"
-              + " in bursts when many poollets stop at once (default: ${DEFAULT-VALUE}).")
+              + " in bursts when many poollets stop at once; 1 to "
+              + MAX_WORKERS
+              + " (default: ${DEFAULT-VALUE}).")
   int healthWorkers;
 
   @Option(
@@ -324,8 +331,9 @@ public final class ControllerMain implements Callable<Integer> {
 
   /** Flags whose values parse but make no sense (a zero period, no worker): refused at once. */
   private void checkRanges() {
-    FlagRange.atLeast(spec, "--workers", workers, 1);
-    FlagRange.atLeast(spec, "--pool-health-workers", healthWorkers, 1);
+    // each worker is a thread: 100,000 ended in OutOfMemoryError (no native thread) 30 s in
+    FlagRange.between(spec, "--workers", workers, 1, MAX_WORKERS);
+    FlagRange.between(spec, "--pool-health-workers", healthWorkers, 1, MAX_WORKERS);
     FlagRange.atLeast(spec, "--max-concurrent-drains", maxConcurrentDrains, 0);
     FlagRange.positive(spec, "--resync-period", resyncPeriod);
     FlagRange.positive(spec, "--machine-pool-lifecycle-grace-period", gracePeriod);

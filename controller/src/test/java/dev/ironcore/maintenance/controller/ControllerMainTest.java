@@ -91,12 +91,18 @@ class ControllerMainTest {
     }
     assertThat(validate("--workers=0"))
         .isEqualTo(
-            new Run(2, "ironcore-maintenance-controller: --workers must be at least 1, got 0\n"));
+            new Run(
+                2, "ironcore-maintenance-controller: --workers must be from 1 to 1000, got 0\n"));
     assertThat(validate("--pool-health-workers=0"))
         .isEqualTo(
             new Run(
                 2,
-                "ironcore-maintenance-controller: --pool-health-workers must be at least 1, got 0\n"));
+                "ironcore-maintenance-controller: --pool-health-workers must be from 1 to 1000, got 0\n"));
+    assertThat(validate("--workers=100000"))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: --workers must be from 1 to 1000, got 100000\n"));
     assertThat(validate("--max-concurrent-drains=-1"))
         .isEqualTo(
             new Run(
