@@ -13,6 +13,13 @@ public final class Names {
   /** Our finalizer on CAPI Machines; released last, after the MachinePool is deleted. */
   public static final String CLEANUP_FINALIZER = "maintenance.ironcore.dev/machinepool-cleanup";
 
+  /**
+   * Annotation in which a v1alpha1 Machine or MachinePool keeps its v1alpha2-only list fields
+   * (written by down-conversion, read back by up-conversion and by validation).
+   */
+  public static final String V1ALPHA2_FIELDS_ANNOTATION =
+      "maintenance.ironcore.dev/v1alpha2-fields";
+
   /** Annotation key of our CAPI pre-drain hook; while present, CAPI does not drain the node. */
   public static final String PRE_DRAIN_HOOK_ANNOTATION =
       "pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance";

@@ -352,16 +352,10 @@ class DrainOutcomeTest {
 
   @Test
   void withoutAFreeSlotTheDrainIsQueuedAndNotTainted() {
-    CapiMachine capi = marked("pool-a", true);
-    List<DrainSlot> fleet =
-        List.of(
-            new DrainSlot("ns/other", DELETED.minusSeconds(5), "pool-b", true, false),
-            new DrainSlot("ns/capi-1", DELETED, "pool-a", false, true));
+    // pool-b deleted earlier, draining
     var o =
-        DrainDecision.decide(
-            new DrainInput(capi, true, pool("pool-a"), List.of(), fleet),
-            DrainPolicy.defaults().withMaxConcurrentDrains(1),
-            at(Duration.ZERO));
+        decideWithOneSlot(
+            new DrainSlot("ns/other", DELETED.minusSeconds(5), "pool-b", true, false));
     assertThat(o.step()).isEqualTo(new DrainStep.Queue("pool-a", 1, List.of("pool-b")));
     assertThat(o.condition().reason()).isEqualTo("DrainQueued");
     assertThat(o.condition().message())
@@ -375,20 +369,29 @@ class DrainOutcomeTest {
   /** A free slot the earlier deletion takes: the message names no empty list of pools. */
   @Test
   void aDrainBehindOneThatTakesTheFreeSlotSaysSo() {
-    CapiMachine capi = marked("pool-a", true);
-    List<DrainSlot> fleet =
-        List.of(
-            new DrainSlot("ns/earlier", DELETED.minusSeconds(5), "pool-b", false, true),
-            new DrainSlot("ns/capi-1", DELETED, "pool-a", false, true));
+    // pool-b deleted earlier, waiting for the free slot too
     var o =
-        DrainDecision.decide(
-            new DrainInput(capi, true, pool("pool-a"), List.of(), fleet),
-            DrainPolicy.defaults().withMaxConcurrentDrains(1),
-            at(Duration.ZERO));
+        decideWithOneSlot(
+            new DrainSlot("ns/earlier", DELETED.minusSeconds(5), "pool-b", false, true));
     assertThat(o.step()).isEqualTo(new DrainStep.Queue("pool-a", 2, List.of()));
     assertThat(o.condition().message())
         .isEqualTo(
             "waiting for a free drain slot (--max-concurrent-drains=1): the drains ahead in the"
                 + " queue start first; position 2 in the queue");
+  }
+
+  /**
+   * The drain of pool-a (CAPI Machine ns/capi-1) with --max-concurrent-drains=1 and {@code other}.
+   */
+  private static DrainOutcome decideWithOneSlot(DrainSlot other) {
+    return DrainDecision.decide(
+        new DrainInput(
+            marked("pool-a", true),
+            true,
+            pool("pool-a"),
+            List.of(),
+            List.of(other, new DrainSlot("ns/capi-1", DELETED, "pool-a", false, true))),
+        DrainPolicy.defaults().withMaxConcurrentDrains(1),
+        at(Duration.ZERO));
   }
 }

@@ -26,7 +26,7 @@ import java.util.List;
  */
 final class V1alpha2Fields {
   /** The annotation of a v1alpha1 object that carries the v1alpha2-only fields. */
-  static final String ANNOTATION = "maintenance.ironcore.dev/v1alpha2-fields";
+  static final String ANNOTATION = dev.ironcore.maintenance.api.Names.V1ALPHA2_FIELDS_ANNOTATION;
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

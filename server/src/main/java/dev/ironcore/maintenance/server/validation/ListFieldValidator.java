@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.api.validation.TaintValidation;
 import dev.ironcore.maintenance.api.validation.TolerationValidation;
@@ -94,23 +95,20 @@ public final class ListFieldValidator implements Validator {
     return rule.validate(list, path, newEntries(list, old));
   }
 
-  /** The annotation in which a v1alpha1 object keeps its v1alpha2-only fields. */
-  static final String V1ALPHA2_FIELDS = "maintenance.ironcore.dev/v1alpha2-fields";
-
   /**
-   * The object as the API server stores it: a v1alpha1 object's {@value #V1ALPHA2_FIELDS}
-   * annotation put back into its spec, as up-conversion does ({@link ComputeConverter}), so that a
-   * v1alpha1 client cannot store through the annotation what a v1alpha2 write is denied (e.g. a
-   * {@code tolerationSeconds} that is not a number, or one on a NoSchedule toleration). Any other
-   * object, and one whose annotation does not convert (the API server's conversion refuses that
-   * write with its own message), is returned as it is.
+   * The object as the API server stores it: a v1alpha1 object's {@value
+   * Names#V1ALPHA2_FIELDS_ANNOTATION} annotation put back into its spec, as up-conversion does
+   * ({@link ComputeConverter}), so that a v1alpha1 client cannot store through the annotation what
+   * a v1alpha2 write is denied (e.g. a {@code tolerationSeconds} that is not a number, or one on a
+   * NoSchedule toleration). Any other object, and one whose annotation does not convert (the API
+   * server's conversion refuses that write with its own message), is returned as it is.
    *
    * @param object {@code request.object} or {@code request.oldObject}
    * @return the hub-version (v1alpha2) view, a copy, or {@code object} itself
    */
   static JsonNode asStored(JsonNode object) {
     if (!ComputeVersions.V1ALPHA1.equals(object.path("apiVersion").asText())
-        || !object.path("metadata").path("annotations").has(V1ALPHA2_FIELDS)) {
+        || !object.path("metadata").path("annotations").has(Names.V1ALPHA2_FIELDS_ANNOTATION)) {
       return object;
     }
     try {

@@ -280,37 +280,41 @@ class ListFieldValidatorTest {
     vm.put("kind", "Machine");
     ((ObjectNode) vm.get("metadata"))
         .putObject("annotations")
-        .put(ListFieldValidator.V1ALPHA2_FIELDS, recorded.replace('\'', '"'));
+        .put(
+            dev.ironcore.maintenance.api.Names.V1ALPHA2_FIELDS_ANNOTATION,
+            recorded.replace('\'', '"'));
     return vm;
+  }
+
+  /**
+   * A v1alpha1 Machine whose toleration {@code k} has {@code tolerationSeconds} in the annotation.
+   */
+  private static JsonNode v1alpha1Toleration(String effect, String tolerationSeconds) {
+    String entry = "{'key':'k','operator':'Exists','effect':'" + effect + "'";
+    return v1alpha1Vm(
+        "[" + entry + "}]",
+        "{'tolerations':[{'index':0,'entry':"
+            + entry
+            + ",'tolerationSeconds':"
+            + tolerationSeconds
+            + "}}]}");
   }
 
   @Test
   void aV1alpha1WriteIsValidatedAsItWillBeStoredWithTheAnnotationsFields() {
-    String toleration = "[{'key':'k','operator':'Exists','effect':'NoExecute'}]";
-    JsonNode notANumber =
-        v1alpha1Vm(
-            toleration,
-            "{'tolerations':[{'index':0,'entry':{'key':'k','operator':'Exists',"
-                + "'effect':'NoExecute','tolerationSeconds':'abc'}}]}");
+    JsonNode notANumber = v1alpha1Toleration("NoExecute", "'abc'");
     assertThat(fields(TOLERATIONS.validate(machine(Operation.CREATE, notANumber, null))))
         .containsExactly("spec.tolerations[0].tolerationSeconds");
-    JsonNode onNoSchedule =
-        v1alpha1Vm(
-            "[{'key':'k','operator':'Exists','effect':'NoSchedule'}]",
-            "{'tolerations':[{'index':0,'entry':{'key':'k','operator':'Exists',"
-                + "'effect':'NoSchedule','tolerationSeconds':30}}]}");
+    JsonNode onNoSchedule = v1alpha1Toleration("NoSchedule", "30");
     assertThat(fields(TOLERATIONS.validate(machine(Operation.CREATE, onNoSchedule, null))))
         .containsExactly("spec.tolerations[0].effect");
-    JsonNode fine =
-        v1alpha1Vm(
-            toleration,
-            "{'tolerations':[{'index':0,'entry':{'key':'k','operator':'Exists',"
-                + "'effect':'NoExecute','tolerationSeconds':30}}]}");
+    JsonNode fine = v1alpha1Toleration("NoExecute", "30");
     assertThat(TOLERATIONS.validate(machine(Operation.CREATE, fine, null))).isEmpty();
     // ratcheting compares what is stored: an unchanged bad entry of the old object passes
     assertThat(TOLERATIONS.validate(machine(Operation.UPDATE, notANumber, notANumber))).isEmpty();
     // an annotation that does not convert is left to the API server's conversion
-    JsonNode unreadable = v1alpha1Vm(toleration, "not json");
+    JsonNode unreadable =
+        v1alpha1Vm("[{'key':'k','operator':'Exists','effect':'NoExecute'}]", "not json");
     assertThat(TOLERATIONS.validate(machine(Operation.CREATE, unreadable, null))).isEmpty();
   }
 }
