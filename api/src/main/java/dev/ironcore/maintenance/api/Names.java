@@ -20,6 +20,12 @@ public final class Names {
   public static final String V1ALPHA2_FIELDS_ANNOTATION =
       "maintenance.ironcore.dev/v1alpha2-fields";
 
+  /**
+   * Annotation {@code "true"} on the {@code BOOKMARK} that ends a streaming list's initial events
+   * (Kubernetes watch list, KEP-3157: a watch with {@code sendInitialEvents=true}).
+   */
+  public static final String INITIAL_EVENTS_END_ANNOTATION = "k8s.io/initial-events-end";
+
   /** Annotation key of our CAPI pre-drain hook; while present, CAPI does not drain the node. */
   public static final String PRE_DRAIN_HOOK_ANNOTATION =
       "pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance";

@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.controller.informers.StreamedList;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -85,7 +86,7 @@ public final class ClusterCache implements AutoCloseable {
     this.machines =
         new SupervisedInformer<>(
             "machines",
-            () -> CacheTrim.machineInformer(ironcore, api.machineClass(), LIST_LIMIT, resyncMillis),
+            () -> machineInformer(ironcore, api.machineClass(), resyncMillis),
             Map.of(BY_POOL, m -> listOf(m.boundPoolName())),
             clock);
     this.pools =
@@ -116,6 +117,24 @@ public final class ClusterCache implements AutoCloseable {
   /** The four informers, for the watchdog and metrics. */
   public List<SupervisedInformer<?>> informers() {
     return List.of(capiMachines, machines, pools, leases);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static SharedIndexInformer<Machine> machineInformer(
+      KubernetesClient client, Class<? extends Machine> type, long resyncMillis) {
+    if (!Boolean.getBoolean("ironcore.maintenance.streamedList")) {
+      return CacheTrim.machineInformer(client, type, LIST_LIMIT, resyncMillis);
+    }
+    Class<Machine> cached =
+        (Class<Machine>) dev.ironcore.maintenance.api.cache.CachedMachines.of(type);
+    return StreamedList.informer(
+            client, cached, client.resources(cached).inAnyNamespace(), LIST_LIMIT, resyncMillis)
+        .itemStore(
+            CacheTrim.store(
+                (Machine m) -> {
+                  CacheTrim.machine(m);
+                  return m;
+                }));
   }
 
   /** MachinePools in {@code type}'s version, listed in pages, without managed fields. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
 import dev.ironcore.maintenance.api.compute.MachineV1alpha2;
@@ -38,7 +39,7 @@ public final class CachedMachines {
    * @param type {@link Machine} (v1alpha1) or {@link MachineV1alpha2}
    * @return the cache-only class of the same version
    */
-  static Class<? extends Machine> of(Class<? extends Machine> type) {
+  public static Class<? extends Machine> of(Class<? extends Machine> type) {
     return MachineV1alpha2.class.isAssignableFrom(type) ? V1alpha2.class : V1alpha1.class;
   }
 
@@ -69,7 +70,10 @@ public final class CachedMachines {
   /** The members {@link CacheOnly} decodes: the others are skipped while buffering. */
   static final KeptMembers KEPT =
       KeptMembers.allBut("status")
-          .with("metadata", KeptMembers.allBut("managedFields", "annotations"))
+          .with(
+              "metadata",
+              KeptMembers.allBut("managedFields")
+                  .with("annotations", KeptMembers.only(Names.INITIAL_EVENTS_END_ANNOTATION)))
           .with("spec", KeptMembers.only("machinePoolRef", "tolerations"));
 
   /** A v1alpha1 Machine decoded for the cache. */
@@ -89,10 +93,11 @@ public final class CachedMachines {
   public static final class V1alpha2 extends MachineV1alpha2 implements CacheOnly {}
 
   /**
-   * Metadata without managed fields and annotations (members the API server does not send are kept,
-   * as the trim keeps them).
+   * Metadata without managed fields, and of the annotations only the one that ends a streaming
+   * list's initial events ({@link Names#INITIAL_EVENTS_END_ANNOTATION}, on a {@code BOOKMARK});
+   * members the API server does not send are kept, as the trim keeps them.
    */
-  @JsonIgnoreProperties({"managedFields", "annotations"})
+  @JsonIgnoreProperties({"managedFields"})
   static final class Metadata extends ObjectMeta {
     private static final long serialVersionUID = 1L;
   }

@@ -1,0 +1,90 @@
+package dev.ironcore.maintenance.controller.informers;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.ironcore.maintenance.api.Names;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The initial events of a streaming list (Kubernetes watch list, KEP-3157), one JSON line at a
+ * time: {@code ADDED} objects are collected until the {@code BOOKMARK} annotated {@code
+ * k8s.io/initial-events-end: "true"}, whose resourceVersion is the list's. Each line is decoded
+ * straight into {@code T} (e.g. the cache-only Machine classes), not into a JSON tree first.
+ *
+ * <p>Errors ({@link IllegalStateException}): an {@code ERROR} event (the API server refused or
+ * ended the stream; the message quotes it), or a {@code MODIFIED}/{@code DELETED} event before the
+ * end bookmark (the API server sends those only after it).
+ */
+final class InitialEvents<T extends HasMetadata> {
+  /** One watch event as the API server writes it: {@code {"type": ..., "object": {...}}}. */
+  static final class Line<T> {
+    public String type;
+    public T object;
+  }
+
+  private final KubernetesSerialization json;
+  private final TypeReference<Line<T>> lineType;
+  private final List<T> items = new ArrayList<>();
+  private String resourceVersion;
+
+  InitialEvents(KubernetesSerialization json, Class<T> type) {
+    this.json = json;
+    Type t = json.constructParametricType(Line.class, type);
+    this.lineType =
+        new TypeReference<>() {
+          @Override
+          public Type getType() {
+            return t;
+          }
+        };
+  }
+
+  /**
+   * Takes one line of the stream.
+   *
+   * @return true once the end bookmark was read (later lines are not for this list)
+   */
+  boolean accept(String line) {
+    if (line.isBlank()) {
+      return false;
+    }
+    if (line.startsWith("{\"type\":\"ERROR\"")) {
+      throw new IllegalStateException("the API server ended the streaming list: " + clip(line));
+    }
+    Line<T> event = json.unmarshal(line, lineType);
+    switch (event.type) {
+      case "ADDED":
+        items.add(event.object);
+        return false;
+      case "BOOKMARK":
+        Map<String, String> annotations = event.object.getMetadata().getAnnotations();
+        if (annotations != null
+            && "true".equals(annotations.get(Names.INITIAL_EVENTS_END_ANNOTATION))) {
+          resourceVersion = event.object.getMetadata().getResourceVersion();
+          return true;
+        }
+        return false;
+      default:
+        throw new IllegalStateException(
+            event.type + " event before the end of the streaming list's initial events");
+    }
+  }
+
+  /** The objects listed, in the order sent. */
+  List<T> items() {
+    return items;
+  }
+
+  /** The list's resourceVersion (the end bookmark's), or null before it was read. */
+  String resourceVersion() {
+    return resourceVersion;
+  }
+
+  private static String clip(String s) {
+    return s.length() <= 500 ? s : s.substring(0, 500) + "...";
+  }
+}

@@ -1,0 +1,250 @@
+package dev.ironcore.maintenance.controller.informers;
+
+import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListMeta;
+import io.fabric8.kubernetes.api.model.ListOptions;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.internal.AbstractWatchManager;
+import io.fabric8.kubernetes.client.dsl.internal.BaseOperation;
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.impl.BaseClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.impl.DefaultSharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.impl.ListerWatcher;
+import java.net.URL;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An informer's list, streamed instead of paged (Kubernetes "watch list", KEP-3157): one watch
+ * request with {@code sendInitialEvents=true} and {@code resourceVersionMatch=NotOlderThan}, which
+ * the API server answers from its watch cache with every object as an {@code ADDED} event and then
+ * a {@code BOOKMARK} annotated {@code k8s.io/initial-events-end}; that request is closed there and
+ * the bookmark's resourceVersion is the list's. The informer then watches as usual from it, so a
+ * reconnecting watch never re-sends the whole state (fabric8's own watch-list mode does, on every
+ * reconnect). For the API server this costs about half the CPU of paging through the same objects
+ * ({@code bench/analysis.md}).
+ *
+ * <p>Falls back to the paged LIST, and keeps it for this informer, when the stream fails before its
+ * first object (API servers before 1.27 and those with the {@code WatchList} feature gate off
+ * answer 422; an aggregated API server without a watch cache refuses it too). A stream that fails
+ * after its first object fails that list attempt; the informer retries it, paged.
+ *
+ * @param <T> the resource
+ */
+public final class StreamedList<T extends HasMetadata>
+    implements ListerWatcher<T, KubernetesResourceList<T>> {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamedList.class);
+
+  /** Server-side bound of the streaming request, in seconds: it ends long before in practice. */
+  static final long TIMEOUT_SECONDS = 120;
+
+  private final BaseOperation<T, KubernetesResourceList<T>, ?> paged;
+  private final HttpClient http;
+  private final Class<T> type;
+  private final AtomicBoolean pagedOnly = new AtomicBoolean();
+
+  private StreamedList(
+      BaseOperation<T, KubernetesResourceList<T>, ?> paged, HttpClient http, Class<T> type) {
+    this.paged = paged;
+    this.http = http;
+    this.type = type;
+  }
+
+  /**
+   * An informer (not started) of {@code type} on {@code operation} (e.g. {@code
+   * client.resources(X.class).inAnyNamespace()}), listing by a stream where the API server serves
+   * it and in pages of {@code pageSize} objects where not.
+   *
+   * @param resyncMillis how often cached objects are replayed, in milliseconds (0 = never)
+   */
+  @SuppressWarnings("unchecked")
+  public static <T extends HasMetadata> SharedIndexInformer<T> informer(
+      KubernetesClient client,
+      Class<T> type,
+      FilterWatchListDeletable<T, ?, ?> operation,
+      long pageSize,
+      long resyncMillis) {
+    BaseOperation<T, KubernetesResourceList<T>, ?> paged =
+        (BaseOperation<T, KubernetesResourceList<T>, ?>) operation.withLimit(pageSize);
+    StreamedList<T> lister = new StreamedList<>(paged, client.getHttpClient(), type);
+    return new DefaultSharedIndexInformer<>(
+        type, lister, resyncMillis, client.adapt(BaseClient.class).getExecutor());
+  }
+
+  @Override
+  public CompletableFuture<KubernetesResourceList<T>> submitList(ListOptions options) {
+    if (pagedOnly.get() || options.getContinue() != null) {
+      return paged.submitList(options);
+    }
+    Stream stream = new Stream();
+    try {
+      URL url =
+          paged.appendListOptionParams(
+              paged.getNamespacedUrl(),
+              new ListOptionsBuilder()
+                  .withWatch(true)
+                  .withSendInitialEvents(true)
+                  .withResourceVersionMatch("NotOlderThan")
+                  .withAllowWatchBookmarks(true)
+                  .withTimeoutSeconds(TIMEOUT_SECONDS)
+                  .build());
+      HttpRequest request = http.newHttpRequestBuilder().url(url).forStreaming().build();
+      http.consumeBytes(request, stream)
+          .whenComplete(
+              (response, failure) -> {
+                if (failure != null) {
+                  stream.fail(failure);
+                } else if (!response.isSuccessful()) {
+                  response.body().cancel();
+                  stream.fail(
+                      new KubernetesClientException(
+                          "streaming list answered " + response.code(), response.code(), null));
+                } else {
+                  response.body().consume();
+                  response
+                      .body()
+                      .done()
+                      .whenComplete(
+                          (v, t) ->
+                              stream.fail(
+                                  t != null
+                                      ? t
+                                      : new IllegalStateException(
+                                          "the stream ended before its end bookmark")));
+                }
+              });
+    } catch (Exception e) {
+      stream.fail(e);
+    }
+    return stream
+        .result
+        .handle(
+            (list, failure) -> {
+              if (failure == null) {
+                return CompletableFuture.completedFuture(list);
+              }
+              pagedOnly.set(true);
+              if (!stream.started) {
+                LOG.info(
+                    "{}: streaming list refused ({}); listing in pages from now on",
+                    paged.getApiEndpointPath(),
+                    failure.toString());
+                return paged.submitList(options);
+              }
+              LOG.warn(
+                  "{}: streaming list failed after its first object ({}); listing in pages from"
+                      + " now on",
+                  paged.getApiEndpointPath(),
+                  failure.toString());
+              return CompletableFuture.<KubernetesResourceList<T>>failedFuture(failure);
+            })
+        .thenCompose(f -> f);
+  }
+
+  /** Splits the body into lines and feeds them to {@link InitialEvents}. */
+  private final class Stream implements AsyncBody.Consumer<List<ByteBuffer>> {
+    final CompletableFuture<KubernetesResourceList<T>> result = new CompletableFuture<>();
+    final InitialEvents<T> events = new InitialEvents<>(paged.getKubernetesSerialization(), type);
+    volatile boolean started;
+    private byte[] line = new byte[8192];
+    private int length;
+
+    void fail(Throwable t) {
+      result.completeExceptionally(t);
+    }
+
+    @Override
+    public void consume(List<ByteBuffer> buffers, AsyncBody body) {
+      if (result.isDone()) {
+        body.cancel();
+        return;
+      }
+      try {
+        for (ByteBuffer buffer : buffers) {
+          if (feed(buffer)) {
+            body.cancel();
+            return;
+          }
+        }
+        body.consume();
+      } catch (RuntimeException e) {
+        fail(e);
+        body.cancel();
+      }
+    }
+
+    /** Appends {@code buffer} and hands every complete line on; true once the list is complete. */
+    private boolean feed(ByteBuffer buffer) {
+      int n = buffer.remaining();
+      if (length + n > line.length) {
+        line = Arrays.copyOf(line, Math.max(line.length * 2, length + n));
+      }
+      int scanFrom = length;
+      buffer.get(line, length, n);
+      length += n;
+      int start = 0;
+      for (int i = scanFrom; i < length; i++) {
+        if (line[i] != '\n') {
+          continue;
+        }
+        boolean done = events.accept(new String(line, start, i - start, StandardCharsets.UTF_8));
+        started = !events.items().isEmpty();
+        start = i + 1;
+        if (done) {
+          DefaultKubernetesResourceList<T> list = new DefaultKubernetesResourceList<>();
+          ListMeta meta = new ListMeta();
+          meta.setResourceVersion(events.resourceVersion());
+          list.setMetadata(meta);
+          list.setItems(events.items());
+          result.complete(list);
+          return true;
+        }
+      }
+      System.arraycopy(line, start, line, 0, length - start);
+      length -= start;
+      return false;
+    }
+  }
+
+  @Override
+  public CompletableFuture<AbstractWatchManager<T>> submitWatch(
+      ListOptions options, Watcher<T> watcher) {
+    return paged.submitWatch(options, watcher);
+  }
+
+  @Override
+  public Long getLimit() {
+    return paged.getLimit();
+  }
+
+  @Override
+  public int getWatchReconnectInterval() {
+    return paged.getWatchReconnectInterval();
+  }
+
+  @Override
+  public String getApiEndpointPath() {
+    return paged.getApiEndpointPath();
+  }
+
+  @Override
+  public Config getConfig() {
+    return paged.getConfig();
+  }
+}
