@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.cache.CacheTrim;
+import dev.ironcore.maintenance.api.cache.CachedMachines;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
@@ -26,13 +27,17 @@ import java.util.concurrent.TimeUnit;
  * spec.machinePoolRef.name}) and CAPI Machine → node ({@code status.nodeRef.name}), and on the
  * pools' Leases in {@code ironcore-machinepool-lease}. Objects returned are the cache's own,
  * trimmed to what the loops read ({@link CacheTrim}): never modify them, never write them back.
- * Each informer is a {@link SupervisedInformer} (watched and healed).
+ * Each informer is a {@link SupervisedInformer} (watched and healed) and lists by one streaming
+ * watch where the API server serves it ({@link StreamedList}), in pages elsewhere.
  */
 public final class ClusterCache implements AutoCloseable {
   private static final String BY_POOL = "byPool";
   private static final String BY_NODE = "byNode";
 
-  /** Objects per page of an informer's initial LIST (bounds the memory of listing 10,000). */
+  /**
+   * Objects per page of an informer's LIST where the API server does not stream lists ({@link
+   * StreamedList}; bounds the memory of listing 10,000).
+   */
   static final long LIST_LIMIT = 500;
 
   private final SupervisedInformer<CapiMachine> capiMachines;
@@ -71,15 +76,18 @@ public final class ClusterCache implements AutoCloseable {
     KubernetesClient ironcore = clusters.ironcore();
     // every CAPI Machine, not only selected ones: one that stops matching the selector must
     // still be seen, so that our finalizer and hook are released from it
-    // lists in pages of LIST_LIMIT; caches keep only what the loops read (CacheTrim)
+    // lists by one streaming watch (StreamedList; in pages of LIST_LIMIT where the API server does
+    // not serve it); caches keep only what the loops read (CacheTrim)
     this.capiMachines =
         new SupervisedInformer<>(
             "capi-machines",
             () ->
-                capi.resources(CapiMachine.class)
-                    .inAnyNamespace()
-                    .withLimit(LIST_LIMIT)
-                    .runnableInformer(resyncMillis)
+                StreamedList.informer(
+                        capi,
+                        CapiMachine.class,
+                        capi.resources(CapiMachine.class).inAnyNamespace(),
+                        LIST_LIMIT,
+                        resyncMillis)
                     .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(BY_NODE, m -> listOf(m.nodeName())),
             clock);
@@ -99,11 +107,12 @@ public final class ClusterCache implements AutoCloseable {
         new SupervisedInformer<>(
             "leases",
             () ->
-                ironcore
-                    .leases()
-                    .inNamespace(Names.LEASE_NAMESPACE)
-                    .withLimit(LIST_LIMIT)
-                    .runnableInformer(resyncMillis)
+                StreamedList.informer(
+                        ironcore,
+                        Lease.class,
+                        ironcore.leases().inNamespace(Names.LEASE_NAMESPACE),
+                        LIST_LIMIT,
+                        resyncMillis)
                     .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(),
             clock);
@@ -119,14 +128,14 @@ public final class ClusterCache implements AutoCloseable {
     return List.of(capiMachines, machines, pools, leases);
   }
 
+  /**
+   * Machines in {@code type}'s version, decoded as {@link CachedMachines} and kept trimmed ({@link
+   * CacheTrim#machine}).
+   */
   @SuppressWarnings("unchecked")
   private static SharedIndexInformer<Machine> machineInformer(
       KubernetesClient client, Class<? extends Machine> type, long resyncMillis) {
-    if (!Boolean.getBoolean("ironcore.maintenance.streamedList")) {
-      return CacheTrim.machineInformer(client, type, LIST_LIMIT, resyncMillis);
-    }
-    Class<Machine> cached =
-        (Class<Machine>) dev.ironcore.maintenance.api.cache.CachedMachines.of(type);
+    Class<Machine> cached = (Class<Machine>) CachedMachines.of(type);
     return StreamedList.informer(
             client, cached, client.resources(cached).inAnyNamespace(), LIST_LIMIT, resyncMillis)
         .itemStore(
@@ -137,14 +146,11 @@ public final class ClusterCache implements AutoCloseable {
                 }));
   }
 
-  /** MachinePools in {@code type}'s version, listed in pages, without managed fields. */
+  /** MachinePools in {@code type}'s version, without managed fields. */
   private static <T extends MachinePool> SharedIndexInformer<MachinePool> poolInformer(
       KubernetesClient client, Class<T> type, long resyncMillis) {
     return widen(
-        client
-            .resources(type)
-            .withLimit(LIST_LIMIT)
-            .runnableInformer(resyncMillis)
+        StreamedList.informer(client, type, client.resources(type), LIST_LIMIT, resyncMillis)
             .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)));
   }
 
