@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,10 +41,12 @@ import org.slf4j.LoggerFactory;
  * reconnect). For the API server this costs about half the CPU of paging through the same objects
  * ({@code bench/analysis.md}).
  *
- * <p>Falls back to the paged LIST, and keeps it for this informer, when the stream fails before its
- * first object (API servers before 1.27 and those with the {@code WatchList} feature gate off
- * answer 422; an aggregated API server without a watch cache refuses it too). A stream that fails
- * after its first object fails that list attempt; the informer retries it, paged.
+ * <p>Where the API server refuses the streaming request ({@link #refused}: API servers before 1.27
+ * and those with the {@code WatchList} feature gate off answer 422) the informer lists in pages of
+ * {@code pageSize} from then on. Any other failure (a 5xx or 429, a cut connection, an {@code
+ * ERROR} event, no end bookmark within {@value #TIMEOUT_SECONDS} s) makes that one list a paged
+ * LIST; the objects streamed so far are dropped, so a list is never partial. Either way is logged
+ * at INFO.
  *
  * @param <T> the resource
  */
@@ -59,7 +62,7 @@ public final class StreamedList<T extends HasMetadata>
   private final Class<T> type;
   private final AtomicBoolean pagedOnly = new AtomicBoolean();
 
-  private StreamedList(
+  StreamedList(
       BaseOperation<T, KubernetesResourceList<T>, ?> paged, HttpClient http, Class<T> type) {
     this.paged = paged;
     this.http = http;
@@ -139,29 +142,45 @@ public final class StreamedList<T extends HasMetadata>
               if (failure == null) {
                 return CompletableFuture.completedFuture(list);
               }
-              pagedOnly.set(true);
-              if (!stream.started) {
+              if (refused(failure)) {
+                pagedOnly.set(true);
                 LOG.info(
-                    "{}: streaming list refused ({}); listing in pages from now on",
+                    "{}: the API server does not stream lists ({}); listing in pages",
+                    paged.getApiEndpointPath(),
+                    failure.getMessage());
+              } else {
+                LOG.info(
+                    "{}: streaming list failed ({}); listing in pages this time",
                     paged.getApiEndpointPath(),
                     failure.toString());
-                return paged.submitList(options);
               }
-              LOG.warn(
-                  "{}: streaming list failed after its first object ({}); listing in pages from"
-                      + " now on",
-                  paged.getApiEndpointPath(),
-                  failure.toString());
-              return CompletableFuture.<KubernetesResourceList<T>>failedFuture(failure);
+              return paged.submitList(options);
             })
         .thenCompose(f -> f);
+  }
+
+  /**
+   * True if the API server answered the streaming request with a status that will not change on a
+   * retry: 4xx but 408 and 429 (e.g. 422 where the {@code WatchList} feature gate is off), or 501.
+   */
+  static boolean refused(Throwable failure) {
+    Throwable t = failure instanceof CompletionException ? failure.getCause() : failure;
+    if (!(t instanceof KubernetesClientException)) {
+      return false;
+    }
+    int code = ((KubernetesClientException) t).getCode();
+    return code == 501 || (code >= 400 && code < 500 && code != 408 && code != 429);
+  }
+
+  /** True once the API server refused a streaming list: this informer lists in pages. */
+  boolean pagedOnly() {
+    return pagedOnly.get();
   }
 
   /** Splits the body into lines and feeds them to {@link InitialEvents}. */
   private final class Stream implements AsyncBody.Consumer<List<ByteBuffer>> {
     final CompletableFuture<KubernetesResourceList<T>> result = new CompletableFuture<>();
     final InitialEvents<T> events = new InitialEvents<>(paged.getKubernetesSerialization(), type);
-    volatile boolean started;
     private byte[] line = new byte[8192];
     private int length;
 
@@ -204,7 +223,6 @@ public final class StreamedList<T extends HasMetadata>
           continue;
         }
         boolean done = events.accept(new String(line, start, i - start, StandardCharsets.UTF_8));
-        started = !events.items().isEmpty();
         start = i + 1;
         if (done) {
           DefaultKubernetesResourceList<T> list = new DefaultKubernetesResourceList<>();
