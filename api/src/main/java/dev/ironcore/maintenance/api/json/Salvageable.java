@@ -26,8 +26,8 @@ public interface Salvageable {
   /**
    * The class a salvaged object's metadata is read as (before {@link #salvage}): fabric8's {@code
    * ObjectMeta}, or a subclass that skips members the type never keeps (e.g. the informer caches'
-   * Machines skip {@code managedFields} and {@code annotations}, so a bad value there does not cost
-   * them their labels).
+   * Machines skip {@code managedFields} and all annotations but a bookmark's, so a bad value there
+   * does not cost them their labels).
    */
   default Class<? extends io.fabric8.kubernetes.api.model.ObjectMeta> metadataClass() {
     return io.fabric8.kubernetes.api.model.ObjectMeta.class;

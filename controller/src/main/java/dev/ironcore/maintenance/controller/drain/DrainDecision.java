@@ -397,7 +397,8 @@ public final class DrainDecision {
    * Machine that tolerates it only with {@code tolerationSeconds} blocks until the eviction loop
    * has evicted it and it is gone (domain reference §5, drain step 4). The taint is the pool's own
    * (matched by key and effect, so a value someone gave it counts, as it does for eviction), or
-   * {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none.
+   * {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none. A Machine that cannot be
+   * decoded blocks, named with why ({@code ns/vm-1 (its spec cannot be read: ...)}).
    */
   public static List<String> blockingMachines(MachinePool pool, List<Machine> bound) {
     List<Taint> present =
@@ -410,12 +411,28 @@ public final class DrainDecision {
     for (Machine m : bound) {
       var tolerations = m.getSpec() == null ? null : m.getSpec().getTolerations();
       if (probes.stream().anyMatch(t -> !Tolerations.toleratedForever(t, tolerations))) {
-        blocking.add(m.getMetadata().getNamespace() + "/" + m.getMetadata().getName());
+        String name = m.getMetadata().getNamespace() + "/" + m.getMetadata().getName();
+        blocking.add(m.decodeError() == null ? name : name + " (" + unreadable(m) + ")");
       }
     }
     blocking.sort(null);
     return blocking;
   }
+
+  /**
+   * {@code its spec cannot be read: <error>}, clipped to {@value #UNREADABLE_CHARS} characters: a
+   * Machine stored in a shape the controller cannot decode is never evicted on its tolerations (it
+   * blocks the drain until it is fixed or deleted), and the drain's messages say so.
+   */
+  static String unreadable(Machine m) {
+    String error = m.decodeError();
+    if (error.length() > UNREADABLE_CHARS) {
+      error = error.substring(0, UNREADABLE_CHARS) + "...";
+    }
+    return "its spec cannot be read: " + error;
+  }
+
+  static final int UNREADABLE_CHARS = 120;
 
   static boolean isDeleting(HasMetadata o) {
     return o.getMetadata() != null && o.getMetadata().getDeletionTimestamp() != null;

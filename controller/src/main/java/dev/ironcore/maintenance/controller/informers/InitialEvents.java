@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.ironcore.maintenance.api.Names;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayInputStream;
 import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,13 +51,27 @@ final class InitialEvents<T extends HasMetadata> {
    * @return true once the end bookmark was read (later lines are not for this list)
    */
   boolean accept(String line) {
-    if (line.isBlank()) {
+    byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+    return accept(bytes, 0, bytes.length);
+  }
+
+  /**
+   * Takes one line of the stream: {@code length} bytes of UTF-8 JSON from {@code offset} (decoded
+   * from the bytes, without a String in between).
+   *
+   * @return true once the end bookmark was read (later lines are not for this list)
+   */
+  boolean accept(byte[] buffer, int offset, int length) {
+    if (isBlank(buffer, offset, length)) {
       return false;
     }
-    if (line.startsWith("{\"type\":\"ERROR\"")) {
-      throw new IllegalStateException("the API server ended the streaming list: " + clip(line));
+    if (startsWith(buffer, offset, length, ERROR)) {
+      throw new IllegalStateException(
+          "the API server ended the streaming list: "
+              + new String(buffer, offset, Math.min(length, 500), StandardCharsets.UTF_8)
+              + (length > 500 ? "..." : ""));
     }
-    Line<T> event = json.unmarshal(line, lineType);
+    Line<T> event = json.unmarshal(new ByteArrayInputStream(buffer, offset, length), lineType);
     switch (event.type) {
       case "ADDED":
         items.add(event.object);
@@ -74,6 +90,29 @@ final class InitialEvents<T extends HasMetadata> {
     }
   }
 
+  private static final byte[] ERROR = "{\"type\":\"ERROR\"".getBytes(StandardCharsets.UTF_8);
+
+  private static boolean isBlank(byte[] b, int offset, int length) {
+    for (int i = offset; i < offset + length; i++) {
+      if (b[i] != ' ' && b[i] != '\r' && b[i] != '\t') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean startsWith(byte[] b, int offset, int length, byte[] prefix) {
+    if (length < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (b[offset + i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The objects listed, in the order sent. */
   List<T> items() {
     return items;
@@ -82,9 +121,5 @@ final class InitialEvents<T extends HasMetadata> {
   /** The list's resourceVersion (the end bookmark's), or null before it was read. */
   String resourceVersion() {
     return resourceVersion;
-  }
-
-  private static String clip(String s) {
-    return s.length() <= 500 ? s : s.substring(0, 500) + "...";
   }
 }

@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.client.informers.impl.DefaultSharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.impl.ListerWatcher;
 import java.net.URL;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -222,7 +221,7 @@ public final class StreamedList<T extends HasMetadata>
         if (line[i] != '\n') {
           continue;
         }
-        boolean done = events.accept(new String(line, start, i - start, StandardCharsets.UTF_8));
+        boolean done = events.accept(line, start, i - start);
         start = i + 1;
         if (done) {
           DefaultKubernetesResourceList<T> list = new DefaultKubernetesResourceList<>();

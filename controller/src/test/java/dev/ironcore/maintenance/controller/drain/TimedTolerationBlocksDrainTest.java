@@ -37,4 +37,38 @@ class TimedTolerationBlocksDrainTest {
                     machine("forever", "pool-a", false, maintenance(null)))))
         .containsExactly("ns/hour", "ns/zero");
   }
+
+  @Test
+  void aMachineThatCannotBeReadBlocksAndIsNamedWithWhy() {
+    var p =
+        pool(
+            "pool-a",
+            DrainDecision.MAINTENANCE_TAINTS.toArray(
+                new dev.ironcore.maintenance.api.compute.Taint[0]));
+    var bad = machine("bad", "pool-a", false, maintenance(null));
+    bad.salvage(
+        "spec.tolerations[0].tolerationSeconds: Cannot deserialize value of type `java.lang.Long`"
+            + " from String \"abc\": not a valid `java.lang.Long` value",
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+            .objectNode()
+            .set(
+                "spec",
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                    .objectNode()
+                    .set(
+                        "machinePoolRef",
+                        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                            .objectNode()
+                            .put("name", "pool-a"))));
+    List<String> blocking =
+        DrainDecision.blockingMachines(
+            p, List.of(bad, machine("forever", "pool-a", false, maintenance(null))));
+    assertThat(blocking)
+        .containsExactly(
+            "ns/bad (its spec cannot be read: spec.tolerations[0].tolerationSeconds: Cannot"
+                + " deserialize value of type `java.lang.Long` from String \"abc\": not a valid"
+                + " ...)");
+    assertThat(DrainDecision.waitingFor(blocking))
+        .startsWith("waiting for 1 Machine: ns/bad (its spec cannot be read: ");
+  }
 }
