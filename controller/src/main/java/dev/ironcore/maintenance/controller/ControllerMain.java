@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.selector.LabelSelector;
+import dev.ironcore.maintenance.api.validation.LabelSyntax;
 import dev.ironcore.maintenance.controller.drain.DrainPolicy;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.metrics.HealthServer;
@@ -18,6 +19,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -313,7 +315,10 @@ public final class ControllerMain implements Callable<Integer> {
     stop.await();
     stopping.set(true);
     org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControllerMain.class);
-    log.info("controller stopping: loops finish their passes, then the Lease is released");
+    log.info(
+        leaderElect
+            ? "controller stopping: loops finish their passes, then the Lease is released"
+            : "controller stopping: loops finish their passes");
     app.close();
     if (elector != null) {
       elector.cancel(true); // releases the Lease (synchronously) when this process leads
@@ -344,6 +349,32 @@ public final class ControllerMain implements Callable<Integer> {
           spec.commandLine(),
           "--leader-election-id and --leader-election-namespace must not be empty");
     }
+    // the Lease's name and namespace: refused here rather than by the API server on every try
+    List<String> idErrors = LabelSyntax.dns1123SubdomainErrors(leaderElectionId);
+    if (!idErrors.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--leader-election-id="
+              + leaderElectionId
+              + ": the Lease's name "
+              + String.join("; ", idErrors));
+    }
+    if (!isDns1123Label(leaderElectionNamespace)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--leader-election-namespace="
+              + leaderElectionNamespace
+              + ": a namespace name must be a lowercase RFC 1123 label: at most 63 lowercase"
+              + " alphanumeric characters or '-', starting and ending with an alphanumeric"
+              + " character");
+    }
+  }
+
+  /** Kubernetes' {@code IsDNS1123Label}: a namespace name. */
+  static boolean isDns1123Label(String s) {
+    return s.length() <= 63
+        && LabelSyntax.dns1123SubdomainErrors(s).isEmpty()
+        && s.indexOf('.') < 0;
   }
 
   /** $POD_NAME, else host name and pid: unique among the candidates for the Lease. */

@@ -110,6 +110,30 @@ class ControllerMainTest {
                 "ironcore-maintenance-controller: --max-concurrent-drains must be at least 0,"
                     + " got -1\n"));
     assertThat(validate("--leader-election-id=").exitCode()).isEqualTo(2);
+    // the Lease's name and namespace, as the API server would refuse them on every try
+    assertThat(validate("--leader-election-id=Bad_Name"))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: --leader-election-id=Bad_Name: the Lease's name"
+                    + " must be a lowercase RFC 1123 subdomain: lowercase alphanumeric characters,"
+                    + " '-' or '.', starting and ending with an alphanumeric character (e.g."
+                    + " 'example.com')\n"));
+    for (String ns : List.of("Bad_NS", "a.b", "x".repeat(64), "-a")) {
+      Run r = validate("--leader-election-namespace=" + ns);
+      assertThat(r.exitCode()).as(ns).isEqualTo(2);
+      assertThat(r.err())
+          .as(ns)
+          .startsWith(
+              "ironcore-maintenance-controller: --leader-election-namespace="
+                  + ns
+                  + ": a namespace name must be a lowercase RFC 1123 label");
+    }
+    assertThat(
+            validate(
+                "--leader-election-id=ironcore.maintenance-1",
+                "--leader-election-namespace=kube-system"))
+        .isEqualTo(new Run(0, ""));
     // 0 turns the drain timeout off: allowed
     assertThat(validate("--drain-timeout=0")).isEqualTo(new Run(0, ""));
   }

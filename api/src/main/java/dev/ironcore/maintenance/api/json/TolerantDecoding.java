@@ -87,7 +87,7 @@ public final class TolerantDecoding extends SimpleModule {
       HasMetadata object = (HasMetadata) newInstance(type);
       object.setMetadata(
           metadata(tree.path("metadata"), ((Salvageable) object).metadataClass(), ctxt));
-      String error = oneLine(cause);
+      String error = DecodeErrorMessage.of(cause);
       ((Salvageable) object).salvage(error, tree);
       String ns = object.getMetadata().getNamespace();
       String name = object.getMetadata().getName();
@@ -135,11 +135,6 @@ public final class TolerantDecoding extends SimpleModule {
     private static String text(JsonNode node, String field) {
       JsonNode v = node.get(field);
       return v != null && v.isTextual() ? v.asText() : null;
-    }
-
-    private static String oneLine(Exception e) {
-      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      return message.replaceAll("\\s+", " ").trim();
     }
   }
 }

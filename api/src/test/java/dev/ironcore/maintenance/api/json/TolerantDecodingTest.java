@@ -25,7 +25,7 @@ class TolerantDecodingTest {
   void aMachineThatDoesNotFitItsShapeKeepsMetadataAndBindingAndIsMarked() {
     long before = DecodeErrors.count("Machine.compute.ironcore.dev");
     Machine m = serialization.unmarshal(machine("bad", "{'key':'k'}"), Machine.class);
-    assertThat(m.decodeError()).contains("Toleration");
+    assertThat(m.decodeError()).isEqualTo("spec.tolerations: expected a list, got an object");
     assertThat(m.getMetadata().getName()).isEqualTo("bad");
     assertThat(m.getMetadata().getResourceVersion()).isEqualTo("7");
     assertThat(m.getMetadata().getFinalizers()).containsExactly("f");
@@ -64,5 +64,23 @@ class TolerantDecodingTest {
             MachinePool.class);
     assertThat(p.decodeError()).isNotNull();
     assertThat(p.getSpec()).isNull();
+  }
+
+  @Test
+  void theErrorNamesTheFieldAndWhatIsStoredThere() {
+    Machine seconds =
+        serialization.unmarshal(
+            machine("bad", "[{'key':'k','effect':'NoExecute','tolerationSeconds':'30s'}]"),
+            Machine.class);
+    assertThat(seconds.decodeError())
+        .isEqualTo("spec.tolerations[0].tolerationSeconds: expected an integer, got \"30s\"");
+    Machine scalar = serialization.unmarshal(machine("bad", "'all'"), Machine.class);
+    assertThat(scalar.decodeError()).isEqualTo("spec.tolerations: expected a list, got a string");
+    MachinePool p =
+        serialization.unmarshal(
+            "{\"apiVersion\":\"compute.ironcore.dev/v1alpha1\",\"kind\":\"MachinePool\","
+                + "\"metadata\":{\"name\":\"p\"},\"spec\":{\"taints\":[{\"key\":[1]}]}}",
+            MachinePool.class);
+    assertThat(p.decodeError()).isEqualTo("spec.taints[0].key: expected a string, got a list");
   }
 }

@@ -143,7 +143,14 @@ class UndecodableObjectE2ETest {
     assertThat(deleting("vm-odd-2")).isFalse();
     String logText = Files.readString(log);
     assertThat(logText)
-        .contains("cannot decode Machine.compute.ironcore.dev " + world.ns + "/vm-odd:")
-        .contains("cannot decode Machine.compute.ironcore.dev " + world.ns + "/vm-odd-2:");
+        // listed at start (a streamed list) and arriving by watch: the field and what is stored
+        .contains(
+            "cannot decode Machine.compute.ironcore.dev "
+                + world.ns
+                + "/vm-odd: spec.tolerations: expected a list, got an object;")
+        .contains(
+            "cannot decode Machine.compute.ironcore.dev "
+                + world.ns
+                + "/vm-odd-2: spec.tolerations: expected a list, got an object;");
   }
 }
