@@ -20,10 +20,16 @@ public final class DurationFlag {
   private DurationFlag() {}
 
   /**
+   * The longest duration accepted, in milliseconds: Go's {@code time.Duration} (int64 nanoseconds,
+   * about 292 years), so that no value means something else here than in controller-runtime.
+   */
+  static final double MAX_MILLIS = Long.MAX_VALUE / 1_000_000.0;
+
+  /**
    * @param text the flag's value
    * @return the duration, rounded to milliseconds, zero or positive
-   * @throws IllegalArgumentException naming the text and the expected form when it does not parse
-   *     or is negative
+   * @throws IllegalArgumentException naming the text and the expected form when it does not parse,
+   *     is negative or longer than Go's durations (2562047h)
    */
   public static Duration parse(String text) {
     String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
@@ -59,6 +65,10 @@ public final class DurationFlag {
     }
     if (end == 0 || end != t.length()) {
       throw invalid(text);
+    }
+    if (millis > MAX_MILLIS) {
+      throw new IllegalArgumentException(
+          "invalid duration \"" + text + "\": too large, at most 2562047h (about 292 years)");
     }
     return Duration.ofMillis(Math.round(millis));
   }

@@ -34,6 +34,13 @@ class DurationFlagTest {
     assertThatThrownBy(() -> DurationFlag.parse("-5s"))
         .hasMessage("invalid duration \"-5s\": must not be negative");
     assertThatThrownBy(() -> DurationFlag.parse("PT-1S")).hasMessageContaining("invalid duration");
+    // Go's durations end at 2562047h47m16.854775807s; longer ones used to saturate silently
+    assertThatThrownBy(() -> DurationFlag.parse("9999999999999999999d"))
+        .hasMessage(
+            "invalid duration \"9999999999999999999d\": too large, at most 2562047h (about 292"
+                + " years)");
+    assertThatThrownBy(() -> DurationFlag.parse("2562048h")).hasMessageContaining("too large");
+    assertThat(DurationFlag.parse("2562047h")).isEqualTo(java.time.Duration.ofHours(2562047));
   }
 
   @Test
