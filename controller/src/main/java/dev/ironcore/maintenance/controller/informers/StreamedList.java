@@ -22,10 +22,12 @@ import io.fabric8.kubernetes.client.informers.impl.DefaultSharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.impl.ListerWatcher;
 import java.net.URL;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,9 +45,9 @@ import org.slf4j.LoggerFactory;
  * <p>Where the API server refuses the streaming request ({@link #refused}: API servers before 1.27
  * and those with the {@code WatchList} feature gate off answer 422) the informer lists in pages of
  * {@code pageSize} from then on. Any other failure (a 5xx or 429, a cut connection, an {@code
- * ERROR} event, no end bookmark within {@value #TIMEOUT_SECONDS} s) makes that one list a paged
- * LIST; the objects streamed so far are dropped, so a list is never partial. Either way is logged
- * at INFO.
+ * ERROR} event, no end bookmark within {@value #TIMEOUT_SECONDS} s, or none 10 s after that, as
+ * when a partition leaves the connection open) makes that one list a paged LIST; the objects
+ * streamed so far are dropped, so a list is never partial. Either way is logged at INFO.
  *
  * @param <T> the resource
  */
@@ -60,12 +62,27 @@ public final class StreamedList<T extends HasMetadata>
   private final HttpClient http;
   private final Class<T> type;
   private final AtomicBoolean pagedOnly = new AtomicBoolean();
+  private final Duration giveUp;
 
   StreamedList(
       BaseOperation<T, KubernetesResourceList<T>, ?> paged, HttpClient http, Class<T> type) {
+    this(paged, http, type, Duration.ofSeconds(TIMEOUT_SECONDS + 10));
+  }
+
+  /**
+   * @param giveUp how long a stream may take in all before this list is paged instead (the API
+   *     server ends it after {@value #TIMEOUT_SECONDS} s; this bounds a connection that stays open
+   *     without answering)
+   */
+  StreamedList(
+      BaseOperation<T, KubernetesResourceList<T>, ?> paged,
+      HttpClient http,
+      Class<T> type,
+      Duration giveUp) {
     this.paged = paged;
     this.http = http;
     this.type = type;
+    this.giveUp = giveUp;
   }
 
   /**
@@ -118,6 +135,7 @@ public final class StreamedList<T extends HasMetadata>
                       new KubernetesClientException(
                           "streaming list answered " + response.code(), response.code(), null));
                 } else {
+                  stream.opened(response.body());
                   response.body().consume();
                   response
                       .body()
@@ -151,7 +169,9 @@ public final class StreamedList<T extends HasMetadata>
                 LOG.info(
                     "{}: streaming list failed ({}); listing in pages this time",
                     paged.getApiEndpointPath(),
-                    failure.toString());
+                    unwrap(failure) instanceof java.util.concurrent.TimeoutException
+                        ? "no end bookmark after " + giveUp.toSeconds() + " s"
+                        : unwrap(failure).toString());
               }
               return paged.submitList(options);
             })
@@ -163,12 +183,18 @@ public final class StreamedList<T extends HasMetadata>
    * retry: 4xx but 408 and 429 (e.g. 422 where the {@code WatchList} feature gate is off), or 501.
    */
   static boolean refused(Throwable failure) {
-    Throwable t = failure instanceof CompletionException ? failure.getCause() : failure;
+    Throwable t = unwrap(failure);
     if (!(t instanceof KubernetesClientException)) {
       return false;
     }
     int code = ((KubernetesClientException) t).getCode();
     return code == 501 || (code >= 400 && code < 500 && code != 408 && code != 429);
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause()
+        : failure;
   }
 
   /** True once the API server refused a streaming list: this informer lists in pages. */
@@ -182,6 +208,29 @@ public final class StreamedList<T extends HasMetadata>
     final InitialEvents<T> events = new InitialEvents<>(paged.getKubernetesSerialization(), type);
     private byte[] line = new byte[8192];
     private int length;
+
+    private volatile AsyncBody body;
+
+    Stream() {
+      // a stream whose API server stops answering without closing the connection (a partition)
+      // must not hold the list forever: the API server ends it after TIMEOUT_SECONDS anyway
+      result
+          .orTimeout(giveUp.toMillis(), TimeUnit.MILLISECONDS)
+          .whenComplete(
+              (list, failure) -> {
+                AsyncBody b = body;
+                if (failure != null && b != null) {
+                  b.cancel();
+                }
+              });
+    }
+
+    void opened(AsyncBody b) {
+      body = b;
+      if (result.isCompletedExceptionally()) {
+        b.cancel();
+      }
+    }
 
     void fail(Throwable t) {
       result.completeExceptionally(t);
