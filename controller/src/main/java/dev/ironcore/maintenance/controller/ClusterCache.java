@@ -138,12 +138,7 @@ public final class ClusterCache implements AutoCloseable {
     Class<Machine> cached = (Class<Machine>) CachedMachines.of(type);
     return StreamedList.informer(
             client, cached, client.resources(cached).inAnyNamespace(), LIST_LIMIT, resyncMillis)
-        .itemStore(
-            CacheTrim.store(
-                (Machine m) -> {
-                  CacheTrim.machine(m);
-                  return m;
-                }));
+        .itemStore(CacheTrim.machineStore());
   }
 
   /** MachinePools in {@code type}'s version, without managed fields. */

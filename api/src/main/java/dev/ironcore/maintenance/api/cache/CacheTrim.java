@@ -69,12 +69,12 @@ public final class CacheTrim {
         .inAnyNamespace()
         .withLimit(pageSize)
         .runnableInformer(resyncMillis)
-        .itemStore(
-            store(
-                (Machine m) -> {
-                  machine(m);
-                  return m;
-                }));
+        .itemStore(machineStore());
+  }
+
+  /** An informer store that keeps each Machine trimmed by {@link #machine}. */
+  public static ItemStore<Machine> machineStore() {
+    return store(CacheTrim::machine);
   }
 
   /**

@@ -88,7 +88,8 @@ public final class StreamedList<T extends HasMetadata>
   /**
    * An informer (not started) of {@code type} on {@code operation} (e.g. {@code
    * client.resources(X.class).inAnyNamespace()}), listing by a stream where the API server serves
-   * it and in pages of {@code pageSize} objects where not.
+   * it and in pages of {@code pageSize} objects where not. The stream carries the operation's
+   * namespace only: an operation with a label or field selector must not use this.
    *
    * @param resyncMillis how often cached objects are replayed, in milliseconds (0 = never)
    */

@@ -50,6 +50,18 @@ class StreamedListTest {
         CACHED);
   }
 
+  /** What the informer's Reflector asks first: a LIST with the page size as limit. */
+  private static KubernetesResourceList<Machine> firstList(StreamedList<Machine> lister)
+      throws Exception {
+    return lister
+        .submitList(new ListOptionsBuilder().withLimit(PAGE).build())
+        .get(30, TimeUnit.SECONDS);
+  }
+
+  private static SharedIndexInformer<Machine> informer(KubernetesClient client, String ns) {
+    return StreamedList.informer(client, CACHED, client.resources(CACHED).inNamespace(ns), PAGE, 0);
+  }
+
   private static String namespaceWithMachines(KubernetesClient client) {
     String ns = "stream-" + UUID.randomUUID().toString().substring(0, 6);
     client
@@ -78,10 +90,7 @@ class StreamedListTest {
     String ns = namespaceWithMachines(client);
 
     StreamedList<Machine> lister = lister(client, ns);
-    KubernetesResourceList<Machine> list =
-        lister
-            .submitList(new ListOptionsBuilder().withLimit(PAGE).build())
-            .get(30, TimeUnit.SECONDS);
+    KubernetesResourceList<Machine> list = firstList(lister);
     assertThat(list.getItems())
         .as("all %d Machines in one answer, though a page holds %d", MACHINES, PAGE)
         .hasSize(MACHINES)
@@ -92,8 +101,7 @@ class StreamedListTest {
     assertThat(Long.parseLong(list.getMetadata().getResourceVersion())).isPositive();
     assertThat(lister.pagedOnly()).isFalse();
 
-    SharedIndexInformer<Machine> informer =
-        StreamedList.informer(client, CACHED, client.resources(CACHED).inNamespace(ns), PAGE, 0);
+    SharedIndexInformer<Machine> informer = informer(client, ns);
     try {
       informer.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
       assertThat(informer.getStore().list()).hasSize(MACHINES);
@@ -124,16 +132,12 @@ class StreamedListTest {
       String ns = namespaceWithMachines(client);
 
       StreamedList<Machine> lister = lister(client, ns);
-      KubernetesResourceList<Machine> page =
-          lister
-              .submitList(new ListOptionsBuilder().withLimit(PAGE).build())
-              .get(30, TimeUnit.SECONDS);
+      KubernetesResourceList<Machine> page = firstList(lister);
       assertThat(page.getItems()).as("the first page").hasSize((int) PAGE);
       assertThat(page.getMetadata().getContinue()).isNotEmpty();
       assertThat(lister.pagedOnly()).as("refused (422): pages from now on").isTrue();
 
-      SharedIndexInformer<Machine> informer =
-          StreamedList.informer(client, CACHED, client.resources(CACHED).inNamespace(ns), PAGE, 0);
+      SharedIndexInformer<Machine> informer = informer(client, ns);
       try {
         informer.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertThat(informer.getStore().list())
