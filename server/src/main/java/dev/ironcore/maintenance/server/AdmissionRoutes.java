@@ -1,6 +1,8 @@
 package dev.ironcore.maintenance.server;
 
+import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
+import dev.ironcore.maintenance.server.admission.ExpectedKind;
 import dev.ironcore.maintenance.server.mutation.CapiMachineMutator;
 import dev.ironcore.maintenance.server.mutation.MachineMutator;
 import dev.ironcore.maintenance.server.mutation.TaintTimeAddedMutator;
@@ -51,7 +53,16 @@ public final class AdmissionRoutes {
    */
   public static final String CONVERT = "/convert";
 
+  private static final String[] CAPI = {Names.CAPI_GROUP, "Machine"};
+  private static final String[] COMPUTE_MACHINE = {Names.COMPUTE_GROUP, "Machine"};
+  private static final String[] COMPUTE_POOL = {Names.COMPUTE_GROUP, "MachinePool"};
+
   private AdmissionRoutes() {}
+
+  /** Every path answers only reviews of its own group and kind ({@link ExpectedKind}). */
+  private static AdmissionHandler guard(String path, String[] groupKind, AdmissionHandler handler) {
+    return new ExpectedKind(path, groupKind[0], groupKind[1], handler);
+  }
 
   /**
    * @param capiMachineSelector which CAPI Machines (by labels) to mutate
@@ -85,20 +96,30 @@ public final class AdmissionRoutes {
       BoundMachines boundMachines,
       Clock clock) {
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
-    routes.put(MUTATE_CAPI_MACHINE, new CapiMachineMutator(capiMachineSelector));
-    routes.put(MUTATE_MACHINE, new MachineMutator());
-    routes.put(MUTATE_MACHINEPOOL, new TaintTimeAddedMutator(clock));
+    routes.put(
+        MUTATE_CAPI_MACHINE,
+        guard(MUTATE_CAPI_MACHINE, CAPI, new CapiMachineMutator(capiMachineSelector)));
+    routes.put(MUTATE_MACHINE, guard(MUTATE_MACHINE, COMPUTE_MACHINE, new MachineMutator()));
+    routes.put(
+        MUTATE_MACHINEPOOL,
+        guard(MUTATE_MACHINEPOOL, COMPUTE_POOL, new TaintTimeAddedMutator(clock)));
     routes.put(
         VALIDATE_MACHINE,
-        new ValidatingHandler(
-            List.of(
-                new MachinePoolRefImmutable(),
-                new MachinePoolRefName(),
-                ListFieldValidator.tolerations())));
+        guard(
+            VALIDATE_MACHINE,
+            COMPUTE_MACHINE,
+            new ValidatingHandler(
+                List.of(
+                    new MachinePoolRefImmutable(),
+                    new MachinePoolRefName(),
+                    ListFieldValidator.tolerations()))));
     routes.put(
         VALIDATE_MACHINEPOOL,
-        new EvictionWarningHandler(
-            new ValidatingHandler(List.of(ListFieldValidator.taints())), boundMachines));
+        guard(
+            VALIDATE_MACHINEPOOL,
+            COMPUTE_POOL,
+            new EvictionWarningHandler(
+                new ValidatingHandler(List.of(ListFieldValidator.taints())), boundMachines)));
     return routes;
   }
 }

@@ -6,7 +6,10 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
+import dev.ironcore.maintenance.api.compute.Toleration;
 import dev.ironcore.maintenance.api.compute.Tolerations;
+import dev.ironcore.maintenance.controller.eviction.EvictionDecision;
+import dev.ironcore.maintenance.controller.eviction.TimeAdded;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,7 +57,8 @@ public final class DrainDecision {
    *
    * <ul>
    *   <li>tainting is deferred ({@link DrainStep.Queue}, {@code DrainQueued}) while {@code
-   *       --max-concurrent-drains} other pools drain ({@link DrainBudget});
+   *       --max-concurrent-drains} other pools drain ({@link DrainBudget}); a {@code DrainQueued}
+   *       Event on the CAPI Machine marks the transition into the queue;
    *   <li>tainting records {@code DrainStarted} on the CAPI Machine right before the taints are
    *       added ({@link DrainEvent.When#BEFORE_WRITE}, as every event of a step's write: a crash
    *       cannot lose it);
@@ -98,10 +102,16 @@ public final class DrainDecision {
                 + "; position "
                 + v.position()
                 + " in the queue";
+        events.add(
+            DrainEvent.normal(
+                DrainEvent.Subject.CAPI_MACHINE,
+                DrainEvent.QUEUED,
+                "pool " + s.pool() + ": " + message,
+                DrainEvent.When.REASON_CHANGED));
         return new DrainOutcome(
             new DrainStep.Queue(s.pool(), v.position(), v.inProgress()),
             MaintenanceCondition.queued(message),
-            List.of(),
+            events,
             QUEUE_RECHECK);
       }
       events.add(
@@ -266,13 +276,18 @@ public final class DrainDecision {
   }
 
   private static String firstFew(List<String> names) {
-    if (names.size() <= NAMED_MACHINES) {
+    return firstFew(names, NAMED_MACHINES);
+  }
+
+  /**
+   * @return the first {@code limit} of {@code names} joined by {@code ", "}, then {@code and N
+   *     more} when there are more
+   */
+  static String firstFew(List<String> names, int limit) {
+    if (names.size() <= limit) {
       return String.join(", ", names);
     }
-    return String.join(", ", names.subList(0, NAMED_MACHINES))
-        + " and "
-        + (names.size() - NAMED_MACHINES)
-        + " more";
+    return String.join(", ", names.subList(0, limit)) + " and " + (names.size() - limit) + " more";
   }
 
   private static List<String> names(List<Machine> machines) {
@@ -392,13 +407,25 @@ public final class DrainDecision {
   }
 
   /**
-   * Bound Machines ({@code namespace/name}, sorted) that do not tolerate the pool's {@code
-   * maintenance.ironcore.dev} NoExecute taint for good; Machines still shutting down count. A
+   * Bound Machines that do not tolerate the pool's {@code maintenance.ironcore.dev} NoExecute taint
+   * for good, each as {@code namespace/name (why)}, sorted; Machines still shutting down count. A
    * Machine that tolerates it only with {@code tolerationSeconds} blocks until the eviction loop
    * has evicted it and it is gone (domain reference §5, drain step 4). The taint is the pool's own
    * (matched by key and effect, so a value someone gave it counts, as it does for eviction), or
-   * {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none. A Machine that cannot be
-   * decoded blocks, named with why ({@code ns/vm-1 (its spec cannot be read: ...)}).
+   * {@code {maintenance.ironcore.dev, NoExecute}} when the pool has none. Why, so an operator sees
+   * what each Machine waits for:
+   *
+   * <ul>
+   *   <li>{@code (deleting, held by finalizer machinepoollet.ironcore.dev/machine)}: evicted (or
+   *       deleted by someone), its finalizers not yet removed ({@code (deleting)} without any);
+   *   <li>{@code (tolerates the taint for 300 s: evicted at 2026-12-04T18:05:00Z)}: a {@code
+   *       tolerationSeconds} toleration; the time is the taint's {@code timeAdded} plus the
+   *       shortest matching seconds, left out when the taint has no readable {@code timeAdded} or
+   *       the time is beyond {@link Instant#MAX};
+   *   <li>{@code (to be evicted)}: no matching toleration; the eviction loop deletes it;
+   *   <li>{@code (its spec cannot be read: ...)}: a Machine that cannot be decoded, never evicted
+   *       on its tolerations.
+   * </ul>
    */
   public static List<String> blockingMachines(MachinePool pool, List<Machine> bound) {
     List<Taint> present =
@@ -410,13 +437,49 @@ public final class DrainDecision {
     List<String> blocking = new ArrayList<>();
     for (Machine m : bound) {
       var tolerations = m.getSpec() == null ? null : m.getSpec().getTolerations();
-      if (probes.stream().anyMatch(t -> !Tolerations.toleratedForever(t, tolerations))) {
-        String name = m.getMetadata().getNamespace() + "/" + m.getMetadata().getName();
-        blocking.add(m.decodeError() == null ? name : name + " (" + unreadable(m) + ")");
+      Taint untolerated =
+          probes.stream()
+              .filter(t -> !Tolerations.toleratedForever(t, tolerations))
+              .findFirst()
+              .orElse(null);
+      if (untolerated != null) {
+        blocking.add(
+            m.getMetadata().getNamespace()
+                + "/"
+                + m.getMetadata().getName()
+                + " ("
+                + whyBlocking(m, untolerated, tolerations)
+                + ")");
       }
     }
     blocking.sort(null);
     return blocking;
+  }
+
+  private static String whyBlocking(Machine m, Taint taint, List<Toleration> tolerations) {
+    if (m.decodeError() != null) {
+      return unreadable(m);
+    }
+    if (isDeleting(m)) {
+      List<String> finalizers = m.getMetadata().getFinalizers();
+      if (finalizers == null || finalizers.isEmpty()) {
+        return "deleting";
+      }
+      return (finalizers.size() == 1
+              ? "deleting, held by finalizer "
+              : "deleting, held by finalizers ")
+          + String.join(", ", finalizers);
+    }
+    Long seconds = Tolerations.shortestSeconds(taint, tolerations);
+    if (seconds == null) {
+      return "to be evicted";
+    }
+    Instant added = TimeAdded.parse(taint.getTimeAdded());
+    Instant at = added == null ? Instant.MAX : EvictionDecision.plus(added, seconds);
+    return "tolerates the taint for "
+        + Math.max(0, seconds)
+        + " s"
+        + (at.equals(Instant.MAX) ? "" : ": evicted at " + at);
   }
 
   /**

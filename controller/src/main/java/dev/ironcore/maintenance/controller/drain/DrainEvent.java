@@ -11,6 +11,12 @@ package dev.ironcore.maintenance.controller.drain;
  * @param when on which condition the reconciler records it
  */
 public record DrainEvent(Subject on, String type, String reason, String message, When when) {
+  /**
+   * Normal, on the CAPI Machine: its drain waits for a free slot ({@code --max-concurrent-drains});
+   * recorded when the pool's condition turns {@code DrainQueued}.
+   */
+  public static final String QUEUED = "DrainQueued";
+
   public static final String STARTED = "DrainStarted";
   public static final String BLOCKED = "DrainBlocked";
   public static final String STUCK = "DrainStuck";

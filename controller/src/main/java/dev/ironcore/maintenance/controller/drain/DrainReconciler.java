@@ -38,6 +38,13 @@ import org.slf4j.LoggerFactory;
 public final class DrainReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
 
+  /**
+   * How many blocking Machines the "holding pre-drain hook" line names (then {@code and N more}):
+   * the line is logged whenever the set changes, which in a drain of 1,000 Machines is about once
+   * per eviction.
+   */
+  static final int LOGGED_MACHINES = 20;
+
   private final KubeWriter writer;
   private final LiveBoundMachines live;
   private final ClusterCache cache;
@@ -288,7 +295,7 @@ public final class DrainReconciler implements Reconciler {
             key,
             s.blockingMachines().size(),
             s.pool(),
-            String.join(", ", s.blockingMachines()));
+            DrainDecision.firstFew(s.blockingMachines(), LOGGED_MACHINES));
       }
     } else if (step instanceof DrainStep.RemoveHook s) {
       if (s.poolMissing() && writer.pool(s.pool()).get() != null) {

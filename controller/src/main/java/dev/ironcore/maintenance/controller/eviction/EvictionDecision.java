@@ -144,8 +144,11 @@ public final class EvictionDecision {
     return parsed != null ? parsed : firstSeen.apply(taint);
   }
 
-  /** {@code from + seconds}, at least {@code from} (≤ 0 means at once), saturating at MAX. */
-  static Instant plus(Instant from, long seconds) {
+  /**
+   * @return {@code from + seconds}, at least {@code from} (≤ 0 means at once), saturating at {@link
+   *     Instant#MAX}
+   */
+  public static Instant plus(Instant from, long seconds) {
     if (seconds <= 0) {
       return from;
     }

@@ -5,14 +5,14 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 
 /** Reads a taint's {@code timeAdded} (RFC 3339, as the webhook writes it). */
-final class TimeAdded {
+public final class TimeAdded {
   private TimeAdded() {}
 
   /**
    * @param text e.g. {@code 2026-11-30T16:00:00Z} or with an offset; null or empty when absent
    * @return the instant, or null when absent or unreadable (then the first sighting counts)
    */
-  static Instant parse(String text) {
+  public static Instant parse(String text) {
     if (text == null || text.isEmpty()) {
       return null;
     }

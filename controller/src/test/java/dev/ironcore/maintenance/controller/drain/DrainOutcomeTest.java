@@ -55,14 +55,16 @@ class DrainOutcomeTest {
     assertThat(o.condition())
         .isEqualTo(
             new MaintenanceCondition(
-                "False", "Draining", "waiting for 2 Machines: ns/vm-1, ns/vm-7"));
+                "False",
+                "Draining",
+                "waiting for 2 Machines: ns/vm-1 (deleting), ns/vm-7 (to be evicted)"));
     assertThat(o.events())
         .containsExactly(
             new DrainEvent(
                 DrainEvent.Subject.CAPI_MACHINE,
                 "Normal",
                 "DrainBlocked",
-                "pool pool-a: waiting for 2 Machines: ns/vm-1, ns/vm-7",
+                "pool pool-a: waiting for 2 Machines: ns/vm-1 (deleting), ns/vm-7 (to be evicted)",
                 DrainEvent.When.EVERY_PASS));
     assertThat(o.requeueAfter()).isEqualTo(DrainDecision.HOLD_RECHECK);
   }
@@ -77,7 +79,8 @@ class DrainOutcomeTest {
         decide(marked("pool-a", true), TAINTED, bound, DrainPolicy.defaults(), at(Duration.ZERO));
     assertThat(o.condition().message())
         .isEqualTo(
-            "waiting for 7 Machines: ns/vm-0, ns/vm-1, ns/vm-2, ns/vm-3, ns/vm-4 and 2 more");
+            "waiting for 7 Machines: ns/vm-0 (to be evicted), ns/vm-1 (to be evicted), ns/vm-2 (to"
+                + " be evicted), ns/vm-3 (to be evicted), ns/vm-4 (to be evicted) and 2 more");
   }
 
   @Test
@@ -172,7 +175,7 @@ class DrainOutcomeTest {
         .isEqualTo(
             "drain of pool pool-a has held the pre-drain hook longer than --drain-timeout=30m0s"
                 + " (CAPI Machine deleted at 2026-11-29T08:00:00Z); the hook is kept;"
-                + " waiting for 1 Machine: ns/vm-1");
+                + " waiting for 1 Machine: ns/vm-1 (to be evicted)");
     assertThat(o.events())
         .extracting(DrainEvent::reason, DrainEvent::type, DrainEvent::when)
         .containsExactly(
@@ -282,7 +285,8 @@ class DrainOutcomeTest {
     assertThat(o.events()).hasSize(1);
     assertThat(o.events().get(0).type()).isEqualTo("Warning");
     assertThat(o.events().get(0).reason()).isEqualTo("DrainHookRemoved");
-    assertThat(o.events().get(0).message()).endsWith("waiting for 1 Machine: ns/vm-1");
+    assertThat(o.events().get(0).message())
+        .endsWith("waiting for 1 Machine: ns/vm-1 (to be evicted)");
   }
 
   @Test
@@ -362,7 +366,15 @@ class DrainOutcomeTest {
         .isEqualTo(
             "waiting for a free drain slot (--max-concurrent-drains=1): draining pool-b; position 1"
                 + " in the queue");
-    assertThat(o.events()).isEmpty();
+    assertThat(o.events())
+        .singleElement()
+        .isEqualTo(
+            new DrainEvent(
+                DrainEvent.Subject.CAPI_MACHINE,
+                "Normal",
+                "DrainQueued",
+                "pool pool-a: " + o.condition().message(),
+                DrainEvent.When.REASON_CHANGED));
     assertThat(o.requeueAfter()).isEqualTo(DrainDecision.QUEUE_RECHECK);
   }
 

@@ -5,6 +5,7 @@ import static dev.ironcore.maintenance.controller.Fixtures.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.Toleration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,38 @@ class TimedTolerationBlocksDrainTest {
                     machine("hour", "pool-a", false, maintenance(3600L)),
                     machine("both", "pool-a", false, maintenance(5L), maintenance(null)),
                     machine("forever", "pool-a", false, maintenance(null)))))
-        .containsExactly("ns/hour", "ns/zero");
+        .containsExactly(
+            "ns/hour (tolerates the taint for 3600 s)", "ns/zero (tolerates the taint for 0 s)");
+  }
+
+  /** Each blocking Machine says what it waits for: its finalizers, its time, or the eviction. */
+  @Test
+  void eachBlockingMachineSaysWhatItWaitsFor() {
+    Taint noExecute = new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoExecute");
+    noExecute.setTimeAdded("2026-12-04T18:00:00Z");
+    var p = pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.get(0), noExecute);
+    var held = machine("held", "pool-a", true);
+    held.getMetadata().setFinalizers(List.of("machinepoollet.ironcore.dev/machine"));
+    var twice = machine("twice", "pool-a", true);
+    twice.getMetadata().setFinalizers(List.of("a.example/one", "b.example/two"));
+    assertThat(
+            DrainDecision.blockingMachines(
+                p,
+                List.of(
+                    machine("plain", "pool-a", false),
+                    held,
+                    twice,
+                    machine("gone", "pool-a", true),
+                    machine("hour", "pool-a", false, maintenance(3600L)),
+                    machine("huge", "pool-a", false, maintenance(Long.MAX_VALUE)),
+                    machine("deleting-but-tolerant", "pool-a", true, maintenance(null)))))
+        .containsExactly(
+            "ns/gone (deleting)",
+            "ns/held (deleting, held by finalizer machinepoollet.ironcore.dev/machine)",
+            "ns/hour (tolerates the taint for 3600 s: evicted at 2026-12-04T19:00:00Z)",
+            "ns/huge (tolerates the taint for " + Long.MAX_VALUE + " s)",
+            "ns/plain (to be evicted)",
+            "ns/twice (deleting, held by finalizers a.example/one, b.example/two)");
   }
 
   @Test

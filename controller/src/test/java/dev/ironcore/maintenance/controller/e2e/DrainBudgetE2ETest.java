@@ -69,6 +69,25 @@ class DrainBudgetE2ETest extends InProcessController {
               assertThat(c).isNotNull();
               assertThat(c.getReason()).isEqualTo("DrainQueued");
             });
+    // the queued CAPI Machine says so in kubectl describe too
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(
+                        world
+                            .cp
+                            .kubectl(
+                                "get",
+                                "events",
+                                "-n",
+                                world.ns,
+                                "--field-selector",
+                                "involvedObject.name=node-2,reason=DrainQueued",
+                                "-o",
+                                "jsonpath={.items[*].message}")
+                            .orThrow()
+                            .stdout())
+                    .startsWith("pool " + pools.get(1) + ": waiting for a free drain slot"));
 
     Set<String> completed = new LinkedHashSet<>();
     int maxTainted = 0;

@@ -414,6 +414,76 @@ class ValidatingWebhookE2ETest {
     }
   }
 
+  /**
+   * A webhook configuration that sends MachinePools to the Machine path (a misconfiguration, our
+   * own configuration copied with the wrong rules; only pools labelled for this test): the API
+   * server fails the write with a message naming the path and both kinds, instead of the path
+   * judging a MachinePool by Machine rules and allowing it.
+   */
+  @Test
+  void aMachinePoolSentToTheMachinePathIsRefusedNamingBothKinds() {
+    JsonNode installed =
+        WebhookEnvironment.json(
+            env.kubectl("get", VALIDATING, "ironcore-maintenance", "-o", "json").stdout());
+    ObjectNode hook = null;
+    for (JsonNode h : installed.path("webhooks")) {
+      if (h.at("/clientConfig/service/path")
+          .asText(h.at("/clientConfig/url").asText())
+          .endsWith("/validate/machine")) {
+        hook = h.deepCopy();
+      }
+    }
+    assertThat(hook).as("the Machine webhook in %s", installed).isNotNull();
+    hook.put("name", "misrouted.e2e.ironcore.dev");
+    hook.remove("matchConditions");
+    hook.remove("namespaceSelector");
+    hook.putObject("objectSelector")
+        .putObject("matchLabels")
+        .put("e2e.ironcore.dev/misrouted", "yes");
+    ObjectNode rule = hook.putArray("rules").addObject();
+    rule.putArray("apiGroups").add("compute.ironcore.dev");
+    rule.putArray("apiVersions").add("*");
+    rule.putArray("operations").add("CREATE");
+    rule.putArray("resources").add("machinepools");
+    rule.put("scope", "*");
+    ObjectNode config = WebhookEnvironment.MAPPER.createObjectNode();
+    config.put("apiVersion", "admissionregistration.k8s.io/v1");
+    config.put("kind", "ValidatingWebhookConfiguration");
+    config.putObject("metadata").put("name", "e2e-misrouted");
+    config.putArray("webhooks").add(hook);
+    String pool = "misrouted-" + ns;
+    String yaml =
+        """
+            apiVersion: compute.ironcore.dev/v1alpha2
+            kind: MachinePool
+            metadata:
+              name: %s
+              labels:
+                e2e.ironcore.dev/misrouted: "yes"
+            """
+            .formatted(pool);
+    env.cp.kubectlTool().runWithInput(config.toString(), "create", "-f", "-").orThrow();
+    try {
+      KubectlResult[] refused = new KubectlResult[1];
+      await("the misrouted webhook called")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                refused[0] = env.apply(yaml, "--dry-run=server");
+                return !refused[0].ok();
+              });
+      assertThat(refused[0].stderr())
+          .contains(
+              "admission webhook \"misrouted.e2e.ironcore.dev\" denied the request:"
+                  + " /validate/machine judges Machine.compute.ironcore.dev only, got"
+                  + " MachinePool.compute.ironcore.dev: the webhook configuration's rules send this"
+                  + " path a resource it does not judge");
+    } finally {
+      env.kubectl("delete", VALIDATING, "e2e-misrouted");
+    }
+  }
+
   private KubectlResult patchTaints(String pool, String jsonPatch) {
     return env.cp.kubectl("patch", POOLS, pool, "--type=json", "-p", jsonPatch);
   }

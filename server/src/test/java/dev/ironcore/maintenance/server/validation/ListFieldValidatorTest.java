@@ -260,7 +260,7 @@ class ListFieldValidatorTest {
                 + " unique by key and effect]");
     assertThat(denied.toJson("u").at("/status/details/causes")).hasSize(2);
 
-    ValidatingHandler machines = (ValidatingHandler) routes.get(AdmissionRoutes.VALIDATE_MACHINE);
+    var machines = routes.get(AdmissionRoutes.VALIDATE_MACHINE);
     AdmissionResponse both =
         machines.handle(
             machine(

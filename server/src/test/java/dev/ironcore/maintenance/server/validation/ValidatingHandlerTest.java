@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.AdmissionRoutes;
+import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.Operation;
@@ -141,9 +142,8 @@ class ValidatingHandlerTest {
    */
   @Test
   void theMachineRouteSkipsTolerationsButNotTheBindingWhileDeleting() {
-    ValidatingHandler machines =
-        (ValidatingHandler)
-            AdmissionRoutes.create(labels -> true).get(AdmissionRoutes.VALIDATE_MACHINE);
+    AdmissionHandler machines =
+        AdmissionRoutes.create(labels -> true).get(AdmissionRoutes.VALIDATE_MACHINE);
     JsonNode badTolerations =
         json(
             "{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':"
