@@ -2,12 +2,11 @@ package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.cache.CacheTrim;
-import dev.ironcore.maintenance.api.cache.CachedMachines;
+import dev.ironcore.maintenance.api.cache.StreamedList;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
-import dev.ironcore.maintenance.controller.informers.StreamedList;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -94,7 +93,7 @@ public final class ClusterCache implements AutoCloseable {
     this.machines =
         new SupervisedInformer<>(
             "machines",
-            () -> machineInformer(ironcore, api.machineClass(), resyncMillis),
+            () -> CacheTrim.machineInformer(ironcore, api.machineClass(), LIST_LIMIT, resyncMillis),
             Map.of(BY_POOL, m -> listOf(m.boundPoolName())),
             clock);
     this.pools =
@@ -126,19 +125,6 @@ public final class ClusterCache implements AutoCloseable {
   /** The four informers, for the watchdog and metrics. */
   public List<SupervisedInformer<?>> informers() {
     return List.of(capiMachines, machines, pools, leases);
-  }
-
-  /**
-   * Machines in {@code type}'s version, decoded as {@link CachedMachines} and kept trimmed ({@link
-   * CacheTrim#machine}).
-   */
-  @SuppressWarnings("unchecked")
-  private static SharedIndexInformer<Machine> machineInformer(
-      KubernetesClient client, Class<? extends Machine> type, long resyncMillis) {
-    Class<Machine> cached = (Class<Machine>) CachedMachines.of(type);
-    return StreamedList.informer(
-            client, cached, client.resources(cached).inAnyNamespace(), LIST_LIMIT, resyncMillis)
-        .itemStore(CacheTrim.machineStore());
   }
 
   /** MachinePools in {@code type}'s version, without managed fields. */

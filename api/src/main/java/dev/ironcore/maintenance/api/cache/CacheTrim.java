@@ -54,7 +54,8 @@ public final class CacheTrim {
 
   /**
    * An informer (not started) of the Machines of all namespaces in {@code type}'s version (v1alpha1
-   * or v1alpha2), listing in pages of {@code pageSize} and keeping each one trimmed by {@link
+   * or v1alpha2), listing by one streaming watch ({@link StreamedList}; in pages of {@code
+   * pageSize} where the API server does not serve it) and keeping each one trimmed by {@link
    * #machine}. Its objects are decoded as {@link CachedMachines} (subclasses of {@code type}'s
    * version that skip, while decoding, what the trim drops).
    *
@@ -64,11 +65,8 @@ public final class CacheTrim {
   public static SharedIndexInformer<Machine> machineInformer(
       KubernetesClient client, Class<? extends Machine> type, long pageSize, long resyncMillis) {
     Class<Machine> cached = (Class<Machine>) CachedMachines.of(type);
-    return client
-        .resources(cached)
-        .inAnyNamespace()
-        .withLimit(pageSize)
-        .runnableInformer(resyncMillis)
+    return StreamedList.informer(
+            client, cached, client.resources(cached).inAnyNamespace(), pageSize, resyncMillis)
         .itemStore(machineStore());
   }
 

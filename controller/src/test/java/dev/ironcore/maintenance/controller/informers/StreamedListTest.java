@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ironcore.maintenance.api.cache.CachedMachines;
+import dev.ironcore.maintenance.api.cache.StreamedList;
 import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
@@ -18,7 +19,6 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.internal.BaseOperation;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,13 +41,8 @@ class StreamedListTest {
   private static final Class<Machine> CACHED =
       (Class<Machine>) CachedMachines.of(MachineV1alpha2.class);
 
-  @SuppressWarnings("unchecked")
   private static StreamedList<Machine> lister(KubernetesClient client, String ns) {
-    return new StreamedList<>(
-        (BaseOperation<Machine, KubernetesResourceList<Machine>, ?>)
-            client.resources(CACHED).inNamespace(ns).withLimit(PAGE),
-        client.getHttpClient(),
-        CACHED);
+    return StreamedList.lister(client, CACHED, client.resources(CACHED).inNamespace(ns), PAGE);
   }
 
   /** What the informer's Reflector asks first: a LIST with the page size as limit. */

@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link BoundMachines} from a fabric8 informer on all IronCore Machines (list and watch only; see
  * the webhook's ClusterRole in {@code manifests/rbac}), indexed by {@code
- * spec.machinePoolRef.name}, listed in pages of {@value #LIST_LIMIT}. Starting never waits: until
- * the informer has listed once (or forever, without API access, while it keeps retrying in the
- * background) it knows nothing, so no warnings.
+ * spec.machinePoolRef.name}, listed by one streaming watch (in pages of {@value #LIST_LIMIT} where
+ * the API server does not serve it). Starting never waits: until the informer has listed once (or
+ * forever, without API access, while it keeps retrying in the background) it knows nothing, so no
+ * warnings.
  *
  * <p>The cache keeps of each Machine only what the warning reads ({@link
  * CacheTrim#machine(Machine)}): its metadata without managed fields and annotations, {@code
@@ -29,7 +30,10 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MachineCache.class);
   private static final String BY_POOL = "byPool";
 
-  /** Machines per LIST page while the informer (re)lists. */
+  /**
+   * Machines per LIST page while the informer (re)lists, where the API server does not stream lists
+   * ({@link dev.ironcore.maintenance.api.cache.StreamedList}).
+   */
   static final long LIST_LIMIT = 500;
 
   private final SharedIndexInformer<Machine> informer;

@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller.informers;
+package dev.ironcore.maintenance.api.cache;
 
 import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -93,18 +93,35 @@ public final class StreamedList<T extends HasMetadata>
    *
    * @param resyncMillis how often cached objects are replayed, in milliseconds (0 = never)
    */
-  @SuppressWarnings("unchecked")
   public static <T extends HasMetadata> SharedIndexInformer<T> informer(
       KubernetesClient client,
       Class<T> type,
       FilterWatchListDeletable<T, ?, ?> operation,
       long pageSize,
       long resyncMillis) {
-    BaseOperation<T, KubernetesResourceList<T>, ?> paged =
-        (BaseOperation<T, KubernetesResourceList<T>, ?>) operation.withLimit(pageSize);
-    StreamedList<T> lister = new StreamedList<>(paged, client.getHttpClient(), type);
     return new DefaultSharedIndexInformer<>(
-        type, lister, resyncMillis, client.adapt(BaseClient.class).getExecutor());
+        type,
+        lister(client, type, operation, pageSize),
+        resyncMillis,
+        client.adapt(BaseClient.class).getExecutor());
+  }
+
+  /**
+   * The lister-watcher alone (what {@link #informer} runs on): {@link #submitList} streams where
+   * the API server serves it, else lists a page of {@code pageSize} objects.
+   *
+   * @param operation as for {@link #informer}: namespace only, no selectors
+   */
+  @SuppressWarnings("unchecked")
+  public static <T extends HasMetadata> StreamedList<T> lister(
+      KubernetesClient client,
+      Class<T> type,
+      FilterWatchListDeletable<T, ?, ?> operation,
+      long pageSize) {
+    return new StreamedList<>(
+        (BaseOperation<T, KubernetesResourceList<T>, ?>) operation.withLimit(pageSize),
+        client.getHttpClient(),
+        type);
   }
 
   @Override
@@ -198,8 +215,11 @@ public final class StreamedList<T extends HasMetadata>
         : failure;
   }
 
-  /** True once the API server refused a streaming list: this informer lists in pages. */
-  boolean pagedOnly() {
+  /**
+   * @return true once the API server refused a streaming list: this lister lists in pages from then
+   *     on
+   */
+  public boolean pagedOnly() {
     return pagedOnly.get();
   }
 

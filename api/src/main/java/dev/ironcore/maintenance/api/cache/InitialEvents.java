@@ -1,4 +1,4 @@
-package dev.ironcore.maintenance.controller.informers;
+package dev.ironcore.maintenance.api.cache;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.ironcore.maintenance.api.Names;

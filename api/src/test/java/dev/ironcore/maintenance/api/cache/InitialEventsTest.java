@@ -1,10 +1,8 @@
-package dev.ironcore.maintenance.controller.informers;
+package dev.ironcore.maintenance.api.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ironcore.maintenance.api.cache.CacheTrim;
-import dev.ironcore.maintenance.api.cache.CachedMachines;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineV1alpha2;
 import dev.ironcore.maintenance.api.json.JsonMappers;
