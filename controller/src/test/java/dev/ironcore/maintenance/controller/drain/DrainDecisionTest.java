@@ -84,7 +84,9 @@ class DrainDecisionTest {
                     machine("vm-2", "pool-a", true),
                     machine("vm-1", "pool-a", false),
                     machine("vm-3", "pool-a", false, toleratesMaintenance()))));
-    assertThat(step).isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-1", "ns/vm-2")));
+    assertThat(step)
+        .isEqualTo(
+            new DrainStep.Hold("pool-a", List.of("ns/vm-1 (to be evicted)", "ns/vm-2 (deleting)")));
   }
 
   @Test
@@ -153,7 +155,7 @@ class DrainDecisionTest {
                     machine("vm-plain", "pool-a", false))));
     assertThat(step)
         .as("vm-foo tolerates the pool's actual taint, only vm-plain blocks")
-        .isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-plain")));
+        .isEqualTo(new DrainStep.Hold("pool-a", List.of("ns/vm-plain (to be evicted)")));
     var drained =
         DrainDecision.next(
             in(
