@@ -109,6 +109,24 @@ final class ControllerWorld {
     return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100));
   }
 
+  /**
+   * What kubectl prints for {@code jsonpath} over the Events of this namespace on {@code involved}
+   * with {@code reason}.
+   */
+  String eventsJsonpath(String involved, String reason, String jsonpath) {
+    return cp.kubectl(
+            "get",
+            "events",
+            "-n",
+            ns,
+            "--field-selector",
+            "involvedObject.name=" + involved + ",reason=" + reason,
+            "-o",
+            "jsonpath=" + jsonpath)
+        .orThrow()
+        .stdout();
+  }
+
   String poolName(String base) {
     return base + "-" + suffix;
   }

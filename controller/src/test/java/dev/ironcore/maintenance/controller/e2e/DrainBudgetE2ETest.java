@@ -73,20 +73,7 @@ class DrainBudgetE2ETest extends InProcessController {
     eventually()
         .untilAsserted(
             () ->
-                assertThat(
-                        world
-                            .cp
-                            .kubectl(
-                                "get",
-                                "events",
-                                "-n",
-                                world.ns,
-                                "--field-selector",
-                                "involvedObject.name=node-2,reason=DrainQueued",
-                                "-o",
-                                "jsonpath={.items[*].message}")
-                            .orThrow()
-                            .stdout())
+                assertThat(world.eventsJsonpath("node-2", "DrainQueued", "{.items[*].message}"))
                     .startsWith("pool " + pools.get(1) + ": waiting for a free drain slot"));
 
     Set<String> completed = new LinkedHashSet<>();

@@ -221,18 +221,7 @@ class DrainVisibilityE2ETest extends InProcessController {
         .isEqualTo(conditionWritten);
     String watching =
         world
-            .cp
-            .kubectl(
-                "get",
-                "events",
-                "-n",
-                world.ns,
-                "--field-selector",
-                "involvedObject.name=node-t,reason=DrainBlocked",
-                "-o",
-                "jsonpath={range .items[*]}{.count}{\"\\n\"}{end}")
-            .orThrow()
-            .stdout()
+            .eventsJsonpath("node-t", "DrainBlocked", "{range .items[*]}{.count}{\"\\n\"}{end}")
             .trim();
     assertThat(watching.lines().mapToInt(Integer::parseInt).max().orElse(0))
         .isGreaterThanOrEqualTo(8);
