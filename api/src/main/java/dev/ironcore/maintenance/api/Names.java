@@ -58,6 +58,12 @@ public final class Names {
   /** Reason of the Normal event on an evicted IronCore Machine. */
   public static final String EVICTED_REASON = "Evicted";
 
+  /**
+   * Reason of the Warning event on an IronCore Machine whose eviction (DELETE) was refused or
+   * failed; the message names the pool and the API server's answer.
+   */
+  public static final String EVICTION_FAILED_REASON = "EvictionFailed";
+
   /** API group of IronCore compute resources. */
   public static final String COMPUTE_GROUP = "compute.ironcore.dev";
 

@@ -10,8 +10,10 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.api.patch.MetadataPatches;
+import dev.ironcore.maintenance.api.patch.PatchOperation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -123,13 +125,35 @@ public final class KubeWriter {
     return apply(resource, patch);
   }
 
-  /** Sends {@code patch} as {@code application/json-patch+json}; false when it is empty. */
+  /**
+   * Sends {@code patch} as {@code application/json-patch+json}; false when it is empty.
+   *
+   * @throws IllegalStateException when the API server refused it with 409, or with 422 because a
+   *     {@code test} operation failed: the object changed since it was read (its message says so;
+   *     the queue decides again), instead of fabric8's "the server rejected our request due to an
+   *     error in our request"
+   */
   public <T extends HasMetadata> boolean apply(Resource<T> resource, JsonPatch patch) {
     if (patch.isEmpty()) {
       return false;
     }
-    resource.patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
+    try {
+      resource.patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409 || (e.getCode() == 422 && hasTest(patch))) {
+        throw new IllegalStateException(
+            "the object changed since it was read (the API server refused the guarded patch, "
+                + e.getCode()
+                + "): deciding again",
+            e);
+      }
+      throw e;
+    }
     return true;
+  }
+
+  private static boolean hasTest(JsonPatch patch) {
+    return patch.operations().stream().anyMatch(o -> o.op() == PatchOperation.Op.TEST);
   }
 
   /**

@@ -23,6 +23,13 @@ public record DrainEvent(Subject on, String type, String reason, String message,
   public static final String COMPLETED = "DrainCompleted";
   public static final String POOL_DELETED = "PoolDeleted";
 
+  /**
+   * Warning, on the CAPI Machine: a drain write failed because the API server, or an admission or
+   * conversion webhook it calls, answered 5xx or not at all (e.g. the webhook server hung); the
+   * message names the write and the API server's answer, and the write is retried.
+   */
+  public static final String WRITE_FAILED = "DrainWriteFailed";
+
   /** Warning: the pool is gone, but IronCore Machines are still bound to its name. */
   public static final String POOL_MISSING = "PoolMissing";
 

@@ -9,6 +9,7 @@ import dev.ironcore.maintenance.controller.EventRecorder;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.controller.PoolConditionWriter;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
+import dev.ironcore.maintenance.controller.runtime.ApiFailure;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
@@ -112,6 +113,12 @@ public final class DrainReconciler implements Reconciler {
     CACHE_BEHIND
   }
 
+  /**
+   * One pass for CAPI Machine {@code key}. When a write fails because the API server (or an
+   * admission or conversion webhook it calls) answered 5xx or not at all, a {@code
+   * DrainWriteFailed} Warning Event on the CAPI Machine says which write and why (written in the
+   * background: the API server may be what fails), and the failure goes to the queue's retry.
+   */
   @Override
   public Result reconcile(String key) {
     CapiMachine cached = cache.capiMachine(key);
@@ -119,6 +126,42 @@ public final class DrainReconciler implements Reconciler {
       lastHold.remove(key);
       return Result.done();
     }
+    DrainStep[] step = {null};
+    try {
+      return reconcile(key, cached, step);
+    } catch (RuntimeException e) {
+      if (ApiFailure.isServerSide(e)) {
+        events.recordInBackground(
+            cached,
+            "Warning",
+            DrainEvent.WRITE_FAILED,
+            (cached.nodeName() == null ? "" : "pool " + cached.nodeName() + ": ")
+                + what(step[0])
+                + " failed: "
+                + ApiFailure.describe(e)
+                + "; retrying");
+      }
+      throw e;
+    }
+  }
+
+  /** What {@code step}'s write does, for the {@code DrainWriteFailed} message. */
+  private static String what(DrainStep step) {
+    if (step instanceof DrainStep.AddTaints) {
+      return "adding the maintenance taints";
+    } else if (step instanceof DrainStep.RemoveHook) {
+      return "removing the pre-drain hook";
+    } else if (step instanceof DrainStep.DeletePool) {
+      return "deleting the pool";
+    } else if (step instanceof DrainStep.EnsureFinalizerAndHook) {
+      return "adding the finalizer and the pre-drain hook";
+    } else if (step instanceof DrainStep.RemoveFinalizer || step instanceof DrainStep.Release) {
+      return "releasing the CAPI Machine";
+    }
+    return "writing the pool's Maintenance condition";
+  }
+
+  private Result reconcile(String key, CapiMachine cached, DrainStep[] stepOut) {
     String node = cached.nodeName();
     MachinePool pool = cache.pool(node);
     List<Machine> bound = node == null ? List.of() : cache.machinesBoundTo(node);
@@ -129,6 +172,7 @@ public final class DrainReconciler implements Reconciler {
     DrainOutcome outcome =
         DrainDecision.decide(new DrainInput(cached, selected, pool, bound, fleet), policy, clock);
     DrainStep step = outcome.step();
+    stepOut[0] = step;
     if (!(step instanceof DrainStep.Hold)) {
       lastHold.remove(key);
       if (node != null && !(step instanceof DrainStep.Nothing)) {

@@ -6,10 +6,12 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.ClusterCache;
 import dev.ironcore.maintenance.controller.EventRecorder;
 import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
+import dev.ironcore.maintenance.controller.runtime.ApiFailure;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -111,8 +113,20 @@ public final class EvictionReconciler implements Reconciler {
                 ? " was tolerated for its tolerationSeconds only, which have passed"
                 : " is not tolerated"));
     String decidedOn = machine.getMetadata().getResourceVersion();
-    switch (EvictionDelete.ifUnchanged(
-        client, cache.machineClass(), Keys.namespace(key), Keys.name(key), decidedOn)) {
+    EvictionDelete.Outcome deleted;
+    try {
+      deleted =
+          EvictionDelete.ifUnchanged(
+              client, cache.machineClass(), Keys.namespace(key), Keys.name(key), decidedOn);
+    } catch (KubernetesClientException e) {
+      // refused (RBAC, another admission webhook or policy) or the API server failed: say so on
+      // the Machine and name the pool in the log, then the queue retries
+      String why = "eviction from MachinePool " + poolName + " failed: " + ApiFailure.describe(e);
+      events.recordInBackground(
+          machine, "Warning", Names.EVICTION_FAILED_REASON, why + "; retrying");
+      throw new IllegalStateException(why, e);
+    }
+    switch (deleted) {
       case GONE:
         return Result.done();
       case CHANGED:

@@ -18,7 +18,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Anything a pass throws, {@link Error}s included, is caught, logged with the key, counted
  *       ({@link ReconcileMetrics}) and retried with back-off (100 ms doubling to 30 s); a worker
- *       never dies of a failing pass.
+ *       never dies of a failing pass. A failed API request is logged as {@link ApiFailure#describe}
+ *       says: at INFO for the first three failures of a key (a stale read, a refusal), at WARN from
+ *       the first when the API server answered 5xx or not at all, and with the stack trace from the
+ *       fourth.
  *   <li>{@link #close()} stops handing out keys and waits for the passes in flight to finish (at
  *       most the shutdown grace, 10 s by default) without interrupting them, so a write that has
  *       started completes.
@@ -115,10 +118,22 @@ public final class Loop implements AutoCloseable {
       long delay = queue.addRateLimited(key).toMillis();
       if (!(t instanceof Exception)) {
         LOG.error("{} {}: reconcile threw {}, retry {} in {} ms", name, key, t, n, delay, t);
+      } else if (n <= 3 && !ApiFailure.isServerSide(t)) {
+        LOG.info(
+            "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));
       } else if (n <= 3) {
-        LOG.info("{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, t.toString());
+        // the API server (or an admission webhook it calls) failed or did not answer
+        LOG.warn(
+            "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));
       } else {
-        LOG.warn("{} {}: failed {} times, will retry in {} ms", name, key, n, delay, t);
+        LOG.warn(
+            "{} {}: failed {} times, will retry in {} ms: {}",
+            name,
+            key,
+            n,
+            delay,
+            ApiFailure.describe(t),
+            t);
       }
       return;
     }

@@ -130,7 +130,7 @@ class DelayedEvictionE2ETest extends InProcessController {
     await().atMost(Duration.ofSeconds(30)).until(() -> Instant.now().isAfter(added.plusSeconds(6)));
     controller.close();
     Instant restarted = Instant.now();
-    controller = new ControllerApp(world.cp.newClient(), options()).start();
+    controller = new ControllerApp(client(), options()).start();
     eventually().until(() -> deletedAt("vm-10s") != null);
     Instant deleted = deletedAt("vm-10s");
     assertThat(deleted).isAfterOrEqualTo(added.plusSeconds(10));

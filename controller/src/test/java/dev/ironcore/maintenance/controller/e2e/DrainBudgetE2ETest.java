@@ -103,7 +103,7 @@ class DrainBudgetE2ETest extends InProcessController {
       }
       if (!restarted && completed.size() == 1) {
         controller.close();
-        controller = new ControllerApp(world.cp.newClient(), options()).start();
+        controller = new ControllerApp(client(), options()).start();
         restarted = true;
       }
       Thread.sleep(100);

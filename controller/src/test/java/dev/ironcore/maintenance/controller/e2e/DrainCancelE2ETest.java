@@ -148,7 +148,7 @@ class DrainCancelE2ETest extends InProcessController {
     world.createPool(poolG, List.of());
     new PoolConditionWriter(world.ironcore, Clock.systemUTC())
         .set(poolG, "Maintenance", "False", "DrainQueued", "position 2 in the queue");
-    controller = new ControllerApp(world.cp.newClient(), options()).start();
+    controller = new ControllerApp(client(), options()).start();
     eventually()
         .untilAsserted(
             () -> {

@@ -65,8 +65,7 @@ class DrainVisibilityE2ETest extends InProcessController {
   void aHeldDrainIsVisibleInDescribeAndEventsAndItsCompletionToo() throws Exception {
     controller.close();
     controller =
-        new dev.ironcore.maintenance.controller.ControllerApp(world.cp.newClient(), super.options())
-            .start();
+        new dev.ironcore.maintenance.controller.ControllerApp(client(), super.options()).start();
     String pool = world.poolName("seen");
     world.createPool(pool, List.of());
     world.createMachine("vm-1", pool);
@@ -267,5 +266,94 @@ class DrainVisibilityE2ETest extends InProcessController {
         .contains("removed by someone else")
         .contains(world.ns + "/still-here");
     assertThat(hasHook(world.capiMachine("node-h"))).as("we do not put it back").isFalse();
+  }
+
+  private boolean maintenanceTainted(String pool) {
+    MachinePool p = world.pool(pool);
+    return p != null
+        && p.getSpec() != null
+        && p.getSpec().taintsOrEmpty().stream()
+            .anyMatch(t -> Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()));
+  }
+
+  /**
+   * An admission webhook the API server cannot reach (a configuration pointing at a closed port, as
+   * with a webhook server that is down) makes the drain's taint write fail with 500: a {@code
+   * DrainWriteFailed} Warning on the CAPI Machine names the write and the API server's answer; once
+   * the webhook is out of the way the drain goes on by itself.
+   */
+  @Test
+  void aWriteTheApiServerFailsIsAWarningNamingItAndTheDrainGoesOnAfterwards() {
+    String pool = world.poolName("unreachable");
+    world.createPool(pool, List.of());
+    world.createMachine("vm-u", pool);
+    world.createCapiMachine("node-u", pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-u")));
+    world
+        .cp
+        .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-unreachable=" + world.ns)
+        .orThrow();
+    String name = "e2e-unreachable-" + world.ns;
+    String config =
+        """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingWebhookConfiguration
+            metadata:
+              name: %s
+            webhooks:
+            - name: unreachable.e2e.ironcore.dev
+              clientConfig:
+                url: https://127.0.0.1:1/validate
+              rules:
+              - apiGroups: ["compute.ironcore.dev"]
+                apiVersions: ["*"]
+                operations: ["UPDATE"]
+                resources: ["machinepools"]
+              objectSelector:
+                matchLabels:
+                  e2e-unreachable: "%s"
+              failurePolicy: Fail
+              sideEffects: None
+              admissionReviewVersions: ["v1"]
+              timeoutSeconds: 2
+            """
+            .formatted(name, world.ns);
+    world.cp.kubectlTool().runWithInput(config, "create", "-f", "-").orThrow();
+    try {
+      eventually()
+          .until(
+              () ->
+                  !world
+                      .cp
+                      .kubectl(
+                          "label",
+                          "machinepools.compute.ironcore.dev",
+                          pool,
+                          "probe=1",
+                          "--dry-run=server")
+                      .ok());
+      world.deleteCapiMachine("node-u");
+      eventually()
+          .untilAsserted(
+              () ->
+                  assertThat(events("node-u", "DrainWriteFailed"))
+                      .isNotEmpty()
+                      .allSatisfy(
+                          e -> {
+                            assertThat(e.getType()).isEqualTo("Warning");
+                            assertThat(e.getMessage())
+                                .startsWith(
+                                    "pool "
+                                        + pool
+                                        + ": adding the maintenance taints failed: PATCH ")
+                                .contains(" answered 500: ")
+                                .contains("failed calling webhook \"unreachable.e2e.ironcore.dev\"")
+                                .endsWith("; retrying");
+                          }));
+      assertThat(maintenanceTainted(pool)).isFalse();
+    } finally {
+      world.cp.kubectl("delete", "validatingwebhookconfigurations", name).orThrow();
+    }
+    eventually().until(() -> maintenanceTainted(pool));
   }
 }

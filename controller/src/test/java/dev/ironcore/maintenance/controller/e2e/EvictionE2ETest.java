@@ -94,4 +94,96 @@ class EvictionE2ETest extends InProcessController {
         .filter(ev -> "Evicted".equals(ev.getReason()))
         .toList();
   }
+
+  /**
+   * An eviction the API server refuses (here a ValidatingAdmissionPolicy that freezes Machine
+   * deletion in the namespace) is an {@code EvictionFailed} Warning on the Machine naming the pool
+   * and the refusal; once the policy is gone the Machine is evicted.
+   */
+  @Test
+  void aRefusedEvictionIsAWarningOnTheMachineNamingThePoolAndTheRefusal() {
+    String pool = world.poolName("frozen");
+    world.createPool(pool, List.of());
+    world.createMachine("vm-f", pool);
+    String name = "e2e-freeze-" + world.ns;
+    String policy =
+        """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicy
+            metadata:
+              name: %1$s
+            spec:
+              failurePolicy: Fail
+              matchConstraints:
+                resourceRules:
+                - apiGroups: ["compute.ironcore.dev"]
+                  apiVersions: ["*"]
+                  operations: ["DELETE"]
+                  resources: ["machines"]
+              validations:
+              - expression: "false"
+                message: Machine deletion is frozen
+            ---
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicyBinding
+            metadata:
+              name: %1$s
+            spec:
+              policyName: %1$s
+              validationActions: [Deny]
+              matchResources:
+                namespaceSelector:
+                  matchLabels:
+                    kubernetes.io/metadata.name: %2$s
+            """
+            .formatted(name, world.ns);
+    world.cp.kubectlTool().runWithInput(policy, "create", "-f", "-").orThrow();
+    try {
+      eventually()
+          .until(
+              () ->
+                  !world
+                      .cp
+                      .kubectl(
+                          "delete",
+                          "machines.compute.ironcore.dev",
+                          "-n",
+                          world.ns,
+                          "vm-f",
+                          "--dry-run=server")
+                      .ok());
+      kubectlAddTaint(pool, "NoExecute");
+      eventually()
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          world
+                              .client
+                              .v1()
+                              .events()
+                              .inNamespace(world.ns)
+                              .list()
+                              .getItems()
+                              .stream()
+                              .filter(e -> "EvictionFailed".equals(e.getReason()))
+                              .toList())
+                      .isNotEmpty()
+                      .allSatisfy(
+                          e -> {
+                            assertThat(e.getType()).isEqualTo("Warning");
+                            assertThat(e.getInvolvedObject().getName()).isEqualTo("vm-f");
+                            assertThat(e.getMessage())
+                                .startsWith(
+                                    "eviction from MachinePool " + pool + " failed: DELETE ")
+                                .containsPattern(" answered 4[0-9][0-9]: ")
+                                .contains("Machine deletion is frozen")
+                                .endsWith("; retrying");
+                          }));
+      assertThat(world.machine("vm-f").getMetadata().getDeletionTimestamp()).isNull();
+    } finally {
+      world.cp.kubectl("delete", "validatingadmissionpolicybindings", name).orThrow();
+      world.cp.kubectl("delete", "validatingadmissionpolicies", name).orThrow();
+    }
+    eventually().until(() -> world.machine("vm-f").getMetadata().getDeletionTimestamp() != null);
+  }
 }

@@ -1,0 +1,76 @@
+package dev.ironcore.maintenance.controller.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.http.HttpTimeoutException;
+import org.junit.jupiter.api.Test;
+
+class ApiFailureTest {
+  private static final String URL =
+      "https://10.0.0.1:6443/apis/compute.ironcore.dev/v1alpha2/machinepools/p";
+
+  /** As fabric8 reports an answered request: its own text around the API server's Status. */
+  private static KubernetesClientException answered(int code, String message) {
+    Status status = new StatusBuilder().withCode(code).withMessage(message).build();
+    return new KubernetesClientException(
+        "Failure executing: PATCH at: "
+            + URL
+            + ". Message: "
+            + message
+            + ". Received status: "
+            + status
+            + ".",
+        code,
+        status);
+  }
+
+  @Test
+  void anAnsweredRequestIsTheRequestTheCodeAndTheApiServersMessage() {
+    KubernetesClientException e =
+        answered(500, "Internal error occurred: failed calling webhook \"w\": connection refused");
+    assertThat(ApiFailure.describe(e))
+        .isEqualTo(
+            "PATCH "
+                + URL
+                + " answered 500: Internal error occurred: failed calling webhook \"w\":"
+                + " connection refused");
+    assertThat(ApiFailure.isServerSide(e)).isTrue();
+  }
+
+  @Test
+  void aWrappedFailureKeepsTheWrappersMessage() {
+    var e =
+        new IllegalStateException(
+            "eviction from MachinePool p failed", answered(403, "machines is forbidden"));
+    assertThat(ApiFailure.describe(e))
+        .isEqualTo(
+            "PATCH "
+                + URL
+                + " answered 403: machines is forbidden (eviction from MachinePool p failed)");
+    assertThat(ApiFailure.isServerSide(e)).as("a refusal, not a failure of the cluster").isFalse();
+  }
+
+  @Test
+  void noAnswerNamesTheOperationAndTheRootCause() {
+    var e =
+        new KubernetesClientException(
+            "Operation: [patch]  for kind: [MachinePool]  with name: [p]  in namespace: [default] "
+                + " failed.",
+            new java.io.IOException("wrapped", new HttpTimeoutException("request timed out")));
+    assertThat(ApiFailure.describe(e))
+        .isEqualTo(
+            "Operation: [patch] for kind: [MachinePool] with name: [p] in namespace: [default] got"
+                + " no answer: java.net.http.HttpTimeoutException: request timed out");
+    assertThat(ApiFailure.isServerSide(e)).isTrue();
+  }
+
+  @Test
+  void anythingElseIsItsToString() {
+    var e = new IllegalStateException("pool p cannot be decoded");
+    assertThat(ApiFailure.describe(e)).isEqualTo(e.toString());
+    assertThat(ApiFailure.isServerSide(e)).isFalse();
+  }
+}
