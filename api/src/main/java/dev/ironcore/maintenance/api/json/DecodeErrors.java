@@ -25,8 +25,8 @@ public final class DecodeErrors {
   static void record(String kind, String key, String error) {
     counter(kind).increment();
     LOG.warn(
-        "cannot decode {} {}: {}; kept with its metadata only (never evicted or changed on fields"
-            + " that could not be read)",
+        "cannot decode {} {}: {}; kept with its metadata only (nothing is decided on fields that"
+            + " could not be read)",
         kind,
         key,
         error);

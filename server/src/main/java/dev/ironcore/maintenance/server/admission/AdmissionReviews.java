@@ -240,7 +240,9 @@ public final class AdmissionReviews {
   private static void log(String webhook, AdmissionRequest request, AdmissionResponse response) {
     if (response.isAllowed()
         ? !LOG.isDebugEnabled() || WARM_UP_UID.equals(request.uid())
-        : !LOG.isInfoEnabled()) {
+        : response.decision() == AdmissionResponse.Decision.ERRORED
+            ? !LOG.isWarnEnabled()
+            : !LOG.isInfoEnabled()) {
       return;
     }
     try (ObjectLogContext ignored =
@@ -266,16 +268,23 @@ public final class AdmissionReviews {
           response.patch().size(),
           response.warnings().isEmpty() ? "" : " warnings=" + response.warnings());
     } else {
-      LOG.info(
-          "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=false code={} message={}",
-          webhook,
-          Excerpt.of(request.uid()),
-          Excerpt.of(request.kind().toString()),
-          request.operation(),
-          qualifiedName(request),
-          request.dryRun(),
-          response.code(),
-          response.message());
+      // a rule's denial is INFO; a review that could not be judged (e.g. a kind the path does not
+      // judge: a misconfigured webhook configuration) is WARN, as a malformed one is
+      LOG.atLevel(
+              response.decision() == AdmissionResponse.Decision.ERRORED
+                  ? org.slf4j.event.Level.WARN
+                  : org.slf4j.event.Level.INFO)
+          .log(
+              "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=false code={}"
+                  + " message={}",
+              webhook,
+              Excerpt.of(request.uid()),
+              Excerpt.of(request.kind().toString()),
+              request.operation(),
+              qualifiedName(request),
+              request.dryRun(),
+              response.code(),
+              response.message());
     }
   }
 

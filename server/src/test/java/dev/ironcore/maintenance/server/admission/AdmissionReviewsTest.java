@@ -84,6 +84,15 @@ class AdmissionReviewsTest {
               assertThat(e.getFormattedMessage()).contains("allowed=false", "message=no");
             });
     assertThat(decisionLines(ch.qos.logback.classic.Level.WARN, deny)).isEmpty();
+    // a review the path could not judge (e.g. a misrouted kind) is a WARN, as a malformed one is
+    AdmissionHandler errored = r -> AdmissionResponse.errored(400, "not judged");
+    assertThat(decisionLines(ch.qos.logback.classic.Level.WARN, errored))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+              assertThat(e.getFormattedMessage()).contains("allowed=false", "code=400");
+            });
   }
 
   @Test
