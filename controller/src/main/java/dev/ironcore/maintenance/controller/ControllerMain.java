@@ -233,9 +233,7 @@ public final class ControllerMain implements Callable<Integer> {
             new DrainPolicy(drainTimeout, maxConcurrentDrains));
     KubernetesClient client;
     try {
-      client =
-          dev.ironcore.maintenance.api.json.JsonMappers.client(
-              fewRetries(Config.autoConfigure(null)));
+      client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
     } catch (RuntimeException e) {
       // e.g. a kubeconfig that is not YAML: the parser's message names neither file nor kubeconfig
       String env = System.getenv("KUBECONFIG");
@@ -248,9 +246,7 @@ public final class ControllerMain implements Callable<Integer> {
         ironcoreKubeconfig == null
             ? Clusters.single(client)
             : new Clusters(
-                client,
-                dev.ironcore.maintenance.api.json.JsonMappers.client(
-                    fewRetries(ironcoreKubeconfig)));
+                client, dev.ironcore.maintenance.api.json.JsonMappers.client(ironcoreKubeconfig));
     org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
         .info(
             clusters.separate()
@@ -424,27 +420,4 @@ public final class ControllerMain implements Callable<Integer> {
   public static void main(String[] args) {
     System.exit(Cli.of(new ControllerMain()).execute(args));
   }
-
-  /** fabric8's environment variable for {@link Config#getRequestRetryBackoffLimit()}. */
-  static final String RETRY_LIMIT_ENV = "KUBERNETES_REQUEST_RETRY_BACKOFFLIMIT";
-
-  /**
-   * At most {@value #REQUEST_RETRIES} retry of a request the API server answered 5xx (or 429) or
-   * did not answer, unless {@value #RETRY_LIMIT_ENV} says otherwise. fabric8 retries such a request
-   * 10 times by default, which with a hung admission or conversion webhook blocked a drain's worker
-   * for 50-130 s before anything was logged; client-go does not retry them at all. The loops retry
-   * a failed pass with their own back-off, logged (WARN for such failures) and with a {@code
-   * DrainWriteFailed} Event.
-   *
-   * @param config a client configuration; changed in place
-   * @return {@code config}
-   */
-  public static Config fewRetries(Config config) {
-    if (System.getenv(RETRY_LIMIT_ENV) == null) {
-      config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
-    }
-    return config;
-  }
-
-  static final int REQUEST_RETRIES = 1;
 }

@@ -333,7 +333,8 @@ class DrainVisibilityE2ETest extends InProcessController {
                           "--dry-run=server")
                       .ok());
       world.deleteCapiMachine("node-u");
-      eventually()
+      // after fabric8's own retries of the 500 (10, 100 ms doubling: about 20 s)
+      ControllerWorld.processStarts()
           .untilAsserted(
               () ->
                   assertThat(events("node-u", "DrainWriteFailed"))

@@ -217,7 +217,14 @@ final class FleetUnderFaults implements AutoCloseable {
       reasons
           .computeIfAbsent(e.getInvolvedObject().getName(), k -> new HashSet<>())
           .add(e.getReason());
-      if ("Warning".equals(e.getType())) {
+      // a write or eviction the fault proxy failed is reported as it happens (DrainWriteFailed,
+      // EvictionFailed naming the injected answer); any other Warning is a defect
+      boolean injected =
+          (DrainEvent.WRITE_FAILED.equals(e.getReason())
+                  || Names.EVICTION_FAILED_REASON.equals(e.getReason()))
+              && e.getMessage() != null
+              && e.getMessage().contains("injected by the fault proxy");
+      if ("Warning".equals(e.getType()) && !injected) {
         warnings.add(e.getInvolvedObject().getName() + ": " + e.getReason() + " " + e.getMessage());
       }
     }

@@ -27,20 +27,9 @@ abstract class InProcessController {
   /** Runs after the world exists and before the controller starts. */
   protected void prepare() {}
 
-  /**
-   * The controller's client; by default a new one of the world's cluster, with the request retries
-   * the shipped controller uses ({@link
-   * dev.ironcore.maintenance.controller.ControllerMain#fewRetries}).
-   */
+  /** The controller's client; by default a new one of the world's cluster. */
   protected io.fabric8.kubernetes.client.KubernetesClient client() {
-    try {
-      return dev.ironcore.maintenance.api.json.JsonMappers.client(
-          dev.ironcore.maintenance.controller.ControllerMain.fewRetries(
-              io.fabric8.kubernetes.client.Config.fromKubeconfig(
-                  java.nio.file.Files.readString(world.cp.kubeconfig()))));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return world.cp.newClient();
   }
 
   @BeforeEach
