@@ -127,6 +127,15 @@ final class ControllerWorld {
         .stdout();
   }
 
+  /**
+   * Creates the admission configuration or policy in {@code yaml} ({@code kubectl create -f -}) and
+   * waits until the API server enforces it: until the kubectl command {@code refusedProbe} fails.
+   */
+  void createEnforced(String yaml, String... refusedProbe) {
+    cp.kubectlTool().runWithInput(yaml, "create", "-f", "-").orThrow();
+    eventually().until(() -> !cp.kubectl(refusedProbe).ok());
+  }
+
   String poolName(String base) {
     return base + "-" + suffix;
   }

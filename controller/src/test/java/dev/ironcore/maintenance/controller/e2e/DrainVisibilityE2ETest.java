@@ -318,20 +318,14 @@ class DrainVisibilityE2ETest extends InProcessController {
               timeoutSeconds: 2
             """
             .formatted(name, world.ns);
-    world.cp.kubectlTool().runWithInput(config, "create", "-f", "-").orThrow();
     try {
-      eventually()
-          .until(
-              () ->
-                  !world
-                      .cp
-                      .kubectl(
-                          "label",
-                          "machinepools.compute.ironcore.dev",
-                          pool,
-                          "probe=1",
-                          "--dry-run=server")
-                      .ok());
+      world.createEnforced(
+          config,
+          "label",
+          "machinepools.compute.ironcore.dev",
+          pool,
+          "probe=1",
+          "--dry-run=server");
       world.deleteCapiMachine("node-u");
       // after fabric8's own retries of the 500 (10, 100 ms doubling: about 20 s)
       ControllerWorld.processStarts()
@@ -353,7 +347,10 @@ class DrainVisibilityE2ETest extends InProcessController {
                           }));
       assertThat(maintenanceTainted(pool)).isFalse();
     } finally {
-      world.cp.kubectl("delete", "validatingwebhookconfigurations", name).orThrow();
+      world
+          .cp
+          .kubectl("delete", "validatingwebhookconfigurations", name, "--ignore-not-found")
+          .orThrow();
     }
     eventually().until(() -> maintenanceTainted(pool));
   }

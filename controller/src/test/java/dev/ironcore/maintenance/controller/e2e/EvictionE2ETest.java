@@ -137,21 +137,15 @@ class EvictionE2ETest extends InProcessController {
                     kubernetes.io/metadata.name: %2$s
             """
             .formatted(name, world.ns);
-    world.cp.kubectlTool().runWithInput(policy, "create", "-f", "-").orThrow();
     try {
-      eventually()
-          .until(
-              () ->
-                  !world
-                      .cp
-                      .kubectl(
-                          "delete",
-                          "machines.compute.ironcore.dev",
-                          "-n",
-                          world.ns,
-                          "vm-f",
-                          "--dry-run=server")
-                      .ok());
+      world.createEnforced(
+          policy,
+          "delete",
+          "machines.compute.ironcore.dev",
+          "-n",
+          world.ns,
+          "vm-f",
+          "--dry-run=server");
       kubectlAddTaint(pool, "NoExecute");
       eventually()
           .untilAsserted(
@@ -181,8 +175,14 @@ class EvictionE2ETest extends InProcessController {
                           }));
       assertThat(world.machine("vm-f").getMetadata().getDeletionTimestamp()).isNull();
     } finally {
-      world.cp.kubectl("delete", "validatingadmissionpolicybindings", name).orThrow();
-      world.cp.kubectl("delete", "validatingadmissionpolicies", name).orThrow();
+      world
+          .cp
+          .kubectl("delete", "validatingadmissionpolicybindings", name, "--ignore-not-found")
+          .orThrow();
+      world
+          .cp
+          .kubectl("delete", "validatingadmissionpolicies", name, "--ignore-not-found")
+          .orThrow();
     }
     eventually().until(() -> world.machine("vm-f").getMetadata().getDeletionTimestamp() != null);
   }
