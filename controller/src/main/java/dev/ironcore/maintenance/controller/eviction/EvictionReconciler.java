@@ -121,10 +121,14 @@ public final class EvictionReconciler implements Reconciler {
     } catch (KubernetesClientException e) {
       // refused (RBAC, another admission webhook or policy) or the API server failed: say so on
       // the Machine and name the pool in the log, then the queue retries
-      String why = "eviction from MachinePool " + poolName + " failed: " + ApiFailure.describe(e);
+      String what = "eviction from MachinePool " + poolName + " failed";
       events.recordInBackground(
-          machine, "Warning", Names.EVICTION_FAILED_REASON, why + "; retrying");
-      throw new IllegalStateException(why, e);
+          machine,
+          "Warning",
+          Names.EVICTION_FAILED_REASON,
+          what + ": " + ApiFailure.describe(e) + "; retrying");
+      // the loop's line: the API server's answer, then this in parentheses (ApiFailure)
+      throw new IllegalStateException(what, e);
     }
     switch (deleted) {
       case GONE:
