@@ -53,15 +53,15 @@ public final class AdmissionRoutes {
    */
   public static final String CONVERT = "/convert";
 
-  private static final String[] CAPI = {Names.CAPI_GROUP, "Machine"};
-  private static final String[] COMPUTE_MACHINE = {Names.COMPUTE_GROUP, "Machine"};
-  private static final String[] COMPUTE_POOL = {Names.COMPUTE_GROUP, "MachinePool"};
+  private static final String MACHINE = "Machine";
+  private static final String POOL = "MachinePool";
 
   private AdmissionRoutes() {}
 
   /** Every path answers only reviews of its own group and kind ({@link ExpectedKind}). */
-  private static AdmissionHandler guard(String path, String[] groupKind, AdmissionHandler handler) {
-    return new ExpectedKind(path, groupKind[0], groupKind[1], handler);
+  private static AdmissionHandler guard(
+      String path, String group, String kind, AdmissionHandler handler) {
+    return new ExpectedKind(path, group, kind, handler);
   }
 
   /**
@@ -98,16 +98,22 @@ public final class AdmissionRoutes {
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
     routes.put(
         MUTATE_CAPI_MACHINE,
-        guard(MUTATE_CAPI_MACHINE, CAPI, new CapiMachineMutator(capiMachineSelector)));
-    routes.put(MUTATE_MACHINE, guard(MUTATE_MACHINE, COMPUTE_MACHINE, new MachineMutator()));
+        guard(
+            MUTATE_CAPI_MACHINE,
+            Names.CAPI_GROUP,
+            MACHINE,
+            new CapiMachineMutator(capiMachineSelector)));
+    routes.put(
+        MUTATE_MACHINE, guard(MUTATE_MACHINE, Names.COMPUTE_GROUP, MACHINE, new MachineMutator()));
     routes.put(
         MUTATE_MACHINEPOOL,
-        guard(MUTATE_MACHINEPOOL, COMPUTE_POOL, new TaintTimeAddedMutator(clock)));
+        guard(MUTATE_MACHINEPOOL, Names.COMPUTE_GROUP, POOL, new TaintTimeAddedMutator(clock)));
     routes.put(
         VALIDATE_MACHINE,
         guard(
             VALIDATE_MACHINE,
-            COMPUTE_MACHINE,
+            Names.COMPUTE_GROUP,
+            MACHINE,
             new ValidatingHandler(
                 List.of(
                     new MachinePoolRefImmutable(),
@@ -117,7 +123,8 @@ public final class AdmissionRoutes {
         VALIDATE_MACHINEPOOL,
         guard(
             VALIDATE_MACHINEPOOL,
-            COMPUTE_POOL,
+            Names.COMPUTE_GROUP,
+            POOL,
             new EvictionWarningHandler(
                 new ValidatingHandler(List.of(ListFieldValidator.taints())), boundMachines)));
     return routes;

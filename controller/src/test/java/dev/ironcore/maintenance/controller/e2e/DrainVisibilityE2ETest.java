@@ -171,10 +171,7 @@ class DrainVisibilityE2ETest extends InProcessController {
   @Test
   void aDrainLongerThanTheTimeoutIsStuckOnceKeepsTheHookAndRepeatsRaiseOneEventsCount() {
     String pool = world.poolName("stuck");
-    world.createPool(pool, List.of());
-    world.createMachine("never", pool);
-    world.createCapiMachine("node-t", pool, Map.of());
-    eventually().until(() -> hasHook(world.capiMachine("node-t")));
+    poolWithOneMachineAndHookedCapiMachine(pool, "never", "node-t");
     world.deleteCapiMachine("node-t");
 
     eventually()
@@ -246,10 +243,7 @@ class DrainVisibilityE2ETest extends InProcessController {
   @Test
   void aHookRemovedBySomeoneElseWhileMachinesBlockIsAWarningNamingThem() {
     String pool = world.poolName("hijacked");
-    world.createPool(pool, List.of());
-    world.createMachine("still-here", pool);
-    world.createCapiMachine("node-h", pool, Map.of());
-    eventually().until(() -> hasHook(world.capiMachine("node-h")));
+    poolWithOneMachineAndHookedCapiMachine(pool, "still-here", "node-h");
     world.deleteCapiMachine("node-h");
     eventually().until(() -> maintenance(pool) != null);
     world.writer.patchMetadata(
@@ -266,6 +260,14 @@ class DrainVisibilityE2ETest extends InProcessController {
         .contains("removed by someone else")
         .contains(world.ns + "/still-here");
     assertThat(hasHook(world.capiMachine("node-h"))).as("we do not put it back").isFalse();
+  }
+
+  /** A pool with Machine {@code vm} and CAPI Machine {@code node} on it, hook and finalizer on. */
+  private void poolWithOneMachineAndHookedCapiMachine(String pool, String vm, String node) {
+    world.createPool(pool, List.of());
+    world.createMachine(vm, pool);
+    world.createCapiMachine(node, pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine(node)));
   }
 
   private boolean maintenanceTainted(String pool) {
@@ -285,10 +287,7 @@ class DrainVisibilityE2ETest extends InProcessController {
   @Test
   void aWriteTheApiServerFailsIsAWarningNamingItAndTheDrainGoesOnAfterwards() {
     String pool = world.poolName("unreachable");
-    world.createPool(pool, List.of());
-    world.createMachine("vm-u", pool);
-    world.createCapiMachine("node-u", pool, Map.of());
-    eventually().until(() -> hasHook(world.capiMachine("node-u")));
+    poolWithOneMachineAndHookedCapiMachine(pool, "vm-u", "node-u");
     world
         .cp
         .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-unreachable=" + world.ns)

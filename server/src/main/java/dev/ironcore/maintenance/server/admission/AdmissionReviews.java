@@ -256,36 +256,30 @@ public final class AdmissionReviews {
 
   private static void logDecision(
       String webhook, AdmissionRequest request, AdmissionResponse response) {
-    if (response.isAllowed()) {
-      LOG.debug(
-          "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=true patchOps={}{}",
-          webhook,
-          Excerpt.of(request.uid()),
-          Excerpt.of(request.kind().toString()),
-          request.operation(),
-          qualifiedName(request),
-          request.dryRun(),
-          response.patch().size(),
-          response.warnings().isEmpty() ? "" : " warnings=" + response.warnings());
-    } else {
-      // a rule's denial is INFO; a review that could not be judged (e.g. a kind the path does not
-      // judge: a misconfigured webhook configuration) is WARN, as a malformed one is
-      LOG.atLevel(
-              response.decision() == AdmissionResponse.Decision.ERRORED
-                  ? org.slf4j.event.Level.WARN
-                  : org.slf4j.event.Level.INFO)
-          .log(
-              "admission webhook={} uid={} kind={} op={} name={} dryRun={} allowed=false code={}"
-                  + " message={}",
-              webhook,
-              Excerpt.of(request.uid()),
-              Excerpt.of(request.kind().toString()),
-              request.operation(),
-              qualifiedName(request),
-              request.dryRun(),
-              response.code(),
-              response.message());
-    }
+    // allowed: DEBUG; a rule's denial: INFO; a review that could not be judged (e.g. a kind the
+    // path does not judge: a misconfigured webhook configuration) is WARN, as a malformed one is
+    org.slf4j.event.Level level =
+        response.isAllowed()
+            ? org.slf4j.event.Level.DEBUG
+            : response.decision() == AdmissionResponse.Decision.ERRORED
+                ? org.slf4j.event.Level.WARN
+                : org.slf4j.event.Level.INFO;
+    String outcome =
+        response.isAllowed()
+            ? "allowed=true patchOps="
+                + response.patch().size()
+                + (response.warnings().isEmpty() ? "" : " warnings=" + response.warnings())
+            : "allowed=false code=" + response.code() + " message=" + response.message();
+    LOG.atLevel(level)
+        .log(
+            "admission webhook={} uid={} kind={} op={} name={} dryRun={} {}",
+            webhook,
+            Excerpt.of(request.uid()),
+            Excerpt.of(request.kind().toString()),
+            request.operation(),
+            qualifiedName(request),
+            request.dryRun(),
+            outcome);
   }
 
   private static String qualifiedName(AdmissionRequest request) {
