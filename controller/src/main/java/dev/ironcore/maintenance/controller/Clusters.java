@@ -1,6 +1,8 @@
 package dev.ironcore.maintenance.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 
 /**
  * The API servers the controller talks to, by what they store.
@@ -20,6 +22,37 @@ public record Clusters(KubernetesClient capi, KubernetesClient ironcore) impleme
   /** One cluster stores everything. */
   public static Clusters single(KubernetesClient client) {
     return new Clusters(client, client);
+  }
+
+  /**
+   * The same API servers through clients whose requests fabric8 sends once ({@code
+   * requestRetryBackoffLimit} 0), for the loops' reads and writes. fabric8 retries a request that
+   * was answered 5xx or 429, or not at all, 10 times with a back-off of 100 ms doubling to 3.2 s,
+   * each attempt waiting out whatever made the API server fail: behind an admission webhook that
+   * hangs (the API server gives up after the webhook's {@code timeoutSeconds}) one write held a
+   * loop worker for about a minute before the loop heard of it, and the other pools' drains waited
+   * behind it. As client-go does for such answers (no {@code Retry-After}), the failure now reaches
+   * the loop at once, which logs it, records {@code DrainWriteFailed} or {@code EvictionFailed},
+   * and retries the pass from a fresh decision with its own back-off ({@link
+   * dev.ironcore.maintenance.controller.runtime.Loop}, honouring a 429's {@code Retry-After}).
+   * Discovery, informers, leader election and Events keep fabric8's retries (a 429 storm at
+   * start-up must not end the process).
+   *
+   * <p>The derived clients share the connections of these ones; close only these.
+   */
+  public Clusters failFast() {
+    KubernetesClient fastCapi = failFast(capi);
+    return new Clusters(fastCapi, separate() ? failFast(ironcore) : fastCapi);
+  }
+
+  private static KubernetesClient failFast(KubernetesClient client) {
+    return client
+        .adapt(NamespacedKubernetesClient.class)
+        .withRequestConfig(
+            new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                .withRequestRetryBackoffLimit(0)
+                .build())
+        .call(c -> c);
   }
 
   /** True when CAPI and IronCore objects live in different API servers. */

@@ -158,7 +158,9 @@ public final class ControllerApp implements AutoCloseable {
         metrics.informerRelists(i.resource(), r.label(), () -> i.relists(r));
       }
     }
-    KubeWriter writer = new KubeWriter(clusters, api);
+    // the loops' requests fail at once instead of after fabric8's 10 retries (Clusters.failFast)
+    Clusters loopClients = clusters.failFast();
+    KubeWriter writer = new KubeWriter(loopClients, api);
     Clock clock = Clock.systemUTC();
     EventRecorder events = new EventRecorder(clusters, clock);
     Loop eviction =
@@ -167,7 +169,7 @@ public final class ControllerApp implements AutoCloseable {
             LoggedReconciler.of(
                 "Machine.compute.ironcore.dev",
                 new EvictionReconciler(
-                    clusters.ironcore(), cache, events, metrics, clock, api.delayedEviction())),
+                    loopClients.ironcore(), cache, events, metrics, clock, api.delayedEviction())),
             metrics);
     DrainReconciler drainReconciler =
         new DrainReconciler(
@@ -199,7 +201,7 @@ public final class ControllerApp implements AutoCloseable {
             LoggedReconciler.of(
                 "MachinePool.compute.ironcore.dev",
                 new PoolHealthReconciler(
-                    clusters.ironcore(), cache, clock, options.gracePeriod(), metrics, events)),
+                    loopClients.ironcore(), cache, clock, options.gracePeriod(), metrics, events)),
             metrics);
     DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     Loop orphans =

@@ -52,6 +52,24 @@ public final class ApiFailure {
     return k != null && (k.getCode() >= 500 || k.getCode() <= 0);
   }
 
+  /**
+   * How long the API server asked to wait before the next attempt: for a 429 Too Many Requests (API
+   * Priority and Fairness, max-in-flight), its {@code Status} {@code details.retryAfterSeconds}
+   * when the body carries one, else 1 s (kube-apiserver's {@code Retry-After}, which fabric8 does
+   * not hand on); null for any other failure.
+   */
+  public static java.time.Duration retryAfter(Throwable t) {
+    KubernetesClientException k = apiException(t);
+    if (k == null || k.getCode() != 429) {
+      return null;
+    }
+    Integer seconds =
+        k.getStatus() == null || k.getStatus().getDetails() == null
+            ? null
+            : k.getStatus().getDetails().getRetryAfterSeconds();
+    return java.time.Duration.ofSeconds(seconds == null || seconds < 1 ? 1 : seconds);
+  }
+
   private static KubernetesClientException apiException(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof KubernetesClientException k) {

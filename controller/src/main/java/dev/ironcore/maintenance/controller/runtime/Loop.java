@@ -17,11 +17,12 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Anything a pass throws, {@link Error}s included, is caught, logged with the key, counted
- *       ({@link ReconcileMetrics}) and retried with back-off (100 ms doubling to 30 s); a worker
- *       never dies of a failing pass. A failed API request is logged as {@link ApiFailure#describe}
- *       says: at INFO for the first three failures of a key (a stale read, a refusal), at WARN from
- *       the first when the API server answered 5xx or not at all, and with the stack trace from the
- *       fourth.
+ *       ({@link ReconcileMetrics}) and retried with back-off (100 ms doubling to 30 s; after a 429
+ *       not before its {@code Retry-After}, {@link ApiFailure#retryAfter}); a worker never dies of
+ *       a failing pass. A failed API request is logged as {@link ApiFailure#describe} says: at
+ *       DEBUG for the first ten 429s of a key in a row (the API server shedding load), at INFO for
+ *       the first three other failures (a stale read, a refusal), at WARN from the first when the
+ *       API server answered 5xx or not at all, and with the stack trace from the fourth.
  *   <li>{@link #close()} stops handing out keys and waits for the passes in flight to finish (at
  *       most the shutdown grace, 10 s by default) without interrupting them, so a write that has
  *       started completes.
@@ -32,6 +33,12 @@ public final class Loop implements AutoCloseable {
   public static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
   private static final Logger LOG = LoggerFactory.getLogger(Loop.class);
+
+  /**
+   * Consecutive 429s of a key logged at DEBUG only, as client-go retries a 429 up to 10 times
+   * before its caller hears of it.
+   */
+  static final int THROTTLED_QUIETLY = 10;
 
   private final String name;
   private final Reconciler reconciler;
@@ -115,9 +122,15 @@ public final class Loop implements AutoCloseable {
     } catch (Throwable t) { // Errors too: a bug in one pass must not kill the worker
       metrics.threw(t, Duration.ofNanos(System.nanoTime() - start));
       int n = queue.failures(key) + 1;
-      long delay = queue.addRateLimited(key).toMillis();
+      Duration retryAfter = ApiFailure.retryAfter(t);
+      long delay =
+          queue.addRateLimited(key, retryAfter == null ? Duration.ZERO : retryAfter).toMillis();
       if (!(t instanceof Exception)) {
         LOG.error("{} {}: reconcile threw {}, retry {} in {} ms", name, key, t, n, delay, t);
+      } else if (retryAfter != null && n <= THROTTLED_QUIETLY) {
+        // the API server sheds load: client-go would have retried this without a word
+        LOG.debug(
+            "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));
       } else if (n <= 3 && !ApiFailure.isServerSide(t)) {
         LOG.info(
             "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));

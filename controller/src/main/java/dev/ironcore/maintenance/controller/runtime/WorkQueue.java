@@ -124,13 +124,24 @@ public final class WorkQueue implements AutoCloseable {
    * @return the delay chosen
    */
   public Duration addRateLimited(String key) {
+    return addRateLimited(key, Duration.ZERO);
+  }
+
+  /**
+   * As {@link #addRateLimited(String)}, but not sooner than {@code atLeast} (a 429's {@code
+   * Retry-After}).
+   *
+   * @return the delay chosen: the back-off delay or {@code atLeast}, whichever is longer
+   */
+  public Duration addRateLimited(String key, Duration atLeast) {
     int n;
     synchronized (this) {
       n = failures.merge(key, 1, Integer::sum);
     }
     metrics.retried();
     long millis = baseDelay.toMillis() << Math.min(n - 1, 20);
-    Duration delay = Duration.ofMillis(Math.min(millis, maxDelay.toMillis()));
+    Duration backOff = Duration.ofMillis(Math.min(millis, maxDelay.toMillis()));
+    Duration delay = atLeast.compareTo(backOff) > 0 ? atLeast : backOff;
     addAfter(key, delay);
     return delay;
   }

@@ -41,6 +41,30 @@ class ApiFailureTest {
   }
 
   @Test
+  void a429WaitsForItsRetryAfterSecondsOrOneSecondAndNothingElseWaits() {
+    KubernetesClientException withDetails =
+        new KubernetesClientException(
+            "Failure executing: PATCH at: " + URL + ". Message: Too many requests.",
+            429,
+            new StatusBuilder()
+                .withCode(429)
+                .withNewDetails()
+                .withRetryAfterSeconds(7)
+                .endDetails()
+                .build());
+    assertThat(ApiFailure.retryAfter(withDetails)).isEqualTo(java.time.Duration.ofSeconds(7));
+    // kube-apiserver's priority and fairness answers 429 as plain text with Retry-After: 1
+    assertThat(ApiFailure.retryAfter(answered(429, "Too many requests, please try again later.")))
+        .isEqualTo(java.time.Duration.ofSeconds(1));
+    assertThat(ApiFailure.retryAfter(new IllegalStateException("wrapped", answered(429, "x"))))
+        .isEqualTo(java.time.Duration.ofSeconds(1));
+    assertThat(ApiFailure.isServerSide(withDetails)).isFalse();
+    assertThat(ApiFailure.retryAfter(answered(500, "Internal error occurred"))).isNull();
+    assertThat(ApiFailure.retryAfter(answered(409, "conflict"))).isNull();
+    assertThat(ApiFailure.retryAfter(new IllegalStateException("no API request"))).isNull();
+  }
+
+  @Test
   void aWrappedFailureKeepsTheWrappersMessage() {
     var e =
         new IllegalStateException(

@@ -74,6 +74,39 @@ class LoopTest {
   }
 
   @Test
+  void a429IsRetriedNoSoonerThanItsRetryAfterAndAnyFailureAfterTheBackOff() {
+    Map<String, List<Long>> calls = new ConcurrentHashMap<>();
+    Reconciler reconciler =
+        key -> {
+          List<Long> times = calls.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>());
+          times.add(System.nanoTime());
+          if (times.size() == 1) {
+            throw new io.fabric8.kubernetes.client.KubernetesClientException(
+                "Too many requests",
+                key.equals("throttled") ? 429 : 500,
+                new io.fabric8.kubernetes.api.model.StatusBuilder()
+                    .withCode(key.equals("throttled") ? 429 : 500)
+                    .build());
+          }
+          return Result.done();
+        };
+    try (Loop loop = new Loop("health", reconciler, metrics)) {
+      loop.start(2);
+      loop.queue().add("throttled");
+      loop.queue().add("failed");
+      await()
+          .atMost(PATIENCE)
+          .until(() -> calls.values().stream().filter(t -> t.size() == 2).count() == 2);
+      long throttledGap = calls.get("throttled").get(1) - calls.get("throttled").get(0);
+      // a lower bound (the API server's Retry-After, 1 s when it names none), not a speed check
+      assertThat(Duration.ofNanos(throttledGap)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+      long failedGap = calls.get("failed").get(1) - calls.get("failed").get(0);
+      assertThat(Duration.ofNanos(failedGap)).isGreaterThanOrEqualTo(Duration.ofMillis(100));
+      assertThat(loop.queue().failures("throttled")).as("reset by the success").isZero();
+    }
+  }
+
+  @Test
   void resultsAreCountedByControllerRuntimesNames() {
     Reconciler reconciler =
         key ->

@@ -49,6 +49,21 @@ class WorkQueueTest {
   }
 
   @Test
+  void aRateLimitedAddWithAMinimumWaitsTheLongerOfItAndTheBackOff() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(100), Duration.ofSeconds(30))) {
+      assertThat(q.addRateLimited("k", Duration.ofSeconds(1))).isEqualTo(Duration.ofSeconds(1));
+      assertThat(q.addRateLimited("k", Duration.ZERO)).isEqualTo(Duration.ofMillis(200));
+      for (int i = 0; i < 5; i++) {
+        q.addRateLimited("k");
+      }
+      // the 8th failure: 100 ms << 7
+      assertThat(q.addRateLimited("k", Duration.ofSeconds(1))).isEqualTo(Duration.ofMillis(12800));
+      assertThat(q.failures("k")).isEqualTo(8);
+      assertThat(q.waitingCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void repeatedDelayedAddsOfOneKeyKeepOnlyTheEarliestDeadline() throws Exception {
     try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
       for (int i = 0; i < 20; i++) {
