@@ -282,7 +282,7 @@ public final class DrainReconciler implements Reconciler {
 
   private void unblocked(String pool) {
     if (blockingByPool.remove(pool) != null) {
-      metrics.blockingMachines(Map.copyOf(blockingByPool));
+      metrics.blockingMachines(blockingByPool);
     }
   }
 
@@ -331,7 +331,7 @@ public final class DrainReconciler implements Reconciler {
     } else if (step instanceof DrainStep.Hold s) {
       Integer before = blockingByPool.put(s.pool(), s.blockingMachines().size());
       if (before == null || before != s.blockingMachines().size()) {
-        metrics.blockingMachines(Map.copyOf(blockingByPool));
+        metrics.blockingMachines(blockingByPool);
       }
       if (!s.blockingMachines().equals(lastHold.put(key, s.blockingMachines()))) {
         LOG.info(

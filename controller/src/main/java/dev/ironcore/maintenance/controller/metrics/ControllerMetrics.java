@@ -186,10 +186,19 @@ public final class ControllerMetrics {
         .register(registry);
   }
 
-  /** Replaces the per-pool blocking-Machines gauge with {@code byPool}. */
-  public void blockingMachines(Map<String, Integer> byPool) {
+  /**
+   * Replaces the per-pool blocking-Machines gauge with what {@code byPool} holds now (read under
+   * this object's lock, so the last call leaves the newest state even when drain workers call it
+   * concurrently with copies of different ages). Synchronized: Micrometer's {@code
+   * MultiGauge.register} is not safe for concurrent callers (two drain workers registering the same
+   * new pool row at once logged "This Gauge has been already registered" at WARN).
+   *
+   * @param byPool pool name to blocking Machines, possibly changed by other threads (a concurrent
+   *     map)
+   */
+  public synchronized void blockingMachines(Map<String, Integer> byPool) {
     blocking.register(
-        byPool.entrySet().stream()
+        Map.copyOf(byPool).entrySet().stream()
             .map(e -> MultiGauge.Row.of(Tags.of("pool", e.getKey()), e.getValue()))
             .toList(),
         true);

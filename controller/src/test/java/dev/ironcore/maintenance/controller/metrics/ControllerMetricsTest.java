@@ -167,4 +167,48 @@ class ControllerMetricsTest {
     metrics.blockingMachines(java.util.Map.of());
     assertThat(registry.scrape()).doesNotContain("ironcore_maintenance_drain_blocking_machines{");
   }
+
+  @Test
+  void drainWorkersUpdatingTheBlockingGaugeAtOnceLeaveEveryPoolWithItsLastCount() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ControllerMetrics metrics = new ControllerMetrics(registry);
+    java.util.Map<String, Integer> byPool = new java.util.concurrent.ConcurrentHashMap<>();
+    int workers = 8;
+    for (int round = 0; round < 50; round++) {
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(workers);
+      java.util.List<Thread> threads = new java.util.ArrayList<>();
+      int r = round;
+      for (int w = 0; w < workers; w++) {
+        String pool = "pool-" + r + "-" + w;
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    start.await();
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                  byPool.put(pool, 3);
+                  metrics.blockingMachines(byPool);
+                });
+        threads.add(t);
+        t.start();
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+    }
+    String text = registry.scrape();
+    for (int round = 0; round < 50; round++) {
+      for (int w = 0; w < workers; w++) {
+        assertThat(text)
+            .contains(
+                "ironcore_maintenance_drain_blocking_machines{pool=\"pool-"
+                    + round
+                    + "-"
+                    + w
+                    + "\"} 3.0");
+      }
+    }
+  }
 }
