@@ -128,10 +128,10 @@ public final class KubeWriter {
   /**
    * Sends {@code patch} as {@code application/json-patch+json}; false when it is empty.
    *
-   * @throws IllegalStateException when the API server refused it with 409, or with 422 because a
-   *     {@code test} operation failed: the object changed since it was read (its message says so;
-   *     the queue decides again), instead of fabric8's "the server rejected our request due to an
-   *     error in our request"
+   * @throws dev.ironcore.maintenance.controller.runtime.ObjectChanged when the API server refused
+   *     it with 409, or with 422 because a {@code test} operation failed: the object changed since
+   *     it was read (its message says so; the queue decides again), instead of fabric8's "the
+   *     server rejected our request due to an error in our request"
    */
   public <T extends HasMetadata> boolean apply(Resource<T> resource, JsonPatch patch) {
     if (patch.isEmpty()) {
@@ -141,11 +141,7 @@ public final class KubeWriter {
       resource.patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409 || (e.getCode() == 422 && hasTest(patch))) {
-        throw new IllegalStateException(
-            "the object changed since it was read (the API server refused the guarded patch, "
-                + e.getCode()
-                + "): deciding again",
-            e);
+        throw new dev.ironcore.maintenance.controller.runtime.ObjectChanged(e.getCode(), e);
       }
       throw e;
     }

@@ -126,9 +126,9 @@ public final class DrainReconciler implements Reconciler {
       lastHold.remove(key);
       return Result.done();
     }
-    DrainStep[] step = {null};
+    String[] request = {READING};
     try {
-      return reconcile(key, cached, step);
+      return reconcile(key, cached, request);
     } catch (RuntimeException e) {
       if (ApiFailure.isServerSide(e)) {
         events.recordInBackground(
@@ -136,7 +136,7 @@ public final class DrainReconciler implements Reconciler {
             "Warning",
             DrainEvent.WRITE_FAILED,
             (cached.nodeName() == null ? "" : "pool " + cached.nodeName() + ": ")
-                + what(step[0])
+                + request[0]
                 + " failed: "
                 + ApiFailure.describe(e)
                 + "; retrying");
@@ -144,6 +144,12 @@ public final class DrainReconciler implements Reconciler {
       throw e;
     }
   }
+
+  /** The {@code DrainWriteFailed} message of a failure before any write: a read of the pass. */
+  private static final String READING = "reading the CAPI Machines and pools";
+
+  /** The {@code DrainWriteFailed} message of a failed write of the pool's condition. */
+  private static final String CONDITION = "writing the pool's Maintenance condition";
 
   /** What {@code step}'s write does, for the {@code DrainWriteFailed} message. */
   private static String what(DrainStep step) {
@@ -158,10 +164,14 @@ public final class DrainReconciler implements Reconciler {
     } else if (step instanceof DrainStep.RemoveFinalizer || step instanceof DrainStep.Release) {
       return "releasing the CAPI Machine";
     }
-    return "writing the pool's Maintenance condition";
+    return CONDITION;
   }
 
-  private Result reconcile(String key, CapiMachine cached, DrainStep[] stepOut) {
+  /**
+   * @param request set to what the pass is about to send before each request, so that a failure
+   *     names the request that failed (the step's write, or the condition write before or after it)
+   */
+  private Result reconcile(String key, CapiMachine cached, String[] request) {
     String node = cached.nodeName();
     MachinePool pool = cache.pool(node);
     List<Machine> bound = node == null ? List.of() : cache.machinesBoundTo(node);
@@ -172,7 +182,6 @@ public final class DrainReconciler implements Reconciler {
     DrainOutcome outcome =
         DrainDecision.decide(new DrainInput(cached, selected, pool, bound, fleet), policy, clock);
     DrainStep step = outcome.step();
-    stepOut[0] = step;
     if (!(step instanceof DrainStep.Hold)) {
       lastHold.remove(key);
       if (node != null && !(step instanceof DrainStep.Nothing)) {
@@ -184,7 +193,9 @@ public final class DrainReconciler implements Reconciler {
     }
     // the pool's condition before deleting the pool (it is gone after), else after the step
     boolean conditionFirst = step instanceof DrainStep.DeletePool;
+    request[0] = CONDITION;
     PoolConditionWriter.Write write = conditionFirst ? writeCondition(key, pool, outcome) : null;
+    request[0] = what(step);
     Performed performed =
         perform(
             key,
@@ -206,6 +217,7 @@ public final class DrainReconciler implements Reconciler {
       }
     }
     if (!conditionFirst) {
+      request[0] = CONDITION;
       write = writeCondition(key, pool, outcome);
     }
     record(outcome.events(), DrainEvent.When.EVERY_PASS, pool, cached, null, null);

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  *       not before its {@code Retry-After}, {@link ApiFailure#retryAfter}); a worker never dies of
  *       a failing pass. A failed API request is logged as {@link ApiFailure#describe} says: at
  *       DEBUG for the first ten 429s of a key in a row (the API server shedding load), at INFO for
- *       the first three other failures (a stale read, a refusal), at WARN from the first when the
- *       API server answered 5xx or not at all, and with the stack trace from the fourth.
+ *       the first three other failures (a refusal) and for every {@link ObjectChanged} (a stale
+ *       read decided again), at WARN from the first when the API server answered 5xx or not at all,
+ *       and from the fourth in a row, with the stack trace at the fourth.
  *   <li>{@link #close()} stops handing out keys and waits for the passes in flight to finish (at
  *       most the shutdown grace, 10 s by default) without interrupting them, so a write that has
  *       started completes.
@@ -131,14 +132,14 @@ public final class Loop implements AutoCloseable {
         // the API server sheds load: client-go would have retried this without a word
         LOG.debug(
             "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));
-      } else if (n <= 3 && !ApiFailure.isServerSide(t)) {
+      } else if (t instanceof ObjectChanged || (n <= 3 && !ApiFailure.isServerSide(t))) {
         LOG.info(
             "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));
       } else if (n <= 3) {
         // the API server (or an admission webhook it calls) failed or did not answer
         LOG.warn(
             "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));
-      } else {
+      } else if (n == 4) {
         LOG.warn(
             "{} {}: failed {} times, will retry in {} ms: {}",
             name,
@@ -147,6 +148,15 @@ public final class Loop implements AutoCloseable {
             delay,
             ApiFailure.describe(t),
             t);
+      } else {
+        // the stack was logged at the 4th failure in a row
+        LOG.warn(
+            "{} {}: failed {} times, will retry in {} ms: {}",
+            name,
+            key,
+            n,
+            delay,
+            ApiFailure.describe(t));
       }
       return;
     }

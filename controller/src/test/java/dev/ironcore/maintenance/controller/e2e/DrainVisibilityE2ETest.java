@@ -293,30 +293,7 @@ class DrainVisibilityE2ETest extends InProcessController {
         .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-unreachable=" + world.ns)
         .orThrow();
     String name = "e2e-unreachable-" + world.ns;
-    String config =
-        """
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingWebhookConfiguration
-            metadata:
-              name: %s
-            webhooks:
-            - name: unreachable.e2e.ironcore.dev
-              clientConfig:
-                url: https://127.0.0.1:1/validate
-              rules:
-              - apiGroups: ["compute.ironcore.dev"]
-                apiVersions: ["*"]
-                operations: ["UPDATE"]
-                resources: ["machinepools"]
-              objectSelector:
-                matchLabels:
-                  e2e-unreachable: "%s"
-              failurePolicy: Fail
-              sideEffects: None
-              admissionReviewVersions: ["v1"]
-              timeoutSeconds: 2
-            """
-            .formatted(name, world.ns);
+    String config = unreachableWebhook(name, "machinepools");
     try {
       world.createEnforced(
           config,
@@ -326,7 +303,7 @@ class DrainVisibilityE2ETest extends InProcessController {
           "probe=1",
           "--dry-run=server");
       world.deleteCapiMachine("node-u");
-      // after fabric8's own retries of the 500 (10, 100 ms doubling: about 20 s)
+      // the controller's loops send a request once: the first 500 fails the pass
       ControllerWorld.processStarts()
           .untilAsserted(
               () ->
@@ -352,5 +329,85 @@ class DrainVisibilityE2ETest extends InProcessController {
           .orThrow();
     }
     eventually().until(() -> maintenanceTainted(pool));
+  }
+
+  /**
+   * A ValidatingWebhookConfiguration {@code name} whose webhook the API server cannot reach, for
+   * UPDATEs of {@code resource} (e.g. {@code machinepools/status}) of pools labelled {@code
+   * e2e-unreachable=<namespace>}.
+   */
+  private String unreachableWebhook(String name, String resource) {
+    return """
+        apiVersion: admissionregistration.k8s.io/v1
+        kind: ValidatingWebhookConfiguration
+        metadata:
+          name: %s
+        webhooks:
+        - name: unreachable.e2e.ironcore.dev
+          clientConfig:
+            url: https://127.0.0.1:1/validate
+          rules:
+          - apiGroups: ["compute.ironcore.dev"]
+            apiVersions: ["*"]
+            operations: ["UPDATE"]
+            resources: ["%s"]
+          objectSelector:
+            matchLabels:
+              e2e-unreachable: "%s"
+          failurePolicy: Fail
+          sideEffects: None
+          admissionReviewVersions: ["v1"]
+          timeoutSeconds: 2
+        """
+        .formatted(name, resource, world.ns);
+  }
+
+  /**
+   * The taint write succeeds but every write of the pool's status (its Maintenance condition) fails
+   * with 500: the {@code DrainWriteFailed} Warning names the condition write, not the step before
+   * it.
+   */
+  @Test
+  void aFailedConditionWriteAfterTheTaintsIsNamedAsTheConditionWrite() {
+    String pool = world.poolName("status-unreachable");
+    poolWithOneMachineAndHookedCapiMachine(pool, "vm-s", "node-s");
+    world
+        .cp
+        .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-unreachable=" + world.ns)
+        .orThrow();
+    String name = "e2e-status-unreachable-" + world.ns;
+    try {
+      world.createEnforced(
+          unreachableWebhook(name, "machinepools/status"),
+          "patch",
+          "machinepools.compute.ironcore.dev",
+          pool,
+          "--subresource=status",
+          "--type=merge",
+          "-p",
+          "{\"status\":{\"state\":\"Ready\"}}",
+          "--dry-run=server");
+      world.deleteCapiMachine("node-s");
+      ControllerWorld.processStarts()
+          .untilAsserted(
+              () ->
+                  assertThat(events("node-s", "DrainWriteFailed"))
+                      .isNotEmpty()
+                      .allSatisfy(
+                          e ->
+                              assertThat(e.getMessage())
+                                  .startsWith(
+                                      "pool "
+                                          + pool
+                                          + ": writing the pool's Maintenance condition failed:"
+                                          + " PATCH ")
+                                  .contains(pool + "/status answered 500: ")));
+      assertThat(maintenanceTainted(pool)).as("the step's own write landed").isTrue();
+    } finally {
+      world
+          .cp
+          .kubectl("delete", "validatingwebhookconfigurations", name, "--ignore-not-found")
+          .orThrow();
+    }
   }
 }

@@ -85,4 +85,100 @@ class FailFastClientsE2ETest {
         .isNotNull();
     assertThat(loops.separate()).isFalse();
   }
+
+  /**
+   * A write behind an admission webhook that accepts the connection and never answers, with a
+   * {@code timeoutSeconds} longer than fabric8's default request timeout (10 s): the loops' client
+   * waits for the API server's own answer (500, naming the webhook) instead of giving up first
+   * while the API server goes on with the write.
+   */
+  @Test
+  void aWriteBehindAHungWebhookGetsTheApiServersAnswerNotAClientTimeout() throws Exception {
+    String pool = world.poolName("hung");
+    world.createPool(pool, List.of());
+    world
+        .cp
+        .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-hung=" + world.ns)
+        .orThrow();
+    String name = "e2e-hung-" + world.ns;
+    try (java.net.ServerSocket hung =
+        new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    held.add(hung.accept()); // held open, never read nor answered
+                  }
+                } catch (java.io.IOException closed) {
+                  // the test is over
+                }
+              });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      String config =
+          """
+          apiVersion: admissionregistration.k8s.io/v1
+          kind: ValidatingWebhookConfiguration
+          metadata:
+            name: %s
+          webhooks:
+          - name: hung.e2e.ironcore.dev
+            clientConfig:
+              url: https://127.0.0.1:%d/validate
+            rules:
+            - apiGroups: ["compute.ironcore.dev"]
+              apiVersions: ["*"]
+              operations: ["UPDATE"]
+              resources: ["machinepools"]
+            objectSelector:
+              matchLabels:
+                e2e-hung: "%s"
+            failurePolicy: Fail
+            sideEffects: None
+            admissionReviewVersions: ["v1"]
+            timeoutSeconds: 13
+          """
+              .formatted(name, hung.getLocalPort(), world.ns);
+      world.createEnforced(
+          config,
+          "label",
+          "machinepools.compute.ironcore.dev",
+          pool,
+          "probe=1",
+          "--dry-run=server");
+      Clusters loops = Clusters.single(world.ironcore).failFast();
+      KubernetesClientException e =
+          catchThrowableOfType(
+              KubernetesClientException.class,
+              () ->
+                  loops
+                      .ironcore()
+                      .resources(MachinePool.class)
+                      .withName(pool)
+                      .edit(
+                          p -> {
+                            p.getMetadata().getLabels().put("written", "yes");
+                            return p;
+                          }));
+      assertThat(e).as("the webhook refuses by failing").isNotNull();
+      assertThat(e.getCode()).as("%s", ApiFailure.describe(e)).isEqualTo(500);
+      assertThat(ApiFailure.describe(e))
+          .contains("failed calling webhook \"hung.e2e.ironcore.dev\"");
+      held.forEach(
+          socket -> {
+            try {
+              socket.close();
+            } catch (java.io.IOException ignored) {
+              // closing only
+            }
+          });
+    } finally {
+      world
+          .cp
+          .kubectl("delete", "validatingwebhookconfigurations", name, "--ignore-not-found")
+          .orThrow();
+    }
+  }
 }

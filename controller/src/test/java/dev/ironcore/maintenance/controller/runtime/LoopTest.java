@@ -106,6 +106,71 @@ class LoopTest {
     }
   }
 
+  private static io.fabric8.kubernetes.client.KubernetesClientException answered(int code) {
+    return new io.fabric8.kubernetes.client.KubernetesClientException(
+        "answered " + code, code, new io.fabric8.kubernetes.api.model.StatusBuilder().build());
+  }
+
+  @Test
+  void staleWritesAreInfoThrottlingIsDebugAndAFailureInARowShowsItsStackOnlyAtTheFourth() {
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+        new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Loop.class);
+    ch.qos.logback.classic.Level level = logger.getLevel();
+    logger.setLevel(ch.qos.logback.classic.Level.DEBUG);
+    logger.addAppender(log);
+    int failures = 6;
+    Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    Reconciler reconciler =
+        key -> {
+          int n = calls.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+          if (n > failures) {
+            return Result.done();
+          }
+          throw switch (key) {
+            case "stale" -> new ObjectChanged(422, answered(422));
+            case "throttled" -> answered(429);
+            default -> answered(500);
+          };
+        };
+    // a short back-off: 6 failures in a row within a second or so (the 429's wait is 1 s each)
+    try (Loop loop = new Loop("drain", reconciler, metrics)) {
+      loop.start(3);
+      List.of("stale", "throttled", "failing").forEach(loop.queue()::add);
+      await()
+          .atMost(PATIENCE)
+          .until(() -> calls.values().stream().allMatch(c -> c.get() > failures));
+    } finally {
+      logger.detachAppender(log);
+      logger.setLevel(level);
+    }
+    java.util.function.Function<String, List<ch.qos.logback.classic.spi.ILoggingEvent>> of =
+        key ->
+            log.list.stream()
+                .filter(e -> e.getFormattedMessage().startsWith("drain " + key + ":"))
+                .toList();
+    assertThat(of.apply("stale"))
+        .hasSize(failures)
+        .allSatisfy(
+            e -> {
+              assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.INFO);
+              assertThat(e.getThrowableProxy()).isNull();
+            });
+    assertThat(of.apply("throttled"))
+        .hasSize(failures)
+        .allSatisfy(e -> assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.DEBUG));
+    List<ch.qos.logback.classic.spi.ILoggingEvent> failing = of.apply("failing");
+    assertThat(failing)
+        .hasSize(failures)
+        .allSatisfy(e -> assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN));
+    assertThat(failing.stream().filter(e -> e.getThrowableProxy() != null).toList())
+        .as("the stack once, at the 4th failure in a row")
+        .singleElement()
+        .satisfies(e -> assertThat(e.getFormattedMessage()).contains("failed 4 times"));
+  }
+
   @Test
   void resultsAreCountedByControllerRuntimesNames() {
     Reconciler reconciler =
