@@ -131,6 +131,7 @@ public final class DrainReconciler implements Reconciler {
       return reconcile(key, cached, request);
     } catch (RuntimeException e) {
       if (ApiFailure.isServerSide(e)) {
+        metrics.drainWriteFailed();
         events.recordInBackground(
             cached,
             "Warning",

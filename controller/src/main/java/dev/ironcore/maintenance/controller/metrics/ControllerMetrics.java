@@ -27,6 +27,10 @@ import java.util.function.ToDoubleBiFunction;
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
  *       RemoveHook, DeletePool, ...);
  *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes;
+ *   <li>{@code ironcore_maintenance_drain_write_failures_total}: drain passes whose request (a
+ *       taint, condition, hook or finalizer write, or a read) the API server answered 5xx or not at
+ *       all, one {@code DrainWriteFailed} Event each: a drain that keeps failing before it could
+ *       taint its pool counts as neither in progress nor queued, but here;
  *   <li>{@code ironcore_maintenance_drains_in_progress}, {@code ..._drains_queued}, {@code
  *       ..._drains_stuck}: drains holding a slot (pool tainted), waiting for one ({@code
  *       --max-concurrent-drains}), and held longer than {@code --drain-timeout};
@@ -92,6 +96,7 @@ public final class ControllerMetrics {
     this.registry = registry;
     evictions().increment(0);
     poolsMarkedUnknown().increment(0);
+    drainWriteFailures().increment(0);
     this.blocking =
         MultiGauge.builder("ironcore.maintenance.drain.blocking.machines")
             .description("Bound Machines still blocking a held drain, per pool")
@@ -136,6 +141,19 @@ public final class ControllerMetrics {
         .description("Drain steps taken")
         .tag("step", step)
         .register(registry);
+  }
+
+  private Counter drainWriteFailures() {
+    return Counter.builder("ironcore.maintenance.drain.write.failures")
+        .description(
+            "Drain passes whose request the API server answered 5xx or not at all"
+                + " (a DrainWriteFailed Event each)")
+        .register(registry);
+  }
+
+  /** Counts a drain pass that failed as a {@code DrainWriteFailed} Event reports. */
+  public void drainWriteFailed() {
+    drainWriteFailures().increment();
   }
 
   /** Makes the drain-step counters of {@code steps} exist at 0. */

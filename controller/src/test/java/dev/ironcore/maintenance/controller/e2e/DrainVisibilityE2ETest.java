@@ -322,6 +322,11 @@ class DrainVisibilityE2ETest extends InProcessController {
                                 .endsWith("; retrying");
                           }));
       assertThat(maintenanceTainted(pool)).isFalse();
+      assertThat(
+              ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry())
+                  .scrape())
+          .as("counted for alerting")
+          .containsPattern("(?m)^ironcore_maintenance_drain_write_failures_total [1-9]");
     } finally {
       world
           .cp

@@ -14,6 +14,10 @@ abstract class InProcessController {
   protected ControllerWorld world;
   protected ControllerApp controller;
 
+  /** The controller's meters (a Prometheus registry: {@code scrape()} as exported). */
+  protected final dev.ironcore.maintenance.controller.metrics.ControllerMetrics metrics =
+      dev.ironcore.maintenance.controller.metrics.ControllerMetrics.inMemory();
+
   /** The controller's options; by default a 5 s resync. */
   protected ControllerOptions options() {
     return ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5));
@@ -36,7 +40,7 @@ abstract class InProcessController {
   final void startController() throws Exception {
     world = new ControllerWorld();
     prepare();
-    controller = configure(new ControllerApp(client(), options())).start();
+    controller = configure(new ControllerApp(client(), options(), metrics)).start();
   }
 
   @AfterEach
