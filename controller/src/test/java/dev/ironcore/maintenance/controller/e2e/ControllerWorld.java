@@ -136,6 +136,58 @@ final class ControllerWorld {
     eventually().until(() -> !cp.kubectl(refusedProbe).ok());
   }
 
+  /**
+   * A ValidatingWebhookConfiguration {@code name} (failurePolicy Fail) that sends UPDATEs of {@code
+   * resource} (e.g. {@code machinepools} or {@code machinepools/status}) of the pools labelled
+   * {@code label=<this namespace>} to {@code url}, waiting {@code timeoutSeconds} for an answer;
+   * labels {@code pool} so, creates the configuration and waits until the API server enforces it.
+   * Delete it with {@code kubectl delete validatingwebhookconfigurations NAME}.
+   */
+  void createPoolWebhook(
+      String name, String pool, String label, String resource, String url, int timeoutSeconds) {
+    cp.kubectl("label", "machinepools.compute.ironcore.dev", pool, label + "=" + ns).orThrow();
+    String yaml =
+        """
+        apiVersion: admissionregistration.k8s.io/v1
+        kind: ValidatingWebhookConfiguration
+        metadata:
+          name: %s
+        webhooks:
+        - name: %s.e2e.ironcore.dev
+          clientConfig:
+            url: %s
+          rules:
+          - apiGroups: ["compute.ironcore.dev"]
+            apiVersions: ["*"]
+            operations: ["UPDATE"]
+            resources: ["%s"]
+          objectSelector:
+            matchLabels:
+              %s: "%s"
+          failurePolicy: Fail
+          sideEffects: None
+          admissionReviewVersions: ["v1"]
+          timeoutSeconds: %d
+        """
+            .formatted(name, label, url, resource, label, ns, timeoutSeconds);
+    String[] probe =
+        resource.endsWith("/status")
+            ? new String[] {
+              "patch",
+              "machinepools.compute.ironcore.dev",
+              pool,
+              "--subresource=status",
+              "--type=merge",
+              "-p",
+              "{\"status\":{\"state\":\"Ready\"}}",
+              "--dry-run=server"
+            }
+            : new String[] {
+              "label", "machinepools.compute.ironcore.dev", pool, "probe=1", "--dry-run=server"
+            };
+    createEnforced(yaml, probe);
+  }
+
   String poolName(String base) {
     return base + "-" + suffix;
   }

@@ -270,6 +270,9 @@ class DrainVisibilityE2ETest extends InProcessController {
     eventually().until(() -> hasHook(world.capiMachine(node)));
   }
 
+  /** A webhook URL nothing listens on (port 1): the API server's call is refused at once. */
+  private static final String UNREACHABLE = "https://127.0.0.1:1/validate";
+
   private boolean maintenanceTainted(String pool) {
     MachinePool p = world.pool(pool);
     return p != null
@@ -288,20 +291,9 @@ class DrainVisibilityE2ETest extends InProcessController {
   void aWriteTheApiServerFailsIsAWarningNamingItAndTheDrainGoesOnAfterwards() {
     String pool = world.poolName("unreachable");
     poolWithOneMachineAndHookedCapiMachine(pool, "vm-u", "node-u");
-    world
-        .cp
-        .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-unreachable=" + world.ns)
-        .orThrow();
     String name = "e2e-unreachable-" + world.ns;
-    String config = unreachableWebhook(name, "machinepools");
     try {
-      world.createEnforced(
-          config,
-          "label",
-          "machinepools.compute.ironcore.dev",
-          pool,
-          "probe=1",
-          "--dry-run=server");
+      world.createPoolWebhook(name, pool, "unreachable", "machinepools", UNREACHABLE, 2);
       world.deleteCapiMachine("node-u");
       // the controller's loops send a request once: the first 500 fails the pass
       ControllerWorld.processStarts()
@@ -337,37 +329,6 @@ class DrainVisibilityE2ETest extends InProcessController {
   }
 
   /**
-   * A ValidatingWebhookConfiguration {@code name} whose webhook the API server cannot reach, for
-   * UPDATEs of {@code resource} (e.g. {@code machinepools/status}) of pools labelled {@code
-   * e2e-unreachable=<namespace>}.
-   */
-  private String unreachableWebhook(String name, String resource) {
-    return """
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingWebhookConfiguration
-        metadata:
-          name: %s
-        webhooks:
-        - name: unreachable.e2e.ironcore.dev
-          clientConfig:
-            url: https://127.0.0.1:1/validate
-          rules:
-          - apiGroups: ["compute.ironcore.dev"]
-            apiVersions: ["*"]
-            operations: ["UPDATE"]
-            resources: ["%s"]
-          objectSelector:
-            matchLabels:
-              e2e-unreachable: "%s"
-          failurePolicy: Fail
-          sideEffects: None
-          admissionReviewVersions: ["v1"]
-          timeoutSeconds: 2
-        """
-        .formatted(name, resource, world.ns);
-  }
-
-  /**
    * The taint write succeeds but every write of the pool's status (its Maintenance condition) fails
    * with 500: the {@code DrainWriteFailed} Warning names the condition write, not the step before
    * it.
@@ -376,22 +337,9 @@ class DrainVisibilityE2ETest extends InProcessController {
   void aFailedConditionWriteAfterTheTaintsIsNamedAsTheConditionWrite() {
     String pool = world.poolName("status-unreachable");
     poolWithOneMachineAndHookedCapiMachine(pool, "vm-s", "node-s");
-    world
-        .cp
-        .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-unreachable=" + world.ns)
-        .orThrow();
     String name = "e2e-status-unreachable-" + world.ns;
     try {
-      world.createEnforced(
-          unreachableWebhook(name, "machinepools/status"),
-          "patch",
-          "machinepools.compute.ironcore.dev",
-          pool,
-          "--subresource=status",
-          "--type=merge",
-          "-p",
-          "{\"status\":{\"state\":\"Ready\"}}",
-          "--dry-run=server");
+      world.createPoolWebhook(name, pool, "unreachable", "machinepools/status", UNREACHABLE, 2);
       world.deleteCapiMachine("node-s");
       ControllerWorld.processStarts()
           .untilAsserted(

@@ -96,10 +96,6 @@ class FailFastClientsE2ETest {
   void aWriteBehindAHungWebhookGetsTheApiServersAnswerNotAClientTimeout() throws Exception {
     String pool = world.poolName("hung");
     world.createPool(pool, List.of());
-    world
-        .cp
-        .kubectl("label", "machinepools.compute.ironcore.dev", pool, "e2e-hung=" + world.ns)
-        .orThrow();
     String name = "e2e-hung-" + world.ns;
     try (java.net.ServerSocket hung =
         new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
@@ -117,37 +113,13 @@ class FailFastClientsE2ETest {
               });
       acceptor.setDaemon(true);
       acceptor.start();
-      String config =
-          """
-          apiVersion: admissionregistration.k8s.io/v1
-          kind: ValidatingWebhookConfiguration
-          metadata:
-            name: %s
-          webhooks:
-          - name: hung.e2e.ironcore.dev
-            clientConfig:
-              url: https://127.0.0.1:%d/validate
-            rules:
-            - apiGroups: ["compute.ironcore.dev"]
-              apiVersions: ["*"]
-              operations: ["UPDATE"]
-              resources: ["machinepools"]
-            objectSelector:
-              matchLabels:
-                e2e-hung: "%s"
-            failurePolicy: Fail
-            sideEffects: None
-            admissionReviewVersions: ["v1"]
-            timeoutSeconds: 13
-          """
-              .formatted(name, hung.getLocalPort(), world.ns);
-      world.createEnforced(
-          config,
-          "label",
-          "machinepools.compute.ironcore.dev",
+      world.createPoolWebhook(
+          name,
           pool,
-          "probe=1",
-          "--dry-run=server");
+          "hung",
+          "machinepools",
+          "https://127.0.0.1:" + hung.getLocalPort() + "/validate",
+          13);
       Clusters loops = Clusters.single(world.ironcore).failFast();
       KubernetesClientException e =
           catchThrowableOfType(
