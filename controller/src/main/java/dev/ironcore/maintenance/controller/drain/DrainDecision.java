@@ -79,6 +79,23 @@ public final class DrainDecision {
    *
    * @param clock the time a hold is measured against
    */
+  /**
+   * {@code " (N since the CAPI Machine's deletion)"} when the drain's time ({@code held}, from the
+   * taint) and the time since the deletion read differently (the drain waited for a slot or for a
+   * write the API server failed, and {@code ironcore_maintenance_drain_duration_seconds} counts
+   * from the deletion); else empty.
+   */
+  private static String sinceDeletion(
+      Instant deletedAt, Instant since, Duration held, Instant now) {
+    if (deletedAt == null || since == null || since.equals(deletedAt)) {
+      return "";
+    }
+    String total = HumanDuration.of(Duration.between(deletedAt, now));
+    return total.equals(HumanDuration.of(held))
+        ? ""
+        : " (" + total + " since the CAPI Machine's deletion)";
+  }
+
   public static DrainOutcome decide(DrainInput in, DrainPolicy policy, Clock clock) {
     DrainStep step = next(in);
     CapiMachine capi = in.capiMachine();
@@ -194,6 +211,7 @@ public final class DrainDecision {
                   + s.pool()
                   + " drained in "
                   + HumanDuration.of(held)
+                  + sinceDeletion(deletedAt, since, held, now)
                   + ": pre-drain hook removed, CAPI may drain and delete the node",
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, MaintenanceCondition.drained(DRAINED_MESSAGE), events, null);

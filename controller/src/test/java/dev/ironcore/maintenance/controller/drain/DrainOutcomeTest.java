@@ -241,6 +241,32 @@ class DrainOutcomeTest {
     assertThat(o.requeueAfter()).isNull();
   }
 
+  /**
+   * The drain's own time counts from the taint; when it started later than the deletion (queued, or
+   * its taint write failed for a while), the event names the time since the deletion too, which the
+   * drain-duration histogram records.
+   */
+  @Test
+  void drainCompletedNamesTheTimeSinceTheDeletionWhenTheDrainStartedLater() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(50)),
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(53)));
+    assertThat(o.events().get(0).message())
+        .startsWith("pool pool-a drained in 3s (53s since the CAPI Machine's deletion): ");
+    var atOnce =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ZERO),
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(53)));
+    assertThat(atOnce.events().get(0).message()).startsWith("pool pool-a drained in 53s: ");
+  }
+
   @Test
   void aMissingPoolWithMachinesStillBoundToItsNameWarnsNamingThem() {
     var o =
