@@ -35,7 +35,8 @@ public record Clusters(KubernetesClient capi, KubernetesClient ironcore) impleme
    * answers (no {@code Retry-After}), the failure now reaches the loop at once, which logs it,
    * records {@code DrainWriteFailed} or {@code EvictionFailed}, and retries the pass from a fresh
    * decision with its own back-off ({@link dev.ironcore.maintenance.controller.runtime.Loop},
-   * honouring a 429's {@code Retry-After}). Discovery, informers, leader election and Events keep
+   * honouring a 429's {@code Retry-After}). The loops' Events use these clients too (the recorder
+   * retries a failed one in the background). Discovery, informers and leader election keep
    * fabric8's retries (a 429 storm at start-up must not end the process).
    *
    * <p>The derived clients share the connections of these ones; close only these.

@@ -158,11 +158,13 @@ public final class ControllerApp implements AutoCloseable {
         metrics.informerRelists(i.resource(), r.label(), () -> i.relists(r));
       }
     }
-    // the loops' requests fail at once instead of after fabric8's 10 retries (Clusters.failFast)
+    // the loops' requests fail at once instead of after fabric8's 10 retries (Clusters.failFast);
+    // their Events too: a loop worker records some before its write (EventRecorder retries a
+    // failed one in the background)
     Clusters loopClients = clusters.failFast();
     KubeWriter writer = new KubeWriter(loopClients, api);
     Clock clock = Clock.systemUTC();
-    EventRecorder events = new EventRecorder(clusters, clock);
+    EventRecorder events = new EventRecorder(loopClients, clock);
     Loop eviction =
         new Loop(
             "eviction",
@@ -210,7 +212,7 @@ public final class ControllerApp implements AutoCloseable {
             new OrphanedMachineReconciler(
                 writer,
                 cache,
-                new EventRecorder(clusters, Clock.systemUTC()),
+                new EventRecorder(loopClients, Clock.systemUTC()),
                 Clock.systemUTC(),
                 orphanedMachineGrace),
             metrics);

@@ -8,6 +8,7 @@ import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.api.patch.PatchTarget;
+import dev.ironcore.maintenance.controller.runtime.ObjectChanged;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -78,8 +79,9 @@ public final class PoolConditionWriter {
    *
    * @param base the pool the decision starts from; null when the cache has none (nothing written)
    * @return what happened; {@code written=false} when the pool is gone or already shows this
-   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the patch is refused even
-   *     on a fresh read (e.g. a concurrent writer): retry
+   * @throws ObjectChanged when the patch is refused even on a fresh read (a concurrent writer): the
+   *     loop decides again
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException any other refusal or failure
    */
   public Write set(MachinePool base, String type, String status, String reason, String message) {
     if (base == null) {
@@ -98,9 +100,8 @@ public final class PoolConditionWriter {
         forget(base.getMetadata().getName());
         return new Write(false, null);
       }
-      if (e.getCode() != 409 && e.getCode() != 422) {
-        throw e;
-      }
+      throw e;
+    } catch (ObjectChanged stale) {
       MachinePool live = read(base.getClass(), base.getMetadata().getName());
       if (live == null) {
         forget(base.getMetadata().getName());
@@ -150,8 +151,10 @@ public final class PoolConditionWriter {
    * informer reads the storage version where served, so the API server converts nothing).
    *
    * @return the pool as the API server stored it (its new resourceVersion)
-   * @throws io.fabric8.kubernetes.client.KubernetesClientException 409/422 when the live pool is no
-   *     longer {@code base}, 404 when it is gone
+   * @throws ObjectChanged when the API server refused it with 409 or 422 (the live pool is no
+   *     longer {@code base}: its resourceVersion or the condition's index moved)
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException 404 when it is gone, any other
+   *     refusal or failure
    */
   public static <T extends MachinePool> T send(
       KubernetesClient client, T base, String type, List<Condition> updated) {
@@ -177,8 +180,15 @@ public final class PoolConditionWriter {
     }
     @SuppressWarnings("unchecked") // base's own class
     Class<T> version = (Class<T>) base.getClass();
-    return PatchTarget.of(client, version, null, base.getMetadata().getName())
-        .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
+    try {
+      return PatchTarget.of(client, version, null, base.getMetadata().getName())
+          .subresource("status")
+          .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409 || e.getCode() == 422) {
+        throw new ObjectChanged(e.getCode(), e);
+      }
+      throw e;
+    }
   }
 }

@@ -68,6 +68,9 @@ public final class DrainReconciler implements Reconciler {
   /** Blocking Machines per pool of the drains held now (for the per-pool gauge). */
   private final Map<String, Integer> blockingByPool = new ConcurrentHashMap<>();
 
+  /** The pool each held drain (CAPI Machine key) blocks on, so its gauge row can be dropped. */
+  private final Map<String, String> heldPool = new ConcurrentHashMap<>();
+
   /**
    * @param selector {@code --capi-machine-selector}: which CAPI Machines (by their labels) to
    *     manage
@@ -124,6 +127,10 @@ public final class DrainReconciler implements Reconciler {
     CapiMachine cached = cache.capiMachine(key);
     if (cached == null) {
       lastHold.remove(key);
+      String held = heldPool.remove(key);
+      if (held != null) {
+        unblocked(held); // gone while held (finalizers removed by hand): its gauge row goes too
+      }
       return Result.done();
     }
     String[] request = {READING};
@@ -185,7 +192,11 @@ public final class DrainReconciler implements Reconciler {
     DrainStep step = outcome.step();
     if (!(step instanceof DrainStep.Hold)) {
       lastHold.remove(key);
-      if (node != null && !(step instanceof DrainStep.Nothing)) {
+      String held = heldPool.remove(key);
+      if (held != null && !held.equals(node)) {
+        unblocked(held); // its nodeRef moved
+      }
+      if (node != null && (held != null || !(step instanceof DrainStep.Nothing))) {
         unblocked(node);
       }
     }
@@ -342,6 +353,7 @@ public final class DrainReconciler implements Reconciler {
         return Performed.SENT;
       }
     } else if (step instanceof DrainStep.Hold s) {
+      heldPool.put(key, s.pool());
       Integer before = blockingByPool.put(s.pool(), s.blockingMachines().size());
       if (before == null || before != s.blockingMachines().size()) {
         metrics.blockingMachines(blockingByPool);

@@ -34,6 +34,8 @@ public final class PoolUnknownWriter {
    * @param cached the pool as the informer holds it (possibly stale)
    * @return the pool as the patch was built on (for the event); null when it already was Unknown or
    *     is gone
+   * @throws dev.ironcore.maintenance.controller.runtime.ObjectChanged refused as stale even on a
+   *     fresh read (the loop decides again)
    * @throws KubernetesClientException any other refusal of the API server (the loop retries)
    */
   public MachinePool markUnknown(MachinePool cached) {
@@ -43,9 +45,8 @@ public final class PoolUnknownWriter {
       if (e.getCode() == 404) {
         return null; // deleted meanwhile: the next pass forgets it
       }
-      if (e.getCode() != 409 && e.getCode() != 422) {
-        throw e;
-      }
+      throw e;
+    } catch (dev.ironcore.maintenance.controller.runtime.ObjectChanged stale) {
       MachinePool live =
           client.resources(cached.getClass()).withName(cached.getMetadata().getName()).get();
       return live == null ? null : patchUnknown(live);
@@ -57,7 +58,8 @@ public final class PoolUnknownWriter {
    * describes, guarded by {@code base}'s resourceVersion and the Ready condition's index.
    *
    * @return {@code base} when the patch was sent; null when {@code base} is already Unknown
-   * @throws KubernetesClientException 409/422 when the live pool is no longer {@code base}
+   * @throws dev.ironcore.maintenance.controller.runtime.ObjectChanged when the live pool is no
+   *     longer {@code base} (409/422)
    */
   private MachinePool patchUnknown(MachinePool base) {
     List<Condition> conditions = base.getStatus() == null ? null : base.getStatus().getConditions();

@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
  *       ({@link ReconcileMetrics}) and retried with back-off (100 ms doubling to 30 s; after a 429
  *       not before its {@code Retry-After}, {@link ApiFailure#retryAfter}); a worker never dies of
  *       a failing pass. A failed API request is logged as {@link ApiFailure#describe} says: at
- *       DEBUG for the first ten 429s of a key in a row (the API server shedding load), at INFO for
- *       the first three other failures (a refusal) and for every {@link ObjectChanged} (a stale
- *       read decided again), at WARN from the first when the API server answered 5xx or not at all,
- *       and from the fourth in a row, with the stack trace at the fourth.
+ *       DEBUG for a 429 among the first ten failures of a key in a row (the API server shedding
+ *       load), at INFO for the first three other failures (a refusal) and for every {@link
+ *       ObjectChanged} (a stale read decided again), at WARN from the first when the API server
+ *       answered 5xx or not at all, and from the fourth in a row; the first WARN from the fourth on
+ *       carries the stack trace, once per run of failures.
  *   <li>{@link #close()} stops handing out keys and waits for the passes in flight to finish (at
  *       most the shutdown grace, 10 s by default) without interrupting them, so a write that has
  *       started completes.
@@ -48,6 +49,9 @@ public final class Loop implements AutoCloseable {
   private final Duration shutdownGrace;
   private final List<Thread> workers = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** Keys whose current run of failures has been logged with its stack trace (once per run). */
+  private final Set<String> stackLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public Loop(String name, Reconciler reconciler) {
     this(name, reconciler, ControllerMetrics.inMemory());
@@ -139,7 +143,7 @@ public final class Loop implements AutoCloseable {
         // the API server (or an admission webhook it calls) failed or did not answer
         LOG.warn(
             "{} {}: will retry ({}) in {} ms: {}", name, key, n, delay, ApiFailure.describe(t));
-      } else if (n == 4) {
+      } else if (stackLogged.add(key)) {
         LOG.warn(
             "{} {}: failed {} times, will retry in {} ms: {}",
             name,
@@ -149,7 +153,7 @@ public final class Loop implements AutoCloseable {
             ApiFailure.describe(t),
             t);
       } else {
-        // the stack was logged at the 4th failure in a row
+        // this run of failures has shown its stack already
         LOG.warn(
             "{} {}: failed {} times, will retry in {} ms: {}",
             name,
@@ -162,6 +166,7 @@ public final class Loop implements AutoCloseable {
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     queue.forget(key);
+    stackLogged.remove(key);
     if (result.requeueAfter() == null) {
       metrics.returned("success", took);
     } else {

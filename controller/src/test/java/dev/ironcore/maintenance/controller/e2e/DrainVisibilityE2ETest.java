@@ -240,6 +240,41 @@ class DrainVisibilityE2ETest extends InProcessController {
         .contains(world.ns + "/orphan-1, " + world.ns + "/orphan-2");
   }
 
+  private String scrape() {
+    return ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry()).scrape();
+  }
+
+  /**
+   * A held drain's row in {@code ironcore_maintenance_drain_blocking_machines} goes when its CAPI
+   * Machine goes while held (its finalizers removed by hand), not only when the drain ends.
+   */
+  @Test
+  void aHeldDrainsBlockingRowGoesWithItsCapiMachine() {
+    String pool = world.poolName("abandoned");
+    poolWithOneMachineAndHookedCapiMachine(pool, "vm-a", "node-a");
+    world.deleteCapiMachine("node-a");
+    String row = "ironcore_maintenance_drain_blocking_machines{pool=\"" + pool + "\"} 1.0";
+    eventually().until(() -> scrape().contains(row));
+    world
+        .cp
+        .kubectl(
+            "patch",
+            "machines.cluster.x-k8s.io",
+            "node-a",
+            "-n",
+            world.ns,
+            "--type=merge",
+            "-p",
+            "{\"metadata\":{\"finalizers\":null}}")
+        .orThrow();
+    eventually().until(() -> world.capiMachine("node-a") == null);
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(scrape())
+                    .doesNotContain("ironcore_maintenance_drain_blocking_machines{pool=\"" + pool));
+  }
+
   @Test
   void aHookRemovedBySomeoneElseWhileMachinesBlockIsAWarningNamingThem() {
     String pool = world.poolName("hijacked");
@@ -314,9 +349,7 @@ class DrainVisibilityE2ETest extends InProcessController {
                                 .endsWith("; retrying");
                           }));
       assertThat(maintenanceTainted(pool)).isFalse();
-      assertThat(
-              ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry())
-                  .scrape())
+      assertThat(scrape())
           .as("counted for alerting")
           .containsPattern("(?m)^ironcore_maintenance_drain_write_failures_total [1-9]");
     } finally {

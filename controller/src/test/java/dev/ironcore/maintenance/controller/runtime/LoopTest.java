@@ -132,13 +132,15 @@ class LoopTest {
           throw switch (key) {
             case "stale" -> new ObjectChanged(422, answered(422));
             case "throttled" -> answered(429);
+            // the 4th in a row is a stale write (INFO): the stack comes with the next WARN
+            case "mixed" -> n == 4 ? new ObjectChanged(409, answered(409)) : answered(500);
             default -> answered(500);
           };
         };
     // a short back-off: 6 failures in a row within a second or so (the 429's wait is 1 s each)
     try (Loop loop = new Loop("drain", reconciler, metrics)) {
-      loop.start(3);
-      List.of("stale", "throttled", "failing").forEach(loop.queue()::add);
+      loop.start(4);
+      List.of("stale", "throttled", "failing", "mixed").forEach(loop.queue()::add);
       await()
           .atMost(PATIENCE)
           .until(() -> calls.values().stream().allMatch(c -> c.get() > failures));
@@ -169,6 +171,10 @@ class LoopTest {
         .as("the stack once, at the 4th failure in a row")
         .singleElement()
         .satisfies(e -> assertThat(e.getFormattedMessage()).contains("failed 4 times"));
+    assertThat(of.apply("mixed").stream().filter(e -> e.getThrowableProxy() != null).toList())
+        .as("once per run of failures, even when the 4th was not a WARN")
+        .singleElement()
+        .satisfies(e -> assertThat(e.getFormattedMessage()).contains("failed 5 times"));
   }
 
   @Test
