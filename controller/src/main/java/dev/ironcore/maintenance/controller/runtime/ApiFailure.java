@@ -79,6 +79,32 @@ public final class ApiFailure {
     return null;
   }
 
+  private static final java.util.regex.Pattern OPERATION =
+      java.util.regex.Pattern.compile(
+          "Operation: \\[(\\w+)]\\s+for kind: \\[([^\\]]*)]\\s+with name: \\[([^\\]]*)]"
+              + "(?:\\s+in namespace: \\[([^\\]]*)])?");
+
+  /** Kinds the loops write that have no namespace (fabric8 names its default one for them). */
+  private static final java.util.Set<String> CLUSTER_SCOPED = java.util.Set.of("MachinePool");
+
+  /**
+   * {@code patch MachinePool pool-a} or {@code patch Machine default/vm-1} from fabric8's {@code
+   * Operation: [patch] for kind: [MachinePool] with name: [pool-a] in namespace: [default]
+   * failed.}, which names the client's default namespace for a cluster-scoped object too; null when
+   * the message has no such operation.
+   */
+  private static String operation(String message) {
+    java.util.regex.Matcher m = OPERATION.matcher(message);
+    if (!m.find()) {
+      return null;
+    }
+    String kind = m.group(2);
+    String namespace = m.group(4);
+    boolean namespaced =
+        namespace != null && !namespace.isEmpty() && !CLUSTER_SCOPED.contains(kind);
+    return m.group(1) + " " + kind + " " + (namespaced ? namespace + "/" : "") + m.group(3);
+  }
+
   /** {@code PATCH https://...} from fabric8's {@code Failure executing: PATCH at: URL. ...}. */
   private static String request(String message) {
     if (message == null) {
@@ -87,13 +113,7 @@ public final class ApiFailure {
     String prefix = "Failure executing: ";
     int start = message.indexOf(prefix);
     if (start < 0) {
-      int op = message.indexOf("Operation: [");
-      if (op < 0) {
-        return null;
-      }
-      String operation = message.substring(op).replaceAll("\\s+", " ");
-      int failed = operation.indexOf(" failed");
-      return (failed < 0 ? operation : operation.substring(0, failed)).strip();
+      return operation(message);
     }
     String rest = message.substring(start + prefix.length());
     int end = rest.indexOf(". Message:");

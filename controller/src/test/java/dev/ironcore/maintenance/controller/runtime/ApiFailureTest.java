@@ -86,9 +86,22 @@ class ApiFailureTest {
             new java.io.IOException("wrapped", new HttpTimeoutException("request timed out")));
     assertThat(ApiFailure.describe(e))
         .isEqualTo(
-            "Operation: [patch] for kind: [MachinePool] with name: [p] in namespace: [default] got"
-                + " no answer: java.net.http.HttpTimeoutException: request timed out");
+            "patch MachinePool p got no answer: java.net.http.HttpTimeoutException: request timed"
+                + " out");
     assertThat(ApiFailure.isServerSide(e)).isTrue();
+  }
+
+  @Test
+  void noAnswerForANamespacedObjectNamesItsNamespace() {
+    var e =
+        new KubernetesClientException(
+            "Operation: [delete]  for kind: [Machine]  with name: [vm-1]  in namespace: [tenant-a] "
+                + " failed.",
+            new java.net.ConnectException("Connection refused"));
+    assertThat(ApiFailure.describe(e))
+        .isEqualTo(
+            "delete Machine tenant-a/vm-1 got no answer: java.net.ConnectException: Connection"
+                + " refused");
   }
 
   @Test
