@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ironcore.maintenance.server.WebhookServer;
 import dev.ironcore.maintenance.server.WebhookServerConfig;
+import dev.ironcore.maintenance.server.testing.TempDirs;
 import dev.ironcore.maintenance.server.tls.TestCertificates;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import dev.ironcore.maintenance.testkit.KubectlResult;
@@ -14,9 +15,6 @@ import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.TestClusters;
 import dev.ironcore.maintenance.testkit.WebhookInstaller;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
@@ -65,19 +63,21 @@ final class WebhookEnvironment {
 
   private static WebhookEnvironment start() {
     TestCluster cp = TestClusters.shared();
-    Path dir;
-    try {
-      dir = Files.createTempDirectory("webhook-e2e-certs");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Path dir = TempDirs.create("webhook-e2e-certs");
     TestCertificates certs = TestCertificates.create(dir);
     WebhookServer server =
         new WebhookServer(
             WebhookServerConfig.of(certs.certFile(), certs.keyFile()).withBindAddress("127.0.0.1"),
             pool -> MACHINES.get().boundTo(pool));
     int port = server.start(cp.webhookPort());
-    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "webhook-e2e-stop"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.stop();
+                  TempDirs.delete(dir);
+                },
+                "webhook-e2e-stop"));
     WebhookInstaller.install(
         cp,
         ManifestPaths.overlay("local"),

@@ -12,12 +12,12 @@ import dev.ironcore.maintenance.server.LoopbackServer;
 import dev.ironcore.maintenance.server.WebhookServer;
 import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.admission.TestReviews;
+import dev.ironcore.maintenance.server.testing.TempDirs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -51,10 +51,11 @@ class HostileReviewsPropertyTest {
   private static HttpClient http;
   private static String base;
   private static long heapBefore;
+  private static Path dir;
 
   @BeforeContainer
   static void start() throws Exception {
-    Path dir = Files.createTempDirectory("hostile-reviews");
+    dir = TempDirs.create("hostile-reviews");
     LoopbackServer started = LoopbackServer.start(dir);
     server = started.server();
     base = started.base();
@@ -66,6 +67,7 @@ class HostileReviewsPropertyTest {
   static void stop() {
     long growth = usedHeapAfterGc() - heapBefore;
     server.stop();
+    TempDirs.delete(dir);
     assertThat(growth).as("heap growth over the corpus (bytes)").isLessThan(128L << 20);
   }
 

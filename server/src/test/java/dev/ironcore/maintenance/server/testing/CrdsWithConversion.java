@@ -7,9 +7,6 @@ import dev.ironcore.maintenance.server.WebhookServerConfig;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.TestCluster;
 import dev.ironcore.maintenance.testkit.WebhookInstaller;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -50,27 +47,30 @@ public final class CrdsWithConversion {
   }
 
   private static void start(TestCluster cp) {
-    try {
-      Path dir = Files.createTempDirectory("conversion-certs");
-      CertificateAuthority ca =
-          CertificateAuthority.generate("conversion-test-ca", Duration.ofHours(6));
-      IssuedCertificate serving =
-          ca.issueServing(
-              "conversion-test",
-              List.of("localhost", "host.testcontainers.internal"),
-              List.of("127.0.0.1"),
-              Duration.ofHours(6));
-      serving.writeTo(dir.resolve("tls.crt"), dir.resolve("tls.key"));
-      WebhookServer started =
-          new WebhookServer(
-              WebhookServerConfig.of(dir.resolve("tls.crt"), dir.resolve("tls.key"))
-                  .withBindAddress("127.0.0.1"));
-      started.start(cp.webhookPort());
-      Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "conversion-stop"));
-      caPem = ca.certificatePem();
-      server = started;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Path dir = TempDirs.create("conversion-certs");
+    CertificateAuthority ca =
+        CertificateAuthority.generate("conversion-test-ca", Duration.ofHours(6));
+    IssuedCertificate serving =
+        ca.issueServing(
+            "conversion-test",
+            List.of("localhost", "host.testcontainers.internal"),
+            List.of("127.0.0.1"),
+            Duration.ofHours(6));
+    serving.writeTo(dir.resolve("tls.crt"), dir.resolve("tls.key"));
+    WebhookServer started =
+        new WebhookServer(
+            WebhookServerConfig.of(dir.resolve("tls.crt"), dir.resolve("tls.key"))
+                .withBindAddress("127.0.0.1"));
+    started.start(cp.webhookPort());
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  started.stop();
+                  TempDirs.delete(dir);
+                },
+                "conversion-stop"));
+    caPem = ca.certificatePem();
+    server = started;
   }
 }
