@@ -187,7 +187,16 @@ if has_main server "$SERVER_MAIN" && ! out="$(java -cp "$(classpath server)" "$S
   echo "$out" | head -3 >&2
   exit 1
 fi
-# (added after the check above: the IronCore kubeconfig exists only once its control plane runs)
+# the local simulators' flags too (SIMULATOR_ARGS)
+SIMULATOR_MAIN=dev.ironcore.maintenance.devtools.sim.SimulatorsMain
+# shellcheck disable=SC2086 # SIMULATOR_ARGS is a list of flags
+if ! out="$(java -cp "$DEVTOOLS_CP" "$SIMULATOR_MAIN" --simulate-poollet --simulate-capi \
+  $SIMULATOR_ARGS --validate-flags 2>&1)"; then
+  log "the simulators refuse their flags (SIMULATOR_ARGS='$SIMULATOR_ARGS'):"
+  echo "$out" | head -3 >&2
+  exit 1
+fi
+# (added after the checks above: the IronCore kubeconfig exists only once its control plane runs)
 SIMULATOR_CLUSTER_ARGS=()
 if [ "$TWO_CLUSTERS" = "true" ]; then
   CONTROLLER_CMD+=(--ironcore-kubeconfig="$IRONCORE_LOCAL/kubeconfig")
@@ -311,7 +320,7 @@ fi
 # 4. local-only simulators (poollet and CAPI stand-ins, devtools), then the controller ------------
 log "starting simulators of the machinepoollet and Cluster API (LOCAL ONLY; log: $LOCAL/simulators.log)"
 # shellcheck disable=SC2086 # SIMULATOR_ARGS is a list of flags
-java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.sim.SimulatorsMain \
+java -cp "$DEVTOOLS_CP" "$SIMULATOR_MAIN" \
   --simulate-poollet --simulate-capi "${SIMULATOR_CLUSTER_ARGS[@]}" $SIMULATOR_ARGS >"$LOCAL/simulators.log" 2>&1 &
 PIDS+=($!)
 NAMES[$!]="simulators|$LOCAL/simulators.log"

@@ -87,6 +87,12 @@ public final class SimulatorsMain implements Callable<Integer> {
               + " cluster for all.")
   Config ironcoreKubeconfig;
 
+  @Option(
+      names = "--validate-flags",
+      hidden = true,
+      description = "Check the flags and exit (used by make run before it starts anything).")
+  boolean validateFlagsOnly;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -102,6 +108,9 @@ public final class SimulatorsMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           "nothing to simulate: give --simulate-poollet and/or --simulate-capi");
+    }
+    if (validateFlagsOnly) {
+      return 0;
     }
     try {
       KubeconfigEnv.check(System.getenv());

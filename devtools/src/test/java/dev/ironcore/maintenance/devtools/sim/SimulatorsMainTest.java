@@ -63,4 +63,26 @@ class SimulatorsMainTest {
     assertThat(code).isEqualTo(2);
     assertThat(err.toString()).contains("nothing to simulate");
   }
+
+  @Test
+  void validateFlagsChecksTheFlagsAndStartsNothing() {
+    StringWriter err = new StringWriter();
+    assertThat(
+            Cli.of(new SimulatorsMain())
+                .setErr(new PrintWriter(err, true))
+                .execute(
+                    "--simulate-poollet",
+                    "--simulate-capi",
+                    "--poollet-shutdown-delay=5s",
+                    "--validate-flags"))
+        .as("accepted flags: exit 0 at once, no cluster asked (%s)", err)
+        .isZero();
+    StringWriter bad = new StringWriter();
+    assertThat(
+            Cli.of(new SimulatorsMain())
+                .setErr(new PrintWriter(bad, true))
+                .execute("--simulate-poollet", "--poollet-shutdown-delay=soon", "--validate-flags"))
+        .isEqualTo(2);
+    assertThat(bad.toString()).contains("--poollet-shutdown-delay");
+  }
 }
