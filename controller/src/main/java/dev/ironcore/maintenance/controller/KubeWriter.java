@@ -129,9 +129,11 @@ public final class KubeWriter {
    * Sends {@code patch} as {@code application/json-patch+json}; false when it is empty.
    *
    * @throws dev.ironcore.maintenance.controller.runtime.ObjectChanged when the API server refused
-   *     it with 409, or with 422 because a {@code test} operation failed: the object changed since
-   *     it was read (its message says so; the queue decides again), instead of fabric8's "the
-   *     server rejected our request due to an error in our request"
+   *     it with 409, or with 422 because a {@code test} operation failed ({@link
+   *     dev.ironcore.maintenance.controller.runtime.ObjectChanged#isStale}): the object changed
+   *     since it was read (its message says so; the queue decides again), instead of fabric8's "the
+   *     server rejected our request due to an error in our request"; a 422 naming invalid fields is
+   *     thrown as it came
    */
   public <T extends HasMetadata> boolean apply(Resource<T> resource, JsonPatch patch) {
     if (patch.isEmpty()) {
@@ -140,7 +142,7 @@ public final class KubeWriter {
     try {
       resource.patch(PatchContext.of(PatchType.JSON), patch.toJson().toString());
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 409 || (e.getCode() == 422 && hasTest(patch))) {
+      if (dev.ironcore.maintenance.controller.runtime.ObjectChanged.isStale(e, hasTest(patch))) {
         throw new dev.ironcore.maintenance.controller.runtime.ObjectChanged(e.getCode(), e);
       }
       throw e;

@@ -185,7 +185,7 @@ public final class PoolConditionWriter {
           .subresource("status")
           .patch(PatchContext.of(PatchType.JSON), patch.build().toJson().toString());
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 409 || e.getCode() == 422) {
+      if (ObjectChanged.isStale(e, true)) {
         throw new ObjectChanged(e.getCode(), e);
       }
       throw e;

@@ -25,8 +25,15 @@ import java.util.function.IntPredicate;
  *       {@code {key, effect}}).
  * </ul>
  *
- * A member of the wrong JSON type is Invalid ("must be a string"); other members (such as
- * v1alpha2's {@code timeAdded}) are not checked.
+ * <ul>
+ *   <li>{@code timeAdded} (our v1alpha2; checked whenever present and not null): Invalid unless an
+ *       RFC 3339 date-time string with an offset, e.g. {@code 2026-12-05T10:00:00Z} (the v1alpha2
+ *       schema's {@code format: date-time}; v1alpha1 keeps unknown members of a taint, so a
+ *       v1alpha1 write or the v1alpha2-fields annotation could otherwise store a value every later
+ *       v1alpha2 write of the taints is refused for).
+ * </ul>
+ *
+ * A member of the wrong JSON type is Invalid ("must be a string"); other members are not checked.
  *
  * <p>For ratcheting on UPDATE, {@link #validate(JsonNode, String, IntPredicate)} checks only the
  * taints a caller marks as new, and reports a Duplicate only when at least one of the two taints is
@@ -108,6 +115,30 @@ public final class TaintValidation {
       errors.add(FieldError.required(item + ".effect", ""));
     } else if (effect != null && !TaintEffect.SUPPORTED.contains(effect)) {
       errors.add(FieldError.notSupported(item + ".effect", effect, TaintEffect.SUPPORTED));
+    }
+    JsonNode time = taint.get("timeAdded");
+    if (time != null && !time.isNull() && !isDateTime(time)) {
+      errors.add(
+          FieldError.invalid(
+              item + ".timeAdded",
+              time.isTextual() ? time.asText() : time,
+              "must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z"));
+    }
+  }
+
+  /**
+   * @return whether {@code time} is a JSON string holding an RFC 3339 date-time with an offset (as
+   *     {@code metav1.Time} writes it; fractions of a second allowed)
+   */
+  public static boolean isDateTime(JsonNode time) {
+    if (time == null || !time.isTextual()) {
+      return false;
+    }
+    try {
+      java.time.OffsetDateTime.parse(time.asText());
+      return true;
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
     }
   }
 

@@ -21,7 +21,7 @@ class TaintValidationTest {
         // valid
         "[{'key':'maintenance.ironcore.dev','effect':'NoSchedule'}]                  |",
         "[{'key':'k','value':'','effect':'NoExecute'}]                               |",
-        "[{'key':'example.com/k','value':'v-1','effect':'NoExecute','timeAdded':'x'}] |",
+        "[{'key':'example.com/k','value':'v-1','effect':'NoExecute','timeAdded':'2026-01-01T00:00:00Z'}] |",
         "[{'key':'k','effect':'NoSchedule'},{'key':'k','effect':'NoExecute'}]         |",
         "[{'key':'k','value':'a','effect':'NoSchedule'},{'key':'k2','value':'a','effect':'NoSchedule'}] |",
         "[]                                                                          |",
@@ -64,6 +64,30 @@ class TaintValidationTest {
         "spec.taints[0].key: Invalid value ;; spec.taints[0].value: Invalid value ;; "
             + "spec.taints[0].effect: Unsupported value ;; spec.taints[2]: Duplicate value ;; "
             + "spec.taints[3].key: Required value ;; spec.taints[3].effect: Required value");
+  }
+
+  @Test
+  void timeAddedMustBeAnRfc3339DateTime() {
+    assertErrors(
+        TaintValidation.validate(
+            json(
+                "[{'key':'a','effect':'NoExecute','timeAdded':'2026-12-05T10:00:00Z'},"
+                    + "{'key':'b','effect':'NoExecute','timeAdded':'2026-12-05T10:00:00.5+01:00'},"
+                    + "{'key':'c','effect':'NoExecute','timeAdded':null},"
+                    + "{'key':'d','effect':'NoExecute','timeAdded':'yesterday'},"
+                    + "{'key':'e','effect':'NoExecute','timeAdded':12345},"
+                    + "{'key':'f','effect':'NoExecute','timeAdded':'2026-12-05T10:00:00'}]"),
+            "spec.taints"),
+        "spec.taints[3].timeAdded: Invalid value ;; spec.taints[4].timeAdded: Invalid value ;; "
+            + "spec.taints[5].timeAdded: Invalid value");
+    assertThat(
+            TaintValidation.validate(
+                    json("[{'key':'d','effect':'NoExecute','timeAdded':'yesterday'}]"),
+                    "spec.taints")
+                .get(0)
+                .toString())
+        .contains("\"yesterday\"")
+        .contains("must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z");
   }
 
   @Test

@@ -23,7 +23,9 @@ import java.util.List;
  *       as they are; an object without {@code metadata} is fine.
  *   <li>v1alpha2 → v1alpha1: the v1alpha2-only list members ({@link V1alpha2Fields}) move into that
  *       annotation (added only when there is something to keep; {@code metadata} and {@code
- *       metadata.annotations} are created when absent).
+ *       metadata.annotations} are created when absent). It always describes the v1alpha2 object's
+ *       own fields: one the v1alpha2 object carries (set there by hand) is replaced, or removed
+ *       when there is nothing to keep ({@code metadata.annotations} too when it is then empty).
  *   <li>v1alpha1 → v1alpha2: the annotation's members are put back and the annotation removed
  *       ({@code metadata.annotations} too when it is then empty, and then {@code metadata} when
  *       that is empty: both were created by down-conversion), so it never shows in a v1alpha2 read.
@@ -113,6 +115,14 @@ public final class ComputeConverter {
       throws ConversionException {
     ObjectNode record = V1alpha2Fields.strip(out.get("spec"), fields);
     if (record == null) {
+      // one set in v1alpha2 by hand says nothing about this object's fields: a v1alpha1 read must
+      // not carry it, or a v1alpha1 round trip would put its members onto the v1alpha2 object
+      if (out.get("metadata") instanceof ObjectNode meta
+          && meta.get("annotations") instanceof ObjectNode annotations
+          && annotations.remove(V1alpha2Fields.ANNOTATION) != null
+          && annotations.isEmpty()) {
+        meta.remove("annotations");
+      }
       return;
     }
     JsonNode metadata = out.get("metadata");

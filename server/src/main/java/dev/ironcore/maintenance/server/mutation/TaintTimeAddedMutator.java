@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.api.validation.TaintValidation;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
@@ -28,6 +29,10 @@ import java.util.Objects;
  *   <li>A NoExecute taint that is new in the request (every one on CREATE) gets the current time of
  *       the injected clock, RFC 3339 in UTC with whole seconds (as {@code metav1.Time}), unless the
  *       request gives it a {@code timeAdded} itself (as Kubernetes keeps a node taint's).
+ *   <li>A NoExecute taint the old object had with a {@code timeAdded} that is no RFC 3339 date-time
+ *       (stored before validation checked it, e.g. through v1alpha1) gets the request's own {@code
+ *       timeAdded} when that is one, else the current time: the stored value would make the API
+ *       server refuse this write (v1alpha2's {@code format: date-time}).
  *   <li>NoSchedule taints, entries that are not objects, other versions (v1alpha1 has no {@code
  *       timeAdded}), objects being deleted, DELETE, CONNECT and subresources: no patch.
  * </ul>
@@ -72,14 +77,22 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
         continue;
       }
       JsonNode old = oldNoExecute.get(KeyValue.of(taint));
-      JsonNode wanted = old == null ? now : KubeObjects.member(old, "timeAdded");
+      JsonNode oldTime = old == null ? null : KubeObjects.member(old, "timeAdded");
       JsonNode present = KubeObjects.member(taint, "timeAdded");
+      // a stored time that is no date-time (written before validation checked it) is not kept
+      boolean mend = oldTime != null && !TaintValidation.isDateTime(oldTime);
+      JsonNode wanted;
+      if (old == null || mend) {
+        if (present != null && (old == null || TaintValidation.isDateTime(present))) {
+          continue; // a new taint that comes with its own time keeps it
+        }
+        wanted = now;
+      } else {
+        wanted = oldTime; // null: an old taint without one stays without
+      }
       String path = "/spec/taints/" + i + "/timeAdded";
       if (wanted == null || wanted.equals(present)) {
         continue;
-      }
-      if (old == null && present != null) {
-        continue; // a new taint that comes with its own time keeps it
       }
       if (taint.has("timeAdded")) {
         patch.replace(path, wanted);

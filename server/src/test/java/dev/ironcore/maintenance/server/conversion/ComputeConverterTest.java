@@ -66,6 +66,30 @@ class ComputeConverterTest {
   }
 
   @Test
+  void anAnnotationSetInV1alpha2NeverReachesTheFieldsThroughAV1alpha1RoundTrip() throws Exception {
+    String stale =
+        json("{'tolerations':[{'index':0,'entry':{'key':'k','operator':'Exists',"
+                + "'effect':'NoExecute','tolerationSeconds':10}}]}")
+            .toString();
+    ObjectNode forever =
+        (ObjectNode)
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine',"
+                    + "'metadata':{'name':'m','annotations':{}},"
+                    + "'spec':{'tolerations':[{'key':'k','operator':'Exists','effect':'NoExecute'}]}}");
+    ((ObjectNode) forever.at("/metadata/annotations")).put(V1alpha2Fields.ANNOTATION, stale);
+    JsonNode v1 = ComputeConverter.convert(forever, V1);
+    assertThat(v1.at("/metadata").has("annotations")).isFalse();
+    JsonNode back = ComputeConverter.convert(v1, V2);
+    assertThat(back.at("/spec/tolerations/0").has("tolerationSeconds"))
+        .as("a toleration without seconds tolerates forever, also after a v1alpha1 replace")
+        .isFalse();
+    ((ObjectNode) forever.at("/metadata/annotations")).put("a", "b");
+    assertThat(ComputeConverter.convert(forever, V1).at("/metadata/annotations"))
+        .isEqualTo(json("{'a':'b'}"));
+  }
+
+  @Test
   void aV1alpha1ClientMayReorderAndDropEntries() throws Exception {
     JsonNode pool =
         json(

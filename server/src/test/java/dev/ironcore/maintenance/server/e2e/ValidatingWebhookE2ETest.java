@@ -415,6 +415,64 @@ class ValidatingWebhookE2ETest {
   }
 
   /**
+   * v1alpha1 keeps a taint's unknown members, so a v1alpha1 write could store a {@code timeAdded}
+   * that is no date-time, after which the API server refused every v1alpha2 write of the pool's
+   * taints (the controller's maintenance taint included): denied now, and one stored before is
+   * mended by the next v1alpha2 write.
+   */
+  @Test
+  void aTimeAddedThatIsNoDateTimeIsDeniedInV1alpha1AndMendedWhereStored() {
+    String name = ns + "-time";
+    String bad =
+        pool(
+            name,
+            """
+                - key: a
+                  effect: NoExecute
+                  timeAdded: yesterday
+                """);
+    KubectlResult denied = env.apply(bad);
+    assertThat(denied.ok()).isFalse();
+    assertThat(denied.stderr())
+        .contains(
+            "spec.taints[0].timeAdded: Invalid value: \"yesterday\": must be an RFC 3339"
+                + " date-time");
+    KubectlResult annotated =
+        env.apply(
+            pool(name, "- key: a\n  effect: NoExecute\n")
+                .replace(
+                    "  name: " + name + "\n",
+                    "  name: "
+                        + name
+                        + "\n  annotations:\n    maintenance.ironcore.dev/v1alpha2-fields:"
+                        + " '{\"taints\":[{\"index\":0,\"entry\":{\"key\":\"a\",\"effect\":\"NoExecute\",\"timeAdded\":\"yesterday\"}}]}'\n"));
+    assertThat(annotated.ok()).as("the annotation is validated as the field it becomes").isFalse();
+    assertThat(annotated.stderr()).contains("spec.taints[0].timeAdded: Invalid value");
+
+    createWithoutValidatingWebhooks(bad);
+    try {
+      assertThat(env.get(POOLS, "", name).at("/spec/taints/0/timeAdded").asText())
+          .isEqualTo("yesterday");
+      KubectlResult added =
+          env.cp.kubectl(
+              "patch",
+              ConversionE2ETest.V2_POOLS,
+              name,
+              "--type=json",
+              "-p",
+              "[{\"op\":\"add\",\"path\":\"/spec/taints/-\",\"value\":{\"key\":\"b\",\"effect\":\"NoExecute\"}}]");
+      assertThat(added.ok()).as(added.stderr()).isTrue();
+      JsonNode taints = env.get(ConversionE2ETest.V2_POOLS, "", name).at("/spec/taints");
+      assertThat(java.time.OffsetDateTime.parse(taints.at("/0/timeAdded").asText()))
+          .as("mended to the time of the write")
+          .isNotNull();
+      assertThat(taints.at("/1/key").asText()).isEqualTo("b");
+    } finally {
+      env.kubectl("delete", POOLS, name, "--wait=false");
+    }
+  }
+
+  /**
    * A webhook configuration that sends MachinePools to the Machine path (a misconfiguration, our
    * own configuration copied with the wrong rules; only pools labelled for this test): the API
    * server fails the write with a message naming the path and both kinds, instead of the path

@@ -72,6 +72,25 @@ class TaintTimeAddedMutatorTest {
   }
 
   @Test
+  void aStoredTimeThatIsNoDateTimeIsMendedNotKept() {
+    JsonNode old = pool("[{'key':'b','effect':'NoExecute','timeAdded':'yesterday'}]");
+    JsonNode replayed = pool("[{'key':'b','effect':'NoExecute','timeAdded':'yesterday'}]");
+    assertThat(mutate(Operation.UPDATE, replayed, old).at("/spec/taints/0/timeAdded").asText())
+        .as("the client sent the stored value back: the time of this write replaces it")
+        .isEqualTo("2026-11-30T16:00:00Z");
+    JsonNode dropped = pool("[{'key':'b','effect':'NoExecute'}]");
+    assertThat(mutate(Operation.UPDATE, dropped, old).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2026-11-30T16:00:00Z");
+    JsonNode fixed = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2026-06-01T00:00:00Z'}]");
+    assertThat(MUTATOR.handle(request("v1alpha2", Operation.UPDATE, fixed, old)).patch().isEmpty())
+        .as("a client that sets a date-time itself keeps it")
+        .isTrue();
+    JsonNode number = pool("[{'key':'b','effect':'NoExecute','timeAdded':12345}]");
+    assertThat(mutate(Operation.UPDATE, replayed, number).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2026-11-30T16:00:00Z");
+  }
+
+  @Test
   void aNewTaintWithItsOwnTimeKeepsIt() {
     JsonNode object = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2025-01-01T00:00:00Z'}]");
     assertThat(

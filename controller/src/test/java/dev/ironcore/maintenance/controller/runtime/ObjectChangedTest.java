@@ -1,0 +1,75 @@
+package dev.ironcore.maintenance.controller.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Test;
+
+/** The Status bodies are those kube-apiserver 1.34 answered (checked with kubectl -v=8). */
+class ObjectChangedTest {
+
+  private static KubernetesClientException answered(Status status) {
+    return new KubernetesClientException(status);
+  }
+
+  /** A JSON Patch whose {@code test} failed: kube-apiserver's generic 422. */
+  private static final Status TEST_FAILED =
+      new StatusBuilder()
+          .withCode(422)
+          .withReason("Invalid")
+          .withMessage("the server rejected our request due to an error in our request")
+          .withNewDetails()
+          .addNewCause()
+          .withReason("UnexpectedServerResponse")
+          .withMessage("testing value /metadata/resourceVersion failed: test failed")
+          .endCause()
+          .endDetails()
+          .build();
+
+  /** The object is invalid: schema validation or an admission webhook's denial. */
+  private static final Status INVALID_FIELD =
+      new StatusBuilder()
+          .withCode(422)
+          .withReason("Invalid")
+          .withMessage(
+              "MachinePool.compute.ironcore.dev \"tp3\" is invalid: spec.taints[0].timeAdded:"
+                  + " Invalid value: \"yesterday\": spec.taints[0].timeAdded in body must be of"
+                  + " type date-time: \"yesterday\"")
+          .withNewDetails()
+          .withName("tp3")
+          .withKind("MachinePool")
+          .addNewCause()
+          .withReason("FieldValueInvalid")
+          .withField("spec.taints[0].timeAdded")
+          .withMessage("Invalid value: \"yesterday\": must be of type date-time")
+          .endCause()
+          .endDetails()
+          .build();
+
+  @Test
+  void aFailedTestAndAConflictAreStale() {
+    assertThat(ObjectChanged.isStale(answered(TEST_FAILED), true)).isTrue();
+    assertThat(
+            ObjectChanged.isStale(
+                answered(new StatusBuilder().withCode(409).withReason("Conflict").build()), false))
+        .isTrue();
+  }
+
+  @Test
+  void anInvalidObjectIsNotStale() {
+    assertThat(ObjectChanged.isStale(answered(INVALID_FIELD), true))
+        .as("deciding again cannot mend an invalid field: a failure the loop reports")
+        .isFalse();
+  }
+
+  @Test
+  void a422ToAnUnguardedPatchOrAnotherCodeIsNotStale() {
+    assertThat(ObjectChanged.isStale(answered(TEST_FAILED), false)).isFalse();
+    assertThat(
+            ObjectChanged.isStale(
+                answered(new StatusBuilder().withCode(500).withMessage("boom").build()), true))
+        .isFalse();
+  }
+}
