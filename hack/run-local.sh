@@ -170,7 +170,11 @@ CONTROLLER_CMD=(java -cp "$CONTROLLER_CP" dev.ironcore.maintenance.controller.Co
   --capi-machine-selector="$CAPI_MACHINE_SELECTOR"
   --health-probe-bind-address="127.0.0.1:$CONTROLLER_HEALTH_PORT"
   --metrics-bind-address="127.0.0.1:$CONTROLLER_METRICS_PORT" $CONTROLLER_ARGS)
-if ! out="$("${CONTROLLER_CMD[@]}" --validate-flags 2>&1)"; then
+# --validate-flags right after the class, so that a flag missing its value at the end of
+# CONTROLLER_ARGS reads as picocli's "Missing required parameter", not "found '--validate-flags'"
+CONTROLLER_JAVA=("${CONTROLLER_CMD[@]:0:4}") # java -cp CP class
+CONTROLLER_FLAGS=("${CONTROLLER_CMD[@]:4}")
+if ! out="$("${CONTROLLER_JAVA[@]}" --validate-flags "${CONTROLLER_FLAGS[@]}" 2>&1)"; then
   log "the controller refuses its flags (CONTROLLER_ARGS='$CONTROLLER_ARGS', CAPI_MACHINE_SELECTOR='$CAPI_MACHINE_SELECTOR'):"
   echo "$out" | head -3 >&2
   exit 1
@@ -182,7 +186,7 @@ SERVER_MAIN=dev.ironcore.maintenance.server.WebhookServerMain
 if has_main server "$SERVER_MAIN" && ! out="$(java -cp "$(classpath server)" "$SERVER_MAIN" \
   --port "$WEBHOOK_PORT" --bind-address 127.0.0.1 --tls-cert-file "$LOCAL/certs/tls.crt" \
   --tls-private-key-file "$LOCAL/certs/tls.key" --capi-machine-selector "$CAPI_MACHINE_SELECTOR" \
-  $WEBHOOK_ARGS --validate-flags 2>&1)"; then
+  --validate-flags $WEBHOOK_ARGS 2>&1)"; then
   log "the webhook server refuses its flags (WEBHOOK_ARGS='$WEBHOOK_ARGS'):"
   echo "$out" | head -3 >&2
   exit 1
@@ -191,7 +195,7 @@ fi
 SIMULATOR_MAIN=dev.ironcore.maintenance.devtools.sim.SimulatorsMain
 # shellcheck disable=SC2086 # SIMULATOR_ARGS is a list of flags
 if ! out="$(java -cp "$DEVTOOLS_CP" "$SIMULATOR_MAIN" --simulate-poollet --simulate-capi \
-  $SIMULATOR_ARGS --validate-flags 2>&1)"; then
+  --validate-flags $SIMULATOR_ARGS 2>&1)"; then
   log "the simulators refuse their flags (SIMULATOR_ARGS='$SIMULATOR_ARGS'):"
   echo "$out" | head -3 >&2
   exit 1
@@ -210,7 +214,8 @@ fi
   echo "export KUBECONFIG=$LOCAL/kubeconfig"
   echo 'for a in "$@"; do case "$a" in -h | --help | -V | --version)'
   printf '  exec'; printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@" ;; esac; done'
-  printf ' %q' "${CONTROLLER_CMD[@]}"; echo ' "$@" --validate-flags >/dev/null || exit $?'
+  printf ' %q' "${CONTROLLER_JAVA[@]}"; printf ' --validate-flags'; printf ' %q' "${CONTROLLER_CMD[@]:4}"
+  echo ' "$@" >/dev/null || exit $?'
   # a second controller would fail on the taken ports, but only after overwriting the pid file
   cat <<GUARD
 old=\$(cat $LOCAL/controller.pid 2>/dev/null)

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * stores its object ({@link Clusters}: a CAPI Machine's in the CAPI cluster, everything else in the
  * IronCore API). A failure to record is logged, never thrown: events are informational; the write
  * is retried in the background ({@link EventRetries}: 10 s apart, 12 attempts in all, as
- * client-go), so an Event survives an API server that answers 429 or 5xx for a while.
+ * client-go), so an Event survives an API server that answers 429 or 5xx for a while; one refused
+ * with another 4xx (e.g. 403 in a namespace being deleted) is not retried.
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -201,8 +202,9 @@ public final class EventRecorder implements AutoCloseable {
   }
 
   /**
-   * One attempt under the lock of {@code key}'s stripe; false (logged) when the API server refused
-   * it or did not answer.
+   * One attempt under the lock of {@code key}'s stripe; false (logged) when the API server answered
+   * 429 or 5xx or did not answer (to be retried); true also when it refused the Event for good
+   * (another 4xx, logged; client-go drops those too).
    */
   private boolean recordUnderLock(
       Key key,
@@ -235,6 +237,17 @@ public final class EventRecorder implements AutoCloseable {
         remember(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
         return true;
       } catch (RuntimeException e) {
+        if (!dev.ironcore.maintenance.controller.runtime.ApiFailure.isServerSide(e)
+            && dev.ironcore.maintenance.controller.runtime.ApiFailure.retryAfter(e) == null) {
+          // refused for good (e.g. 403 in a namespace being deleted): as client-go, not retried
+          LOG.warn(
+              "could not record event {} on {}/{} (refused, not retried): {}",
+              reason,
+              ns,
+              meta.getName(),
+              dev.ironcore.maintenance.controller.runtime.ApiFailure.describe(e));
+          return true;
+        }
         LOG.warn(
             "could not record event {} on {}/{} (retried every {} s): {}",
             reason,

@@ -117,10 +117,12 @@ public final class DrainReconciler implements Reconciler {
   }
 
   /**
-   * One pass for CAPI Machine {@code key}. When a write fails because the API server (or an
-   * admission or conversion webhook it calls) answered 5xx or not at all, a {@code
-   * DrainWriteFailed} Warning Event on the CAPI Machine says which write and why (written in the
-   * background: the API server may be what fails), and the failure goes to the queue's retry.
+   * One pass for CAPI Machine {@code key}. When a request fails because the API server (or an
+   * admission or conversion webhook it calls) answered 5xx or not at all, or refused it ({@link
+   * ApiFailure#isRefusal}: e.g. an admission policy's denial, RBAC), a {@code DrainWriteFailed}
+   * Warning Event on the CAPI Machine says which write and why (written in the background: the API
+   * server may be what fails), and the failure goes to the queue's retry. A stale write ({@link
+   * dev.ironcore.maintenance.controller.runtime.ObjectChanged}) is decided again without one.
    */
   @Override
   public Result reconcile(String key) {
@@ -137,7 +139,7 @@ public final class DrainReconciler implements Reconciler {
     try {
       return reconcile(key, cached, request);
     } catch (RuntimeException e) {
-      if (ApiFailure.isServerSide(e)) {
+      if (ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e)) {
         metrics.drainWriteFailed();
         events.recordInBackground(
             cached,
@@ -200,9 +202,6 @@ public final class DrainReconciler implements Reconciler {
         unblocked(node);
       }
     }
-    if (!(step instanceof DrainStep.Nothing)) {
-      metrics.drainStep(step.getClass().getSimpleName());
-    }
     // the pool's condition before deleting the pool (it is gone after), else after the step
     boolean conditionFirst = step instanceof DrainStep.DeletePool;
     request[0] = CONDITION;
@@ -215,6 +214,9 @@ public final class DrainReconciler implements Reconciler {
             () -> record(outcome.events(), DrainEvent.When.BEFORE_WRITE, pool, cached, null, null));
     if (performed == Performed.CACHE_BEHIND) {
       return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
+    }
+    if (!(step instanceof DrainStep.Nothing)) {
+      metrics.drainStep(step.getClass().getSimpleName()); // taken: a failed write threw above
     }
     if (step instanceof DrainStep.Hold && node != null) {
       Duration wait =

@@ -25,12 +25,14 @@ import java.util.function.ToDoubleBiFunction;
  *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints (DELETEs
  *       the API server confirmed; one whose answer was lost is not counted);
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
- *       RemoveHook, DeletePool, ...);
+ *       RemoveHook, DeletePool, ...), counted once the step's write went through (a failed attempt
+ *       is a {@code drain_write_failures_total});
  *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes;
  *   <li>{@code ironcore_maintenance_drain_write_failures_total}: drain passes whose request (a
  *       taint, condition, hook or finalizer write, or a read) the API server answered 5xx or not at
- *       all, one {@code DrainWriteFailed} Event each: a drain that keeps failing before it could
- *       taint its pool counts as neither in progress nor queued, but here;
+ *       all, or refused (403, 422 from an admission policy, ...), one {@code DrainWriteFailed}
+ *       Event each: a drain that keeps failing before it could taint its pool counts as neither in
+ *       progress nor queued, but here;
  *   <li>{@code ironcore_maintenance_drains_in_progress}, {@code ..._drains_queued}, {@code
  *       ..._drains_stuck}: drains holding a slot (pool tainted), waiting for one ({@code
  *       --max-concurrent-drains}), and held longer than {@code --drain-timeout};
@@ -138,7 +140,7 @@ public final class ControllerMetrics {
 
   private Counter drainStepCounter(String step) {
     return Counter.builder("ironcore.maintenance.drain.steps")
-        .description("Drain steps taken")
+        .description("Drain steps taken (their write went through)")
         .tag("step", step)
         .register(registry);
   }
@@ -146,7 +148,7 @@ public final class ControllerMetrics {
   private Counter drainWriteFailures() {
     return Counter.builder("ironcore.maintenance.drain.write.failures")
         .description(
-            "Drain passes whose request the API server answered 5xx or not at all"
+            "Drain passes whose request the API server answered 5xx or not at all, or refused"
                 + " (a DrainWriteFailed Event each)")
         .register(registry);
   }

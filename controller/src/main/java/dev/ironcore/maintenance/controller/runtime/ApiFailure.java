@@ -53,6 +53,26 @@ public final class ApiFailure {
   }
 
   /**
+   * @return true when the API server refused the request itself: a 4xx other than 404 Not Found,
+   *     409 Conflict and 429 Too Many Requests, and not a stale guarded write ({@link
+   *     ObjectChanged}), e.g. 403 (RBAC, a namespace being deleted) or 422 from a schema, an
+   *     admission webhook or a ValidatingAdmissionPolicy; deciding again does not mend it
+   */
+  public static boolean isRefusal(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ObjectChanged) {
+        return false;
+      }
+    }
+    KubernetesClientException k = apiException(t);
+    if (k == null) {
+      return false;
+    }
+    int code = k.getCode();
+    return code >= 400 && code < 500 && code != 404 && code != 409 && code != 429;
+  }
+
+  /**
    * How long the API server asked to wait before the next attempt: for a 429 Too Many Requests (API
    * Priority and Fairness, max-in-flight), its {@code Status} {@code details.retryAfterSeconds}
    * when the body carries one, else 1 s (kube-apiserver's {@code Retry-After}, which fabric8 does

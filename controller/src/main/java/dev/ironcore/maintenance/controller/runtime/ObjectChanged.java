@@ -23,11 +23,12 @@ public final class ObjectChanged extends IllegalStateException {
 
   /**
    * Whether the API server's refusal of a guarded write means the object changed since it was read:
-   * 409 Conflict, or 422 from a JSON Patch {@code test} that failed (kube-apiserver reports that
-   * with a cause of type {@code UnexpectedServerResponse}, "testing value ... failed"). A 422 whose
-   * causes name fields is the object being invalid (schema or an admission webhook's denial, e.g. a
-   * stored taint whose {@code timeAdded} is no date-time): deciding again cannot mend that, so it
-   * is a failure, not a stale read.
+   * 409 Conflict, or 422 from a JSON Patch {@code test} that failed, which kube-apiserver answers
+   * with its generic Status ("the server rejected our request due to an error in our request",
+   * empty {@code details}: no object named, no causes). A 422 that names the object or gives causes
+   * is a refusal of the object itself (schema validation, an admission webhook, a
+   * ValidatingAdmissionPolicy): deciding again cannot mend that, so it is a failure, not a stale
+   * read.
    *
    * @param e the client's exception
    * @param guarded whether the patch carried a {@code test} operation
@@ -41,10 +42,9 @@ public final class ObjectChanged extends IllegalStateException {
       return false;
     }
     var status = e.getStatus();
-    if (status == null || status.getDetails() == null || status.getDetails().getCauses() == null) {
-      return true;
-    }
-    return status.getDetails().getCauses().stream()
-        .noneMatch(c -> c.getField() != null && !c.getField().isEmpty());
+    var details = status == null ? null : status.getDetails();
+    return details == null
+        || ((details.getName() == null || details.getName().isEmpty())
+            && (details.getCauses() == null || details.getCauses().isEmpty()));
   }
 }

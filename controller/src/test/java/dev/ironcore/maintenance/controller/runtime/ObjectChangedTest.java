@@ -7,23 +7,44 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
 
-/** The Status bodies are those kube-apiserver 1.34 answered (checked with kubectl -v=8). */
+/**
+ * The Status bodies are those kube-apiserver 1.34 answered a JSON Patch (kubectl patch -v=8): a
+ * failed {@code test} of the resourceVersion, and a ValidatingAdmissionPolicy's denial.
+ */
 class ObjectChangedTest {
 
   private static KubernetesClientException answered(Status status) {
     return new KubernetesClientException(status);
   }
 
-  /** A JSON Patch whose {@code test} failed: kube-apiserver's generic 422. */
+  /** A JSON Patch whose {@code test} failed: kube-apiserver's generic 422, empty details. */
   private static final Status TEST_FAILED =
       new StatusBuilder()
           .withCode(422)
+          .withStatus("Failure")
           .withReason("Invalid")
           .withMessage("the server rejected our request due to an error in our request")
           .withNewDetails()
+          .endDetails()
+          .build();
+
+  /** A ValidatingAdmissionPolicy with validationActions Deny: names the object, a cause. */
+  private static final Status POLICY_DENIED =
+      new StatusBuilder()
+          .withCode(422)
+          .withStatus("Failure")
+          .withReason("Invalid")
+          .withMessage(
+              "machinepools.compute.ironcore.dev \"probe-a\" is forbidden: ValidatingAdmissionPolicy"
+                  + " 'lock-pools' with binding 'lock-pools' denied request: pool spec is locked")
+          .withNewDetails()
+          .withName("probe-a")
+          .withGroup("compute.ironcore.dev")
+          .withKind("machinepools")
           .addNewCause()
-          .withReason("UnexpectedServerResponse")
-          .withMessage("testing value /metadata/resourceVersion failed: test failed")
+          .withMessage(
+              "ValidatingAdmissionPolicy 'lock-pools' with binding 'lock-pools' denied request:"
+                  + " pool spec is locked")
           .endCause()
           .endDetails()
           .build();
@@ -62,6 +83,7 @@ class ObjectChangedTest {
     assertThat(ObjectChanged.isStale(answered(INVALID_FIELD), true))
         .as("deciding again cannot mend an invalid field: a failure the loop reports")
         .isFalse();
+    assertThat(ObjectChanged.isStale(answered(POLICY_DENIED), true)).isFalse();
   }
 
   @Test
