@@ -362,6 +362,89 @@ class DrainVisibilityE2ETest extends InProcessController {
   }
 
   /**
+   * A ValidatingAdmissionPolicy that refuses any change of the pool's spec answers the taint write
+   * with a 422 that is no stale read: a {@code DrainWriteFailed} Warning names the policy, the
+   * failure is counted, and the drain goes on once the policy is gone.
+   */
+  @Test
+  void aTaintWriteAnAdmissionPolicyRefusesIsAWarningNamingThePolicy() {
+    String pool = world.poolName("locked");
+    poolWithOneMachineAndHookedCapiMachine(pool, "vm-l", "node-l");
+    String name = "e2e-lock-" + world.ns;
+    String policy =
+        """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicy
+            metadata: {name: %1$s}
+            spec:
+              failurePolicy: Fail
+              matchConstraints:
+                resourceRules:
+                - apiGroups: [compute.ironcore.dev]
+                  apiVersions: ["*"]
+                  operations: [UPDATE]
+                  resources: [machinepools]
+              validations:
+              - expression: "object.metadata.name != '%2$s' || object.spec == oldObject.spec"
+                message: pool spec is locked
+            ---
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicyBinding
+            metadata: {name: %1$s}
+            spec:
+              policyName: %1$s
+              validationActions: [Deny]
+            """
+            .formatted(name, pool);
+    try {
+      world.cp.kubectlTool().runWithInput(policy, "apply", "-f", "-").orThrow();
+      eventually()
+          .until(
+              () ->
+                  !world
+                      .cp
+                      .kubectl(
+                          "patch",
+                          "machinepools.compute.ironcore.dev",
+                          pool,
+                          "--dry-run=server",
+                          "--type=merge",
+                          "-p",
+                          "{\"spec\":{\"taints\":[{\"key\":\"x\",\"effect\":\"NoSchedule\"}]}}")
+                      .ok());
+      world.deleteCapiMachine("node-l");
+      ControllerWorld.processStarts()
+          .untilAsserted(
+              () ->
+                  assertThat(events("node-l", "DrainWriteFailed"))
+                      .isNotEmpty()
+                      .allSatisfy(
+                          e ->
+                              assertThat(e.getMessage())
+                                  .startsWith(
+                                      "pool "
+                                          + pool
+                                          + ": adding the maintenance taints failed: PATCH ")
+                                  .contains(" answered 422: ")
+                                  .contains("ValidatingAdmissionPolicy '" + name + "'")
+                                  .contains("pool spec is locked")));
+      assertThat(maintenanceTainted(pool)).isFalse();
+      assertThat(scrape())
+          .containsPattern("(?m)^ironcore_maintenance_drain_write_failures_total [1-9]");
+    } finally {
+      world
+          .cp
+          .kubectl(
+              "delete",
+              "validatingadmissionpolicybindings,validatingadmissionpolicies",
+              name,
+              "--ignore-not-found")
+          .orThrow();
+    }
+    eventually().until(() -> maintenanceTainted(pool));
+  }
+
+  /**
    * The taint write succeeds but every write of the pool's status (its Maintenance condition) fails
    * with 500: the {@code DrainWriteFailed} Warning names the condition write, not the step before
    * it.
