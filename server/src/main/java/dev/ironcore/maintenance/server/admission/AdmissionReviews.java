@@ -1,7 +1,6 @@
 package dev.ironcore.maintenance.server.admission;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -290,9 +289,6 @@ public final class AdmissionReviews {
   }
 
   private static String oneLine(Exception e) {
-    String message =
-        e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-    message = message == null ? e.getClass().getSimpleName() : message;
-    return message.replaceAll("\\s+", " ").trim();
+    return JsonErrorText.of(e);
   }
 }

@@ -196,7 +196,8 @@ public final class ComputeConverter {
     return value != null && value.isTextual() ? value.asText() : "";
   }
 
-  private static String quoted(String s) {
+  /** {@code "s"} (an excerpt of a long one), or {@code none} when null or empty. */
+  static String quoted(String s) {
     return s == null || s.isEmpty() ? "none" : "\"" + Excerpt.of(s) + "\"";
   }
 }

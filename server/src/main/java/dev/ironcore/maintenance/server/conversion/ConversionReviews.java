@@ -2,7 +2,6 @@ package dev.ironcore.maintenance.server.conversion;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -282,7 +281,7 @@ public final class ConversionReviews {
     ReviewSalvage salvage = ReviewSalvage.of(body);
     String message =
         "request body is not valid JSON: "
-            + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
+            + dev.ironcore.maintenance.server.admission.JsonErrorText.of(e);
     return failure(webhook, salvage.apiVersion(), salvage.uid(), message);
   }
 
@@ -314,6 +313,17 @@ public final class ConversionReviews {
         && h.objects != JsonToken.VALUE_NULL
         && h.objects != JsonToken.START_ARRAY) {
       return failure(webhook, h.apiVersion, uid, "request.objects must be an array");
+    }
+    if (!ComputeVersions.ALL.contains(h.desiredApiVersion)) {
+      // the review's own field, not any object's: also with no objects
+      return failure(
+          webhook,
+          h.apiVersion,
+          uid,
+          "request.desiredAPIVersion must be one of "
+              + ComputeVersions.ALL
+              + ", got "
+              + ComputeConverter.quoted(h.desiredApiVersion));
     }
     return null;
   }

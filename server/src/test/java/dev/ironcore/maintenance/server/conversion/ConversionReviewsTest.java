@@ -63,7 +63,13 @@ class ConversionReviewsTest {
             ConversionReviews.answer(
                 "/convert",
                 json("{'kind':'ConversionReview','request':{'uid':'u','desiredAPIVersion':'x'}}")));
-    assertThat(r.at("/result/status").asText()).isEqualTo("Success");
+    assertThat(r.at("/result/status").asText())
+        .as("an unknown desiredAPIVersion fails the review also with no objects")
+        .isEqualTo("Failure");
+    assertThat(r.at("/result/message").asText())
+        .isEqualTo(
+            "request.desiredAPIVersion must be one of [compute.ironcore.dev/v1alpha1,"
+                + " compute.ironcore.dev/v1alpha2], got \"x\"");
   }
 
   @Test
@@ -98,8 +104,9 @@ class ConversionReviewsTest {
                     "[{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'MachinePool'}]")));
     assertThat(r.at("/result/status").asText()).isEqualTo("Failure");
     assertThat(r.at("/result/message").asText())
-        .contains("objects[0] (MachinePool)")
-        .contains("desiredAPIVersion must be one of");
+        .as("the review's own field, not blamed on an object")
+        .startsWith("request.desiredAPIVersion must be one of")
+        .doesNotContain("objects[0]");
   }
 
   @Test
