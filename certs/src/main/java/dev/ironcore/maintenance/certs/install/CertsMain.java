@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -156,15 +157,17 @@ public final class CertsMain implements Callable<Integer> {
 
   private final PrintStream out;
   private final PrintStream err;
+  private final Map<String, String> env;
 
-  /** Printing to System.out and System.err. */
+  /** Printing to System.out and System.err, reading System.getenv(). */
   public CertsMain() {
-    this(System.out, System.err);
+    this(System.out, System.err, System.getenv());
   }
 
-  CertsMain(PrintStream out, PrintStream err) {
+  CertsMain(PrintStream out, PrintStream err, Map<String, String> env) {
     this.out = out;
     this.err = err;
+    this.env = env;
   }
 
   /**
@@ -180,7 +183,12 @@ public final class CertsMain implements Callable<Integer> {
    * @return the exit code
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine cl = Cli.of(new CertsMain(out, err));
+    return run(args, out, err, System.getenv());
+  }
+
+  /** As {@link #run(String[], PrintStream, PrintStream)} with {@code env} as the environment. */
+  static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
+    CommandLine cl = Cli.of(new CertsMain(out, err, env));
     cl.setOut(new java.io.PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
     return cl.execute(args);
@@ -188,8 +196,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    checkFlags();
-    boolean dry = dryRun || "true".equalsIgnoreCase(System.getenv("DRY_RUN"));
+    boolean dry = checkFlags() || dryRun;
     List<String> dns = new ArrayList<>();
     List<String> ips = new ArrayList<>();
     List<String> names =
@@ -252,14 +259,21 @@ public final class CertsMain implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  /** Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist. */
-  private void checkFlags() {
+  /**
+   * Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist; {@code
+   * DRY_RUN} that must be empty, true or false.
+   *
+   * @return whether {@code DRY_RUN} asks for a dry run
+   */
+  private boolean checkFlags() {
     FlagRange.positive(spec, "--validity", validity);
     FlagRange.positive(spec, "--ca-validity", caValidity);
     FlagRange.positive(spec, "--wait-timeout", waitTimeout);
+    boolean dryRunEnv;
     try {
+      dryRunEnv = EnvBoolean.parse("DRY_RUN", env.get("DRY_RUN"));
       if (kubeconfigs == null || kubeconfigs.isEmpty()) {
-        KubeconfigEnv.check(System.getenv());
+        KubeconfigEnv.check(env);
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -273,6 +287,7 @@ public final class CertsMain implements Callable<Integer> {
                 + (Files.exists(kubeconfig) ? "" : " (it does not exist)"));
       }
     }
+    return dryRunEnv;
   }
 
   /** One null entry: the client's own discovery (KUBECONFIG, ~/.kube/config, in-cluster). */
