@@ -197,15 +197,7 @@ public final class CertsMain implements Callable<Integer> {
   @Override
   public Integer call() {
     boolean dry = checkFlags() || dryRun;
-    List<String> dns = new ArrayList<>();
-    List<String> ips = new ArrayList<>();
-    List<String> names =
-        sans == null || sans.isEmpty()
-            ? defaultSans()
-            : sans.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
-    for (String n : names) {
-      (n.matches("[0-9.]+|.*:.*") ? ips : dns).add(n);
-    }
+    SanList names = sanList();
     List<String> crdNames =
         crds == null
             ? List.of()
@@ -227,8 +219,8 @@ public final class CertsMain implements Callable<Integer> {
               rotate ? CertificateInstall.Mode.ROTATE : CertificateInstall.Mode.ENSURE,
               dry,
               service,
-              dns,
-              ips,
+              names.dnsNames(),
+              names.ipAddresses(),
               keyAlgorithm,
               validity,
               caValidity,
@@ -288,6 +280,15 @@ public final class CertsMain implements Callable<Integer> {
       }
     }
     return dryRunEnv;
+  }
+
+  /** The checked {@code --san} values, or the defaults when none is given. */
+  private SanList sanList() {
+    try {
+      return SanList.parse(sans == null || sans.isEmpty() ? defaultSans() : sans);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   /** One null entry: the client's own discovery (KUBECONFIG, ~/.kube/config, in-cluster). */

@@ -81,6 +81,19 @@ class CertsMainFlagsTest {
   }
 
   @Test
+  void anInvalidSanIsAFlagErrorBeforeAnythingIsWritten() {
+    Path ca = dir.resolve("ca");
+    assertThat(run("--san=ok.example.com", "--san=1.2.3.999", "--ca-dir=" + ca))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: SANS (--san) entry '1.2.3.999': not a valid IP address"
+                    + " (IPv4 as 10.0.0.1, IPv6 as fd00::1)\n"));
+    assertThat(run("--san=*.*.bad", "--ca-dir=" + ca).err()).contains("'*.*.bad'");
+    assertThat(ca).doesNotExist();
+  }
+
+  @Test
   void aLaterValueWins() {
     Path missing = dir.resolve("later");
     assertThat(run("--ca-dir=/elsewhere", "--ca-dir=" + dir, "--kubeconfig=" + missing).err())
