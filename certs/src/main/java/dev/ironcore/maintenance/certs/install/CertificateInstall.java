@@ -87,6 +87,7 @@ public final class CertificateInstall {
   private final ServerProbe probe;
   private final PrintStream out;
   private final Clock clock;
+  private volatile boolean changing;
 
   /**
    * @param settings what to do
@@ -112,6 +113,11 @@ public final class CertificateInstall {
     this.probe = probe;
     this.out = out;
     this.clock = clock;
+  }
+
+  /** True once the first step began to change something (a failure then leaves work to resume). */
+  public boolean changing() {
+    return changing;
   }
 
   /** A step of the plan: what it will do, and doing it. */
@@ -314,6 +320,7 @@ public final class CertificateInstall {
     if (settings.dryRun()) {
       return;
     }
+    changing = true;
     for (int i = 0; i < steps.size(); i++) {
       out.println("[" + (i + 1) + "/" + steps.size() + "] " + steps.get(i).description());
       steps.get(i).action().run();

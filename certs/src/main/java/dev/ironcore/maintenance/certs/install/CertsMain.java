@@ -203,6 +203,7 @@ public final class CertsMain implements Callable<Integer> {
             ? List.of()
             : crds.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
     List<KubernetesClient> clients = new ArrayList<>();
+    CertificateInstall install = null;
     try {
       for (Path kubeconfig :
           kubeconfigs == null || kubeconfigs.isEmpty() ? singleDefault() : kubeconfigs) {
@@ -225,18 +226,30 @@ public final class CertsMain implements Callable<Integer> {
               validity,
               caValidity,
               waitTimeout);
-      new CertificateInstall(
+      install =
+          new CertificateInstall(
               settings,
               new CaFiles(caDir),
               store,
               new ClusterTrust(clients, webhookConfiguration, crdNames),
               new ServerProbe(clients),
               out,
-              Clock.systemUTC())
-          .run();
+              Clock.systemUTC());
+      install.run();
       return 0;
     } catch (Refusal e) {
       err.println("certs: " + e.getMessage() + " (nothing changed)");
+      return 1;
+    } catch (ClusterFailure e) {
+      err.println(
+          "certs: "
+              + e.getMessage()
+              + (e.noAnswer()
+                  ? servingFiles != null
+                      ? "; is the cluster (make run) up?"
+                      : "; is the cluster up and KUBECONFIG right?"
+                  : "")
+              + (install != null && install.changing() ? "; run again to continue" : ""));
       return 1;
     } catch (KubernetesClientException e) {
       err.println("certs: cluster: " + CaFiles.oneLine(e.getMessage()));
@@ -304,11 +317,26 @@ public final class CertsMain implements Callable<Integer> {
     return out;
   }
 
-  private static KubernetesClient client(Path kubeconfig) throws IOException {
+  /**
+   * How long to wait for a TCP connection to the API server: this one-shot tool fails fast (with a
+   * line naming the request and the cause) rather than retrying for half a minute as fabric8's
+   * defaults do (10 retries with back-off).
+   */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Retries of a request that got no answer (or a 5xx): one, then the failure is reported. */
+  static final int REQUEST_RETRIES = 1;
+
+  /**
+   * A client of {@code kubeconfig} (null: KUBECONFIG, ~/.kube/config, in-cluster) that fails fast.
+   */
+  static KubernetesClient client(Path kubeconfig) throws IOException {
     Config config =
         kubeconfig == null
             ? Config.autoConfigure(null)
             : Config.fromKubeconfig(Files.readString(kubeconfig));
+    config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
+    config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
     return dev.ironcore.maintenance.api.json.JsonMappers.client(config);
   }
 

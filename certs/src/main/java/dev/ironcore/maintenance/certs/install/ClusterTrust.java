@@ -190,23 +190,34 @@ public final class ClusterTrust {
 
   private Objects fetch(KubernetesClient client) {
     MutatingWebhookConfiguration m =
-        client
-            .admissionRegistration()
-            .v1()
-            .mutatingWebhookConfigurations()
-            .withName(webhookConfiguration)
-            .get();
+        ClusterCall.run(
+            client,
+            "get MutatingWebhookConfiguration " + webhookConfiguration,
+            () ->
+                client
+                    .admissionRegistration()
+                    .v1()
+                    .mutatingWebhookConfigurations()
+                    .withName(webhookConfiguration)
+                    .get());
     ValidatingWebhookConfiguration v =
-        client
-            .admissionRegistration()
-            .v1()
-            .validatingWebhookConfigurations()
-            .withName(webhookConfiguration)
-            .get();
+        ClusterCall.run(
+            client,
+            "get ValidatingWebhookConfiguration " + webhookConfiguration,
+            () ->
+                client
+                    .admissionRegistration()
+                    .v1()
+                    .validatingWebhookConfigurations()
+                    .withName(webhookConfiguration)
+                    .get());
     List<CustomResourceDefinition> found = new ArrayList<>();
     for (String name : crds) {
       CustomResourceDefinition crd =
-          client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+          ClusterCall.run(
+              client,
+              "get CustomResourceDefinition " + name,
+              () -> client.apiextensions().v1().customResourceDefinitions().withName(name).get());
       if (crd != null) {
         found.add(crd);
       }
@@ -275,7 +286,10 @@ public final class ClusterTrust {
     if (changed == 0) {
       return;
     }
-    client.resource(object).update();
+    ClusterCall.run(
+        client,
+        "update " + object.getKind() + " " + object.getMetadata().getName(),
+        () -> client.resource(object).update());
     done.add(
         prefix
             + object.getKind()

@@ -118,7 +118,11 @@ public final class ServerProbe {
     }
     KubernetesClient client = clients.get(ep.cluster());
     String where = clients.size() == 1 ? "" : " (cluster " + (ep.cluster() + 1) + ")";
-    Service svc = client.services().inNamespace(ep.namespace()).withName(ep.name()).get();
+    Service svc =
+        ClusterCall.run(
+            client,
+            "get Service " + ep.namespace() + "/" + ep.name(),
+            () -> client.services().inNamespace(ep.namespace()).withName(ep.name()).get());
     if (svc == null || svc.getSpec().getSelector() == null) {
       return List.of();
     }
@@ -131,13 +135,18 @@ public final class ServerProbe {
       return List.of();
     }
     List<Target> out = new ArrayList<>();
-    for (Pod pod :
-        client
-            .pods()
-            .inNamespace(ep.namespace())
-            .withLabels(svc.getSpec().getSelector())
-            .list()
-            .getItems()) {
+    List<Pod> pods =
+        ClusterCall.run(
+            client,
+            "list Pods in " + ep.namespace() + " behind Service " + ep.name(),
+            () ->
+                client
+                    .pods()
+                    .inNamespace(ep.namespace())
+                    .withLabels(svc.getSpec().getSelector())
+                    .list()
+                    .getItems());
+    for (Pod pod : pods) {
       if (pod.getStatus() == null
           || !"Running".equals(pod.getStatus().getPhase())
           || pod.getMetadata().getDeletionTimestamp() != null) {
