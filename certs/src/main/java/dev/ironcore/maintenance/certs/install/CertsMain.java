@@ -132,10 +132,10 @@ public final class CertsMain implements Callable<Integer> {
   @Option(
       names = "--validity",
       paramLabel = "DURATION",
-      defaultValue = "365d",
       converter = DurationFlag.Converter.class,
       description =
-          "Lifetime of a new serving certificate, e.g. 365d, 12h (default ${DEFAULT-VALUE}).")
+          "Lifetime of a new serving certificate, e.g. 365d, 12h (default 365d, or until an"
+              + " existing CA expires when that is sooner); never past its CA.")
   Duration validity;
 
   @Option(
@@ -271,7 +271,9 @@ public final class CertsMain implements Callable<Integer> {
    * @return whether {@code DRY_RUN} asks for a dry run
    */
   private boolean checkFlags() {
-    FlagRange.positive(spec, "--validity", validity);
+    if (validity != null) {
+      FlagRange.positive(spec, "--validity", validity);
+    }
     FlagRange.positive(spec, "--ca-validity", caValidity);
     FlagRange.positive(spec, "--wait-timeout", waitTimeout);
     boolean dryRunEnv;

@@ -28,7 +28,7 @@ import java.util.function.UnaryOperator;
  * registering only the webhooks of what it stores) the slots of all are one set, changed in
  * lockstep; each configuration and CRD must then exist in at least one of them.
  */
-public final class ClusterTrust {
+public final class ClusterTrust implements TrustStore {
   private final List<KubernetesClient> clients;
   private final String webhookConfiguration;
   private final List<String> crds;
@@ -67,6 +67,7 @@ public final class ClusterTrust {
    *
    * @throws Refusal when a webhook configuration or CRD does not exist
    */
+  @Override
   public Snapshot read() {
     List<Objects> all = fetchAll();
     List<TrustSlot> slots = new ArrayList<>();
@@ -107,6 +108,7 @@ public final class ClusterTrust {
    *
    * @return one line per updated object, saying what it trusts now
    */
+  @Override
   public List<String> update(UnaryOperator<CaBundle> change) {
     List<Objects> all = fetchAll();
     List<String> done = new ArrayList<>();
