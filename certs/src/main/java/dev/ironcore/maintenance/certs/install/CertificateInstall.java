@@ -21,9 +21,11 @@ import java.util.Set;
  * {@code make certs} ({@link Mode#ENSURE}) and {@code make rotate-certs} ({@link Mode#ROTATE}).
  *
  * <p>First everything is read and checked (CA files, webhook configurations, CRDs, the stored
- * serving pair): bad input is a {@link Refusal} before anything is written. Then a plan of steps is
- * printed and carried out, each step idempotent, so a run killed anywhere is completed by running
- * again:
+ * serving pair), and a new serving certificate is issued in memory and checked as kube-apiserver
+ * would verify it (its SANs cover every host the webhooks and CRDs call, it validates against the
+ * CA with PKIX, it does not outlive the CA: {@link ServingCheck}, {@link ServingValidity}): bad
+ * input is a {@link Refusal} before anything is written. Then a plan of steps is printed and
+ * carried out, each step idempotent, so a run killed anywhere is completed by running again:
  *
  * <ol>
  *   <li>save a new CA (as {@code ca-next.*} while rotating, so a re-run resumes with it);
@@ -32,7 +34,7 @@ import java.util.Set;
  *       from that CA, matches its key, covers the SANs, has the requested key type and more than a
  *       third of its validity left;
  *   <li>when a caBundle still trusts another CA: wait until every running server presents the new
- *       pair in a fresh TLS handshake;
+ *       pair in a fresh TLS handshake that trusts only the target CA and checks the host name;
  *   <li>drop every other CA from the caBundles;
  *   <li>make {@code ca-next.*} the current CA.
  * </ol>
@@ -57,7 +59,9 @@ public final class CertificateInstall {
    * @param ipAddresses IP SANs of the serving certificate
    * @param keys key type of new keys (CA and serving); null keeps the type of the stored serving
    *     key (ECDSA when there is none) and never re-issues for the key type alone
-   * @param validity lifetime of a new serving certificate
+   * @param validity lifetime of a new serving certificate; null for 365 days, shortened to end with
+   *     an existing CA that expires sooner (an explicit value that outlives the CA, or the default
+   *     under a new CA of {@code caValidity}, is refused)
    * @param caValidity lifetime of a new CA
    * @param waitTimeout how long to wait for the servers to present a new pair
    */
@@ -83,10 +87,11 @@ public final class CertificateInstall {
   private final Settings settings;
   private final CaFiles caFiles;
   private final ServingPairStore store;
-  private final ClusterTrust trust;
+  private final TrustStore trust;
   private final ServerProbe probe;
   private final PrintStream out;
   private final Clock clock;
+  private volatile boolean changing;
 
   /**
    * @param settings what to do
@@ -101,7 +106,7 @@ public final class CertificateInstall {
       Settings settings,
       CaFiles caFiles,
       ServingPairStore store,
-      ClusterTrust trust,
+      TrustStore trust,
       ServerProbe probe,
       PrintStream out,
       Clock clock) {
@@ -112,6 +117,11 @@ public final class CertificateInstall {
     this.probe = probe;
     this.out = out;
     this.clock = clock;
+  }
+
+  /** True once the first step began to change something (a failure then leaves work to resume). */
+  public boolean changing() {
+    return changing;
   }
 
   /** A step of the plan: what it will do, and doing it. */
@@ -237,14 +247,29 @@ public final class CertificateInstall {
             || !CaBundle.signedBy(pair.get().leaf(), caCert)
             || !servesWell(pair.get(), now)
             || !store.consistent();
+    // the serving certificate kube-apiserver will verify: issued in memory and checked first
+    ServingPair serving = issue ? null : pair.get();
     if (issue) {
+      Duration validity = ServingValidity.of(settings.validity(), caCert, newCa, now);
+      var issued =
+          ca.issueServing(
+              settings.commonName(),
+              settings.dnsNames(),
+              settings.ipAddresses(),
+              validity,
+              servingKeys(stored));
+      serving = ServingPair.of(issued);
+      ServingValidity.requireWithin(serving.leaf(), caCert, newCa, now);
       steps.add(
           new Step(
               "issue a serving certificate ("
                   + servingKeys(stored)
                   + ", valid "
-                  + settings.validity().toDays()
-                  + " days, SANs "
+                  + Lifetime.human(validity)
+                  + (ServingValidity.shortened(settings.validity(), validity)
+                      ? " (until its CA expires)"
+                      : "")
+                  + ", SANs "
                   + String.join(", ", settings.allNames())
                   + ") and write it to "
                   + store.describe()
@@ -258,17 +283,12 @@ public final class CertificateInstall {
                           + ")"
                       : ""),
               () -> {
-                var issued =
-                    ca.issueServing(
-                        settings.commonName(),
-                        settings.dnsNames(),
-                        settings.ipAddresses(),
-                        settings.validity(),
-                        servingKeys(stored));
                 store.write(issued.certificatePem(), issued.privateKeyPem());
                 out.println("  written; expires " + issued.certificate().getNotAfter().toInstant());
               }));
     }
+    ServingCheck.requireCovers(serving.leaf(), slots);
+    ServingCheck.requireVerifies(serving.leaf(), caCert, now);
     boolean othersTrusted =
         slots.stream()
             .anyMatch(s -> !s.bundle().withoutExpired(now).plus(caCert).isExactly(caCert));
@@ -283,7 +303,8 @@ public final class CertificateInstall {
                   + " s)",
               () -> {
                 ServingPair now2 = storedPair();
-                probe.awaitPresented(endpoints, now2.leaf(), settings.waitTimeout(), out::println);
+                probe.awaitPresented(
+                    endpoints, now2.leaf(), caCert, settings.waitTimeout(), out::println);
               }));
     }
     if (othersTrusted) {
@@ -314,6 +335,7 @@ public final class CertificateInstall {
     if (settings.dryRun()) {
       return;
     }
+    changing = true;
     for (int i = 0; i < steps.size(); i++) {
       out.println("[" + (i + 1) + "/" + steps.size() + "] " + steps.get(i).description());
       steps.get(i).action().run();

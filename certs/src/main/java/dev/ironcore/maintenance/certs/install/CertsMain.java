@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -131,10 +132,10 @@ public final class CertsMain implements Callable<Integer> {
   @Option(
       names = "--validity",
       paramLabel = "DURATION",
-      defaultValue = "365d",
       converter = DurationFlag.Converter.class,
       description =
-          "Lifetime of a new serving certificate, e.g. 365d, 12h (default ${DEFAULT-VALUE}).")
+          "Lifetime of a new serving certificate, e.g. 365d, 12h (default 365d, or until an"
+              + " existing CA expires when that is sooner); never past its CA.")
   Duration validity;
 
   @Option(
@@ -156,15 +157,17 @@ public final class CertsMain implements Callable<Integer> {
 
   private final PrintStream out;
   private final PrintStream err;
+  private final Map<String, String> env;
 
-  /** Printing to System.out and System.err. */
+  /** Printing to System.out and System.err, reading System.getenv(). */
   public CertsMain() {
-    this(System.out, System.err);
+    this(System.out, System.err, System.getenv());
   }
 
-  CertsMain(PrintStream out, PrintStream err) {
+  CertsMain(PrintStream out, PrintStream err, Map<String, String> env) {
     this.out = out;
     this.err = err;
+    this.env = env;
   }
 
   /**
@@ -180,7 +183,12 @@ public final class CertsMain implements Callable<Integer> {
    * @return the exit code
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine cl = Cli.of(new CertsMain(out, err));
+    return run(args, out, err, System.getenv());
+  }
+
+  /** As {@link #run(String[], PrintStream, PrintStream)} with {@code env} as the environment. */
+  static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
+    CommandLine cl = Cli.of(new CertsMain(out, err, env));
     cl.setOut(new java.io.PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
     return cl.execute(args);
@@ -188,22 +196,14 @@ public final class CertsMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    checkFlags();
-    boolean dry = dryRun || "true".equalsIgnoreCase(System.getenv("DRY_RUN"));
-    List<String> dns = new ArrayList<>();
-    List<String> ips = new ArrayList<>();
-    List<String> names =
-        sans == null || sans.isEmpty()
-            ? defaultSans()
-            : sans.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
-    for (String n : names) {
-      (n.matches("[0-9.]+|.*:.*") ? ips : dns).add(n);
-    }
+    boolean dry = checkFlags() || dryRun;
+    SanList names = sanList();
     List<String> crdNames =
         crds == null
             ? List.of()
             : crds.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
     List<KubernetesClient> clients = new ArrayList<>();
+    CertificateInstall install = null;
     try {
       for (Path kubeconfig :
           kubeconfigs == null || kubeconfigs.isEmpty() ? singleDefault() : kubeconfigs) {
@@ -220,24 +220,36 @@ public final class CertsMain implements Callable<Integer> {
               rotate ? CertificateInstall.Mode.ROTATE : CertificateInstall.Mode.ENSURE,
               dry,
               service,
-              dns,
-              ips,
+              names.dnsNames(),
+              names.ipAddresses(),
               keyAlgorithm,
               validity,
               caValidity,
               waitTimeout);
-      new CertificateInstall(
+      install =
+          new CertificateInstall(
               settings,
               new CaFiles(caDir),
               store,
               new ClusterTrust(clients, webhookConfiguration, crdNames),
               new ServerProbe(clients),
               out,
-              Clock.systemUTC())
-          .run();
+              Clock.systemUTC());
+      install.run();
       return 0;
     } catch (Refusal e) {
       err.println("certs: " + e.getMessage() + " (nothing changed)");
+      return 1;
+    } catch (ClusterFailure e) {
+      err.println(
+          "certs: "
+              + e.getMessage()
+              + (e.noAnswer()
+                  ? servingFiles != null
+                      ? "; is the cluster (make run) up?"
+                      : "; is the cluster up and KUBECONFIG right?"
+                  : "")
+              + (install != null && install.changing() ? "; run again to continue" : ""));
       return 1;
     } catch (KubernetesClientException e) {
       err.println("certs: cluster: " + CaFiles.oneLine(e.getMessage()));
@@ -252,14 +264,23 @@ public final class CertsMain implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  /** Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist. */
-  private void checkFlags() {
-    FlagRange.positive(spec, "--validity", validity);
+  /**
+   * Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist; {@code
+   * DRY_RUN} that must be empty, true or false.
+   *
+   * @return whether {@code DRY_RUN} asks for a dry run
+   */
+  private boolean checkFlags() {
+    if (validity != null) {
+      FlagRange.positive(spec, "--validity", validity);
+    }
     FlagRange.positive(spec, "--ca-validity", caValidity);
     FlagRange.positive(spec, "--wait-timeout", waitTimeout);
+    boolean dryRunEnv;
     try {
+      dryRunEnv = EnvBoolean.parse("DRY_RUN", env.get("DRY_RUN"));
       if (kubeconfigs == null || kubeconfigs.isEmpty()) {
-        KubeconfigEnv.check(System.getenv());
+        KubeconfigEnv.check(env);
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -272,6 +293,16 @@ public final class CertsMain implements Callable<Integer> {
                 + kubeconfig
                 + (Files.exists(kubeconfig) ? "" : " (it does not exist)"));
       }
+    }
+    return dryRunEnv;
+  }
+
+  /** The checked {@code --san} values, or the defaults when none is given. */
+  private SanList sanList() {
+    try {
+      return SanList.parse(sans == null || sans.isEmpty() ? defaultSans() : sans);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
   }
 
@@ -288,11 +319,26 @@ public final class CertsMain implements Callable<Integer> {
     return out;
   }
 
-  private static KubernetesClient client(Path kubeconfig) throws IOException {
+  /**
+   * How long to wait for a TCP connection to the API server: this one-shot tool fails fast (with a
+   * line naming the request and the cause) rather than retrying for half a minute as fabric8's
+   * defaults do (10 retries with back-off).
+   */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Retries of a request that got no answer (or a 5xx): one, then the failure is reported. */
+  static final int REQUEST_RETRIES = 1;
+
+  /**
+   * A client of {@code kubeconfig} (null: KUBECONFIG, ~/.kube/config, in-cluster) that fails fast.
+   */
+  static KubernetesClient client(Path kubeconfig) throws IOException {
     Config config =
         kubeconfig == null
             ? Config.autoConfigure(null)
             : Config.fromKubeconfig(Files.readString(kubeconfig));
+    config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
+    config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
     return dev.ironcore.maintenance.api.json.JsonMappers.client(config);
   }
 

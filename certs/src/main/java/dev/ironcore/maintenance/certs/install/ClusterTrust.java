@@ -28,7 +28,7 @@ import java.util.function.UnaryOperator;
  * registering only the webhooks of what it stores) the slots of all are one set, changed in
  * lockstep; each configuration and CRD must then exist in at least one of them.
  */
-public final class ClusterTrust {
+public final class ClusterTrust implements TrustStore {
   private final List<KubernetesClient> clients;
   private final String webhookConfiguration;
   private final List<String> crds;
@@ -67,6 +67,7 @@ public final class ClusterTrust {
    *
    * @throws Refusal when a webhook configuration or CRD does not exist
    */
+  @Override
   public Snapshot read() {
     List<Objects> all = fetchAll();
     List<TrustSlot> slots = new ArrayList<>();
@@ -107,6 +108,7 @@ public final class ClusterTrust {
    *
    * @return one line per updated object, saying what it trusts now
    */
+  @Override
   public List<String> update(UnaryOperator<CaBundle> change) {
     List<Objects> all = fetchAll();
     List<String> done = new ArrayList<>();
@@ -190,23 +192,34 @@ public final class ClusterTrust {
 
   private Objects fetch(KubernetesClient client) {
     MutatingWebhookConfiguration m =
-        client
-            .admissionRegistration()
-            .v1()
-            .mutatingWebhookConfigurations()
-            .withName(webhookConfiguration)
-            .get();
+        ClusterCall.run(
+            client,
+            "get MutatingWebhookConfiguration " + webhookConfiguration,
+            () ->
+                client
+                    .admissionRegistration()
+                    .v1()
+                    .mutatingWebhookConfigurations()
+                    .withName(webhookConfiguration)
+                    .get());
     ValidatingWebhookConfiguration v =
-        client
-            .admissionRegistration()
-            .v1()
-            .validatingWebhookConfigurations()
-            .withName(webhookConfiguration)
-            .get();
+        ClusterCall.run(
+            client,
+            "get ValidatingWebhookConfiguration " + webhookConfiguration,
+            () ->
+                client
+                    .admissionRegistration()
+                    .v1()
+                    .validatingWebhookConfigurations()
+                    .withName(webhookConfiguration)
+                    .get());
     List<CustomResourceDefinition> found = new ArrayList<>();
     for (String name : crds) {
       CustomResourceDefinition crd =
-          client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+          ClusterCall.run(
+              client,
+              "get CustomResourceDefinition " + name,
+              () -> client.apiextensions().v1().customResourceDefinitions().withName(name).get());
       if (crd != null) {
         found.add(crd);
       }
@@ -275,7 +288,10 @@ public final class ClusterTrust {
     if (changed == 0) {
       return;
     }
-    client.resource(object).update();
+    ClusterCall.run(
+        client,
+        "update " + object.getKind() + " " + object.getMetadata().getName(),
+        () -> client.resource(object).update());
     done.add(
         prefix
             + object.getKind()

@@ -37,7 +37,11 @@ public final class SecretPairStore implements ServingPairStore {
   public Optional<StoredPair> read() {
     Secret s = get();
     if (s == null) {
-      if (client.namespaces().withName(namespace).get() == null) {
+      if (ClusterCall.run(
+              client,
+              "get Namespace " + namespace,
+              () -> client.namespaces().withName(namespace).get())
+          == null) {
         throw new Refusal(
             "namespace "
                 + namespace
@@ -70,21 +74,28 @@ public final class SecretPairStore implements ServingPairStore {
     data.put("tls.crt", encode(certificatePem));
     data.put("tls.key", encode(privateKeyPem));
     if (existing == null) {
-      client
-          .resource(
-              new SecretBuilder()
-                  .withNewMetadata()
-                  .withNamespace(namespace)
-                  .withName(name)
-                  .addToLabels("app.kubernetes.io/name", "ironcore-maintenance")
-                  .addToLabels("app.kubernetes.io/component", "webhook")
-                  .endMetadata()
-                  .withType(TLS_TYPE)
-                  .withData(data)
-                  .build())
-          .create();
+      ClusterCall.run(
+          client,
+          "create " + describe(),
+          () ->
+              client
+                  .resource(
+                      new SecretBuilder()
+                          .withNewMetadata()
+                          .withNamespace(namespace)
+                          .withName(name)
+                          .addToLabels("app.kubernetes.io/name", "ironcore-maintenance")
+                          .addToLabels("app.kubernetes.io/component", "webhook")
+                          .endMetadata()
+                          .withType(TLS_TYPE)
+                          .withData(data)
+                          .build())
+                  .create());
     } else {
-      client.resource(new SecretBuilder(existing).withData(data).build()).update();
+      ClusterCall.run(
+          client,
+          "update " + describe(),
+          () -> client.resource(new SecretBuilder(existing).withData(data).build()).update());
     }
   }
 
@@ -94,7 +105,10 @@ public final class SecretPairStore implements ServingPairStore {
   }
 
   private Secret get() {
-    return client.secrets().inNamespace(namespace).withName(name).get();
+    return ClusterCall.run(
+        client,
+        "get " + describe(),
+        () -> client.secrets().inNamespace(namespace).withName(name).get());
   }
 
   private static String decode(String base64) {

@@ -13,8 +13,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,18 +22,18 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * Connects to the running webhook server(s) and reads the certificate each presents in a fresh TLS
  * handshake. A {@code url} endpoint is dialled directly; a Service endpoint through a port-forward
  * to each running pod behind it (the way {@code kubectl port-forward} does), so every replica is
- * checked. The presented chain is read, not trusted: the check is byte equality with the expected
- * certificate.
+ * checked. A server is done when it presents the expected certificate (byte equality) and the
+ * handshake succeeds as kube-apiserver's would: trusting only the CA being installed and checking
+ * the certificate against the host the API server calls (endpoint identification {@code HTTPS}: the
+ * URL's host or IP, or {@code <service>.<namespace>.svc}). A server that presents the expected
+ * certificate but fails that check ends the wait at once with the reason.
  */
 public final class ServerProbe {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -57,17 +55,21 @@ public final class ServerProbe {
   }
 
   /**
-   * Polls every second until every server behind {@code endpoints} presents {@code expected}.
+   * Polls every second until every server behind {@code endpoints} presents {@code expected} in a
+   * handshake that kube-apiserver, trusting only {@code ca}, would accept.
    *
    * @param endpoints distinct call targets of the trust slots
    * @param expected the serving certificate just written
+   * @param ca the CA the caBundles will trust alone
    * @param timeout how long to wait overall
    * @param out progress lines
-   * @throws IllegalStateException on timeout, naming what the servers presented instead
+   * @throws IllegalStateException on timeout, naming what the servers presented instead, or at once
+   *     when a server presents {@code expected} in a handshake the API server would refuse
    */
   public void awaitPresented(
       Set<TrustSlot.Endpoint> endpoints,
       X509Certificate expected,
+      X509Certificate ca,
       Duration timeout,
       Consumer<String> out) {
     Instant deadline = Instant.now().plus(timeout);
@@ -79,7 +81,7 @@ public final class ServerProbe {
           if (confirmed.contains(t.name())) {
             continue;
           }
-          String seen = presented(t, expected);
+          String seen = presented(t, expected, ca);
           if (seen == null) {
             confirmed.add(t.name());
             out.accept("  " + t.name() + " presents the new certificate");
@@ -114,11 +116,16 @@ public final class ServerProbe {
       URI uri = URI.create(ep.url());
       int port = uri.getPort() > 0 ? uri.getPort() : 443;
       return List.of(
-          new Target(uri.getHost() + ":" + port, uri.getHost(), port, uri.getHost(), null, null));
+          new Target(
+              uri.getHost() + ":" + port, ep.verifiedHost(), port, ep.verifiedHost(), null, null));
     }
     KubernetesClient client = clients.get(ep.cluster());
     String where = clients.size() == 1 ? "" : " (cluster " + (ep.cluster() + 1) + ")";
-    Service svc = client.services().inNamespace(ep.namespace()).withName(ep.name()).get();
+    Service svc =
+        ClusterCall.run(
+            client,
+            "get Service " + ep.namespace() + "/" + ep.name(),
+            () -> client.services().inNamespace(ep.namespace()).withName(ep.name()).get());
     if (svc == null || svc.getSpec().getSelector() == null) {
       return List.of();
     }
@@ -131,13 +138,18 @@ public final class ServerProbe {
       return List.of();
     }
     List<Target> out = new ArrayList<>();
-    for (Pod pod :
-        client
-            .pods()
-            .inNamespace(ep.namespace())
-            .withLabels(svc.getSpec().getSelector())
-            .list()
-            .getItems()) {
+    List<Pod> pods =
+        ClusterCall.run(
+            client,
+            "list Pods in " + ep.namespace() + " behind Service " + ep.name(),
+            () ->
+                client
+                    .pods()
+                    .inNamespace(ep.namespace())
+                    .withLabels(svc.getSpec().getSelector())
+                    .list()
+                    .getItems());
+    for (Pod pod : pods) {
       if (pod.getStatus() == null
           || !"Running".equals(pod.getStatus().getPhase())
           || pod.getMetadata().getDeletionTimestamp() != null) {
@@ -177,9 +189,9 @@ public final class ServerProbe {
   }
 
   /** Null when {@code t} presents {@code expected}; otherwise what it presented or why not. */
-  private String presented(Target t, X509Certificate expected) {
+  private String presented(Target t, X509Certificate expected, X509Certificate ca) {
     if (t.pod() == null) {
-      return handshake(t.host(), t.port(), t.sni(), expected);
+      return handshake(t.name(), t.host(), t.port(), t.sni(), expected, ca);
     }
     try (LocalPortForward fwd =
         t.client()
@@ -187,62 +199,66 @@ public final class ServerProbe {
             .inNamespace(t.pod().getMetadata().getNamespace())
             .withName(t.pod().getMetadata().getName())
             .portForward(t.port())) {
-      return handshake("127.0.0.1", fwd.getLocalPort(), t.sni(), expected);
+      return handshake(t.name(), "127.0.0.1", fwd.getLocalPort(), t.sni(), expected, ca);
     } catch (IOException | RuntimeException e) {
       return "port-forward failed: " + e.getMessage();
     }
   }
 
-  private static String handshake(String host, int port, String sni, X509Certificate expected) {
+  /**
+   * Null when the server presents {@code expected} and kube-apiserver would accept the handshake;
+   * otherwise what it presents instead (or why it cannot be reached).
+   *
+   * @param name the server, for the error
+   * @param host where to connect
+   * @param sni the name the API server verifies (and sends as SNI unless it is an IP)
+   * @throws IllegalStateException when {@code expected} is presented but would be refused
+   */
+  private static String handshake(
+      String name,
+      String host,
+      int port,
+      String sni,
+      X509Certificate expected,
+      X509Certificate ca) {
+    ApiServerTrust trust = new ApiServerTrust(ca);
     try (Socket raw = new Socket()) {
       raw.connect(new InetSocketAddress(host, port), (int) CONNECT_TIMEOUT.toMillis());
       raw.setSoTimeout((int) CONNECT_TIMEOUT.toMillis());
       SSLSocket tls =
-          (SSLSocket) readingContext().getSocketFactory().createSocket(raw, host, port, false);
+          (SSLSocket) trust.context().getSocketFactory().createSocket(raw, sni, port, false);
       try (tls) {
         SSLParameters params = tls.getSSLParameters();
-        if (sni != null && !sni.matches("[0-9.]+|.*:.*")) {
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        if (!SanList.looksLikeIp(sni)) {
           params.setServerNames(List.of(new SNIHostName(sni)));
         }
         tls.setSSLParameters(params);
         tls.startHandshake();
-        X509Certificate leaf = (X509Certificate) tls.getSession().getPeerCertificates()[0];
-        if (CaBundle.sameCertificate(leaf, expected)) {
-          return null;
-        }
-        return "still presents serial "
-            + Serials.hex(leaf)
-            + " (expires "
-            + leaf.getNotAfter().toInstant()
-            + ")";
       }
     } catch (IOException e) {
-      return "cannot connect: " + e.getMessage();
+      if (trust.presented() == null) {
+        return "cannot connect: " + e.getMessage();
+      }
     }
-  }
-
-  /** A client context that accepts any chain: we only read the presented certificate. */
-  private static SSLContext readingContext() {
-    try {
-      SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(null, new TrustManager[] {new ReadOnlyTrust()}, new SecureRandom());
-      return ctx;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("no TLS in this JVM", e);
+    X509Certificate leaf = trust.presented();
+    if (!CaBundle.sameCertificate(leaf, expected)) {
+      return "still presents serial "
+          + Serials.hex(leaf)
+          + " (expires "
+          + leaf.getNotAfter().toInstant()
+          + ")";
     }
-  }
-
-  private static final class ReadOnlyTrust implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
+    if (trust.refusal() != null) {
+      throw new IllegalStateException(
+          name
+              + " presents the new certificate, but kube-apiserver would refuse it for "
+              + sni
+              + ": "
+              + trust.refusal()
+              + "; the old CA stays trusted");
     }
+    return null;
   }
 
   private static void sleep(Duration d) {

@@ -29,6 +29,23 @@ public record TrustSlot(String owner, String entry, CaBundle bundle, Endpoint en
    */
   public record Endpoint(int cluster, String url, String namespace, String name, int port) {
 
+    /**
+     * The name kube-apiserver checks the serving certificate against: the host of {@code url} (an
+     * IPv6 literal without brackets), or {@code <name>.<namespace>.svc} for a Service.
+     */
+    public String verifiedHost() {
+      if (url == null) {
+        return name + "." + namespace + ".svc";
+      }
+      String host = java.net.URI.create(url).getHost();
+      if (host == null) {
+        return "";
+      }
+      return host.startsWith("[") && host.endsWith("]")
+          ? host.substring(1, host.length() - 1)
+          : host;
+    }
+
     /** Human-readable target. */
     public String describe() {
       return url != null ? url : "service " + namespace + "/" + name + ":" + port;

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,6 +56,41 @@ class CertsMainFlagsTest {
   void zeroDurationsAreRefused() {
     assertThat(run("--validity=0", "--ca-dir=" + dir))
         .isEqualTo(new Run(2, "certs: --validity must be more than 0, got 0s\n"));
+  }
+
+  @Test
+  void dryRunOtherThanTrueOrFalseIsRefusedBeforeAnyClusterIsAsked() throws Exception {
+    Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), "not: a cluster\n");
+    for (String value : new String[] {"yes", "1"}) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code =
+          CertsMain.run(
+              new String[] {"--kubeconfig=" + kubeconfig, "--ca-dir=" + dir.resolve("ca")},
+              new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8),
+              Map.of("DRY_RUN", value));
+      assertThat(new Run(code, err.toString(StandardCharsets.UTF_8)))
+          .isEqualTo(
+              new Run(
+                  2,
+                  "certs: DRY_RUN='"
+                      + value
+                      + "' is not a yes/no value: use true, or false (or leave DRY_RUN empty)\n"));
+    }
+    assertThat(dir.resolve("ca")).doesNotExist();
+  }
+
+  @Test
+  void anInvalidSanIsAFlagErrorBeforeAnythingIsWritten() {
+    Path ca = dir.resolve("ca");
+    assertThat(run("--san=ok.example.com", "--san=1.2.3.999", "--ca-dir=" + ca))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: SANS (--san) entry '1.2.3.999': not a valid IP address"
+                    + " (IPv4 as 10.0.0.1, IPv6 as fd00::1)\n"));
+    assertThat(run("--san=*.*.bad", "--ca-dir=" + ca).err()).contains("'*.*.bad'");
+    assertThat(ca).doesNotExist();
   }
 
   @Test

@@ -1,0 +1,106 @@
+package dev.ironcore.maintenance.certs.install;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.bouncycastle.util.IPAddress;
+
+/**
+ * The subject alternative names of a new serving certificate ({@code SANS}, {@code --san}), each
+ * checked when it is read, so that a bad one is refused before anything is written: an entry with a
+ * {@code :} or made only of digits and dots must be an IPv4 or IPv6 address; any other must be a
+ * DNS name as RFC 1123 has it (dot-separated labels of 1 to 63 letters, digits and inner hyphens,
+ * at most 253 characters), with a wildcard only as the whole leftmost label ({@code
+ * *.example.com}), the one form Go's TLS client (kube-apiserver's) matches.
+ *
+ * @param dnsNames the DNS names, in the order given
+ * @param ipAddresses the IP literals, in the order given
+ */
+record SanList(List<String> dnsNames, List<String> ipAddresses) {
+  private static final Pattern IPV4 =
+      Pattern.compile(
+          "(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
+              + "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
+  private static final Pattern LABEL =
+      Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
+
+  SanList {
+    dnsNames = List.copyOf(dnsNames);
+    ipAddresses = List.copyOf(ipAddresses);
+  }
+
+  /** DNS names, then IP literals. */
+  List<String> all() {
+    List<String> out = new ArrayList<>(dnsNames);
+    out.addAll(ipAddresses);
+    return out;
+  }
+
+  /**
+   * Sorts and checks the entries; blank ones (as from {@code SANS='a,,b'}) are skipped.
+   *
+   * @param entries DNS names and IP literals, surrounding blanks ignored
+   * @return them split into DNS names and IPs
+   * @throws IllegalArgumentException one line naming the first bad entry, why, and {@code SANS}
+   */
+  static SanList parse(List<String> entries) {
+    List<String> dns = new ArrayList<>();
+    List<String> ips = new ArrayList<>();
+    for (String raw : entries) {
+      String e = raw.trim();
+      if (e.isEmpty()) {
+        continue;
+      }
+      if (looksLikeIp(e)) {
+        if (!IPV4.matcher(e).matches() && !(e.contains(":") && IPAddress.isValidIPv6(e))) {
+          throw bad(e, "not a valid IP address (IPv4 as 10.0.0.1, IPv6 as fd00::1)");
+        }
+        ips.add(e);
+      } else {
+        String why = dnsProblem(e);
+        if (why != null) {
+          throw bad(e, why);
+        }
+        dns.add(e);
+      }
+    }
+    return new SanList(dns, ips);
+  }
+
+  /** An entry with a colon, or of digits and dots only: meant as an IP address. */
+  static boolean looksLikeIp(String entry) {
+    return entry.contains(":") || entry.matches("[0-9.]+");
+  }
+
+  /**
+   * Why {@code name} is no RFC 1123 DNS name (wildcard only as the whole leftmost label); null if
+   * it is.
+   */
+  private static String dnsProblem(String name) {
+    if (name.length() > 253) {
+      return "not a valid DNS name: longer than 253 characters";
+    }
+    String[] labels = name.split("\\.", -1);
+    for (int i = 0; i < labels.length; i++) {
+      String l = labels[i];
+      if (l.equals("*") && i == 0) {
+        if (labels.length < 2) {
+          return "not a valid DNS name: a wildcard needs a domain after it (*.example.com)";
+        }
+        continue;
+      }
+      if (l.contains("*")) {
+        return "not a valid DNS name: '*' only as the whole leftmost label (*.example.com)";
+      }
+      if (!LABEL.matcher(l).matches()) {
+        return "not a valid DNS name (RFC 1123: dot-separated labels of 1 to 63 letters,"
+            + " digits and inner '-')";
+      }
+    }
+    return null;
+  }
+
+  private static IllegalArgumentException bad(String entry, String why) {
+    return new IllegalArgumentException("SANS (--san) entry '" + entry + "': " + why);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.ironcore.maintenance.certs.install;
+
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * How long a new serving certificate lives: never past its CA, which kube-apiserver would refuse it
+ * with from then on. An explicit {@code VALIDITY} that does not fit, or the default that does not
+ * fit a CA issued by this run ({@code CA_VALIDITY}), is refused; the default under an existing CA
+ * (such as the 365-day one {@code make run} creates) is shortened to end with it.
+ */
+final class ServingValidity {
+  /** The lifetime when {@code VALIDITY} is not set. */
+  static final Duration DEFAULT = Duration.ofDays(365);
+
+  /** Room between the serving certificate's end and its CA's, for the time issuing takes. */
+  private static final Duration MARGIN = Duration.ofMinutes(1);
+
+  private ServingValidity() {}
+
+  /**
+   * The lifetime to issue with.
+   *
+   * @param requested {@code VALIDITY}, or null for {@link #DEFAULT}
+   * @param ca the CA that issues
+   * @param newCa whether this run creates {@code ca} (then {@code CA_VALIDITY} is to blame)
+   * @param now the current time
+   * @return {@code requested}, or the default, shortened to end with an existing CA
+   * @throws Refusal when the certificate would outlive its CA and may not be shortened
+   */
+  static Duration of(Duration requested, X509Certificate ca, boolean newCa, Instant now) {
+    Duration wanted = requested == null ? DEFAULT : requested;
+    Instant caEnd = ca.getNotAfter().toInstant();
+    if (!now.plus(wanted).isAfter(caEnd.minus(MARGIN))) {
+      return wanted;
+    }
+    if (requested == null && !newCa) {
+      return Duration.between(now, caEnd.minus(MARGIN));
+    }
+    throw outlives(now.plus(wanted), ca, newCa, now);
+  }
+
+  /**
+   * @param leaf the issued serving certificate
+   * @param ca its CA
+   * @param newCa whether this run creates {@code ca}
+   * @throws Refusal when {@code leaf} expires after {@code ca}
+   */
+  static void requireWithin(X509Certificate leaf, X509Certificate ca, boolean newCa, Instant now) {
+    if (leaf.getNotAfter().after(ca.getNotAfter())) {
+      throw outlives(leaf.getNotAfter().toInstant(), ca, newCa, now);
+    }
+  }
+
+  /** True when {@code validity} (from {@link #of}) was shortened from the default. */
+  static boolean shortened(Duration requested, Duration validity) {
+    return requested == null && !validity.equals(DEFAULT);
+  }
+
+  private static Refusal outlives(Instant end, X509Certificate ca, boolean newCa, Instant now) {
+    Duration room = Duration.between(now, ca.getNotAfter().toInstant().minus(MARGIN));
+    return new Refusal(
+        "the serving certificate would expire at "
+            + end
+            + ", after its CA "
+            + ca.getSubjectX500Principal().getName()
+            + " (expires "
+            + ca.getNotAfter().toInstant()
+            + "), and kube-apiserver would refuse it from then on; set VALIDITY (--validity)"
+            + (room.isNegative() || room.isZero()
+                ? " shorter"
+                : " to at most " + Lifetime.flagValue(room))
+            + (newCa
+                ? ", or CA_VALIDITY (--ca-validity) longer"
+                : ", or rotate to a new CA (make rotate-certs)"));
+  }
+}

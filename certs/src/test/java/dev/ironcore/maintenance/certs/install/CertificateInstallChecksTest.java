@@ -1,0 +1,205 @@
+package dev.ironcore.maintenance.certs.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ironcore.maintenance.certs.CaBundle;
+import dev.ironcore.maintenance.certs.CertificateAuthority;
+import dev.ironcore.maintenance.certs.ServingPair;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A serving certificate kube-apiserver would refuse, or one that would outlive its CA, is refused
+ * before anything is written: the CA files, the serving files (as make run's) and every caBundle
+ * (held in memory, each calling {@code https://127.0.0.1:PORT} as make run's webhooks do) stay as
+ * they were, byte for byte.
+ */
+class CertificateInstallChecksTest {
+  private static final String URL = "https://127.0.0.1:40123/validate";
+  private static final List<String> DNS =
+      List.of("ironcore-maintenance-webhook", "ironcore-maintenance-webhook.ns.svc", "localhost");
+
+  @TempDir Path dir;
+  private CaFiles caFiles;
+  private FilePairStore store;
+  private MemoryTrust trust;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void setUp() {
+    caFiles = new CaFiles(dir.resolve("ca"));
+    store = new FilePairStore(dir.resolve("serving"));
+    trust = new MemoryTrust(URL, "m1", "m2", "conversion");
+  }
+
+  private static CertificateInstall.Settings settings(
+      CertificateInstall.Mode mode,
+      List<String> dns,
+      List<String> ips,
+      Duration validity,
+      Duration caValidity) {
+    return new CertificateInstall.Settings(
+        mode,
+        false,
+        "ironcore-maintenance-webhook",
+        dns,
+        ips,
+        null,
+        validity,
+        caValidity == null ? Duration.ofDays(3650) : caValidity,
+        Duration.ofSeconds(5));
+  }
+
+  private void run(CertificateInstall.Settings s) {
+    new CertificateInstall(
+            s,
+            caFiles,
+            store,
+            trust,
+            new ServerProbe(List.of()),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            Clock.systemUTC())
+        .run();
+  }
+
+  /** Every file under {@code dir} (symlinks as their targets) with its content. */
+  private Map<String, String> files() throws IOException {
+    Map<String, String> all = new TreeMap<>();
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.toList()) {
+        if (Files.isSymbolicLink(p)) {
+          all.put(dir.relativize(p).toString(), "-> " + Files.readSymbolicLink(p));
+        } else if (Files.isRegularFile(p)) {
+          all.put(dir.relativize(p).toString(), Files.readString(p));
+        }
+      }
+    }
+    return all;
+  }
+
+  /** Runs {@code s}, expects a refusal starting with {@code message}; nothing may change. */
+  private void refusedUnchanged(CertificateInstall.Settings s, String message) throws IOException {
+    Map<String, String> before = files();
+    List<CaBundle> bundles = trust.bundles();
+    assertThatThrownBy(() -> run(s)).isInstanceOf(Refusal.class).hasMessageContaining(message);
+    assertThat(files()).isEqualTo(before);
+    assertThat(trust.bundles()).isEqualTo(bundles);
+  }
+
+  private void installed() {
+    run(settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null));
+  }
+
+  @Test
+  void aUserCaWithNameConstraintsIsRefusedBeforeAnythingIsWritten() throws Exception {
+    UserCas.nameConstrained()
+        .writeTo(dir.resolve("ca").resolve("ca.crt"), dir.resolve("ca").resolve("ca.key"));
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null),
+        "has name constraints that do not permit the serving certificate's names");
+    assertThat(trust.bundles()).allMatch(CaBundle::isEmpty);
+    assertThat(store.read()).isEmpty();
+  }
+
+  @Test
+  void aUserCaWithoutKeyCertSignIsRefusedBeforeAnythingIsWritten() throws Exception {
+    UserCas.withoutKeyCertSign()
+        .writeTo(dir.resolve("ca").resolve("ca.crt"), dir.resolve("ca").resolve("ca.key"));
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null),
+        "its keyUsage lacks keyCertSign");
+  }
+
+  @Test
+  void sansThatDoNotCoverTheCalledHostAreRefusedBeforeAnythingIsWritten() throws Exception {
+    installed();
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ROTATE, List.of("foo.example.com"), List.of(), null, null),
+        "the serving certificate's SANs (foo.example.com) do not cover 127.0.0.1, which"
+            + " MutatingWebhookConfiguration test [m1] calls ("
+            + URL
+            + "); add 127.0.0.1 to SANS");
+    assertThat(dir.resolve("ca").resolve("ca-next.crt")).doesNotExist();
+  }
+
+  @Test
+  void aCaValidityShorterThanTheServingCertificatesIsRefused() throws Exception {
+    installed();
+    refusedUnchanged(
+        settings(
+            CertificateInstall.Mode.ROTATE, DNS, List.of("127.0.0.1"), null, Duration.ofHours(2)),
+        ", and kube-apiserver would refuse it from then on; set VALIDITY (--validity) to at most"
+            + " 1h, or CA_VALIDITY (--ca-validity) longer");
+    assertThatThrownBy(
+            () ->
+                run(
+                    settings(
+                        CertificateInstall.Mode.ROTATE,
+                        DNS,
+                        List.of("127.0.0.1"),
+                        null,
+                        Duration.ofHours(2))))
+        .hasMessageMatching(
+            "the serving certificate would expire at \\S+, after its CA"
+                + " CN=ironcore-maintenance-webhook-ca \\(expires \\S+\\), .*");
+  }
+
+  @Test
+  void anExplicitValidityBeyondAnExistingCaIsRefused() throws Exception {
+    CertificateAuthority.generate("short-ca", Duration.ofDays(10))
+        .writeTo(dir.resolve("ca").resolve("ca.crt"), dir.resolve("ca").resolve("ca.key"));
+    refusedUnchanged(
+        settings(
+            CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), Duration.ofDays(30), null),
+        "set VALIDITY (--validity) to at most 9d, or rotate to a new CA (make rotate-certs)");
+  }
+
+  @Test
+  void theDefaultValidityUnderAnExistingCaEndsWithIt() throws Exception {
+    CertificateAuthority ca = CertificateAuthority.generate("short-ca", Duration.ofDays(10));
+    ca.writeTo(dir.resolve("ca").resolve("ca.crt"), dir.resolve("ca").resolve("ca.key"));
+    installed();
+    ServingPair pair =
+        ServingPair.parse(
+            store.read().orElseThrow().certificatePem(),
+            store.read().orElseThrow().privateKeyPem());
+    assertThat(pair.leaf().getNotAfter()).isBeforeOrEqualTo(ca.certificate().getNotAfter());
+    assertThat(pair.leaf().getNotAfter().toInstant())
+        .isAfter(ca.certificate().getNotAfter().toInstant().minus(Duration.ofMinutes(2)));
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("(until its CA expires)");
+  }
+
+  @Test
+  void aShortValidityIsPrintedInItsUnit() {
+    run(
+        settings(
+            CertificateInstall.Mode.ENSURE,
+            DNS,
+            List.of("127.0.0.1"),
+            Duration.ofSeconds(20),
+            null));
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("issue a serving certificate (ECDSA, valid 20s, SANs ");
+  }
+
+  @Test
+  void aGoodInstallPasses() {
+    installed();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("valid 365 days").contains("done:");
+    assertThat(trust.bundles()).allMatch(b -> b.certificates().size() == 1);
+  }
+}

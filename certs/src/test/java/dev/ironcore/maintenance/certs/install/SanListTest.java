@@ -1,0 +1,74 @@
+package dev.ironcore.maintenance.certs.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SANS entries are checked when read: a bad one is named, with SANS, before anything is written.
+ */
+class SanListTest {
+  @Test
+  void sortsDnsNamesAndIpsAndSkipsBlanks() {
+    SanList l =
+        SanList.parse(
+            List.of(
+                "svc",
+                " svc.ns.svc ",
+                "",
+                "*.example.com",
+                "127.0.0.1",
+                "::1",
+                "fd00::a:1",
+                "x-1.y"));
+    assertThat(l.dnsNames()).containsExactly("svc", "svc.ns.svc", "*.example.com", "x-1.y");
+    assertThat(l.ipAddresses()).containsExactly("127.0.0.1", "::1", "fd00::a:1");
+  }
+
+  @Test
+  void anInvalidIpIsNamed() {
+    for (String ip :
+        List.of("1.2.3.999", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1::2::3", "fd00::1/64", "::1%lo")) {
+      assertThatThrownBy(() -> SanList.parse(List.of("ok.example.com", ip)))
+          .as(ip)
+          .hasMessage(
+              "SANS (--san) entry '"
+                  + ip
+                  + "': not a valid IP address (IPv4 as 10.0.0.1, IPv6 as fd00::1)");
+    }
+  }
+
+  @Test
+  void anInvalidDnsNameIsNamed() {
+    for (String name :
+        List.of("not a name!!", "a..b", "-a.b", "a-.b", "a_b.c", "a.b.", "x".repeat(64) + ".com")) {
+      assertThatThrownBy(() -> SanList.parse(List.of(name)))
+          .as(name)
+          .hasMessageStartingWith(
+              "SANS (--san) entry '" + name + "': not a valid DNS name (RFC 1123");
+    }
+  }
+
+  @Test
+  void aWildcardOnlyAsTheWholeLeftmostLabel() {
+    for (String name : List.of("*.*.bad", "a.*.b", "f*.example.com", "*x.example.com")) {
+      assertThatThrownBy(() -> SanList.parse(List.of(name)))
+          .as(name)
+          .hasMessage(
+              "SANS (--san) entry '"
+                  + name
+                  + "': not a valid DNS name: '*' only as the whole leftmost label (*.example.com)");
+    }
+    assertThatThrownBy(() -> SanList.parse(List.of("*")))
+        .hasMessageContaining("a wildcard needs a domain after it");
+  }
+
+  @Test
+  void aTooLongNameIsRefused() {
+    String name = ("a".repeat(60) + ".").repeat(5) + "com";
+    assertThatThrownBy(() -> SanList.parse(List.of(name)))
+        .hasMessageContaining("longer than 253 characters");
+  }
+}

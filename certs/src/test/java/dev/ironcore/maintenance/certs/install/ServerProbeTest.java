@@ -1,0 +1,147 @@
+package dev.ironcore.maintenance.certs.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ironcore.maintenance.certs.CertificateAuthority;
+import dev.ironcore.maintenance.certs.IssuedCertificate;
+import dev.ironcore.maintenance.certs.PemKeyStores;
+import dev.ironcore.maintenance.certs.ServingPair;
+import java.net.InetAddress;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Step 4 against a real TLS server at {@code https://127.0.0.1:PORT}: done only when the server
+ * presents the new certificate in a handshake kube-apiserver would accept (the new CA alone
+ * trusted, the IP checked); the new certificate without the IP SAN ends the wait at once.
+ */
+class ServerProbeTest {
+  private static final CertificateAuthority CA =
+      CertificateAuthority.generate("probe-ca", Duration.ofDays(1));
+
+  /** A TLS server presenting {@code pair} to every connection, until closed. */
+  private static final class Server implements AutoCloseable {
+    final SSLServerSocket socket;
+    final Thread loop;
+
+    Server(IssuedCertificate pair) throws Exception {
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(
+          PemKeyStores.fromPem(
+              pair.certificatePem(), pair.privateKeyPem(), new char[0], "tls.crt", "tls.key"),
+          new char[0]);
+      SSLContext ctx = SSLContext.getInstance("TLS");
+      ctx.init(kmf.getKeyManagers(), null, new SecureRandom());
+      socket =
+          (SSLServerSocket)
+              ctx.getServerSocketFactory()
+                  .createServerSocket(0, 5, InetAddress.getLoopbackAddress());
+      loop =
+          new Thread(
+              () -> {
+                while (!socket.isClosed()) {
+                  try (SSLSocket s = (SSLSocket) socket.accept()) {
+                    s.startHandshake();
+                  } catch (Exception ignored) {
+                    // a refused handshake is the client's to report
+                  }
+                }
+              });
+      loop.setDaemon(true);
+      loop.start();
+    }
+
+    TrustSlot.Endpoint endpoint() {
+      return new TrustSlot.Endpoint(
+          0, "https://127.0.0.1:" + socket.getLocalPort() + "/validate", null, null, 443);
+    }
+
+    @Override
+    public void close() throws Exception {
+      socket.close();
+      loop.join(5000);
+    }
+  }
+
+  private static IssuedCertificate issue(
+      CertificateAuthority ca, List<String> dns, List<String> ips) {
+    return ca.issueServing("svc", dns, ips, Duration.ofHours(1));
+  }
+
+  @Test
+  void theNewCertificateTrustedByTheNewCaForTheIpIsDone() throws Exception {
+    IssuedCertificate pair = issue(CA, List.of("svc"), List.of("127.0.0.1"));
+    List<String> lines = new ArrayList<>();
+    try (Server server = new Server(pair)) {
+      assertThatCode(
+              () ->
+                  new ServerProbe(List.of())
+                      .awaitPresented(
+                          Set.of(server.endpoint()),
+                          ServingPair.of(pair).leaf(),
+                          CA.certificate(),
+                          Duration.ofSeconds(10),
+                          lines::add))
+          .doesNotThrowAnyException();
+    }
+    assertThat(lines).singleElement().asString().endsWith(" presents the new certificate");
+  }
+
+  @Test
+  void theNewCertificateWithoutTheIpSanIsReportedAtOnce() throws Exception {
+    IssuedCertificate pair = issue(CA, List.of("foo.example.com"), List.of());
+    try (Server server = new Server(pair)) {
+      long start = System.nanoTime();
+      assertThatThrownBy(
+              () ->
+                  new ServerProbe(List.of())
+                      .awaitPresented(
+                          Set.of(server.endpoint()),
+                          ServingPair.of(pair).leaf(),
+                          CA.certificate(),
+                          Duration.ofSeconds(30),
+                          l -> {}))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith(
+              "127.0.0.1:"
+                  + server.socket.getLocalPort()
+                  + " presents the new certificate, but kube-apiserver would refuse it for"
+                  + " 127.0.0.1: ")
+          .hasMessageContaining("127.0.0.1")
+          .hasMessageEndingWith("; the old CA stays trusted");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+  }
+
+  @Test
+  void theOldCertificateIsWaitedForUntilTheTimeout() throws Exception {
+    CertificateAuthority old = CertificateAuthority.generate("old-ca", Duration.ofDays(1));
+    IssuedCertificate served = issue(old, List.of("svc"), List.of("127.0.0.1"));
+    IssuedCertificate expected = issue(CA, List.of("svc"), List.of("127.0.0.1"));
+    try (Server server = new Server(served)) {
+      assertThatThrownBy(
+              () ->
+                  new ServerProbe(List.of())
+                      .awaitPresented(
+                          Set.of(server.endpoint()),
+                          ServingPair.of(expected).leaf(),
+                          CA.certificate(),
+                          Duration.ofSeconds(1),
+                          l -> {}))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("not every server presents the new certificate")
+          .hasMessageContaining("still presents serial");
+    }
+  }
+}
