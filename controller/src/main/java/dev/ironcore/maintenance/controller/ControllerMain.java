@@ -299,6 +299,17 @@ public final class ControllerMain implements Callable<Integer> {
     }
     CompletableFuture<?> elector = null;
     if (leaderElect) {
+      try {
+        LeaderElection.checkLeaseCanBeWritten(client, leaderElectionNamespace, leaderElectionId);
+      } catch (IllegalStateException e) {
+        if (health != null) {
+          health.close();
+        }
+        if (metricsServer != null) {
+          metricsServer.close();
+        }
+        throw e;
+      }
       elector =
           LeaderElection.start(
               client,

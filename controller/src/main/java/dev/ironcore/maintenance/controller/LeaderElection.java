@@ -26,6 +26,44 @@ public final class LeaderElection {
   private LeaderElection() {}
 
   /**
+   * Refuses at the start what would make the elector fail on every attempt for ever (a WARN with a
+   * stack trace every 2 s, {@code /readyz} saying only "not leading"): a dry-run create of the
+   * Lease ({@code dryRun=All}, nothing written) that the API server answers 404 (the namespace does
+   * not exist) or 403 (RBAC, or the namespace is being deleted). 409 (the Lease exists) is the
+   * usual answer; anything else (5xx, no answer) is left to the elector's retries.
+   *
+   * @throws IllegalStateException naming the flag, the Lease and the API server's message
+   */
+  public static void checkLeaseCanBeWritten(
+      KubernetesClient client, String namespace, String leaseName) {
+    var probe =
+        new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+            .withNewMetadata()
+            .withNamespace(namespace)
+            .withName(leaseName)
+            .endMetadata()
+            .build();
+    try {
+      client.leases().inNamespace(namespace).resource(probe).dryRun().create();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() == 404 || e.getCode() == 403) {
+        String message =
+            e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage()
+                : e.getMessage();
+        throw new IllegalStateException(
+            "--leader-election-namespace="
+                + namespace
+                + ": cannot write Lease "
+                + leaseName
+                + " there: "
+                + message,
+            e);
+      }
+    }
+  }
+
+  /**
    * Blocks this thread's caller only until the elector runs; {@code whileLeading} is called on the
    * elector's thread once this process leads.
    *
