@@ -72,21 +72,25 @@ final class ApiServerTrust extends X509ExtendedTrustManager {
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
       throws CertificateException {
-    presented = chain.length == 0 ? null : chain[0];
-    try {
-      pkix.checkServerTrusted(chain, authType, socket);
-    } catch (CertificateException e) {
-      refusal = CaFiles.oneLine(e.getMessage());
-      throw e;
-    }
+    check(chain, () -> pkix.checkServerTrusted(chain, authType, socket));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
+    check(chain, () -> pkix.checkServerTrusted(chain, authType, engine));
+  }
+
+  /** A PKIX check of the presented chain. */
+  private interface Check {
+    void run() throws CertificateException;
+  }
+
+  /** Keeps the presented leaf and, when {@code pkix} refuses the chain, why. */
+  private void check(X509Certificate[] chain, Check pkix) throws CertificateException {
     presented = chain.length == 0 ? null : chain[0];
     try {
-      pkix.checkServerTrusted(chain, authType, engine);
+      pkix.run();
     } catch (CertificateException e) {
       refusal = CaFiles.oneLine(e.getMessage());
       throw e;
