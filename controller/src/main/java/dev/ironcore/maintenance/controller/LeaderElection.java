@@ -29,8 +29,10 @@ public final class LeaderElection {
    * Refuses at the start what would make the elector fail on every attempt for ever (a WARN with a
    * stack trace every 2 s, {@code /readyz} saying only "not leading"): a dry-run create of the
    * Lease ({@code dryRun=All}, nothing written) that the API server answers 404 (the namespace does
-   * not exist) or 403 (RBAC, or the namespace is being deleted). 409 (the Lease exists) is the
-   * usual answer; anything else (5xx, no answer) is left to the elector's retries.
+   * not exist) or 403 (RBAC, or the namespace is being deleted), unless the Lease exists and can be
+   * read (RBAC that grants get and update on a Lease created beforehand, not create). 409 (the
+   * Lease exists) is the usual answer; anything else (5xx, no answer) is left to the elector's
+   * retries.
    *
    * @throws IllegalStateException naming the flag, the Lease and the API server's message
    */
@@ -46,6 +48,9 @@ public final class LeaderElection {
     try {
       client.leases().inNamespace(namespace).resource(probe).dryRun().create();
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() == 403 && leaseExists(client, namespace, leaseName)) {
+        return; // RBAC that grants get/update on a Lease created beforehand, but not create
+      }
       if (e.getCode() == 404 || e.getCode() == 403) {
         String message =
             e.getStatus() != null && e.getStatus().getMessage() != null
@@ -60,6 +65,14 @@ public final class LeaderElection {
                 + message,
             e);
       }
+    }
+  }
+
+  private static boolean leaseExists(KubernetesClient client, String namespace, String leaseName) {
+    try {
+      return client.leases().inNamespace(namespace).withName(leaseName).get() != null;
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      return false;
     }
   }
 

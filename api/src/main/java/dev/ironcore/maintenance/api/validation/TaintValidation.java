@@ -127,15 +127,28 @@ public final class TaintValidation {
   }
 
   /**
+   * The shape kube-apiserver's OpenAPI {@code format: date-time} accepts (kube-openapi's {@code
+   * strfmt.IsDateTime}: RFC 3339 section 5.6, seconds and an offset {@code Z} or {@code ±HH:MM}
+   * required, {@code T}/{@code Z} in either case); laxer forms that Java reads, e.g. {@code
+   * 2026-12-05T10:00Z} or {@code +01}, would be admitted here and then refused by the schema on
+   * every later v1alpha2 write.
+   */
+  private static final java.util.regex.Pattern RFC3339 =
+      java.util.regex.Pattern.compile(
+          "\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})");
+
+  /**
    * @return whether {@code time} is a JSON string holding an RFC 3339 date-time with an offset (as
-   *     {@code metav1.Time} writes it; fractions of a second allowed)
+   *     {@code metav1.Time} writes it; fractions of a second allowed): the shape the v1alpha2
+   *     schema's {@code format: date-time} accepts, with a real date and time (read by {@link
+   *     java.time.OffsetDateTime#parse}, as the controller reads it)
    */
   public static boolean isDateTime(JsonNode time) {
-    if (time == null || !time.isTextual()) {
+    if (time == null || !time.isTextual() || !RFC3339.matcher(time.asText()).matches()) {
       return false;
     }
     try {
-      java.time.OffsetDateTime.parse(time.asText());
+      java.time.OffsetDateTime.parse(time.asText().toUpperCase(java.util.Locale.ROOT));
       return true;
     } catch (java.time.format.DateTimeParseException e) {
       return false;

@@ -76,10 +76,16 @@ class TaintValidationTest {
                     + "{'key':'c','effect':'NoExecute','timeAdded':null},"
                     + "{'key':'d','effect':'NoExecute','timeAdded':'yesterday'},"
                     + "{'key':'e','effect':'NoExecute','timeAdded':12345},"
-                    + "{'key':'f','effect':'NoExecute','timeAdded':'2026-12-05T10:00:00'}]"),
+                    + "{'key':'f','effect':'NoExecute','timeAdded':'2026-12-05T10:00:00'},"
+                    + "{'key':'g','effect':'NoExecute','timeAdded':'2026-12-05T10:00Z'},"
+                    + "{'key':'h','effect':'NoExecute','timeAdded':'2026-12-05T10:00:00+01'},"
+                    + "{'key':'i','effect':'NoExecute','timeAdded':'2026-13-05T10:00:00Z'},"
+                    + "{'key':'j','effect':'NoExecute','timeAdded':'2026-12-05t10:00:00z'}]"),
             "spec.taints"),
         "spec.taints[3].timeAdded: Invalid value ;; spec.taints[4].timeAdded: Invalid value ;; "
-            + "spec.taints[5].timeAdded: Invalid value");
+            + "spec.taints[5].timeAdded: Invalid value ;; spec.taints[6].timeAdded: Invalid value"
+            + " ;; spec.taints[7].timeAdded: Invalid value ;; spec.taints[8].timeAdded: Invalid"
+            + " value");
     assertThat(
             TaintValidation.validate(
                     json("[{'key':'d','effect':'NoExecute','timeAdded':'yesterday'}]"),

@@ -31,7 +31,9 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateHolder;
  * it must verify against the CA with PKIX path validation ({@link CertPathValidator}: validity,
  * signature, the CA's name constraints), the CA being fit to sign a TLS server certificate (a CA by
  * basicConstraints, keyCertSign when it has a keyUsage, serverAuth when it has an extended key
- * usage), as Go's {@code crypto/x509} requires.
+ * usage). Go's {@code crypto/x509} (kube-apiserver) enforces the SANs, validity, name constraints
+ * and extended key usage; it does not check a root's keyUsage or basicConstraints, which RFC 5280
+ * requires and which are refused here anyway (Java's own PKIX refuses such a CA).
  */
 final class ServingCheck {
   private static final String SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
@@ -92,8 +94,8 @@ final class ServingCheck {
       throw new Refusal(
           "CA "
               + caName
-              + " may not sign certificates (its keyUsage lacks keyCertSign), so kube-apiserver"
-              + " would refuse what it issues; use a CA with keyUsage keyCertSign");
+              + " may not sign certificates (its keyUsage lacks keyCertSign, RFC 5280); use a CA"
+              + " with keyUsage keyCertSign");
     }
     List<String> eku = extendedKeyUsage(ca);
     if (eku != null && !eku.contains(SERVER_AUTH) && !eku.contains(ANY_USAGE)) {

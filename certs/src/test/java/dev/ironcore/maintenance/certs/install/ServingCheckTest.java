@@ -114,7 +114,8 @@ class ServingCheckTest {
                 ServingCheck.requireVerifies(
                     leaf(ca, DEFAULT_DNS, List.of()), ca.certificate(), Instant.now()))
         .isInstanceOf(Refusal.class)
-        .hasMessageContaining("may not sign certificates (its keyUsage lacks keyCertSign)");
+        .hasMessageContaining(
+            "may not sign certificates (its keyUsage lacks keyCertSign, RFC 5280)");
   }
 
   @Test

@@ -25,8 +25,9 @@ import java.util.function.ToDoubleBiFunction;
  *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints (DELETEs
  *       the API server confirmed; one whose answer was lost is not counted);
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
- *       RemoveHook, DeletePool, ...), counted once the step's write went through (a failed attempt
- *       is a {@code drain_write_failures_total});
+ *       RemoveHook, DeletePool, ...), per pass that took the step (also when it needed no write,
+ *       e.g. Hold); a pass whose write failed is not counted (it is a {@code
+ *       drain_write_failures_total});
  *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes;
  *   <li>{@code ironcore_maintenance_drain_write_failures_total}: drain passes whose request (a
  *       taint, condition, hook or finalizer write, or a read) the API server answered 5xx or not at
@@ -140,7 +141,7 @@ public final class ControllerMetrics {
 
   private Counter drainStepCounter(String step) {
     return Counter.builder("ironcore.maintenance.drain.steps")
-        .description("Drain steps taken (their write went through)")
+        .description("Drain steps taken (a pass whose write failed is not counted)")
         .tag("step", step)
         .register(registry);
   }

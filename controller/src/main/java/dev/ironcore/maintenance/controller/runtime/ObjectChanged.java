@@ -25,10 +25,11 @@ public final class ObjectChanged extends IllegalStateException {
    * Whether the API server's refusal of a guarded write means the object changed since it was read:
    * 409 Conflict, or 422 from a JSON Patch {@code test} that failed, which kube-apiserver answers
    * with its generic Status ("the server rejected our request due to an error in our request",
-   * empty {@code details}: no object named, no causes). A 422 that names the object or gives causes
-   * is a refusal of the object itself (schema validation, an admission webhook, a
-   * ValidatingAdmissionPolicy): deciding again cannot mend that, so it is a failure, not a stale
-   * read.
+   * empty {@code details}: no object named, no causes). A 422 that names the object or gives
+   * causes, or whose message is an admission webhook's denial ({@code admission webhook "..."
+   * denied the request}, which a webhook may send with no details), is a refusal of the object
+   * itself (schema validation, an admission webhook, a ValidatingAdmissionPolicy): deciding again
+   * cannot mend that, so it is a failure, not a stale read.
    *
    * @param e the client's exception
    * @param guarded whether the patch carried a {@code test} operation
@@ -42,6 +43,11 @@ public final class ObjectChanged extends IllegalStateException {
       return false;
     }
     var status = e.getStatus();
+    if (status != null
+        && status.getMessage() != null
+        && status.getMessage().contains("admission webhook \"")) {
+      return false; // a webhook's denial, which it may send with code 422 and no details
+    }
     var details = status == null ? null : status.getDetails();
     return details == null
         || ((details.getName() == null || details.getName().isEmpty())

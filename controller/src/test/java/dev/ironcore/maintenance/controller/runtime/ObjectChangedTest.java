@@ -84,6 +84,16 @@ class ObjectChangedTest {
         .as("deciding again cannot mend an invalid field: a failure the loop reports")
         .isFalse();
     assertThat(ObjectChanged.isStale(answered(POLICY_DENIED), true)).isFalse();
+    Status webhookDenied =
+        new StatusBuilder()
+            .withCode(422)
+            .withStatus("Failure")
+            .withMessage(
+                "admission webhook \"deny.example.com\" denied the request: pools are frozen")
+            .build();
+    assertThat(ObjectChanged.isStale(answered(webhookDenied), true))
+        .as("a webhook may deny with 422 and no details")
+        .isFalse();
   }
 
   @Test
