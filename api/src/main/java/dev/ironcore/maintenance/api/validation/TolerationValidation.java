@@ -116,7 +116,9 @@ public final class TolerationValidation {
     if (!seconds.isIntegralNumber() || !seconds.canConvertToLong()) {
       errors.add(
           FieldError.invalid(
-              item + ".tolerationSeconds", seconds, "must be an integer number of seconds"));
+              item + ".tolerationSeconds",
+              seconds,
+              "must be an integer number of seconds (int64)"));
     }
     if (effectOk && !TaintEffect.NO_EXECUTE.equals(effect)) {
       errors.add(
