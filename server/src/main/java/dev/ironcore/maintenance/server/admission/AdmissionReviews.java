@@ -137,7 +137,7 @@ public final class AdmissionReviews {
       review = readFor(handler, body, allowance);
     } catch (IOException e) {
       ReviewSalvage salvage = ReviewSalvage.of(body);
-      String message = "request body is not valid JSON: " + oneLine(e);
+      String message = "request body is not valid JSON: " + JsonErrorText.of(e);
       return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
     }
     return answer(webhook, review, handler);
@@ -210,7 +210,8 @@ public final class AdmissionReviews {
           qualifiedName(request),
           e);
       response =
-          AdmissionResponse.errored(500, "internal error in admission webhook: " + oneLine(e));
+          AdmissionResponse.errored(
+              500, "internal error in admission webhook: " + JsonErrorText.of(e));
     }
     log(webhook, request, response);
     return new Answer(apiVersion, request.uid(), response);
@@ -286,9 +287,5 @@ public final class AdmissionReviews {
         request.namespace().isEmpty()
             ? request.displayName()
             : request.namespace() + "/" + request.displayName());
-  }
-
-  private static String oneLine(Exception e) {
-    return JsonErrorText.of(e);
   }
 }
