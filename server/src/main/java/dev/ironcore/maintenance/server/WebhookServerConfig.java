@@ -17,8 +17,8 @@ import java.util.Objects;
  * @param certificateReloadInterval how often the PEM files are checked for changes; zero disables
  * @param certificateExpiryWarning warn (log and metric) when the serving certificate expires within
  *     this window; zero disables
- * @param maxThreads most Jetty request threads (at least {@link #MIN_THREADS}); {@link
- *     #DEFAULT_MAX_THREADS} unless set
+ * @param maxThreads most Jetty request threads ({@link #MIN_THREADS} to {@link #MAX_THREADS});
+ *     {@link #DEFAULT_MAX_THREADS} unless set
  * @param tlsProvider which TLS implementation serves the HTTPS connections ({@code --tls-provider})
  * @param maxConnections most open TCP connections (at least 1; {@code --max-connections}); {@link
  *     #DEFAULT_MAX_CONNECTIONS} unless set
@@ -58,6 +58,14 @@ public record WebhookServerConfig(
   public static final int MIN_THREADS = 8;
 
   /**
+   * Largest {@link #maxThreads()}: 1,000. Reviews are answered in about 0.1 ms of CPU and never
+   * wait for a body (read as it arrives), so more threads only add stacks (512 KiB reserved each
+   * with the shipped {@code -Xss512k}) and contention; a typo such as {@code 160000} would let a
+   * burst of slow clients grow the process past its memory limit.
+   */
+  public static final int MAX_THREADS = 1000;
+
+  /**
    * Default {@link #maxConnections()}: 256. The API server sends its reviews over a few HTTP/2
    * connections (one per API server, another per 32 concurrent reviews) and probes and scrapes open
    * a few more; 256 idle or half-sent TLS connections cost the shipped server about 10–20 MiB
@@ -81,9 +89,9 @@ public record WebhookServerConfig(
     if (certificateReloadInterval.isNegative()) {
       throw new IllegalArgumentException("certificateReloadInterval must not be negative");
     }
-    if (maxThreads < MIN_THREADS) {
+    if (maxThreads < MIN_THREADS || maxThreads > MAX_THREADS) {
       throw new IllegalArgumentException(
-          "maxThreads must be at least " + MIN_THREADS + ", got " + maxThreads);
+          "maxThreads must be from " + MIN_THREADS + " to " + MAX_THREADS + ", got " + maxThreads);
     }
     if (maxConnections < 1) {
       throw new IllegalArgumentException(
@@ -145,7 +153,8 @@ public record WebhookServerConfig(
 
   /**
    * @return a copy with at most {@code threads} Jetty request threads
-   * @throws IllegalArgumentException when {@code threads} is below {@link #MIN_THREADS}
+   * @throws IllegalArgumentException when {@code threads} is outside {@link #MIN_THREADS} to {@link
+   *     #MAX_THREADS}
    */
   public WebhookServerConfig withMaxThreads(int threads) {
     return with(f -> f.maxThreads = threads);

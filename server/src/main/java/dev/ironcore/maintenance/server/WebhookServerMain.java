@@ -92,9 +92,12 @@ public final class WebhookServerMain implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "" + WebhookServerConfig.DEFAULT_MAX_THREADS,
       description =
-          "Most request threads of the HTTPS server (default ${DEFAULT-VALUE}, at least "
+          "Most request threads of the HTTPS server, "
               + WebhookServerConfig.MIN_THREADS
-              + ").")
+              + " to "
+              + WebhookServerConfig.MAX_THREADS
+              + " (default ${DEFAULT-VALUE}; reviews never wait for a body, so more threads"
+              + " rarely help).")
   int maxThreads;
 
   @Option(
@@ -251,7 +254,12 @@ public final class WebhookServerMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--bind-address: " + e.getMessage());
     }
-    FlagRange.atLeast(spec, "--max-threads", maxThreads, WebhookServerConfig.MIN_THREADS);
+    FlagRange.between(
+        spec,
+        "--max-threads",
+        maxThreads,
+        WebhookServerConfig.MIN_THREADS,
+        WebhookServerConfig.MAX_THREADS);
     FlagRange.atLeast(spec, "--max-connections", maxConnections, 1);
     int probePort = plainPort("--health-probe-bind-address", healthProbeBindAddress, "probes");
     int metricsPort = plainPort("--metrics-bind-address", metricsBindAddress, "metrics");

@@ -52,10 +52,13 @@ class WebhookServerMainTest {
   }
 
   @Test
-  void tooFewThreadsIsAFlagError() {
+  void tooFewOrTooManyThreadsIsAFlagError() {
     Run r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--max-threads", "4");
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err()).contains("--max-threads must be at least 8, got 4");
+    assertThat(r.err()).contains("--max-threads must be from 8 to 1000, got 4");
+    r = run("--tls-cert-file", "c", "--tls-private-key-file", "k", "--max-threads", "160000");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--max-threads must be from 8 to 1000, got 160000");
   }
 
   @Test

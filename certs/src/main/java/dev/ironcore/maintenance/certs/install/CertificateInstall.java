@@ -34,7 +34,9 @@ import java.util.Set;
  *       from that CA, matches its key, covers the SANs, has the requested key type and more than a
  *       third of its validity left;
  *   <li>when a caBundle still trusts another CA: wait until every running server presents the new
- *       pair in a fresh TLS handshake that trusts only the target CA and checks the host name;
+ *       pair in a fresh TLS handshake that trusts only the target CA and checks the host name (when
+ *       a new pair was issued under a CA already trusted alone, the same wait, but a server that
+ *       cannot be reached is not waited for: both pairs are trusted meanwhile);
  *   <li>drop every other CA from the caBundles;
  *   <li>make {@code ca-next.*} the current CA.
  * </ol>
@@ -292,9 +294,26 @@ public final class CertificateInstall {
     boolean othersTrusted =
         slots.stream()
             .anyMatch(s -> !s.bundle().withoutExpired(now).plus(caCert).isExactly(caCert));
+    Set<TrustSlot.Endpoint> endpoints = new LinkedHashSet<>();
+    slots.forEach(s -> endpoints.add(s.endpoint()));
+    if (issue && !othersTrusted && !endpoints.isEmpty()) {
+      // the old and the new certificate are both trusted: nothing fails meanwhile, but "done"
+      // should mean the servers present what was written
+      steps.add(
+          new Step(
+              "wait until the running webhook server(s) present the new serving certificate "
+                  + "(up to "
+                  + settings.waitTimeout().toSeconds()
+                  + " s; one not running reads it when it starts)",
+              () ->
+                  probe.awaitReloaded(
+                      endpoints,
+                      storedPair().leaf(),
+                      caCert,
+                      settings.waitTimeout(),
+                      out::println)));
+    }
     if (othersTrusted) {
-      Set<TrustSlot.Endpoint> endpoints = new LinkedHashSet<>();
-      slots.forEach(s -> endpoints.add(s.endpoint()));
       steps.add(
           new Step(
               "wait until the running webhook server(s) present the new serving certificate "

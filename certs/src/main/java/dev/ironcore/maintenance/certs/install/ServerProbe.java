@@ -56,7 +56,8 @@ public final class ServerProbe {
 
   /**
    * Polls every second until every server behind {@code endpoints} presents {@code expected} in a
-   * handshake that kube-apiserver, trusting only {@code ca}, would accept.
+   * handshake that kube-apiserver, trusting only {@code ca}, would accept. Used before the other
+   * CAs are dropped from the caBundles, so a server that cannot be reached is waited for too.
    *
    * @param endpoints distinct call targets of the trust slots
    * @param expected the serving certificate just written
@@ -72,8 +73,37 @@ public final class ServerProbe {
       X509Certificate ca,
       Duration timeout,
       Consumer<String> out) {
+    await(endpoints, expected, ca, timeout, out, true);
+  }
+
+  /**
+   * As {@link #awaitPresented}, for a serving certificate re-issued under a CA the caBundles keep
+   * trusting (so the old and the new certificate both work meanwhile): waits for every server that
+   * answers to present {@code expected}; a server that cannot be reached (not running, or a URL
+   * this machine cannot dial) is named and not waited for: it reads the new pair when it starts.
+   *
+   * @throws IllegalStateException on timeout (a server that keeps presenting another certificate
+   *     does not reload its files), or at once as {@link #awaitPresented}
+   */
+  public void awaitReloaded(
+      Set<TrustSlot.Endpoint> endpoints,
+      X509Certificate expected,
+      X509Certificate ca,
+      Duration timeout,
+      Consumer<String> out) {
+    await(endpoints, expected, ca, timeout, out, false);
+  }
+
+  private void await(
+      Set<TrustSlot.Endpoint> endpoints,
+      X509Certificate expected,
+      X509Certificate ca,
+      Duration timeout,
+      Consumer<String> out,
+      boolean waitForUnreachable) {
     Instant deadline = Instant.now().plus(timeout);
     Set<String> confirmed = new LinkedHashSet<>();
+    Set<String> waitedFor = new LinkedHashSet<>();
     while (true) {
       List<String> pending = new ArrayList<>();
       for (TrustSlot.Endpoint ep : endpoints) {
@@ -81,12 +111,23 @@ public final class ServerProbe {
           if (confirmed.contains(t.name())) {
             continue;
           }
-          String seen = presented(t, expected, ca);
+          Seen seen = presented(t, expected, ca);
           if (seen == null) {
             confirmed.add(t.name());
             out.accept("  " + t.name() + " presents the new certificate");
+          } else if (!seen.reachable() && !waitForUnreachable) {
+            confirmed.add(t.name());
+            out.accept(
+                "  "
+                    + t.name()
+                    + ": "
+                    + seen.text()
+                    + " (not waited for: it reads the new pair when it starts)");
           } else {
-            pending.add(t.name() + ": " + seen);
+            pending.add(t.name() + ": " + seen.text());
+            if (waitedFor.add(t.name())) {
+              out.accept("  waiting for " + t.name() + " (" + seen.text() + ")");
+            }
           }
         }
       }
@@ -106,6 +147,9 @@ public final class ServerProbe {
       sleep(Duration.ofSeconds(1));
     }
   }
+
+  /** What a server presented instead of the expected certificate, and whether it answered. */
+  private record Seen(String text, boolean reachable) {}
 
   /** One server: a host and port to dial, or a pod to port-forward to. */
   private record Target(
@@ -189,7 +233,7 @@ public final class ServerProbe {
   }
 
   /** Null when {@code t} presents {@code expected}; otherwise what it presented or why not. */
-  private String presented(Target t, X509Certificate expected, X509Certificate ca) {
+  private Seen presented(Target t, X509Certificate expected, X509Certificate ca) {
     if (t.pod() == null) {
       return handshake(t.name(), t.host(), t.port(), t.sni(), expected, ca);
     }
@@ -201,7 +245,7 @@ public final class ServerProbe {
             .portForward(t.port())) {
       return handshake(t.name(), "127.0.0.1", fwd.getLocalPort(), t.sni(), expected, ca);
     } catch (IOException | RuntimeException e) {
-      return "port-forward failed: " + e.getMessage();
+      return new Seen("port-forward failed: " + e.getMessage(), false);
     }
   }
 
@@ -214,7 +258,7 @@ public final class ServerProbe {
    * @param sni the name the API server verifies (and sends as SNI unless it is an IP)
    * @throws IllegalStateException when {@code expected} is presented but would be refused
    */
-  private static String handshake(
+  private static Seen handshake(
       String name,
       String host,
       int port,
@@ -238,16 +282,18 @@ public final class ServerProbe {
       }
     } catch (IOException e) {
       if (trust.presented() == null) {
-        return "cannot connect: " + e.getMessage();
+        return new Seen("cannot connect: " + e.getMessage(), false);
       }
     }
     X509Certificate leaf = trust.presented();
     if (!CaBundle.sameCertificate(leaf, expected)) {
-      return "still presents serial "
-          + Serials.hex(leaf)
-          + " (expires "
-          + leaf.getNotAfter().toInstant()
-          + ")";
+      return new Seen(
+          "still presents serial "
+              + Serials.hex(leaf)
+              + " (expires "
+              + leaf.getNotAfter().toInstant()
+              + ")",
+          true);
     }
     if (trust.refusal() != null) {
       throw new IllegalStateException(

@@ -144,4 +144,47 @@ class ServerProbeTest {
           .hasMessageContaining("still presents serial");
     }
   }
+
+  @Test
+  void aReissueDoesNotWaitForAServerThatIsNotRunningButForOneThatStillServesTheOldPair()
+      throws Exception {
+    IssuedCertificate old = issue(CA, List.of("svc"), List.of("127.0.0.1"));
+    IssuedCertificate expected = issue(CA, List.of("svc"), List.of("127.0.0.1"));
+    TrustSlot.Endpoint gone;
+    try (Server stopped = new Server(old)) {
+      gone = stopped.endpoint();
+    }
+    List<String> lines = new ArrayList<>();
+    assertThatCode(
+            () ->
+                new ServerProbe(List.of())
+                    .awaitReloaded(
+                        Set.of(gone),
+                        ServingPair.of(expected).leaf(),
+                        CA.certificate(),
+                        Duration.ofSeconds(30),
+                        lines::add))
+        .doesNotThrowAnyException();
+    assertThat(lines)
+        .singleElement()
+        .asString()
+        .contains("cannot connect")
+        .endsWith("(not waited for: it reads the new pair when it starts)");
+    // the same CA, the old pair still served: waited for, named once, until the timeout
+    try (Server server = new Server(old)) {
+      List<String> waiting = new ArrayList<>();
+      assertThatThrownBy(
+              () ->
+                  new ServerProbe(List.of())
+                      .awaitReloaded(
+                          Set.of(server.endpoint()),
+                          ServingPair.of(expected).leaf(),
+                          CA.certificate(),
+                          Duration.ofSeconds(2),
+                          waiting::add))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("still presents serial");
+      assertThat(waiting).singleElement().asString().startsWith("  waiting for 127.0.0.1:");
+    }
+  }
 }

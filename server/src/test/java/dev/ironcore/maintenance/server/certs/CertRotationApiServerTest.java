@@ -140,6 +140,33 @@ class CertRotationApiServerTest {
 
   @Test
   @Order(2)
+  void certsReissuingThePairUnderTheSameCaIsDoneOnceTheServerPresentsIt() throws Exception {
+    X509Certificate ca = currentCa();
+    X509Certificate before = presented();
+    Map<String, String> bundles = world.caBundles();
+
+    // a SAN the stored pair lacks: a new pair from the same CA, the caBundles untouched
+    CertsWorld.Run reissue = CertsWorld.run(args("--san=extra.example.com"));
+
+    assertThat(reissue.exitCode()).as(reissue.err()).isZero();
+    assertThat(reissue.out())
+        .contains(
+            "issue a serving certificate",
+            "wait until the running webhook server(s) present the new serving certificate",
+            "127.0.0.1:" + port + " presents the new certificate",
+            "done: serving certificate expires")
+        .doesNotContain("drop every other CA");
+    // "done" means served: a fresh handshake right after the run gets the file's certificate
+    X509Certificate leaf = presented();
+    assertThat(leaf).isNotEqualTo(before);
+    assertThat(leaf)
+        .isEqualTo(Pem.decodeCertificate(Files.readString(servingDir.resolve("tls.crt"))));
+    assertThat(CaBundle.signedBy(leaf, ca)).isTrue();
+    assertThat(world.caBundles()).isEqualTo(bundles);
+  }
+
+  @Test
+  @Order(3)
   void rotationUnderAdmissionLoadFailsNoCallAndNewHandshakesPresentTheNewCertificate()
       throws Exception {
     X509Certificate oldCa = currentCa();
@@ -183,7 +210,7 @@ class CertRotationApiServerTest {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void rotationKilledAfterEachStepCompletesWhenRunAgain() throws Exception {
     for (int killAt = 2; killAt <= 6; killAt++) {
       X509Certificate before = currentCa();
@@ -230,7 +257,7 @@ class CertRotationApiServerTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void dryRunPrintsThePlanAndChangesNothing() throws IOException {
     Map<String, String> before = world.caBundles();
     String pair = Files.readString(servingDir.resolve("tls.crt"));
