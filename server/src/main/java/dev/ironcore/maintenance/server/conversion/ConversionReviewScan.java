@@ -38,8 +38,14 @@ final class ConversionReviewScan {
   /** {@code request.uid} if it is a string, else {@code null}. */
   String uid;
 
+  /** The JSON type of {@code request.uid} ("a number", ...), or {@code null} when absent. */
+  String uidType;
+
   /** {@code request.desiredAPIVersion} if it is a string, else {@code null}. */
   String desiredApiVersion;
+
+  /** The JSON type of {@code request.desiredAPIVersion}, or {@code null} when absent. */
+  String desiredApiVersionType;
 
   /** The first token of {@code request.objects}, or {@code null} when absent. */
   JsonToken objects;
@@ -65,7 +71,9 @@ final class ConversionReviewScan {
     scan.requestIsObject = scan.shape == Shape.OBJECT && request != null && request.isObject();
     if (scan.requestIsObject) {
       scan.uid = text(request.get("uid"));
+      scan.uidType = type(request.get("uid"));
       scan.desiredApiVersion = text(request.get("desiredAPIVersion"));
+      scan.desiredApiVersionType = type(request.get("desiredAPIVersion"));
       JsonNode objects = request.get("objects");
       scan.objects =
           objects == null
@@ -79,6 +87,32 @@ final class ConversionReviewScan {
 
   private static String text(JsonNode node) {
     return node != null && node.isTextual() ? node.asText() : null;
+  }
+
+  private static String type(JsonNode node) {
+    return node == null ? null : type(node.asToken());
+  }
+
+  /** "a string", "a number", "an object", ... as the admission reader says it. */
+  private static String type(JsonToken token) {
+    return switch (token) {
+      case START_ARRAY -> "an array";
+      case START_OBJECT -> "an object";
+      case VALUE_STRING -> "a string";
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+      case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+      case VALUE_NULL -> "null";
+      default -> token.name().toLowerCase(java.util.Locale.ROOT);
+    };
+  }
+
+  /**
+   * @param path e.g. {@code request.uid}
+   * @param type what {@link #uidType} or {@link #desiredApiVersionType} holds
+   * @return {@code <path> is missing} or {@code <path> must be a string, got <type>}
+   */
+  static String notAString(String path, String type) {
+    return type == null ? path + " is missing" : path + " must be a string, got " + type;
   }
 
   /**
@@ -128,7 +162,9 @@ final class ConversionReviewScan {
   private void readRequest(JsonParser p, JsonToken start) throws IOException {
     requestIsObject = start == JsonToken.START_OBJECT;
     uid = null;
+    uidType = null;
     desiredApiVersion = null;
+    desiredApiVersionType = null;
     objects = null;
     objectsOffset = -1;
     if (!requestIsObject) {
@@ -137,9 +173,14 @@ final class ConversionReviewScan {
     for (String field; (field = p.nextFieldName()) != null; ) {
       JsonToken value = p.nextToken();
       switch (field) {
-        case "uid" -> uid = value == JsonToken.VALUE_STRING ? p.getText() : null;
-        case "desiredAPIVersion" ->
-            desiredApiVersion = value == JsonToken.VALUE_STRING ? p.getText() : null;
+        case "uid" -> {
+          uid = value == JsonToken.VALUE_STRING ? p.getText() : null;
+          uidType = type(value);
+        }
+        case "desiredAPIVersion" -> {
+          desiredApiVersion = value == JsonToken.VALUE_STRING ? p.getText() : null;
+          desiredApiVersionType = type(value);
+        }
         case "objects" -> {
           objects = value;
           objectsOffset =

@@ -304,10 +304,15 @@ public final class ConversionReviews {
       return failure(webhook, h.apiVersion, uid, "request must be an object");
     }
     if (h.uid == null) {
-      return failure(webhook, h.apiVersion, "", "request.uid must be a string");
+      return failure(
+          webhook, h.apiVersion, "", ConversionReviewScan.notAString("request.uid", h.uidType));
     }
     if (h.desiredApiVersion == null) {
-      return failure(webhook, h.apiVersion, uid, "request.desiredAPIVersion must be a string");
+      return failure(
+          webhook,
+          h.apiVersion,
+          uid,
+          ConversionReviewScan.notAString("request.desiredAPIVersion", h.desiredApiVersionType));
     }
     if (h.objects != null
         && h.objects != JsonToken.VALUE_NULL

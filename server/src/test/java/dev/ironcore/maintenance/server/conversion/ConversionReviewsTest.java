@@ -124,8 +124,15 @@ class ConversionReviewsTest {
       {"{\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"a\"}}", "a", "expected kind"},
       {"{\"kind\":\"ConversionReview\"}", "", "request must be an object"},
       {"{\"request\":[]}", "", "request must be an object"},
-      {"{\"request\":{\"uid\":7}}", "", "request.uid must be a string"},
-      {"{\"request\":{\"uid\":\"u\",\"desiredAPIVersion\":1}}", "u", "desiredAPIVersion"},
+      {"{\"request\":{\"uid\":7}}", "", "request.uid must be a string, got a number"},
+      {"{\"request\":{\"uid\":null}}", "", "request.uid must be a string, got null"},
+      {"{\"request\":{}}", "", "request.uid is missing"},
+      {
+        "{\"request\":{\"uid\":\"u\",\"desiredAPIVersion\":1}}",
+        "u",
+        "request.desiredAPIVersion must be a string, got a number"
+      },
+      {"{\"request\":{\"uid\":\"u\"}}", "u", "request.desiredAPIVersion is missing"},
       {
         "{\"request\":{\"uid\":\"u\",\"desiredAPIVersion\":\"x\",\"objects\":{}}}",
         "u",
