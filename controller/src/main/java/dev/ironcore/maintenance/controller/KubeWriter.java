@@ -112,6 +112,30 @@ public final class KubeWriter {
       Predicate<T> when,
       Function<MetadataPatches.Editor, MetadataPatches.Editor> edit,
       Runnable beforePatch) {
+    return patchMetadata(resource, when, edit, beforePatch, false);
+  }
+
+  /**
+   * As {@link #patchMetadata(Resource, Predicate, Function)}, but the patch first tests the
+   * resourceVersion just read, so {@code when} still holds when it applies: for additions (which
+   * carry no {@code test} of their own), e.g. a finalizer added only while the object is not being
+   * deleted (kube-apiserver refuses a new finalizer on a deleting object with a 422 that names the
+   * field; with the guard a deletion in between is a stale read, {@link
+   * dev.ironcore.maintenance.controller.runtime.ObjectChanged}, and the next pass decides again).
+   */
+  public <T extends HasMetadata> boolean patchMetadataWhileUnchanged(
+      Resource<T> resource,
+      Predicate<T> when,
+      Function<MetadataPatches.Editor, MetadataPatches.Editor> edit) {
+    return patchMetadata(resource, when, edit, () -> {}, true);
+  }
+
+  private <T extends HasMetadata> boolean patchMetadata(
+      Resource<T> resource,
+      Predicate<T> when,
+      Function<MetadataPatches.Editor, MetadataPatches.Editor> edit,
+      Runnable beforePatch,
+      boolean guardResourceVersion) {
     T live = resource.get();
     if (live == null || !when.test(live)) {
       return false;
@@ -120,6 +144,13 @@ public final class KubeWriter {
     JsonPatch patch = edit.apply(MetadataPatches.on(json)).build();
     if (patch.isEmpty()) {
       return false;
+    }
+    if (guardResourceVersion) {
+      patch =
+          JsonPatch.builder()
+              .test("/metadata/resourceVersion", live.getMetadata().getResourceVersion())
+              .addAll(patch)
+              .build();
     }
     beforePatch.run();
     return apply(resource, patch);

@@ -325,7 +325,7 @@ public final class DrainReconciler implements Reconciler {
             .withName(Keys.name(key));
     if (step instanceof DrainStep.EnsureFinalizerAndHook) {
       boolean sent =
-          writer.patchMetadata(
+          writer.patchMetadataWhileUnchanged(
               capi,
               live -> live.getMetadata().getDeletionTimestamp() == null,
               e ->
