@@ -143,8 +143,12 @@ public final class DrainDecision {
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
+    DrainEvent foundTainted = foundTainted(in.pool(), tainted, deletedAt);
     if (step instanceof DrainStep.Hold s) {
       String waiting = waitingFor(s.blockingMachines());
+      if (foundTainted != null) {
+        events.add(foundTainted);
+      }
       events.add(
           DrainEvent.normal(
               DrainEvent.Subject.CAPI_MACHINE,
@@ -203,6 +207,9 @@ public final class DrainDecision {
                 DrainEvent.When.BEFORE_WRITE));
         return new DrainOutcome(step, null, events, null);
       }
+      if (foundTainted != null) {
+        events.add(foundTainted.at(DrainEvent.When.BEFORE_WRITE));
+      }
       events.add(
           DrainEvent.normal(
               DrainEvent.Subject.CAPI_MACHINE,
@@ -236,6 +243,80 @@ public final class DrainDecision {
     }
     return DrainOutcome.of(step);
   }
+
+  /**
+   * {@code DrainStarted} for a drain that found its pool already carrying both maintenance taints,
+   * so no taint write (which records {@code DrainStarted} for every other drain) comes: the taints
+   * of an earlier drain that was cancelled (they stay, see {@link DrainCancellation}), or an
+   * operator's. Recognised by a {@code maintenance.ironcore.dev:NoExecute} taint whose {@code
+   * timeAdded} is more than {@link #TAINTED_BEFORE_SLACK} before the CAPI Machine's deletion, or,
+   * without a readable {@code timeAdded} (a v1alpha1-only API server), by the pool's {@code
+   * Maintenance} condition saying {@code DrainCancelled}. Recorded on the transition into {@code
+   * Draining}/{@code DrainStuck} ({@link DrainEvent.When#REASON_CHANGED}), or right before the
+   * hook's release when nothing blocks.
+   *
+   * @return the event, or null when this drain tainted the pool or the pool's condition already
+   *     shows this drain ({@code Draining}, {@code DrainStuck}, {@code Drained})
+   */
+  private static DrainEvent foundTainted(MachinePool pool, Instant tainted, Instant deletedAt) {
+    if (pool == null || tainted != null || deletedAt == null) {
+      return null;
+    }
+    var condition =
+        dev.ironcore.maintenance.api.compute.Conditions.find(
+            pool.getStatus() == null ? null : pool.getStatus().getConditions(),
+            MaintenanceCondition.TYPE);
+    String reason = condition == null ? null : condition.getReason();
+    if (MaintenanceCondition.DRAINING_REASON.equals(reason)
+        || MaintenanceCondition.STUCK_REASON.equals(reason)
+        || MaintenanceCondition.DRAINED_REASON.equals(reason)) {
+      return null;
+    }
+    Instant added = maintenanceTaintAdded(pool);
+    boolean earlier = added != null && added.isBefore(deletedAt.minus(TAINTED_BEFORE_SLACK));
+    if (!earlier && !MaintenanceCondition.CANCELLED_REASON.equals(reason)) {
+      return null;
+    }
+    return DrainEvent.normal(
+        DrainEvent.Subject.CAPI_MACHINE,
+        DrainEvent.STARTED,
+        "pool "
+            + pool.getMetadata().getName()
+            + " already carries the "
+            + Names.MAINTENANCE_TAINT_KEY
+            + " taints"
+            + (earlier ? " (NoExecute added at " + added + ", before this drain)" : "")
+            + ": draining it without tainting; Machines that do not tolerate them are evicted",
+        DrainEvent.When.REASON_CHANGED);
+  }
+
+  /** The readable {@code timeAdded} of the pool's maintenance NoExecute taint, else null. */
+  private static Instant maintenanceTaintAdded(MachinePool pool) {
+    if (pool.getSpec() == null) {
+      return null;
+    }
+    for (Taint t : pool.getSpec().taintsOrEmpty()) {
+      if (t != null
+          && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())
+          && "NoExecute".equals(t.getEffect())
+          && t.getTimeAdded() != null) {
+        try {
+          return Instant.parse(t.getTimeAdded());
+        } catch (java.time.format.DateTimeParseException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * How much earlier than the deletion a maintenance taint's {@code timeAdded} must be to be an
+   * earlier drain's: the webhook server sets {@code timeAdded} with its clock, the API server the
+   * {@code deletionTimestamp} with its own, so a skew between them must not read as a pool tainted
+   * before the drain.
+   */
+  static final Duration TAINTED_BEFORE_SLACK = Duration.ofMinutes(1);
 
   /** Message of the {@code Drained} condition. */
   static final String DRAINED_MESSAGE =
@@ -330,24 +411,9 @@ public final class DrainDecision {
    * counting.
    */
   static Instant taintedAt(MachinePool pool, Instant deletedAt) {
-    if (pool == null || pool.getSpec() == null) {
-      return null;
-    }
-    for (Taint t : pool.getSpec().taintsOrEmpty()) {
-      if (t != null
-          && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())
-          && "NoExecute".equals(t.getEffect())
-          && t.getTimeAdded() != null) {
-        try {
-          Instant added = Instant.parse(t.getTimeAdded());
-          // both in whole seconds: a drain that started in the deletion's second is this one
-          return added.isBefore(deletedAt) ? null : added;
-        } catch (java.time.format.DateTimeParseException e) {
-          return null;
-        }
-      }
-    }
-    return null;
+    Instant added = pool == null ? null : maintenanceTaintAdded(pool);
+    // both in whole seconds: a drain that started in the deletion's second is this one
+    return added == null || added.isBefore(deletedAt) ? null : added;
   }
 
   /** The {@code deletionTimestamp}, or null when not deleting (or unparsable). */

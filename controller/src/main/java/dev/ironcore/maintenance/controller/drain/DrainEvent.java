@@ -65,6 +65,11 @@ public record DrainEvent(Subject on, String type, String reason, String message,
     REASON_CHANGED
   }
 
+  /** This event, due {@code other} instead. */
+  DrainEvent at(When other) {
+    return new DrainEvent(on, type, reason, message, other);
+  }
+
   static DrainEvent normal(Subject on, String reason, String message, When when) {
     return new DrainEvent(on, "Normal", reason, message, when);
   }

@@ -234,8 +234,9 @@ public final class DrainReconciler implements Reconciler {
       request[0] = CONDITION;
       write = writeCondition(key, pool, outcome);
     }
-    record(outcome.events(), DrainEvent.When.EVERY_PASS, pool, cached, null, null);
+    // a transition's event (DrainStarted, DrainStuck) before the pass's progress (DrainBlocked)
     record(outcome.events(), DrainEvent.When.REASON_CHANGED, pool, cached, write, outcome);
+    record(outcome.events(), DrainEvent.When.EVERY_PASS, pool, cached, null, null);
     if (step instanceof DrainStep.DeletePool && node != null) {
       lastConditionWrite.remove(node);
       conditions.forget(node);

@@ -432,4 +432,120 @@ class DrainOutcomeTest {
         DrainPolicy.defaults().withMaxConcurrentDrains(1),
         at(Duration.ZERO));
   }
+
+  /** {@link #taintedAfter} with the pool's Maintenance condition at {@code reason} (null: none). */
+  private static MachinePool withMaintenance(MachinePool p, String reason) {
+    if (reason != null) {
+      MachinePoolStatus status = new MachinePoolStatus();
+      status.setConditions(
+          Conditions.set(null, "Maintenance", "False", reason, "m", null, DELETED));
+      p.setStatus(status);
+    }
+    return p;
+  }
+
+  private static DrainEvent started(DrainOutcome o) {
+    return o.events().stream()
+        .filter(e -> e.reason().equals("DrainStarted"))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * A drain that finds its pool already tainted (a cancelled drain's taints stay; or an operator's)
+   * writes no taints, which is where every other drain records {@code DrainStarted}: it is recorded
+   * on the transition into Draining instead, before DrainBlocked, naming when the taint was added.
+   */
+  @Test
+  void aDrainOfAPoolTaintedBeforeTheDeletionRecordsDrainStartedOnEnteringDraining() {
+    List<Machine> blocking = List.of(machine("vm-1", "pool-a", false));
+    var o =
+        decide(
+            marked("pool-a", true),
+            withMaintenance(taintedAfter(Duration.ofHours(-2)), "DrainCancelled"),
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(o.condition().reason()).isEqualTo("Draining");
+    assertThat(reasons(o)).containsExactly("DrainStarted", "DrainBlocked");
+    assertThat(started(o).when()).isEqualTo(DrainEvent.When.REASON_CHANGED);
+    assertThat(started(o).message())
+        .isEqualTo(
+            "pool pool-a already carries the maintenance.ironcore.dev taints (NoExecute added at"
+                + " 2026-11-29T06:00:00Z, before this drain): draining it without tainting;"
+                + " Machines that do not tolerate them are evicted");
+
+    // a hand-tainted pool with no condition yet: the same
+    var byHand =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofHours(-2)),
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(reasons(byHand)).containsExactly("DrainStarted", "DrainBlocked");
+
+    // nothing blocks: recorded right before the hook's release, then DrainCompleted
+    var done =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofHours(-2)),
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(done.step()).isInstanceOf(DrainStep.RemoveHook.class);
+    assertThat(reasons(done)).containsExactly("DrainStarted", "DrainCompleted");
+    assertThat(started(done).when()).isEqualTo(DrainEvent.When.BEFORE_WRITE);
+  }
+
+  @Test
+  void drainStartedIsNotRepeatedForAPoolThisDrainTaintedOrAlreadyShowsDraining() {
+    List<Machine> blocking = List.of(machine("vm-1", "pool-a", false));
+    for (String reason : List.of("Draining", "DrainStuck", "Drained")) {
+      var o =
+          decide(
+              marked("pool-a", true),
+              withMaintenance(taintedAfter(Duration.ofHours(-2)), reason),
+              blocking,
+              DrainPolicy.defaults(),
+              at(Duration.ofSeconds(5)));
+      assertThat(reasons(o)).as(reason).doesNotContain("DrainStarted");
+    }
+    // tainted by this drain (DrainStarted came with the taint write), or 30 s "before" the
+    // deletion by a webhook server whose clock runs behind the API server's
+    for (Duration added : List.of(Duration.ofSeconds(3), Duration.ofSeconds(-30))) {
+      var o =
+          decide(
+              marked("pool-a", true),
+              taintedAfter(added),
+              blocking,
+              DrainPolicy.defaults(),
+              at(Duration.ofSeconds(5)));
+      assertThat(reasons(o)).as(added.toString()).containsExactly("DrainBlocked");
+    }
+    // no timeAdded (a v1alpha1-only API server): only after a cancelled drain
+    assertThat(
+            reasons(
+                decide(
+                    marked("pool-a", true),
+                    TAINTED,
+                    blocking,
+                    DrainPolicy.defaults(),
+                    at(Duration.ofSeconds(5)))))
+        .containsExactly("DrainBlocked");
+    var afterCancel =
+        decide(
+            marked("pool-a", true),
+            withMaintenance(
+                pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0])),
+                "DrainCancelled"),
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(reasons(afterCancel)).containsExactly("DrainStarted", "DrainBlocked");
+    assertThat(started(afterCancel).message())
+        .isEqualTo(
+            "pool pool-a already carries the maintenance.ironcore.dev taints: draining it without"
+                + " tainting; Machines that do not tolerate them are evicted");
+  }
 }

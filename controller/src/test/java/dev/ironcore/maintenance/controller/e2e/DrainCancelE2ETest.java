@@ -158,5 +158,31 @@ class DrainCancelE2ETest extends InProcessController {
               assertThat(poolEvents(poolG)).hasSize(1);
             });
     assertThat(poolEvents(poolF)).as("no second event after the restart").hasSize(1);
+
+    // a new drain of the pool whose cancelled drain left its taints: no taint write comes, yet
+    // the CAPI Machine still shows when its drain started (the slot is free: pool-e's drain ended)
+    world.createCapiMachine("node-e2", poolE, SELECTED);
+    eventually().until(() -> hasHook(world.capiMachine("node-e2")));
+    world.deleteCapiMachine("node-e2");
+    eventually()
+        .untilAsserted(
+            () -> {
+              assertThat(reason(poolE)).isEqualTo("Draining");
+              assertThat(
+                      world
+                          .eventsJsonpath(
+                              "node-e2",
+                              "DrainStarted",
+                              "{range .items[*]}{.message}{\"\\n\"}{end}")
+                          .lines())
+                  .singleElement()
+                  .asString()
+                  .startsWith(
+                      "pool "
+                          + poolE
+                          + " already carries the "
+                          + Names.MAINTENANCE_TAINT_KEY
+                          + " taints");
+            });
   }
 }
