@@ -13,9 +13,10 @@ import org.slf4j.LoggerFactory;
  * Leader election with fabric8's {@code LeaderElector} on a {@code coordination.k8s.io/v1} Lease
  * (default name {@value #LEASE_NAME}, {@code --leader-election-id}): lease 15 s, renew deadline 10
  * s, retry 2 s, as controller-runtime's defaults. The loops run only while leading; losing the
- * lease ends the process (exit code 1), so a restarted pod starts from a fresh cache, as
- * controller-runtime does. On a clean stop (SIGTERM) the process releases the Lease itself, so a
- * successor need not wait for it to expire.
+ * lease, or going longer than the renew deadline without renewing it (also while the API server
+ * does not answer at all: {@link RenewalWatchdog}), ends the process (exit code 1), so a restarted
+ * pod starts from a fresh cache, as controller-runtime does. On a clean stop (SIGTERM) the process
+ * releases the Lease itself, so a successor need not wait for it to expire.
  */
 public final class LeaderElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
@@ -23,7 +24,54 @@ public final class LeaderElection {
   /** Default name of the leader-election Lease ({@code --leader-election-id}). */
   public static final String LEASE_NAME = "ironcore-maintenance-controller";
 
+  /** How long a Lease lasts after its last renewal before a standby may take it. */
+  static final Duration LEASE_DURATION = Duration.ofSeconds(15);
+
+  /**
+   * How long a leader may go without renewing before it stops (well inside {@link #LEASE_DURATION},
+   * so it has stopped before a standby can lead).
+   */
+  static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
+
   private LeaderElection() {}
+
+  /**
+   * Checks {@code watchdog} every 250 ms on a daemon thread and ends the process (exit code 1) once
+   * the leader went longer than the renew deadline without renewing, unless it is {@code stopping}
+   * (releasing the Lease on SIGTERM).
+   */
+  private static void startWatching(
+      RenewalWatchdog watchdog,
+      String identity,
+      String lease,
+      java.util.function.BooleanSupplier stopping) {
+    Thread t =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(250);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                Duration overdue = watchdog.overdue();
+                if (overdue != null && !stopping.getAsBoolean()) {
+                  LOG.error(
+                      "leader election: {} could not renew Lease {} for {} ms (renew deadline {}"
+                          + " s; the API server did not answer in time); another replica may lead"
+                          + " once the Lease expires, so this one stops; exiting",
+                      identity,
+                      lease,
+                      overdue.toMillis(),
+                      watchdog.renewDeadline().toSeconds());
+                  Runtime.getRuntime().halt(1);
+                }
+              }
+            },
+            "lease-renewal-watchdog");
+    t.setDaemon(true);
+    t.start();
+  }
 
   /**
    * Refuses at the start what would make the elector fail on every attempt for ever (a WARN with a
@@ -77,8 +125,9 @@ public final class LeaderElection {
   }
 
   /**
-   * Blocks this thread's caller only until the elector runs; {@code whileLeading} is called on the
-   * elector's thread once this process leads.
+   * Blocks this thread's caller only until the elector runs; {@code whileLeading} is called on a
+   * thread of its own once this process leads, so the Lease is renewed while it runs (it starts the
+   * loops and waits for the caches, seconds at fleet scale).
    *
    * @param leaseName the Lease's name
    * @param identity this candidate's name in the Lease ({@code holderIdentity}), e.g. the pod name
@@ -108,14 +157,16 @@ public final class LeaderElection {
       Readiness readiness,
       Runnable whileLeading,
       java.util.function.BooleanSupplier stopping) {
+    RenewalWatchdog watchdog = new RenewalWatchdog(RENEW_DEADLINE, System::nanoTime);
+    startWatching(watchdog, identity, namespace + "/" + leaseName, stopping);
     return client
         .leaderElector()
         .withConfig(
             new LeaderElectionConfigBuilder()
                 .withName(leaseName)
-                .withLock(new LeaseLock(namespace, leaseName, identity))
-                .withLeaseDuration(Duration.ofSeconds(15))
-                .withRenewDeadline(Duration.ofSeconds(10))
+                .withLock(watchdog.wrap(new LeaseLock(namespace, leaseName, identity)))
+                .withLeaseDuration(LEASE_DURATION)
+                .withRenewDeadline(RENEW_DEADLINE)
                 .withRetryPeriod(Duration.ofSeconds(2))
                 .withReleaseOnCancel(true)
                 .withLeaderCallbacks(
@@ -123,8 +174,13 @@ public final class LeaderElection {
                         () -> {
                           LOG.info(
                               "leader election: {} leads ({}/{})", identity, namespace, leaseName);
+                          watchdog.leading();
                           readiness.leading();
-                          whileLeading.run();
+                          // on a thread of its own (controller-runtime: a goroutine): fabric8
+                          // calls this inside its renewal, which waited for the caches to load
+                          Thread start = new Thread(whileLeading, "leader-start");
+                          start.setDaemon(true);
+                          start.start();
                         },
                         () -> {
                           if (stopping.getAsBoolean()) {

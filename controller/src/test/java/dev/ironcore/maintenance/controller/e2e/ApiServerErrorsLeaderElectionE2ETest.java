@@ -77,7 +77,9 @@ class ApiServerErrorsLeaderElectionE2ETest {
     proxy.cutWatches();
     ControllerWorld.processStarts().until(() -> !controller.alive());
     assertThat(controller.exitCode()).as("lost the lease: deliberate restart").isEqualTo(1);
-    assertThat(Files.readString(dir.resolve("controller.log"))).contains("lost the lease");
+    // fabric8's elector (between attempts) or the renewal watchdog (while an attempt retries)
+    assertThat(Files.readString(dir.resolve("controller.log")))
+        .containsAnyOf("lost the lease; exiting", "could not renew Lease");
     ControllerWorld.processStarts().until(() -> !proxy.failing());
     controller = start(world, dir);
 
@@ -87,5 +89,48 @@ class ApiServerErrorsLeaderElectionE2ETest {
     fleet.assertFlowInvariants();
     assertThat(proxy.counters().internalErrors()).isGreaterThan(shortStorm);
     System.out.println("ApiServerErrorsLeaderElectionE2ETest: proxy " + proxy.counters());
+  }
+
+  /**
+   * An API server that stops answering altogether (SIGSTOPped, or a network path gone silent):
+   * fabric8's elector would wait in its renewal for the request timeout and its retries, leading on
+   * for minutes while a standby could take the expired Lease. The renewal watchdog ends the leader
+   * once the renew deadline passed without a renewal, before the Lease it last renewed expires.
+   */
+  @Test
+  void aLeaderWhoseApiServerStopsAnsweringExitsBeforeItsLeaseExpires() throws Exception {
+    ControllerWorld world = new ControllerWorld();
+    Path dir = Files.createDirectories(Path.of("target", "fault-tests", world.ns + "-frozen"));
+    proxy = FaultProxy.start(world.cp.kubeconfig(), dir);
+    controller = start(world, dir);
+    ControllerWorld.processStarts().until(() -> controller.probe("/readyz") == 200);
+    Path log = dir.resolve("controller.log");
+    ControllerWorld.processStarts().until(() -> Files.readString(log).contains(" leads ("));
+
+    proxy.freeze(Duration.ofSeconds(45));
+    ControllerWorld.processStarts()
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> !controller.alive());
+    java.time.Instant exited = java.time.Instant.now();
+
+    assertThat(proxy.frozen()).as("it stopped without any answer from the API server").isTrue();
+    assertThat(controller.exitCode()).isEqualTo(1);
+    assertThat(Files.readString(log))
+        .contains("leader election: leader could not renew Lease " + world.ns + "/")
+        .contains("(renew deadline 10 s; the API server did not answer in time)");
+    var lease =
+        world
+            .client
+            .leases()
+            .inNamespace(world.ns)
+            .withName(dev.ironcore.maintenance.controller.LeaderElection.LEASE_NAME)
+            .get();
+    java.time.Instant expires =
+        lease
+            .getSpec()
+            .getRenewTime()
+            .toInstant()
+            .plusSeconds(lease.getSpec().getLeaseDurationSeconds());
+    assertThat(exited).as("exited before its Lease expired (%s)", expires).isBefore(expires);
   }
 }

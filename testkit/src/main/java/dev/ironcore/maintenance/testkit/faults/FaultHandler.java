@@ -17,18 +17,32 @@ final class FaultHandler extends Handler.Wrapper {
   private final ErrorInjection errors;
   private final OpenExchanges exchanges;
   private final FaultCounters counters;
+  private final java.util.function.LongSupplier frozenUntil;
 
+  /**
+   * @param frozenUntil {@link System#nanoTime()} until which requests are held before being handled
+   *     (a frozen API server), or a time in the past
+   */
   FaultHandler(
-      Handler proxy, ErrorInjection errors, OpenExchanges exchanges, FaultCounters counters) {
+      Handler proxy,
+      ErrorInjection errors,
+      OpenExchanges exchanges,
+      FaultCounters counters,
+      java.util.function.LongSupplier frozenUntil) {
     super(proxy);
     this.errors = errors;
     this.exchanges = exchanges;
     this.counters = counters;
+    this.frozenUntil = frozenUntil;
   }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     counters.request();
+    // frozen: the request waits unanswered, as behind a SIGSTOPped kube-apiserver
+    for (long left; (left = frozenUntil.getAsLong() - System.nanoTime()) > 0; ) {
+      Thread.sleep(Math.max(1, left / 1_000_000));
+    }
     ErrorInjection.Plan fault = errors.decide();
     if (fault != null) {
       counters.injected(fault.status());

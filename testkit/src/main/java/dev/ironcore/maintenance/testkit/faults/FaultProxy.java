@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #cutAll()}: closes every client connection with a request in flight;
  *   <li>{@link #failWith(int, Duration, double)}: answers 429 (with {@code Retry-After}) or 500,
  *       with a Kubernetes {@code Status} body, to all or a fraction of requests for a while;
+ *   <li>{@link #freeze(Duration)}: holds every new request unanswered for a while;
  * </ul>
  *
  * <p>and counts what it did ({@link #counters()}), so a test can assert the faults happened. It
@@ -44,6 +45,8 @@ public final class FaultProxy implements AutoCloseable {
   private final ErrorInjection errors = new ErrorInjection();
   private final OpenExchanges exchanges = new OpenExchanges();
   private final FaultCounters counters = new FaultCounters();
+  private final java.util.concurrent.atomic.AtomicLong frozenUntil =
+      new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
   private final Path kubeconfig;
   private final String url;
 
@@ -65,7 +68,8 @@ public final class FaultProxy implements AutoCloseable {
     connector.setIdleTimeout(ApiServerProxyHandler.IDLE_TIMEOUT.toMillis());
     server.addConnector(connector);
     server.setHandler(
-        new FaultHandler(new ApiServerProxyHandler(upstream), errors, exchanges, counters));
+        new FaultHandler(
+            new ApiServerProxyHandler(upstream), errors, exchanges, counters, frozenUntil::get));
     server.start();
     url = "https://127.0.0.1:" + connector.getLocalPort();
     kubeconfig = workDir.resolve("fault-proxy-kubeconfig");
@@ -157,6 +161,22 @@ public final class FaultProxy implements AutoCloseable {
     errors.set(status, duration, fraction, DEFAULT_RETRY_AFTER);
     LOG.info(
         "fault proxy: answering {} to {}% of requests for {}", status, fraction * 100, duration);
+  }
+
+  /**
+   * From now on, for {@code duration}, holds every new request unanswered (the connection stays
+   * open, nothing is forwarded), then forwards them: what clients see of a kube-apiserver that was
+   * SIGSTOPped and continued, or of a network path that went silent. Open watches are not touched.
+   * Each held request takes one of the proxy's 64 threads.
+   */
+  public void freeze(Duration duration) {
+    frozenUntil.set(System.nanoTime() + duration.toNanos());
+    LOG.info("fault proxy: holding every request unanswered for {}", duration);
+  }
+
+  /** True while a {@link #freeze} holds requests. */
+  public boolean frozen() {
+    return frozenUntil.get() - System.nanoTime() > 0;
   }
 
   /** True while an error plan of {@link #failWith} applies. */

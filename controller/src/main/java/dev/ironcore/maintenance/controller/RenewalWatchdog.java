@@ -1,0 +1,98 @@
+package dev.ironcore.maintenance.controller;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * Ends leadership when the Lease was not renewed within the renew deadline, whatever the API server
+ * does: client-go bounds each renewal by the renew deadline and steps down when it passes;
+ * fabric8's {@code LeaderElector} checks its deadline only between attempts, and an attempt against
+ * an API server that accepts connections but does not answer (frozen, overloaded, a half-open
+ * network path) blocks for the client's request timeout and retries, so a leader went on leading
+ * for minutes while a standby could take the expired Lease after {@code leaseDuration}. Pure state:
+ * {@link #wrap} records each successful renewal (a create or update of the Lease naming this
+ * candidate), {@link #overdue} says whether the deadline passed since the last one while leading;
+ * the caller checks it periodically and stops the process.
+ */
+public final class RenewalWatchdog {
+  private final Duration renewDeadline;
+  private final LongSupplier nanoTime;
+  private volatile long lastRenewal;
+  private volatile boolean leading;
+
+  /**
+   * @param renewDeadline how long a leader may go without a successful renewal (10 s, as
+   *     controller-runtime's default and our elector's)
+   * @param nanoTime a monotonic clock in nanoseconds ({@code System::nanoTime})
+   */
+  public RenewalWatchdog(Duration renewDeadline, LongSupplier nanoTime) {
+    this.renewDeadline = Objects.requireNonNull(renewDeadline);
+    this.nanoTime = Objects.requireNonNull(nanoTime);
+    this.lastRenewal = nanoTime.getAsLong();
+  }
+
+  /** The Lease lock the elector uses, recording every successful write of it by {@code lock}. */
+  public Lock wrap(Lock lock) {
+    return new Lock() {
+      @Override
+      public LeaderElectionRecord get(KubernetesClient client) {
+        return lock.get(client);
+      }
+
+      @Override
+      public void create(KubernetesClient client, LeaderElectionRecord record) {
+        lock.create(client, record);
+        renewed(record);
+      }
+
+      @Override
+      public void update(KubernetesClient client, LeaderElectionRecord record) {
+        lock.update(client, record);
+        renewed(record);
+      }
+
+      @Override
+      public String identity() {
+        return lock.identity();
+      }
+
+      @Override
+      public String describe() {
+        return lock.describe();
+      }
+
+      private void renewed(LeaderElectionRecord record) {
+        if (lock.identity().equals(record.getHolderIdentity())) {
+          lastRenewal = nanoTime.getAsLong();
+        }
+      }
+    };
+  }
+
+  /** This candidate leads from now (right after a successful acquisition). */
+  public void leading() {
+    lastRenewal = nanoTime.getAsLong();
+    leading = true;
+  }
+
+  /**
+   * @return how long the leader has gone without a renewal, when that is longer than the renew
+   *     deadline; null while not leading or within the deadline
+   */
+  public Duration overdue() {
+    if (!leading) {
+      return null;
+    }
+    Duration since = Duration.ofNanos(nanoTime.getAsLong() - lastRenewal);
+    return since.compareTo(renewDeadline) > 0 ? since : null;
+  }
+
+  /** The renew deadline this watchdog enforces. */
+  public Duration renewDeadline() {
+    return renewDeadline;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.ironcore.maintenance.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** {@link RenewalWatchdog} with a hand-moved clock and a lock that only counts. */
+class RenewalWatchdogTest {
+  private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+  private final RenewalWatchdog watchdog = new RenewalWatchdog(Duration.ofSeconds(10), nanos::get);
+
+  private static class CountingLock implements Lock {
+    int writes;
+
+    @Override
+    public LeaderElectionRecord get(KubernetesClient client) {
+      return null;
+    }
+
+    @Override
+    public void create(KubernetesClient client, LeaderElectionRecord record) {
+      writes++;
+    }
+
+    @Override
+    public void update(KubernetesClient client, LeaderElectionRecord record) {
+      writes++;
+    }
+
+    @Override
+    public String identity() {
+      return "me";
+    }
+
+    @Override
+    public String describe() {
+      return "ns/lease";
+    }
+  }
+
+  private static LeaderElectionRecord heldBy(String holder) {
+    ZonedDateTime now = ZonedDateTime.now();
+    return new LeaderElectionRecord(holder, Duration.ofSeconds(15), now, now, 0);
+  }
+
+  private void advance(Duration d) {
+    nanos.addAndGet(d.toNanos());
+  }
+
+  @Test
+  void aLeaderThatRenewsInTimeIsNeverOverdue() {
+    CountingLock inner = new CountingLock();
+    Lock lock = watchdog.wrap(inner);
+    watchdog.leading();
+    for (int i = 0; i < 10; i++) {
+      advance(Duration.ofSeconds(2));
+      lock.update(null, heldBy("me"));
+      assertThat(watchdog.overdue()).isNull();
+    }
+    assertThat(inner.writes).isEqualTo(10);
+  }
+
+  @Test
+  void aLeaderWithoutARenewalForLongerThanTheDeadlineIsOverdue() {
+    Lock lock = watchdog.wrap(new CountingLock());
+    watchdog.leading();
+    lock.update(null, heldBy("me"));
+    advance(Duration.ofSeconds(10));
+    assertThat(watchdog.overdue()).as("at the deadline").isNull();
+    advance(Duration.ofMillis(1));
+    assertThat(watchdog.overdue()).isEqualTo(Duration.ofMillis(10_001));
+  }
+
+  @Test
+  void aFailedWriteOrAnotherHoldersRecordIsNoRenewal() {
+    Lock failing =
+        watchdog.wrap(
+            new CountingLock() {
+              @Override
+              public void update(KubernetesClient client, LeaderElectionRecord record) {
+                throw new IllegalStateException("no answer");
+              }
+            });
+    Lock lock = watchdog.wrap(new CountingLock());
+    watchdog.leading();
+    advance(Duration.ofSeconds(6));
+    try {
+      failing.update(null, heldBy("me"));
+    } catch (IllegalStateException expected) {
+      // the elector logs it and tries again
+    }
+    lock.update(null, heldBy("someone-else"));
+    advance(Duration.ofSeconds(5));
+    assertThat(watchdog.overdue()).isEqualTo(Duration.ofSeconds(11));
+  }
+
+  @Test
+  void aStandbyIsNeverOverdue() {
+    advance(Duration.ofMinutes(5));
+    assertThat(watchdog.overdue()).isNull();
+  }
+}
