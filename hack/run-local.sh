@@ -338,8 +338,10 @@ log "starting controller (.local/controller.sh; log: $LOCAL/controller.log)"
 "$LOCAL/controller.sh" >"$LOCAL/controller.log" 2>&1 &
 CONTROLLER_PID=$!
 PIDS+=("$CONTROLLER_PID")
+# started: its INFO line, or /readyz (the line is hidden by --zap-log-level=warn or error)
 for _ in $(seq 1 300); do
   grep -q "controller started" "$LOCAL/controller.log" 2>/dev/null && break
+  curl -sf -o /dev/null "http://127.0.0.1:$CONTROLLER_HEALTH_PORT/readyz" 2>/dev/null && break
   kill -0 "$CONTROLLER_PID" 2>/dev/null || {
     log "controller exited:"
     if [ "$(wc -l <"$LOCAL/controller.log")" -le 25 ]; then cat "$LOCAL/controller.log" >&2

@@ -38,15 +38,25 @@ public final class Cli {
 
   /**
    * The messages of {@code e} and its causes, joined by {@code ": "}, on one line; a message that
-   * repeats an earlier one is left out, a throwable without one is named by its class (fabric8's
-   * "An error has occurred." alone would hide the JDK's message-less {@code ConnectException}).
+   * repeats an earlier one is left out, and so are fabric8's "An error has occurred." and a cause
+   * without a message that wraps another (its cause says what happened); a throwable without one is
+   * otherwise named by its class (the JDK's message-less {@code ConnectException} as {@code cannot
+   * connect (ConnectException)}, after which nothing more is added).
    */
   static String reason(Throwable e) {
     StringBuilder out = new StringBuilder();
     java.util.Set<Throwable> seen = new java.util.HashSet<>();
     for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
       String message = t.getMessage();
-      String part = message == null || message.isBlank() ? nameless(t) : flat(message);
+      boolean nameless = message == null || message.isBlank();
+      boolean wraps = t.getCause() != null && t.getCause() != t;
+      if (wraps
+          && t != e
+          && (FABRIC8_GENERIC.equals(message)
+              || (nameless && !(t instanceof java.net.ConnectException)))) {
+        continue; // fabric8's "An error has occurred." or a message-less wrapper: its cause says it
+      }
+      String part = nameless ? nameless(t) : flat(message);
       if (out.toString().contains(part)) {
         continue;
       }
@@ -54,9 +64,15 @@ public final class Cli {
         out.append(": ");
       }
       out.append(part);
+      if (t instanceof java.net.ConnectException) {
+        break; // what lies under it (a ClosedChannelException) adds nothing
+      }
     }
     return out.toString();
   }
+
+  /** fabric8's message for a request that failed without an answer. */
+  private static final String FABRIC8_GENERIC = "An error has occurred.";
 
   /** A throwable without a message, by its class; the JDK's ConnectException says what it means. */
   private static String nameless(Throwable t) {

@@ -75,13 +75,14 @@ public final class ReviewEndpoint implements Endpoint {
   @Override
   public Reply answer(Request request) throws IOException {
     String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-    if (!isJson(contentType)) {
-      return plain(
-          415,
-          "Content-Type must be application/json, got "
-              + (contentType == null ? "none" : "\"" + contentType + "\""));
-    }
     String path = Request.getPathInContext(request);
+    if (!isJson(contentType)) {
+      String message =
+          "Content-Type must be application/json, got "
+              + (contentType == null ? "none" : "\"" + contentType + "\"");
+      LOG.warn("{} {}: 415, {}", request.getMethod(), path, message);
+      return plain(415, message);
+    }
     byte[] body;
     try {
       body =
