@@ -37,6 +37,13 @@ public final class DrainDecision {
   /** {@link DrainStep.Release} reason: the Machine has no {@code status.nodeRef}. */
   public static final String NO_NODE = "no status.nodeRef, so no pool to drain";
 
+  /**
+   * {@link DrainStep.Release} reason: someone else removed our finalizer from the deleting Machine
+   * (a forced deletion); its pre-drain hook is released so that CAPI is not held for good.
+   */
+  public static final String FINALIZER_REMOVED =
+      "finalizer " + Names.CLEANUP_FINALIZER + " was removed by someone else during the deletion";
+
   /** {@link DrainStep.Release} reason: the selector no longer selects the Machine. */
   public static final String NOT_SELECTED = "--capi-machine-selector no longer selects it";
 
@@ -222,6 +229,22 @@ public final class DrainDecision {
                   + ": pre-drain hook removed, CAPI may drain and delete the node",
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, MaintenanceCondition.drained(DRAINED_MESSAGE), events, null);
+    }
+    if (step instanceof DrainStep.Release s && FINALIZER_REMOVED.equals(s.reason())) {
+      events.add(
+          DrainEvent.warning(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.CANCELLED,
+              FINALIZER_REMOVED
+                  + ": drain cancelled, pre-drain hook released, CAPI may drain and delete the"
+                  + " node"
+                  + (capi.nodeName() == null
+                      ? ""
+                      : "; Machines still bound to pool "
+                          + capi.nodeName()
+                          + " are not waited for"),
+              DrainEvent.When.BEFORE_WRITE));
+      return new DrainOutcome(step, null, events, null);
     }
     if (step instanceof DrainStep.WaitForCapi || step instanceof DrainStep.DeletePool) {
       java.util.Optional<DrainEvent> removedByOthers = hookRemovedByOthers(in);
@@ -446,7 +469,9 @@ public final class DrainDecision {
           : new DrainStep.EnsureFinalizerAndHook(!hasFinalizer, !hasHook);
     }
     if (!hasFinalizer) {
-      return new DrainStep.Nothing();
+      // our finalizer removed by someone else while deleting: the drain is cancelled (the pool
+      // says DrainCancelled); a hook left behind would hold CAPI for good with nothing acting on it
+      return hasHook ? new DrainStep.Release(FINALIZER_REMOVED) : new DrainStep.Nothing();
     }
     String node = capi.nodeName();
     if (node == null) {

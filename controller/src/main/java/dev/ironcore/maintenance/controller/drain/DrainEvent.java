@@ -38,7 +38,9 @@ public record DrainEvent(Subject on, String type, String reason, String message,
 
   /**
    * On the pool: its drain ended unfinished (CAPI Machine deselected or gone); Warning when the
-   * maintenance taints stay on the pool, Normal when it was only queued.
+   * maintenance taints stay on the pool, Normal when it was only queued. Also a Warning on a
+   * deleting CAPI Machine whose finalizer someone else removed, when its pre-drain hook is
+   * released.
    */
   public static final String CANCELLED = "DrainCancelled";
 

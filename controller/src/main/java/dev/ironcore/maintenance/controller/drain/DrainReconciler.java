@@ -338,9 +338,11 @@ public final class DrainReconciler implements Reconciler {
       boolean sent =
           writer.patchMetadata(
               capi,
+              live -> true,
               e ->
                   e.removeAnnotation(Names.PRE_DRAIN_HOOK_ANNOTATION)
-                      .removeFinalizer(Names.CLEANUP_FINALIZER));
+                      .removeFinalizer(Names.CLEANUP_FINALIZER),
+              announce);
       return log(sent, key, s.reason() + ": released pre-drain hook and finalizer");
     } else if (step instanceof DrainStep.Queue s) {
       LOG.debug(

@@ -48,6 +48,42 @@ class DrainDecisionTest {
     assertThat(DrainDecision.next(in(m, TAINTED, List.of()))).isEqualTo(new DrainStep.Nothing());
   }
 
+  /**
+   * Someone removed our finalizer from a deleting Machine (a forced deletion): its hook, left
+   * alone, would hold CAPI for good with nothing acting on it (fresh eyes: 16 minutes, no alert).
+   */
+  @Test
+  void deletingMachineWhoseFinalizerSomeoneRemovedHasItsHookReleasedWithAWarning() {
+    var m =
+        capiMachine(
+            "pool-a",
+            true,
+            List.of(Names.CAPI_MACHINE_FINALIZER),
+            Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
+    var blocking =
+        List.of(dev.ironcore.maintenance.controller.Fixtures.machine("vm-1", "pool-a", false));
+    assertThat(DrainDecision.next(in(m, TAINTED, blocking)))
+        .isEqualTo(new DrainStep.Release(DrainDecision.FINALIZER_REMOVED));
+    var outcome =
+        DrainDecision.decide(
+            in(m, TAINTED, blocking), DrainPolicy.defaults(), java.time.Clock.systemUTC());
+    assertThat(outcome.condition()).isNull();
+    assertThat(outcome.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.type()).isEqualTo("Warning");
+              assertThat(e.reason()).isEqualTo("DrainCancelled");
+              assertThat(e.when()).isEqualTo(DrainEvent.When.BEFORE_WRITE);
+              assertThat(e.message())
+                  .isEqualTo(
+                      "finalizer maintenance.ironcore.dev/machinepool-cleanup was removed by"
+                          + " someone else during the deletion: drain cancelled, pre-drain hook"
+                          + " released, CAPI may drain and delete the node; Machines still bound"
+                          + " to pool pool-a are not waited for");
+            });
+  }
+
   @Test
   void deletingMachineWithoutNodeRefIsReleasedAtOnce() {
     assertThat(DrainDecision.next(in(marked(null, true), null, List.of())))

@@ -185,4 +185,44 @@ class DrainCancelE2ETest extends InProcessController {
                           + " taints");
             });
   }
+
+  /**
+   * Someone removes only our finalizer from a draining CAPI Machine (CAPI's stays): the drain is
+   * cancelled and the pre-drain hook released, so CAPI is not held for good by a hook nothing acts
+   * on any more (fresh eyes: still there 16 minutes later, no alert).
+   */
+  @Test
+  void aDrainWhoseFinalizerSomeoneRemovedReleasesItsHook() {
+    String pool = world.poolName("pool-h");
+    world.createPool(pool, List.of());
+    world.createMachine("vm-h", pool);
+    world.createCapiMachine("node-h", pool, SELECTED);
+    eventually().until(() -> hasHook(world.capiMachine("node-h")));
+    world.deleteCapiMachine("node-h");
+    eventually().until(() -> "Draining".equals(reason(pool)));
+
+    world.removeFinalizer(
+        world
+            .client
+            .resources(dev.ironcore.maintenance.api.capi.CapiMachine.class)
+            .inNamespace(world.ns)
+            .withName("node-h"),
+        Names.CLEANUP_FINALIZER);
+
+    eventually().until(() -> !hasHook(world.capiMachine("node-h")));
+    assertThat(world.capiMachine("node-h").getMetadata().getDeletionTimestamp()).isNotNull();
+    eventually()
+        .untilAsserted(
+            () -> {
+              assertThat(
+                      world.eventsJsonpath(
+                          "node-h", "DrainCancelled", "{range .items[*]}{.type} {.message}{end}"))
+                  .startsWith(
+                      "Warning finalizer "
+                          + Names.CLEANUP_FINALIZER
+                          + " was removed by someone else during the deletion: drain cancelled,"
+                          + " pre-drain hook released");
+              assertThat(reason(pool)).isEqualTo("DrainCancelled");
+            });
+  }
 }
