@@ -21,7 +21,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Health loop (IronCore IEP-15) keyed by pool name: remembers per pool, in memory, the last seen
  * Lease {@code renewTime} and Ready condition, and marks the pool {@code Ready=Unknown} (reason
- * {@code MachinePoolStatusUnknown}) once nothing moved for the grace period. Always requeues at the
+ * {@code MachinePoolStatusUnknown}) once nothing moved for the grace period. Before writing it
+ * reads the Lease from the API server (one GET): a cache that lags (a Lease watch that stalled, or
+ * this process paused and woken at its deadlines before the watch caught up) must not set a pool
+ * Unknown whose poollet renewed meanwhile; a renewal found that way restarts the grace period. The
+ * pool itself is guarded by its resourceVersion ({@link PoolUnknownWriter}). Always requeues at the
  * next deadline; forgets deleted pools.
  */
 public final class PoolHealthReconciler implements Reconciler {
@@ -68,31 +72,57 @@ public final class PoolHealthReconciler implements Reconciler {
     if (pool.decodeError() != null) {
       return Result.done(); // its conditions are unknown; logged and counted when it was read
     }
-    Lease lease = cache.lease(poolName);
-    Condition ready =
-        Conditions.find(
-            pool.getStatus() == null ? null : pool.getStatus().getConditions(),
-            Names.READY_CONDITION);
-    PoolHealthObservation now =
-        new PoolHealthObservation(
-            lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null
-                ? null
-                : lease.getSpec().getRenewTime().toString(),
-            ready == null ? null : ready.getStatus(),
-            ready == null ? null : ready.getObservedGeneration());
+    PoolHealthObservation now = observe(pool, renewTime(cache.lease(poolName)));
     PoolHealthDecision.Outcome outcome =
         PoolHealthDecision.decide(seen.get(poolName), now, clock.instant(), gracePeriod);
     seen.put(poolName, outcome.seen());
     if (outcome.markUnknown()) {
-      markUnknown(pool);
+      // the cache may lag (a stalled Lease watch, this process paused): the API server's Lease
+      // decides, as a poollet that renewed meanwhile must not see its pool go Unknown
+      String live =
+          renewTime(client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get());
+      if (!java.util.Objects.equals(live, now.leaseRenewTime())) {
+        PoolHealthObservation fresh = observe(pool, live);
+        seen.put(poolName, new PoolHealthDecision.Seen(fresh, clock.instant()));
+        LOG.info(
+            "pool {}: the cached Lease lags behind the API server's (renewTime {}): not Unknown",
+            poolName,
+            live);
+        return Result.requeueAfter(gracePeriod, "next health deadline");
+      }
+      markUnknown(pool, now);
     }
     return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
   }
 
-  /** Writes Ready=Unknown (see {@link PoolUnknownWriter}), then counts it and records the event. */
-  private void markUnknown(MachinePool cached) {
+  /** The Lease's {@code renewTime} as an instant (cache and API server format it differently). */
+  private static String renewTime(Lease lease) {
+    return lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null
+        ? null
+        : lease.getSpec().getRenewTime().toInstant().toString();
+  }
+
+  private static PoolHealthObservation observe(MachinePool pool, String leaseRenewTime) {
+    Condition ready =
+        Conditions.find(
+            pool.getStatus() == null ? null : pool.getStatus().getConditions(),
+            Names.READY_CONDITION);
+    return new PoolHealthObservation(
+        leaseRenewTime,
+        ready == null ? null : ready.getStatus(),
+        ready == null ? null : ready.getObservedGeneration());
+  }
+
+  /**
+   * Writes Ready=Unknown (see {@link PoolUnknownWriter}), then counts it and records the event;
+   * nothing when a fresh read of the pool shows its Ready condition moved since {@code decided}.
+   */
+  private void markUnknown(MachinePool cached, PoolHealthObservation decided) {
     String poolName = cached.getMetadata().getName();
-    MachinePool written = writer.markUnknown(cached);
+    MachinePool written =
+        writer.markUnknown(
+            cached,
+            live -> !observe(live, decided.leaseRenewTime()).readyConditionChanged(decided));
     if (written == null) {
       return;
     }

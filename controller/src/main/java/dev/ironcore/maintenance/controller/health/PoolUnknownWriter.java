@@ -39,6 +39,18 @@ public final class PoolUnknownWriter {
    * @throws KubernetesClientException any other refusal of the API server (the loop retries)
    */
   public MachinePool markUnknown(MachinePool cached) {
+    return markUnknown(cached, live -> true);
+  }
+
+  /**
+   * As {@link #markUnknown(MachinePool)}; when the cached copy was stale, the fresh read is written
+   * only if {@code stillDue} holds for it (e.g. its Ready condition did not move meanwhile).
+   *
+   * @return as {@link #markUnknown(MachinePool)}; also null when {@code stillDue} refused the fresh
+   *     read (the informer's update brings the pool back to the loop)
+   */
+  public MachinePool markUnknown(
+      MachinePool cached, java.util.function.Predicate<MachinePool> stillDue) {
     try {
       return patchUnknown(cached);
     } catch (KubernetesClientException e) {
@@ -49,7 +61,7 @@ public final class PoolUnknownWriter {
     } catch (dev.ironcore.maintenance.controller.runtime.ObjectChanged stale) {
       MachinePool live =
           client.resources(cached.getClass()).withName(cached.getMetadata().getName()).get();
-      return live == null ? null : patchUnknown(live);
+      return live == null || !stillDue.test(live) ? null : patchUnknown(live);
     }
   }
 

@@ -164,4 +164,50 @@ class PoolHealthE2ETest extends InProcessController {
                 .filter(e -> "PoolUnknown".equals(e.getReason())))
         .hasSize(1);
   }
+
+  /**
+   * The controller's Lease cache stops following the API server (its informer is killed again and
+   * again for 4 s, four grace periods, while the supervisor backs off) while the poollet keeps
+   * renewing: the health loop reaches its deadlines on a cache that lags, and must ask the API
+   * server before it writes Unknown (fresh eyes: a paused controller, or one whose Lease watch
+   * stalled, set every healthy pool Unknown).
+   */
+  @Test
+  void aPoolWhoseLeaseIsRenewedIsNotMarkedUnknownWhileTheLeaseCacheLags() {
+    String pool = world.poolName("lagging");
+    world.createPool(pool, List.of());
+    markReady(pool);
+    renewLease(pool);
+    poollet.scheduleAtFixedRate(() -> renewLease(pool), 200, 200, TimeUnit.MILLISECONDS);
+    eventually().until(() -> controller.isReady());
+    var leases =
+        controller.cache().informers().stream()
+            .filter(i -> i.resource().equals("leases"))
+            .findFirst()
+            .orElseThrow();
+
+    long end = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+    int kills = 0;
+    while (System.nanoTime() < end) {
+      if (leases.up()) {
+        leases.kill();
+        kills++;
+      }
+      assertThat(ready(world.pool(pool)).getStatus()).as("after %d kills", kills).isEqualTo("True");
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    eventually()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(4))
+        .until(() -> "True".equals(ready(world.pool(pool)).getStatus()));
+    assertThat(
+            world.client.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> pool.equals(e.getInvolvedObject().getName()))
+                .filter(e -> "PoolUnknown".equals(e.getReason())))
+        .isEmpty();
+  }
 }
