@@ -246,6 +246,21 @@ public final class DrainDecision {
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
+    if (step instanceof DrainStep.SparePool s) {
+      events.add(
+          DrainEvent.warning(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.POOL_KEPT,
+              "MachinePool "
+                  + s.pool()
+                  + " was created at "
+                  + in.pool().getMetadata().getCreationTimestamp()
+                  + ", after this CAPI Machine's deletion, and never drained: not deleting it"
+                  + " (the drained pool of that name was deleted by someone else); delete it"
+                  + " yourself if its node is gone",
+              DrainEvent.When.BEFORE_WRITE));
+      return new DrainOutcome(step, null, events, null);
+    }
     if (step instanceof DrainStep.WaitForCapi || step instanceof DrainStep.DeletePool) {
       java.util.Optional<DrainEvent> removedByOthers = hookRemovedByOthers(in);
       removedByOthers.ifPresent(events::add);
@@ -363,8 +378,8 @@ public final class DrainDecision {
    */
   private static java.util.Optional<DrainEvent> hookRemovedByOthers(DrainInput in) {
     MachinePool pool = in.pool();
-    if (pool == null || isDeleting(pool)) {
-      return java.util.Optional.empty();
+    if (pool == null || isDeleting(pool) || recreatedAfter(pool, deletedAt(in.capiMachine()))) {
+      return java.util.Optional.empty(); // a re-created pool: the hook was ours to release
     }
     var condition =
         dev.ironcore.maintenance.api.compute.Conditions.find(
@@ -496,9 +511,31 @@ public final class DrainDecision {
       return new DrainStep.WaitForCapi(node);
     }
     if (pool != null && !isDeleting(pool)) {
-      return new DrainStep.DeletePool(node);
+      return recreatedAfter(pool, deletedAt(capi))
+          ? new DrainStep.SparePool(node)
+          : new DrainStep.DeletePool(node);
     }
     return new DrainStep.RemoveFinalizer(node);
+  }
+
+  /**
+   * True when {@code pool} was created after the CAPI Machine's deletion and carries no maintenance
+   * NoExecute taint: a pool of the same name that this drain never drained (the drained one was
+   * deleted by hand and re-created), which it must neither delete nor blame a hook removal on. Both
+   * timestamps are whole seconds: a pool created in the deletion's second counts as the drained
+   * one.
+   */
+  static boolean recreatedAfter(MachinePool pool, Instant deletedAt) {
+    String created = pool.getMetadata() == null ? null : pool.getMetadata().getCreationTimestamp();
+    if (created == null || deletedAt == null) {
+      return false;
+    }
+    try {
+      return Instant.parse(created).isAfter(deletedAt)
+          && missingMaintenanceTaints(pool).contains(MAINTENANCE_TAINTS.get(1));
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
   }
 
   /**

@@ -30,6 +30,12 @@ public record DrainEvent(Subject on, String type, String reason, String message,
    */
   public static final String WRITE_FAILED = "DrainWriteFailed";
 
+  /**
+   * Warning, on the CAPI Machine: CAPI is done, but the pool of that name was re-created after the
+   * deletion and never drained, so it is not deleted.
+   */
+  public static final String POOL_KEPT = "PoolKept";
+
   /** Warning: the pool is gone, but IronCore Machines are still bound to its name. */
   public static final String POOL_MISSING = "PoolMissing";
 

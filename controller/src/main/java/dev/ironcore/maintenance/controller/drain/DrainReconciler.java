@@ -171,7 +171,9 @@ public final class DrainReconciler implements Reconciler {
       return "deleting the pool";
     } else if (step instanceof DrainStep.EnsureFinalizerAndHook) {
       return "adding the finalizer and the pre-drain hook";
-    } else if (step instanceof DrainStep.RemoveFinalizer || step instanceof DrainStep.Release) {
+    } else if (step instanceof DrainStep.RemoveFinalizer
+        || step instanceof DrainStep.Release
+        || step instanceof DrainStep.SparePool) {
       return "releasing the CAPI Machine";
     }
     return CONDITION;
@@ -405,6 +407,17 @@ public final class DrainReconciler implements Reconciler {
       announce.run();
       var deleted = writer.pool(s.pool()).delete();
       return log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
+    } else if (step instanceof DrainStep.SparePool s) {
+      boolean sent =
+          writer.patchMetadata(
+              capi, live -> true, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER), announce);
+      return log(
+          sent,
+          key,
+          "pool "
+              + s.pool()
+              + " was re-created after the deletion and never drained: kept it, removed finalizer "
+              + Names.CLEANUP_FINALIZER);
     } else if (step instanceof DrainStep.RemoveFinalizer s) {
       boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));
       return log(

@@ -49,6 +49,13 @@ public sealed interface DrainStep {
   /** CAPI is done with the node: delete the (empty) pool. */
   record DeletePool(String pool) implements DrainStep {}
 
+  /**
+   * CAPI is done with the node, but the pool of that name was created after the CAPI Machine's
+   * deletion and carries no maintenance taint: not the pool this drain drained (deleted by hand and
+   * re-created, e.g. by a poollet registering again), so it is kept; remove our finalizer.
+   */
+  record SparePool(String pool) implements DrainStep {}
+
   /** The pool is gone or being deleted: remove our finalizer, which releases the CAPI Machine. */
   record RemoveFinalizer(String pool) implements DrainStep {}
 

@@ -85,6 +85,45 @@ class DrainDecisionTest {
   }
 
   @Test
+  void aPoolCreatedAfterTheDeletionAndNeverTaintedIsKeptNotDeleted() {
+    // hook released, CAPI done: only our finalizer left (Fixtures' deletion: 2026-11-29T08:00:00Z)
+    var done = capiMachine("pool-a", true, List.of(Names.CLEANUP_FINALIZER), Map.of());
+    MachinePool recreated = dev.ironcore.maintenance.controller.Fixtures.pool("pool-a");
+    recreated.getMetadata().setCreationTimestamp("2026-11-29T08:05:00Z");
+    assertThat(DrainDecision.next(in(done, recreated, List.of())))
+        .isEqualTo(new DrainStep.SparePool("pool-a"));
+    var outcome =
+        DrainDecision.decide(
+            in(done, recreated, List.of()), DrainPolicy.defaults(), java.time.Clock.systemUTC());
+    assertThat(outcome.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.reason()).isEqualTo("PoolKept");
+              assertThat(e.type()).isEqualTo("Warning");
+              assertThat(e.message())
+                  .startsWith(
+                      "MachinePool pool-a was created at 2026-11-29T08:05:00Z, after this CAPI"
+                          + " Machine's deletion, and never drained: not deleting it");
+            });
+
+    // created in the deletion's second, before it, or tainted by this drain: the drained pool
+    for (String created : List.of("2026-11-29T08:00:00Z", "2026-11-29T07:00:00Z")) {
+      MachinePool p = dev.ironcore.maintenance.controller.Fixtures.pool("pool-a");
+      p.getMetadata().setCreationTimestamp(created);
+      assertThat(DrainDecision.next(in(done, p, List.of())))
+          .as(created)
+          .isEqualTo(new DrainStep.DeletePool("pool-a"));
+    }
+    MachinePool tainted =
+        dev.ironcore.maintenance.controller.Fixtures.pool(
+            "pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
+    tainted.getMetadata().setCreationTimestamp("2026-11-29T08:05:00Z");
+    assertThat(DrainDecision.next(in(done, tainted, List.of())))
+        .isEqualTo(new DrainStep.DeletePool("pool-a"));
+  }
+
+  @Test
   void deletingMachineWithoutNodeRefIsReleasedAtOnce() {
     assertThat(DrainDecision.next(in(marked(null, true), null, List.of())))
         .isEqualTo(new DrainStep.Release(DrainDecision.NO_NODE));

@@ -7,6 +7,7 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.toleratesM
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +103,47 @@ class DrainE2ETest extends InProcessController {
     eventually().until(() -> !hasHook(world.capiMachine("ghost")));
     world.capiFinishes("ghost");
     eventually().until(() -> world.capiMachine("ghost") == null);
+  }
+
+  /**
+   * The drained pool is deleted by hand while CAPI still works on the node, and a pool of the same
+   * name is created again (a poollet registering anew) with a Machine on it: once CAPI is done,
+   * that pool was never drained, so it is kept (fresh eyes: it was deleted with its Machine never
+   * evicted, and a misleading DrainHookRemoved blamed someone else for our own hook release).
+   */
+  @Test
+  void aPoolReCreatedAfterTheDeletionIsKeptWithAWarning() throws Exception {
+    String pool = world.poolName("pool-again");
+    world.createPool(pool, List.of());
+    world.createCapiMachine("node-again", pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-again")));
+    world.deleteCapiMachine("node-again");
+    eventually().until(() -> !hasHook(world.capiMachine("node-again")));
+
+    world.ironcore.resources(MachinePool.class).withName(pool).delete();
+    eventually().until(() -> world.pool(pool) == null);
+    java.time.Instant deleted =
+        java.time.Instant.parse(
+            world.capiMachine("node-again").getMetadata().getDeletionTimestamp());
+    while (!java.time.Instant.now().isAfter(deleted.plusSeconds(1))) {
+      Thread.sleep(100); // whole seconds: the new pool's creationTimestamp must come later
+    }
+    world.createPool(pool, List.of());
+    world.createMachine("vm-new", pool);
+
+    world.capiFinishes("node-again");
+    eventually().until(() -> world.capiMachine("node-again") == null);
+    assertThat(world.pool(pool)).as("the re-created pool is kept").isNotNull();
+    assertThat(world.pool(pool).getMetadata().getDeletionTimestamp()).isNull();
+    assertThat(world.machine("vm-new").getMetadata().getDeletionTimestamp()).isNull();
+    assertThat(
+            world.eventsJsonpath(
+                "node-again", "PoolKept", "{range .items[*]}{.type} {.message}{end}"))
+        .startsWith("Warning MachinePool " + pool + " was created at ")
+        .contains("after this CAPI Machine's deletion, and never drained: not deleting it");
+    assertThat(world.eventsJsonpath("node-again", "DrainHookRemoved", "{.items[*].message}"))
+        .isEmpty();
+    assertThat(world.eventsJsonpath("node-again", "PoolDeleted", "{.items[*].message}")).isEmpty();
   }
 
   @Test
