@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.client.RefusedRequest;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.controller.drain.DrainCancelReconciler;
@@ -119,17 +120,30 @@ public final class ControllerApp implements AutoCloseable {
     return cache;
   }
 
-  /** Starts informers, waits for them to sync (60 s at most), then starts the loops. */
+  /**
+   * Starts informers, waits for them to sync (60 s at most), then starts the loops.
+   *
+   * @throws IllegalStateException first of all when the API server does not say which versions of
+   *     compute.ironcore.dev it serves (after fabric8's retries of 5xx, 429 and no answer); a
+   *     refusal of the credentials (401, 403) is said in one phrase ({@link RefusedRequest})
+   */
   public ControllerApp start() throws Exception {
     List<String> served;
     try {
       served = ComputeApi.served(clusters.ironcore());
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-      throw new IllegalStateException(
+      String what =
           "cannot read which versions of compute.ironcore.dev "
               + clusters.ironcore().getMasterUrl()
-              + " serves",
-          e);
+              + " serves";
+      java.util.Optional<String> refused = RefusedRequest.describe(e);
+      if (refused.isPresent()) {
+        // the answer says it all; fabric8's exception stays for the stack trace (debug)
+        IllegalStateException failure = new IllegalStateException(what + ": " + refused.get());
+        failure.addSuppressed(e);
+        throw failure;
+      }
+      throw new IllegalStateException(what, e);
     }
     ComputeApi api = ComputeApi.of(served);
     if (api.delayedEviction()) {

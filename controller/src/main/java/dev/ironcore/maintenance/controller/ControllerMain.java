@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.client.KubeconfigContext;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.api.validation.LabelSyntax;
 import dev.ironcore.maintenance.controller.drain.DrainPolicy;
@@ -219,6 +220,7 @@ public final class ControllerMain implements Callable<Integer> {
     }
     try {
       KubeconfigEnv.check(System.getenv());
+      KubeconfigContext.checkEnv(System.getenv());
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.client.KubeconfigContext;
 import io.fabric8.kubernetes.client.Config;
 import java.io.File;
 import picocli.CommandLine;
@@ -7,7 +8,8 @@ import picocli.CommandLine;
 /**
  * Picocli converter of a kubeconfig file path (e.g. {@code --ironcore-kubeconfig}) into a fabric8
  * client config, using the file's current context. A missing, unreadable or unparsable file is a
- * flag error naming the path.
+ * flag error naming the path, and so is a current context that cannot be used ({@link
+ * KubeconfigContext}: none set, or naming a context, cluster or user the file does not have).
  */
 public final class KubeconfigConverter implements CommandLine.ITypeConverter<Config> {
   @Override
@@ -15,6 +17,11 @@ public final class KubeconfigConverter implements CommandLine.ITypeConverter<Con
     File file = new File(value);
     if (!file.isFile() || !file.canRead()) {
       throw new CommandLine.TypeConversionException("no readable kubeconfig file at " + value);
+    }
+    try {
+      KubeconfigContext.check(file.toPath());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.TypeConversionException(e.getMessage());
     }
     try {
       return Config.fromKubeconfig(file);

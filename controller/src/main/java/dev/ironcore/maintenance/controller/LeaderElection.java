@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.client.RefusedRequest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
@@ -78,11 +79,13 @@ public final class LeaderElection {
    * stack trace every 2 s, {@code /readyz} saying only "not leading"): a dry-run create of the
    * Lease ({@code dryRun=All}, nothing written) that the API server answers 404 (the namespace does
    * not exist) or 403 (RBAC, or the namespace is being deleted), unless the Lease exists and can be
-   * read (RBAC that grants get and update on a Lease created beforehand, not create). 409 (the
-   * Lease exists) is the usual answer; anything else (5xx, no answer) is left to the elector's
-   * retries.
+   * read (RBAC that grants get and update on a Lease created beforehand, not create), or 401 (the
+   * credentials are refused: the elector would never lead, and no other request would succeed
+   * either). 409 (the Lease exists) is the usual answer; anything else (5xx, no answer) is left to
+   * the elector's retries.
    *
-   * @throws IllegalStateException naming the flag, the Lease and the API server's message
+   * @throws IllegalStateException naming the flag, the Lease and the API server's message; for a
+   *     401 the Lease and {@link RefusedRequest}'s phrase
    */
   public static void checkLeaseCanBeWritten(
       KubernetesClient client, String namespace, String leaseName) {
@@ -96,6 +99,18 @@ public final class LeaderElection {
     try {
       client.leases().inNamespace(namespace).resource(probe).dryRun().create();
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() == 401) {
+        IllegalStateException failure =
+            new IllegalStateException(
+                "cannot write leader-election Lease "
+                    + namespace
+                    + "/"
+                    + leaseName
+                    + ": "
+                    + RefusedRequest.describe(e).orElseThrow());
+        failure.addSuppressed(e); // the answer says it all; the stack trace (debug) keeps fabric8's
+        throw failure;
+      }
       if (e.getCode() == 403 && leaseExists(client, namespace, leaseName)) {
         return; // RBAC that grants get/update on a Lease created beforehand, but not create
       }

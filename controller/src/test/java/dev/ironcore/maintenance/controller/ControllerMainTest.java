@@ -262,6 +262,25 @@ class ControllerMainTest {
             "ironcore-maintenance-controller: cannot load the kubeconfig " + notYaml + ": ");
   }
 
+  /**
+   * {@code --ironcore-kubeconfig} whose context names a user the file does not have: fabric8 would
+   * connect without credentials; a flag error naming the file, the context and the user instead.
+   */
+  @Test
+  void anIronCoreKubeconfigWhoseContextCannotBeUsedIsAFlagError(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = java.nio.file.Path.of(kubeconfig(dir, 6443));
+    Files.writeString(file, Files.readString(file).replace("user: u}", "user: bob}"));
+    assertThat(validate("--ironcore-kubeconfig=" + file))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: Invalid value for option"
+                    + " '--ironcore-kubeconfig': kubeconfig "
+                    + file
+                    + ": context \"x\" names user \"bob\", which is not in the file\n"));
+  }
+
   @Test
   void tooFewWorkersIsAUsageError() {
     int code =

@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.server;
 
+import dev.ironcore.maintenance.api.client.KubeconfigContext;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.process.BindAddress;
 import dev.ironcore.maintenance.process.Cli;
@@ -236,7 +237,8 @@ public final class WebhookServerMain implements Callable<Integer> {
    * Refuses, before anything starts, values that parse but cannot work: a port outside 0–65535, a
    * bind address that does not resolve to an address of this machine, a health-probe port equal to
    * the webhook's, too few threads, an empty certificate or key file name, a {@code KUBECONFIG}
-   * naming a missing file (when the eviction warnings need the cluster; not with {@code
+   * naming a missing file or a kubeconfig whose current context cannot be used ({@link
+   * KubeconfigContext}; both when the eviction warnings need the cluster; not with {@code
    * --validate-flags}, which make run calls before its control plane writes the file).
    */
   private void checkFlags() {
@@ -279,6 +281,7 @@ public final class WebhookServerMain implements Callable<Integer> {
     if (evictionWarnings && !validateFlagsOnly) {
       try {
         KubeconfigEnv.check(System.getenv());
+        KubeconfigContext.checkEnv(System.getenv());
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

@@ -260,6 +260,36 @@ class WebhookServerMainTest {
   }
 
   /**
+   * {@code KUBECONFIG} whose current-context is not in the file: the eviction warnings' client
+   * would go to {@code https://kubernetes.default.svc/} without credentials (in a pod: as the pod's
+   * service account); refused at start with one line naming the file and the context.
+   */
+  @Test
+  void aKubeconfigWhoseCurrentContextIsMissingIsRefusedWithOneLine() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    Path kubeconfig =
+        java.nio.file.Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+                + "    server: https://127.0.0.1:1\n"
+                + "contexts:\n- name: x\n  context: {cluster: c}\n"
+                + "current-context: foo\n");
+    Run r =
+        startAlone(
+            java.util.Map.of("KUBECONFIG", kubeconfig.toString()),
+            "--port=0",
+            "--bind-address=127.0.0.1",
+            "--tls-cert-file=" + certs.certFile(),
+            "--tls-private-key-file=" + certs.keyFile());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "webhook-server: KUBECONFIG="
+                + kubeconfig
+                + ": current-context \"foo\" is not a context of the file\n");
+  }
+
+  /**
    * With {@code --log-format=json} the reason a start fails is a JSON log line (as
    * controller-runtime's setupLog.Error), not plain text among JSON lines.
    */

@@ -19,6 +19,12 @@ import javax.net.ssl.SSLParameters;
  * <p>A kubeconfig's client key is put into an in-memory PKCS#12 key store protected with one
  * key-derivation iteration instead of the JDK's 10,000 ({@link #KEY_PBE_ITERATIONS}).
  *
+ * <p>On a JDK before 24, whose HTTP client fails a request on an HTTP/2 connection that got GOAWAY
+ * even when its answer is on the way, such a request is sent once more over HTTP/1.1 ({@link
+ * GoawayResend}): kube-apiserver ends the connection of a request with wrong or no credentials with
+ * GOAWAY, and its 401 or 403 reached fabric8 only as {@code GOAWAY received}, after 22 s of
+ * retries.
+ *
  * <p>One factory per client: it remembers the TLS versions of the config it last built for.
  */
 public final class KubeHttpClientFactory extends JdkHttpClientFactory {
@@ -46,6 +52,13 @@ public final class KubeHttpClientFactory extends JdkHttpClientFactory {
       tlsVersions = List.of(config.getTlsVersions());
     }
     return super.newBuilder(config);
+  }
+
+  /** The JDK's client builder, wrapped by {@link GoawayResend} on a JDK that needs it. */
+  @Override
+  protected HttpClient.Builder createNewHttpClientBuilder() {
+    HttpClient.Builder builder = super.createNewHttpClientBuilder();
+    return GoawayResend.needed(Runtime.version().feature()) ? GoawayResend.wrap(builder) : builder;
   }
 
   /** Called by fabric8 last, after it set its own SSL parameters: ours replace them. */

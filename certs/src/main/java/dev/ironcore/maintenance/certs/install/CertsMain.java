@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.certs.install;
 
+import dev.ironcore.maintenance.api.client.KubeconfigContext;
 import dev.ironcore.maintenance.certs.GenerateCerts;
 import dev.ironcore.maintenance.certs.KeyAlgorithm;
 import dev.ironcore.maintenance.process.Cli;
@@ -265,8 +266,9 @@ public final class CertsMain implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /**
-   * Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist; {@code
-   * DRY_RUN} that must be empty, true or false.
+   * Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist, with a
+   * current context that can be used ({@link KubeconfigContext}); {@code DRY_RUN} that must be
+   * empty, true or false.
    *
    * @return whether {@code DRY_RUN} asks for a dry run
    */
@@ -281,6 +283,7 @@ public final class CertsMain implements Callable<Integer> {
       dryRunEnv = EnvBoolean.parse("DRY_RUN", env.get("DRY_RUN"));
       if (kubeconfigs == null || kubeconfigs.isEmpty()) {
         KubeconfigEnv.check(env);
+        KubeconfigContext.checkEnv(env);
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -292,6 +295,12 @@ public final class CertsMain implements Callable<Integer> {
             "--kubeconfig: no readable kubeconfig file at "
                 + kubeconfig
                 + (Files.exists(kubeconfig) ? "" : " (it does not exist)"));
+      }
+      try {
+        KubeconfigContext.check(kubeconfig);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--kubeconfig: " + e.getMessage());
       }
     }
     return dryRunEnv;

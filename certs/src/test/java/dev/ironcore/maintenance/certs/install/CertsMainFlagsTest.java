@@ -52,6 +52,47 @@ class CertsMainFlagsTest {
                     + " (it does not exist)\n"));
   }
 
+  /**
+   * A kubeconfig whose context names a cluster it does not have, or whose current-context is not in
+   * it: fabric8 would act on {@code https://kubernetes.default.svc/}; refused naming the file.
+   */
+  @Test
+  void aKubeconfigWhoseCurrentContextCannotBeUsedIsNamed() throws Exception {
+    Path kubeconfig =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nkind: Config\n"
+                + "contexts: [{name: x, context: {cluster: gone}}]\ncurrent-context: x\n");
+    assertThat(run("--kubeconfig=" + kubeconfig, "--ca-dir=" + dir.resolve("ca")))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: --kubeconfig: kubeconfig "
+                    + kubeconfig
+                    + ": context \"x\" names cluster \"gone\", which is not in the file\n"));
+    Path typo =
+        Files.writeString(
+            dir.resolve("typo"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+                + "contexts: [{name: x, context: {cluster: c}}]\ncurrent-context: foo\n");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        CertsMain.run(
+            new String[] {"--ca-dir=" + dir.resolve("ca")},
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            Map.of("KUBECONFIG", typo.toString()));
+    assertThat(new Run(code, err.toString(StandardCharsets.UTF_8)))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: KUBECONFIG="
+                    + typo
+                    + ": current-context \"foo\" is not a context of the file\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
+  }
+
   @Test
   void zeroDurationsAreRefused() {
     assertThat(run("--validity=0", "--ca-dir=" + dir))

@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The controller process with {@code KUBECONFIG} naming a file that does not exist: the client
- * would silently fall back to the in-cluster service account (and retry forever outside a pod); the
- * process refuses at once with one line naming the file and exit code 2.
+ * The controller process with {@code KUBECONFIG} naming a file that does not exist, or a file whose
+ * current-context is not in it: the client would silently fall back to the in-cluster service
+ * account or {@code https://kubernetes.default.svc/} (and retry forever outside a pod); the process
+ * refuses at once with one line naming the file and exit code 2.
  */
 class MissingKubeconfigTest {
   @TempDir Path dir;
@@ -31,5 +32,27 @@ class MissingKubeconfigTest {
                 + missing
                 + ", which does not exist (fix or unset KUBECONFIG; unset, the client uses"
                 + " ~/.kube/config or the in-cluster service account)\n");
+  }
+
+  @Test
+  void aCurrentContextThatIsNotInTheKubeconfigIsRefusedWithOneLine() throws Exception {
+    Path log = dir.resolve("context.log");
+    Path kubeconfig =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+                + "    server: https://127.0.0.1:1\n"
+                + "users:\n- name: u\n  user: {token: t}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\n"
+                + "current-context: foo\n");
+    try (ControllerProcess controller = ControllerProcess.start(kubeconfig, log)) {
+      Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> !controller.alive());
+      assertThat(controller.terminate()).isEqualTo(2);
+    }
+    assertThat(Files.readString(log))
+        .isEqualTo(
+            "ironcore-maintenance-controller: KUBECONFIG="
+                + kubeconfig
+                + ": current-context \"foo\" is not a context of the file\n");
   }
 }

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server.warning;
 
 import dev.ironcore.maintenance.api.cache.CacheTrim;
+import dev.ironcore.maintenance.api.client.RefusedRequest;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
 import io.fabric8.kubernetes.client.Config;
@@ -70,7 +71,10 @@ public final class MachineCache implements BoundMachines, AutoCloseable {
       return api;
     } catch (RuntimeException e) {
       LOG.warn(
-          "machine cache: API discovery failed ({}); reading Machines as v1alpha1", e.toString());
+          "machine cache: API discovery failed ({}); reading Machines as v1alpha1",
+          e instanceof io.fabric8.kubernetes.client.KubernetesClientException k
+              ? RefusedRequest.describe(k).orElse(e.toString())
+              : e.toString());
       return ComputeApi.V1ALPHA1;
     }
   }

@@ -1,0 +1,176 @@
+package dev.ironcore.maintenance.api.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks, before a client is built, that a kubeconfig's current context can be used: the file sets
+ * a {@code current-context}, a context of that name is in it, and so are the cluster and the user
+ * (when it names one) of that context. fabric8 silently ignores a context it does not find and
+ * keeps its defaults ({@code https://kubernetes.default.svc/}, no credentials; so a typo talks to
+ * whatever that name reaches, or to nothing), and a missing cluster or user entry likewise; kubectl
+ * refuses such a file ({@code context was not found for specified context: foo}).
+ *
+ * <p>Several files (a {@code KUBECONFIG} list) are merged as kubectl merges them: the first file
+ * that sets a {@code current-context} chooses it, and the first file defining a name defines it. A
+ * file that cannot be read or parsed is not judged here: loading it reports that.
+ */
+public final class KubeconfigContext {
+  private KubeconfigContext() {}
+
+  /**
+   * Checks the files fabric8's auto-configuration reads: those {@code KUBECONFIG} names, else
+   * {@code ~/.kube/config}; files that do not exist or are empty are skipped (fabric8 skips them
+   * too, and {@code KUBECONFIG} naming a missing file is refused before this).
+   *
+   * @param env the process environment ({@code System.getenv()})
+   * @throws IllegalArgumentException one line, {@code KUBECONFIG=<its value>: <what is wrong>} (or
+   *     {@code kubeconfig <path of ~/.kube/config>: ...}), when the current context cannot be used;
+   *     nothing when no file is read (fabric8 uses the in-cluster service account then)
+   */
+  public static void checkEnv(Map<String, String> env) {
+    String value = env.get("KUBECONFIG");
+    List<Path> files = new ArrayList<>();
+    String source;
+    if (value != null && !value.isEmpty()) {
+      for (String path : value.split(File.pathSeparator)) {
+        if (!path.isEmpty()) {
+          files.add(Path.of(path));
+        }
+      }
+      source = "KUBECONFIG=" + value;
+    } else {
+      Path config = home(env).resolve(".kube").resolve("config");
+      files.add(config);
+      source = "kubeconfig " + config;
+    }
+    check(source, files);
+  }
+
+  /**
+   * Checks one kubeconfig file (a flag's).
+   *
+   * @param file the kubeconfig
+   * @throws IllegalArgumentException one line, {@code kubeconfig <file>: <what is wrong>}, when its
+   *     current context cannot be used
+   */
+  public static void check(Path file) {
+    check("kubeconfig " + file, List.of(file));
+  }
+
+  private static void check(String source, List<Path> files) {
+    List<JsonNode> configs = new ArrayList<>();
+    for (Path file : files) {
+      String text;
+      try {
+        if (!Files.isRegularFile(file)) {
+          continue;
+        }
+        text = Files.readString(file);
+      } catch (IOException | RuntimeException e) {
+        return; // reported by whatever loads it
+      }
+      if (text.isBlank()) {
+        continue;
+      }
+      try {
+        JsonNode config = YAML.readTree(text);
+        if (config != null && config.isObject()) {
+          configs.add(config);
+        }
+      } catch (IOException | RuntimeException e) {
+        return; // not YAML: the client's loading names the file and the parser's reason
+      }
+    }
+    if (configs.isEmpty()) {
+      return;
+    }
+    String problem = problem(configs, files.size() == 1 ? "the file" : "these files");
+    if (problem != null) {
+      throw new IllegalArgumentException(source + ": " + problem);
+    }
+  }
+
+  /**
+   * A plain YAML tree reader: a kubeconfig is read before any client exists, and fabric8's
+   * serialization (which the client builds anyway) took a few hundred ms more of a cold start.
+   */
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /** What keeps the merged {@code configs}' current context from being used, or null. */
+  private static String problem(List<JsonNode> configs, String where) {
+    String current =
+        configs.stream()
+            .map(c -> text(c, "current-context"))
+            .filter(c -> !c.isEmpty())
+            .findFirst()
+            .orElse(null);
+    if (current == null) {
+      return "no current-context is set";
+    }
+    JsonNode context = entries(configs, "contexts", "context").get(current);
+    if (context == null) {
+      return "current-context \"" + current + "\" is not a context of " + where;
+    }
+    String cluster = text(context, "cluster");
+    if (cluster.isEmpty()) {
+      return "context \"" + current + "\" names no cluster";
+    }
+    if (!entries(configs, "clusters", "cluster").containsKey(cluster)) {
+      return "context \""
+          + current
+          + "\" names cluster \""
+          + cluster
+          + "\", which is not in "
+          + where;
+    }
+    String user = text(context, "user");
+    if (!user.isEmpty() && !entries(configs, "users", "user").containsKey(user)) {
+      return "context \"" + current + "\" names user \"" + user + "\", which is not in " + where;
+    }
+    return null;
+  }
+
+  /**
+   * The named entries of list {@code field} ({@code contexts}, {@code clusters}, {@code users}) of
+   * every config by name, each its {@code body}; the first config defining a name wins, and an
+   * entry without a body does not count (fabric8 skips it too).
+   */
+  private static Map<String, JsonNode> entries(List<JsonNode> configs, String field, String body) {
+    Map<String, JsonNode> out = new HashMap<>();
+    for (JsonNode config : configs) {
+      for (JsonNode entry : config.path(field)) {
+        String name = text(entry, "name");
+        JsonNode value = entry.get(body);
+        if (!name.isEmpty() && value != null && !value.isNull()) {
+          out.putIfAbsent(name, value);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The text of {@code node.field}, or "" when absent. */
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value == null || value.isNull() ? "" : value.asText();
+  }
+
+  /** fabric8's home directory: {@code HOME} when it is a directory, else {@code user.home}. */
+  private static Path home(Map<String, String> env) {
+    String home = env.get("HOME");
+    if (home != null && !home.isEmpty() && new File(home).isDirectory()) {
+      return Path.of(home);
+    }
+    return Path.of(System.getProperty("user.home", "."));
+  }
+}

@@ -1,0 +1,106 @@
+package dev.ironcore.maintenance.api.client;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KubeconfigContextTest {
+  @TempDir Path dir;
+
+  private Path file(String name, String contexts, String current) throws Exception {
+    return Files.writeString(
+        dir.resolve(name),
+        "apiVersion: v1\nkind: Config\n"
+            + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443'}\n"
+            + "users:\n- name: u\n  user: {token: t}\n"
+            + "contexts:\n"
+            + contexts
+            + (current == null ? "" : "current-context: " + current + "\n"));
+  }
+
+  @Test
+  void aUsableCurrentContextPasses() throws Exception {
+    Path ok = file("ok", "- name: x\n  context: {cluster: c, user: u}\n", "x");
+    assertThatCode(() -> KubeconfigContext.check(ok)).doesNotThrowAnyException();
+    Path anonymous = file("anonymous", "- name: x\n  context: {cluster: c}\n", "x");
+    assertThatCode(() -> KubeconfigContext.check(anonymous))
+        .as("a context without a user: no credentials, as kubectl allows")
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aCurrentContextThatIsNotInTheFileIsNamed() throws Exception {
+    Path f = file("kc", "- name: x\n  context: {cluster: c, user: u}\n", "foo");
+    assertThatThrownBy(() -> KubeconfigContext.check(f))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("kubeconfig " + f + ": current-context \"foo\" is not a context of the file");
+  }
+
+  @Test
+  void noCurrentContextIsRefused() throws Exception {
+    Path f = file("kc", "- name: x\n  context: {cluster: c, user: u}\n", null);
+    assertThatThrownBy(() -> KubeconfigContext.check(f))
+        .hasMessage("kubeconfig " + f + ": no current-context is set");
+  }
+
+  @Test
+  void aContextNamingAMissingClusterOrUserIsNamed() throws Exception {
+    Path cluster = file("cluster", "- name: x\n  context: {cluster: gone, user: u}\n", "x");
+    assertThatThrownBy(() -> KubeconfigContext.check(cluster))
+        .hasMessage(
+            "kubeconfig "
+                + cluster
+                + ": context \"x\" names cluster \"gone\", which is not in the file");
+    Path user = file("user", "- name: x\n  context: {cluster: c, user: bob}\n", "x");
+    assertThatThrownBy(() -> KubeconfigContext.check(user))
+        .hasMessage(
+            "kubeconfig " + user + ": context \"x\" names user \"bob\", which is not in the file");
+    Path none = file("none", "- name: x\n  context: {user: u}\n", "x");
+    assertThatThrownBy(() -> KubeconfigContext.check(none))
+        .hasMessage("kubeconfig " + none + ": context \"x\" names no cluster");
+  }
+
+  /** kubectl's merge: the first file that sets a current-context chooses it. */
+  @Test
+  void aKubeconfigListIsMergedAsKubectlMergesIt() throws Exception {
+    Path first = Files.writeString(dir.resolve("first"), "apiVersion: v1\ncurrent-context: y\n");
+    Path second = file("second", "- name: y\n  context: {cluster: c, user: u}\n", "other");
+    String both = first + java.io.File.pathSeparator + second;
+    assertThatCode(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", both)))
+        .as("the context, its cluster and user defined in the second file")
+        .doesNotThrowAnyException();
+    Path typo = Files.writeString(dir.resolve("typo"), "apiVersion: v1\ncurrent-context: z\n");
+    String withTypo = typo + java.io.File.pathSeparator + second;
+    assertThatThrownBy(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", withTypo)))
+        .as("fabric8 would go on to the second file's current-context; kubectl refuses")
+        .hasMessage(
+            "KUBECONFIG=" + withTypo + ": current-context \"z\" is not a context of these files");
+  }
+
+  @Test
+  void withoutKubeconfigTheHomeDirectorysConfigIsChecked() throws Exception {
+    assertThatCode(() -> KubeconfigContext.checkEnv(Map.of("HOME", dir.toString())))
+        .as("no ~/.kube/config: in-cluster")
+        .doesNotThrowAnyException();
+    Files.createDirectories(dir.resolve(".kube"));
+    Path config = file(".kube/config", "- name: x\n  context: {cluster: c, user: u}\n", "foo");
+    assertThatThrownBy(() -> KubeconfigContext.checkEnv(Map.of("HOME", dir.toString())))
+        .hasMessage(
+            "kubeconfig " + config + ": current-context \"foo\" is not a context of the file");
+  }
+
+  @Test
+  void whatIsNotAKubeconfigIsLeftToItsLoading() throws Exception {
+    Path garbage = Files.writeString(dir.resolve("garbage"), "not: yaml: [\n");
+    assertThatCode(() -> KubeconfigContext.check(garbage)).doesNotThrowAnyException();
+    Path empty = Files.writeString(dir.resolve("empty"), "");
+    assertThatCode(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", empty.toString())))
+        .as("an empty file is skipped, as fabric8 skips it")
+        .doesNotThrowAnyException();
+  }
+}
