@@ -239,17 +239,21 @@ class WebhookServerMainTest {
     }
   }
 
+  /** The server alone on a free loopback port with {@code KUBECONFIG=kubeconfig}. */
+  private Run startWithKubeconfig(Path kubeconfig) throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    return startAlone(
+        java.util.Map.of("KUBECONFIG", kubeconfig.toString()),
+        "--port=0",
+        "--bind-address=127.0.0.1",
+        "--tls-cert-file=" + certs.certFile(),
+        "--tls-private-key-file=" + certs.keyFile());
+  }
+
   @Test
   void aMissingKubeconfigIsRefusedWithOneLine() throws Exception {
-    TestCertificates certs = TestCertificates.create(dir);
     Path missing = dir.resolve("nonexistent");
-    Run r =
-        startAlone(
-            java.util.Map.of("KUBECONFIG", missing.toString()),
-            "--port=0",
-            "--bind-address=127.0.0.1",
-            "--tls-cert-file=" + certs.certFile(),
-            "--tls-private-key-file=" + certs.keyFile());
+    Run r = startWithKubeconfig(missing);
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err())
         .isEqualTo(
@@ -266,7 +270,6 @@ class WebhookServerMainTest {
    */
   @Test
   void aKubeconfigWhoseCurrentContextIsMissingIsRefusedWithOneLine() throws Exception {
-    TestCertificates certs = TestCertificates.create(dir);
     Path kubeconfig =
         java.nio.file.Files.writeString(
             dir.resolve("kubeconfig"),
@@ -274,13 +277,7 @@ class WebhookServerMainTest {
                 + "    server: https://127.0.0.1:1\n"
                 + "contexts:\n- name: x\n  context: {cluster: c}\n"
                 + "current-context: foo\n");
-    Run r =
-        startAlone(
-            java.util.Map.of("KUBECONFIG", kubeconfig.toString()),
-            "--port=0",
-            "--bind-address=127.0.0.1",
-            "--tls-cert-file=" + certs.certFile(),
-            "--tls-private-key-file=" + certs.keyFile());
+    Run r = startWithKubeconfig(kubeconfig);
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err())
         .isEqualTo(
