@@ -146,7 +146,16 @@ public final class DrainDecision {
                   + s.pool()
                   + " with "
                   + Names.MAINTENANCE_TAINT_KEY
-                  + ":NoSchedule and :NoExecute; Machines that do not tolerate it are evicted",
+                  + (s.missing().size() == MAINTENANCE_TAINTS.size()
+                      ? ":NoSchedule and :NoExecute"
+                      : ":"
+                          + s.missing().get(0).getEffect()
+                          + " (it already carries :"
+                          + (TaintEffect.NO_SCHEDULE.equals(s.missing().get(0).getEffect())
+                              ? TaintEffect.NO_EXECUTE
+                              : TaintEffect.NO_SCHEDULE)
+                          + ")")
+                  + "; Machines that do not tolerate it are evicted",
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
@@ -266,7 +275,9 @@ public final class DrainDecision {
       removedByOthers.ifPresent(events::add);
       // a crash right after the hook's release may have left Draining: say Drained again
       MaintenanceCondition condition =
-          removedByOthers.isEmpty() && drainedButNotShown(in.pool())
+          removedByOthers.isEmpty()
+                  && drainedButNotShown(in.pool())
+                  && !recreatedAfter(in.pool(), deletedAt)
               ? MaintenanceCondition.drained(DRAINED_MESSAGE)
               : null;
       if (step instanceof DrainStep.DeletePool s) {
@@ -287,11 +298,12 @@ public final class DrainDecision {
    * so no taint write (which records {@code DrainStarted} for every other drain) comes: the taints
    * of an earlier drain that was cancelled (they stay, see {@link DrainCancellation}), or an
    * operator's. Recognised by a {@code maintenance.ironcore.dev:NoExecute} taint whose {@code
-   * timeAdded} is more than {@link #TAINTED_BEFORE_SLACK} before the CAPI Machine's deletion, or,
-   * without a readable {@code timeAdded} (a v1alpha1-only API server), by the pool's {@code
-   * Maintenance} condition saying {@code DrainCancelled}. Recorded on the transition into {@code
-   * Draining}/{@code DrainStuck} ({@link DrainEvent.When#REASON_CHANGED}), or right before the
-   * hook's release when nothing blocks.
+   * timeAdded} is more than {@link #TAINTED_BEFORE_SLACK} before the CAPI Machine's deletion, or by
+   * a {@code Maintenance} condition an earlier drain left ({@code DrainCancelled}, or any reason
+   * whose {@code lastTransitionTime} is that much older than the deletion). A drain that added a
+   * missing taint records {@code DrainStarted} with that write, and the reconciler records one per
+   * drain. Recorded on the transition into {@code Draining}/{@code DrainStuck} ({@link
+   * DrainEvent.When#REASON_CHANGED}), or right before the hook's release when nothing blocks.
    *
    * @return the event, or null when this drain tainted the pool or the pool's condition already
    *     shows this drain ({@code Draining}, {@code DrainStuck}, {@code Drained})
@@ -304,15 +316,19 @@ public final class DrainDecision {
         dev.ironcore.maintenance.api.compute.Conditions.find(
             pool.getStatus() == null ? null : pool.getStatus().getConditions(),
             MaintenanceCondition.TYPE);
+    Instant since = deletedAt.minus(TAINTED_BEFORE_SLACK);
     String reason = condition == null ? null : condition.getReason();
-    if (MaintenanceCondition.DRAINING_REASON.equals(reason)
-        || MaintenanceCondition.STUCK_REASON.equals(reason)
-        || MaintenanceCondition.DRAINED_REASON.equals(reason)) {
-      return null;
+    boolean olderCondition = condition != null && before(condition.getLastTransitionTime(), since);
+    if ((MaintenanceCondition.DRAINING_REASON.equals(reason)
+            || MaintenanceCondition.STUCK_REASON.equals(reason)
+            || MaintenanceCondition.DRAINED_REASON.equals(reason))
+        && !olderCondition) {
+      return null; // this drain's own condition (one left by an earlier drain is older)
     }
     Instant added = maintenanceTaintAdded(pool);
-    boolean earlier = added != null && added.isBefore(deletedAt.minus(TAINTED_BEFORE_SLACK));
-    if (!earlier && !MaintenanceCondition.CANCELLED_REASON.equals(reason)) {
+    boolean earlier = added != null && added.isBefore(since);
+    boolean leftover = MaintenanceCondition.CANCELLED_REASON.equals(reason) || olderCondition;
+    if (!earlier && !leftover) {
       return null;
     }
     return DrainEvent.normal(
@@ -326,6 +342,18 @@ public final class DrainDecision {
             + (earlier ? " (NoExecute added at " + added + ", before this drain)" : "")
             + ": draining it without tainting; Machines that do not tolerate them are evicted",
         DrainEvent.When.REASON_CHANGED);
+  }
+
+  /** True when {@code time} (RFC 3339) is readable and before {@code limit}. */
+  private static boolean before(String time, Instant limit) {
+    if (time == null) {
+      return false;
+    }
+    try {
+      return Instant.parse(time).isBefore(limit);
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
   }
 
   /** The readable {@code timeAdded} of the pool's maintenance NoExecute taint, else null. */

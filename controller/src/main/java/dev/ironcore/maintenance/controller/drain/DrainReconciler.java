@@ -72,6 +72,14 @@ public final class DrainReconciler implements Reconciler {
   private final Map<String, String> heldPool = new ConcurrentHashMap<>();
 
   /**
+   * CAPI Machines (by uid) whose {@code DrainStarted} this process recorded: a drain that added
+   * only the taint a pool lacked (its NoExecute taint put there by hand) records it with the taint
+   * write, and must not record it again as "already carries the taints" when the pool turns
+   * Draining. Forgotten when the Machine is gone.
+   */
+  private final java.util.Set<String> started = ConcurrentHashMap.newKeySet();
+
+  /**
    * @param selector {@code --capi-machine-selector}: which CAPI Machines (by their labels) to
    *     manage
    * @param policy drain timeout and budget
@@ -129,6 +137,7 @@ public final class DrainReconciler implements Reconciler {
     CapiMachine cached = cache.capiMachine(key);
     if (cached == null) {
       lastHold.remove(key);
+      started.removeIf(uid -> uid.startsWith(key + "#"));
       String held = heldPool.remove(key);
       if (held != null) {
         unblocked(held); // gone while held (finalizers removed by hand): its gauge row goes too
@@ -300,6 +309,11 @@ public final class DrainReconciler implements Reconciler {
       HasMetadata on = e.on() == DrainEvent.Subject.POOL ? pool : capi;
       if (on == null) {
         continue;
+      }
+      if (DrainEvent.STARTED.equals(e.reason())
+          && capi != null
+          && !started.add(DrainDecision.key(capi) + "#" + capi.getMetadata().getUid())) {
+        continue; // this drain's start is on record already
       }
       if (when == DrainEvent.When.BEFORE_WRITE) {
         events.recordOnce(on, e.type(), e.reason(), e.message()); // a retried write: not again

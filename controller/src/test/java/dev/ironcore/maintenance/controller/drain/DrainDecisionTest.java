@@ -107,6 +107,19 @@ class DrainDecisionTest {
                           + " Machine's deletion, and never drained: not deleting it");
             });
 
+    // waiting for CAPI on the re-created pool: it is not told it was drained
+    var waiting =
+        capiMachine(
+            "pool-a",
+            true,
+            List.of(Names.CAPI_MACHINE_FINALIZER, Names.CLEANUP_FINALIZER),
+            Map.of());
+    var wait =
+        DrainDecision.decide(
+            in(waiting, recreated, List.of()), DrainPolicy.defaults(), java.time.Clock.systemUTC());
+    assertThat(wait.step()).isEqualTo(new DrainStep.WaitForCapi("pool-a"));
+    assertThat(wait.condition()).as("no Drained on a pool never drained").isNull();
+
     // created in the deletion's second, before it, or tainted by this drain: the drained pool
     for (String created : List.of("2026-11-29T08:00:00Z", "2026-11-29T07:00:00Z")) {
       MachinePool p = dev.ironcore.maintenance.controller.Fixtures.pool("pool-a");

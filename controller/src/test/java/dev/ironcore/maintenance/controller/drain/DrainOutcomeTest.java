@@ -548,4 +548,64 @@ class DrainOutcomeTest {
             "pool pool-a already carries the maintenance.ironcore.dev taints: draining it without"
                 + " tainting; Machines that do not tolerate them are evicted");
   }
+
+  /**
+   * Fresh eyes: a pool whose earlier drain ended Drained (its hook held by someone else's hook, our
+   * finalizer then removed) keeps the taints and the old condition; a new drain of it records
+   * DrainStarted too, while the condition this drain writes does not repeat it.
+   */
+  @Test
+  void aConditionLeftByAnEarlierDrainDoesNotHideTheNewDrainsStart() {
+    List<Machine> blocking = List.of(machine("vm-1", "pool-a", false));
+    MachinePool leftover =
+        pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0])); // no timeAdded
+    MachinePoolStatus status = new MachinePoolStatus();
+    status.setConditions(
+        Conditions.set(
+            null, "Maintenance", "True", "Drained", "m", null, DELETED.minusSeconds(3600)));
+    leftover.setStatus(status);
+    var o =
+        decide(
+            marked("pool-a", true),
+            leftover,
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(reasons(o)).containsExactly("DrainStarted", "DrainBlocked");
+
+    // the Draining this drain wrote, after the deletion: no second DrainStarted
+    status.setConditions(
+        Conditions.set(
+            null, "Maintenance", "False", "Draining", "m", null, DELETED.plusSeconds(2)));
+    assertThat(
+            reasons(
+                decide(
+                    marked("pool-a", true),
+                    leftover,
+                    blocking,
+                    DrainPolicy.defaults(),
+                    at(Duration.ofSeconds(5)))))
+        .containsExactly("DrainBlocked");
+  }
+
+  @Test
+  void taintingAPoolThatCarriesOnlyTheNoExecuteTaintSaysWhichTaintItAdds() {
+    MachinePool onlyNoExecute = pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.get(1));
+    var o =
+        decide(
+            marked("pool-a", true),
+            onlyNoExecute,
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(1)));
+    assertThat(o.step()).isInstanceOf(DrainStep.AddTaints.class);
+    assertThat(o.events())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .isEqualTo(
+                        "tainting pool pool-a with maintenance.ironcore.dev:NoSchedule (it already"
+                            + " carries :NoExecute); Machines that do not tolerate it are evicted"));
+  }
 }
