@@ -334,7 +334,20 @@ public final class ControllerMain implements Callable<Integer> {
             : "controller stopping: loops finish their passes");
     app.close();
     if (elector != null) {
-      elector.cancel(true); // releases the Lease (synchronously) when this process leads
+      // releases the Lease when this process leads; an API server that does not answer would hold
+      // the stop for fabric8's retries (about 40 s, past a pod's 30 s grace period): at most 5 s,
+      // then the Lease expires on its own (15 s)
+      CompletableFuture<?> running = elector;
+      Thread release = new Thread(() -> running.cancel(true), "lease-release");
+      release.setDaemon(true);
+      release.start();
+      release.join(LEASE_RELEASE_WAIT.toMillis());
+      if (release.isAlive()) {
+        log.warn(
+            "leader election: the API server did not take the Lease's release within {} s; it"
+                + " expires on its own",
+            LEASE_RELEASE_WAIT.toSeconds());
+      }
     }
     if (health != null) {
       health.close();
@@ -429,6 +442,9 @@ public final class ControllerMain implements Callable<Integer> {
       return value;
     }
   }
+
+  /** How long a stop waits for the Lease's release before it goes on. */
+  private static final java.time.Duration LEASE_RELEASE_WAIT = java.time.Duration.ofSeconds(5);
 
   public static void main(String[] args) {
     System.exit(Cli.of(new ControllerMain()).execute(args));

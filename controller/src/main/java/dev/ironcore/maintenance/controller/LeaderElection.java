@@ -199,7 +199,16 @@ public final class LeaderElection {
                         },
                         () -> {
                           if (stopping.getAsBoolean()) {
-                            LOG.info("leader election: {} released the lease", identity);
+                            // fabric8 calls this also when the release failed
+                            if (watchdog.released()) {
+                              LOG.info("leader election: {} released the lease", identity);
+                            } else {
+                              LOG.warn(
+                                  "leader election: {} stepped down without releasing the lease"
+                                      + " (the API server did not take it); it expires in {} s",
+                                  identity,
+                                  LEASE_DURATION.toSeconds());
+                            }
                             return;
                           }
                           LOG.error("leader election: {} lost the lease; exiting", identity);

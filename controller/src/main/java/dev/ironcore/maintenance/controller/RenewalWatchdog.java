@@ -23,6 +23,7 @@ public final class RenewalWatchdog {
   private final LongSupplier nanoTime;
   private volatile long lastRenewal;
   private volatile boolean leading;
+  private volatile boolean released;
 
   /**
    * @param renewDeadline how long a leader may go without a successful renewal (10 s, as
@@ -68,6 +69,8 @@ public final class RenewalWatchdog {
       private void renewed(LeaderElectionRecord record) {
         if (lock.identity().equals(record.getHolderIdentity())) {
           lastRenewal = nanoTime.getAsLong();
+        } else if (record.getHolderIdentity() == null || record.getHolderIdentity().isEmpty()) {
+          released = true; // fabric8's release on a clean stop went through
         }
       }
     };
@@ -89,6 +92,11 @@ public final class RenewalWatchdog {
     }
     Duration since = Duration.ofNanos(nanoTime.getAsLong() - lastRenewal);
     return since.compareTo(renewDeadline) > 0 ? since : null;
+  }
+
+  /** True once a write of the Lease without a holder (fabric8's release) succeeded. */
+  public boolean released() {
+    return released;
   }
 
   /** The renew deadline this watchdog enforces. */

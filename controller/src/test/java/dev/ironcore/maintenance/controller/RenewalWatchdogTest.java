@@ -105,4 +105,15 @@ class RenewalWatchdogTest {
     advance(Duration.ofMinutes(5));
     assertThat(watchdog.overdue()).isNull();
   }
+
+  @Test
+  void aSuccessfulWriteWithoutAHolderIsTheRelease() {
+    Lock lock = watchdog.wrap(new CountingLock());
+    watchdog.leading();
+    assertThat(watchdog.released()).isFalse();
+    lock.update(null, heldBy("me"));
+    assertThat(watchdog.released()).isFalse();
+    lock.update(null, heldBy(null));
+    assertThat(watchdog.released()).isTrue();
+  }
 }
