@@ -346,13 +346,21 @@ public final class DrainDecision {
 
   /** True when {@code time} (RFC 3339) is readable and before {@code limit}. */
   private static boolean before(String time, Instant limit) {
+    Instant t = instant(time);
+    return t != null && t.isBefore(limit);
+  }
+
+  /**
+   * {@code time} (an object's RFC 3339 timestamp) as an instant; null when absent or unreadable.
+   */
+  private static Instant instant(String time) {
     if (time == null) {
-      return false;
+      return null;
     }
     try {
-      return Instant.parse(time).isBefore(limit);
+      return Instant.parse(time);
     } catch (java.time.format.DateTimeParseException e) {
-      return false;
+      return null;
     }
   }
 
@@ -366,11 +374,7 @@ public final class DrainDecision {
           && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())
           && "NoExecute".equals(t.getEffect())
           && t.getTimeAdded() != null) {
-        try {
-          return Instant.parse(t.getTimeAdded());
-        } catch (java.time.format.DateTimeParseException e) {
-          return null;
-        }
+        return instant(t.getTimeAdded());
       }
     }
     return null;
@@ -484,15 +488,7 @@ public final class DrainDecision {
 
   /** The {@code deletionTimestamp}, or null when not deleting (or unparsable). */
   public static Instant deletedAt(HasMetadata o) {
-    String ts = o.getMetadata() == null ? null : o.getMetadata().getDeletionTimestamp();
-    if (ts == null) {
-      return null;
-    }
-    try {
-      return Instant.parse(ts);
-    } catch (java.time.format.DateTimeParseException e) {
-      return null;
-    }
+    return instant(o.getMetadata() == null ? null : o.getMetadata().getDeletionTimestamp());
   }
 
   /** The next step for {@code in}; never null. */
@@ -554,16 +550,12 @@ public final class DrainDecision {
    * one.
    */
   static boolean recreatedAfter(MachinePool pool, Instant deletedAt) {
-    String created = pool.getMetadata() == null ? null : pool.getMetadata().getCreationTimestamp();
-    if (created == null || deletedAt == null) {
-      return false;
-    }
-    try {
-      return Instant.parse(created).isAfter(deletedAt)
-          && missingMaintenanceTaints(pool).contains(MAINTENANCE_TAINTS.get(1));
-    } catch (java.time.format.DateTimeParseException e) {
-      return false;
-    }
+    Instant created =
+        instant(pool.getMetadata() == null ? null : pool.getMetadata().getCreationTimestamp());
+    return created != null
+        && deletedAt != null
+        && created.isAfter(deletedAt)
+        && missingMaintenanceTaints(pool).contains(MAINTENANCE_TAINTS.get(1));
   }
 
   /**
