@@ -60,7 +60,7 @@ public final class InstallManifests {
           f.optional("kubectl", null) != null
               ? Path.of(f.optional("kubectl", null))
               : Kubectl.locate(envDir == null ? null : Path.of(envDir));
-      Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+      Config config = Config.fromKubeconfig(kubeconfig.toAbsolutePath().toFile());
       try (KubernetesClient client = dev.ironcore.maintenance.api.json.JsonMappers.client(config)) {
         new WebhookInstaller(client, new Kubectl(kubectlBin, kubeconfig))
             .install(

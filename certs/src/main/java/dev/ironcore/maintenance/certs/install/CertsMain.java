@@ -340,15 +340,23 @@ public final class CertsMain implements Callable<Integer> {
 
   /**
    * A client of {@code kubeconfig} (null: KUBECONFIG, ~/.kube/config, in-cluster) that fails fast.
+   * Relative file paths in the kubeconfig ({@code certificate-authority}, {@code
+   * client-certificate}, {@code client-key}) are resolved against the file's directory, as kubectl
+   * does, not against the working directory.
    */
   static KubernetesClient client(Path kubeconfig) throws IOException {
-    Config config =
-        kubeconfig == null
-            ? Config.autoConfigure(null)
-            : Config.fromKubeconfig(Files.readString(kubeconfig));
+    Config config = kubeconfig == null ? Config.autoConfigure(null) : config(kubeconfig);
     config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
     config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
     return dev.ironcore.maintenance.api.json.JsonMappers.client(config);
+  }
+
+  /**
+   * The fabric8 configuration of one kubeconfig file, relative paths in it resolved against its
+   * directory.
+   */
+  static Config config(Path kubeconfig) {
+    return Config.fromKubeconfig(kubeconfig.toAbsolutePath().toFile());
   }
 
   static final class KeyAlgorithmConverter implements CommandLine.ITypeConverter<KeyAlgorithm> {

@@ -93,6 +93,28 @@ class CertsMainFlagsTest {
     assertThat(dir.resolve("ca")).doesNotExist();
   }
 
+  /**
+   * A kubeconfig naming its certificate files by relative paths: resolved against the file's
+   * directory as kubectl does (read as text, fabric8 resolved them against the working directory).
+   */
+  @Test
+  void relativePathsInAKubeconfigAreResolvedAgainstItsDirectory() throws Exception {
+    Path kubeconfig =
+        Files.writeString(
+            Files.createDirectories(dir.resolve("elsewhere")).resolve("kubeconfig"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1',"
+                + " certificate-authority: pki/ca.crt}}]\n"
+                + "users: [{name: u, user: {client-certificate: pki/admin.crt,"
+                + " client-key: pki/admin.key}}]\n"
+                + "contexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n");
+    io.fabric8.kubernetes.client.Config config = CertsMain.config(kubeconfig);
+    Path pki = dir.resolve("elsewhere/pki");
+    assertThat(Path.of(config.getCaCertFile())).isEqualTo(pki.resolve("ca.crt"));
+    assertThat(Path.of(config.getClientCertFile())).isEqualTo(pki.resolve("admin.crt"));
+    assertThat(Path.of(config.getClientKeyFile())).isEqualTo(pki.resolve("admin.key"));
+  }
+
   @Test
   void zeroDurationsAreRefused() {
     assertThat(run("--validity=0", "--ca-dir=" + dir))
