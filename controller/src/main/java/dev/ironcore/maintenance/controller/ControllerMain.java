@@ -221,6 +221,11 @@ public final class ControllerMain implements Callable<Integer> {
     try {
       KubeconfigEnv.check(System.getenv());
       KubeconfigContext.checkEnv(System.getenv());
+      KubeconfigContext.noCluster(System.getenv())
+          .ifPresent(
+              reason -> {
+                throw new IllegalArgumentException(reason);
+              });
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

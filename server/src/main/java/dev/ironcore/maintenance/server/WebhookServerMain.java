@@ -209,7 +209,13 @@ public final class WebhookServerMain implements Callable<Integer> {
     }
     AtomicReference<MachineCache> machines = new AtomicReference<>();
     KubernetesClient client = null;
-    if (evictionWarnings) {
+    java.util.Optional<String> noCluster = KubeconfigContext.noCluster(System.getenv());
+    if (evictionWarnings && noCluster.isPresent()) {
+      org.slf4j.LoggerFactory.getLogger(WebhookServerMain.class)
+          .warn(
+              "no eviction warnings: {} (--no-eviction-warnings turns them off without this line)",
+              noCluster.get());
+    } else if (evictionWarnings) {
       try {
         client = MachineCache.client(null);
         startMachineCache(client, machines, bound);

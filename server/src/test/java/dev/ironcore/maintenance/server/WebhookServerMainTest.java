@@ -287,6 +287,49 @@ class WebhookServerMainTest {
   }
 
   /**
+   * No kubeconfig and not in a pod: the server serves and says once at start that there are no
+   * eviction warnings and why, instead of trying https://kubernetes.default.svc/ (which logged "API
+   * discovery failed (... An error has occurred.)" 20 s later).
+   */
+  @Test
+  void noClusterMeansNoEvictionWarningsSaidOnceAtStart() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    Path home = java.nio.file.Files.createDirectories(dir.resolve("home"));
+    Path log = dir.resolve("no-cluster.log");
+    ProcessBuilder pb =
+        JavaMain.processBuilder(
+                WebhookServerMain.class,
+                "--port=0",
+                "--bind-address=127.0.0.1",
+                "--tls-cert-file=" + certs.certFile(),
+                "--tls-private-key-file=" + certs.keyFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment().remove("KUBECONFIG");
+    pb.environment().remove("KUBERNETES_SERVICE_HOST");
+    pb.environment().remove("KUBERNETES_MASTER");
+    pb.environment().put("HOME", home.toString());
+    Process p = pb.start();
+    try {
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(() -> java.nio.file.Files.readString(log).contains("no eviction warnings"));
+      assertThat(p.isAlive()).as("the server keeps serving").isTrue();
+      assertThat(java.nio.file.Files.readString(log))
+          .contains(
+              "WARN WebhookServerMain - no eviction warnings: no cluster to talk to: KUBECONFIG is"
+                  + " unset, "
+                  + home.resolve(".kube/config")
+                  + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
+                  + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG"
+                  + " (--no-eviction-warnings turns them off without this line)")
+          .doesNotContain("machine cache");
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /**
    * With {@code --log-format=json} the reason a start fails is a JSON log line (as
    * controller-runtime's setupLog.Error), not plain text among JSON lines.
    */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Checks, before a client is built, that a kubeconfig's current context can be used: the file sets
@@ -54,6 +55,43 @@ public final class KubeconfigContext {
       source = "kubeconfig " + config;
     }
     check(source, files);
+  }
+
+  /**
+   * Why fabric8's auto-configuration would find no cluster at all: {@code KUBECONFIG} unset or
+   * empty, no {@code ~/.kube/config} (or an empty one), not in a pod ({@code
+   * KUBERNETES_SERVICE_HOST} or {@code KUBERNETES_SERVICE_PORT} unset, as client-go's {@code
+   * rest.InClusterConfig} decides) and no {@code KUBERNETES_MASTER}. fabric8 would then talk to
+   * {@code https://kubernetes.default.svc/}, which outside a cluster fails only after its connect
+   * timeout and retries, with a message that does not say why.
+   *
+   * @param env the process environment ({@code System.getenv()})
+   * @return one line saying what was looked for; empty when any of them is there
+   */
+  public static Optional<String> noCluster(Map<String, String> env) {
+    String kubeconfig = env.get("KUBECONFIG");
+    if (kubeconfig != null && !kubeconfig.isEmpty()) {
+      return Optional.empty();
+    }
+    Path config = home(env).resolve(".kube").resolve("config");
+    if (config.toFile().length() > 0) {
+      return Optional.empty();
+    }
+    if (present(env, "KUBERNETES_SERVICE_HOST") && present(env, "KUBERNETES_SERVICE_PORT")
+        || present(env, "KUBERNETES_MASTER")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "no cluster to talk to: KUBECONFIG is unset, "
+            + config
+            + (Files.exists(config) ? " is empty" : " does not exist")
+            + " and this is not a pod (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not both"
+            + " set); set KUBECONFIG");
+  }
+
+  private static boolean present(Map<String, String> env, String name) {
+    String value = env.get(name);
+    return value != null && !value.isEmpty();
   }
 
   /**

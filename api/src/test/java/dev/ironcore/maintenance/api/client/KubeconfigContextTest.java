@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.api.client;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,6 +22,46 @@ class KubeconfigContextTest {
             + "contexts:\n"
             + contexts
             + (current == null ? "" : "current-context: " + current + "\n"));
+  }
+
+  /**
+   * No KUBECONFIG, no ~/.kube/config and not in a pod: fabric8 would try
+   * https://kubernetes.default.svc/; said in one line instead. Any one of them is enough.
+   */
+  @Test
+  void noClusterIsSaidWhenNothingNamesOne() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    assertThat(KubeconfigContext.noCluster(Map.of("HOME", home.toString())))
+        .contains(
+            "no cluster to talk to: KUBECONFIG is unset, "
+                + home.resolve(".kube/config")
+                + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
+                + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG");
+    assertThat(
+            KubeconfigContext.noCluster(
+                Map.of("HOME", home.toString(), "KUBERNETES_SERVICE_HOST", "10.0.0.1")))
+        .as("a host without a port is not a pod, as for client-go")
+        .isPresent();
+    assertThat(
+            KubeconfigContext.noCluster(
+                Map.of(
+                    "HOME",
+                    home.toString(),
+                    "KUBERNETES_SERVICE_HOST",
+                    "10.0.0.1",
+                    "KUBERNETES_SERVICE_PORT",
+                    "443")))
+        .isEmpty();
+    assertThat(KubeconfigContext.noCluster(Map.of("HOME", home.toString(), "KUBECONFIG", "/x")))
+        .isEmpty();
+    Path config = Files.createDirectories(home.resolve(".kube")).resolve("config");
+    Files.writeString(config, "");
+    assertThat(KubeconfigContext.noCluster(Map.of("HOME", home.toString())))
+        .get()
+        .asString()
+        .contains(config + " is empty");
+    Files.writeString(config, "apiVersion: v1\n");
+    assertThat(KubeconfigContext.noCluster(Map.of("HOME", home.toString()))).isEmpty();
   }
 
   @Test

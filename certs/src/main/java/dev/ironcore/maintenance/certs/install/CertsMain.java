@@ -197,8 +197,8 @@ public final class CertsMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    boolean dry = checkFlags() || dryRun;
     SanList names = sanList();
+    boolean dry = checkFlags() || dryRun;
     List<String> crdNames =
         crds == null
             ? List.of()
@@ -284,6 +284,11 @@ public final class CertsMain implements Callable<Integer> {
       if (kubeconfigs == null || kubeconfigs.isEmpty()) {
         KubeconfigEnv.check(env);
         KubeconfigContext.checkEnv(env);
+        KubeconfigContext.noCluster(env)
+            .ifPresent(
+                reason -> {
+                  throw new IllegalArgumentException(reason);
+                });
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

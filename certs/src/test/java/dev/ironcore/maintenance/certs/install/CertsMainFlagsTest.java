@@ -115,6 +115,31 @@ class CertsMainFlagsTest {
     assertThat(Path.of(config.getClientKeyFile())).isEqualTo(pki.resolve("admin.key"));
   }
 
+  /**
+   * No kubeconfig and not in a pod: one line, before a CA is made (fabric8 would try
+   * kubernetes.default.svc).
+   */
+  @Test
+  void noClusterIsRefusedBeforeAnythingIsWritten() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        CertsMain.run(
+            new String[] {"--ca-dir=" + dir.resolve("ca")},
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            Map.of("HOME", home.toString()));
+    assertThat(new Run(code, err.toString(StandardCharsets.UTF_8)))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: no cluster to talk to: KUBECONFIG is unset, "
+                    + home.resolve(".kube/config")
+                    + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
+                    + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
+  }
+
   @Test
   void zeroDurationsAreRefused() {
     assertThat(run("--validity=0", "--ca-dir=" + dir))

@@ -55,4 +55,30 @@ class MissingKubeconfigTest {
                 + kubeconfig
                 + ": current-context \"foo\" is not a context of the file\n");
   }
+
+  /**
+   * No KUBECONFIG, no ~/.kube/config and not in a pod: fabric8 would try
+   * https://kubernetes.default.svc/ and fail after 20 s with "cannot connect"; refused at once.
+   */
+  @Test
+  void noKubeconfigOutsideAPodIsRefusedWithOneLine() throws Exception {
+    Path log = dir.resolve("none.log");
+    Path home = Files.createDirectories(dir.resolve("home"));
+    java.util.Map<String, String> env =
+        java.util.Map.of(
+            "KUBECONFIG", "",
+            "HOME", home.toString(),
+            "KUBERNETES_SERVICE_HOST", "",
+            "KUBERNETES_MASTER", "");
+    try (ControllerProcess controller = ControllerProcess.start(Path.of(""), log, env)) {
+      Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> !controller.alive());
+      assertThat(controller.terminate()).isEqualTo(2);
+    }
+    assertThat(Files.readString(log))
+        .isEqualTo(
+            "ironcore-maintenance-controller: no cluster to talk to: KUBECONFIG is unset, "
+                + home.resolve(".kube/config")
+                + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
+                + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG\n");
+  }
 }
