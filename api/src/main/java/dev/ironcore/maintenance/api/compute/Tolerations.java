@@ -13,10 +13,12 @@ public final class Tolerations {
   /**
    * How long {@code tolerations} (null = none) let a Machine stay on a pool once the {@code
    * NoExecute} {@code taint} is there, as Kubernetes' taint manager decides for pods: the shortest
-   * {@code tolerationSeconds} among the matching tolerations (seconds; 0 or less: evicted at once).
+   * {@code tolerationSeconds} among the matching tolerations (seconds; 0 or less: evicted at once,
+   * counted as 0 as Kubernetes' {@code getMinTolerationTime} does, so that no value a user can
+   * write reads as {@link #FOREVER}: int64's least value is a legal {@code tolerationSeconds}).
    *
    * @return null when no toleration matches; {@link #FOREVER} when a matching one has no {@code
-   *     tolerationSeconds}; else the shortest matching {@code tolerationSeconds}
+   *     tolerationSeconds}; else the shortest matching {@code tolerationSeconds}, at least 0
    */
   public static Long shortestSeconds(Taint taint, List<Toleration> tolerations) {
     Long shortest = null;
@@ -27,7 +29,7 @@ public final class Tolerations {
       if (t.getTolerationSeconds() == null) {
         return FOREVER;
       }
-      long s = t.getTolerationSeconds();
+      long s = Math.max(0, t.getTolerationSeconds());
       shortest = shortest == null ? s : Math.min(shortest, s);
     }
     return shortest;

@@ -9,6 +9,25 @@ class TolerationTest {
   private static final Taint MAINTENANCE = new Taint("maintenance.ironcore.dev", null, "NoExecute");
   private static final Taint GPU = new Taint("gpu", "a100", "NoExecute");
 
+  /**
+   * Kubernetes' getMinTolerationTime: a value of 0 or less counts as 0, int64's least value too.
+   */
+  @Test
+  void secondsOfZeroOrLessCountAsZeroNeverAsForever() {
+    Toleration least = new Toleration("gpu", "Exists", null, "NoExecute");
+    least.setTolerationSeconds(Long.MIN_VALUE);
+    Toleration later = new Toleration(null, "Exists", null, null);
+    later.setTolerationSeconds(30L);
+    assertThat(Tolerations.shortestSeconds(GPU, List.of(later, least))).isZero();
+    Toleration negative = new Toleration("gpu", "Exists", null, null);
+    negative.setTolerationSeconds(-5L);
+    assertThat(Tolerations.shortestSeconds(GPU, List.of(negative))).isZero();
+    assertThat(
+            Tolerations.shortestSeconds(
+                GPU, List.of(later, new Toleration(null, "Exists", null, null))))
+        .isEqualTo(Tolerations.FOREVER);
+  }
+
   @Test
   void existsWithMatchingKeyToleratesAnyValue() {
     assertThat(new Toleration("gpu", "Exists", null, null).tolerates(GPU)).isTrue();

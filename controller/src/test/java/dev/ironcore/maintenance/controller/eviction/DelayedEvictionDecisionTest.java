@@ -60,6 +60,9 @@ class DelayedEvictionDecisionTest {
     Taint t = taint("k", ADDED.toString());
     assertThat(decide(ADDED, t, true, tolerates("k", 0L)).evict()).isTrue();
     assertThat(decide(ADDED.minusSeconds(100), t, true, tolerates("k", -5L)).evict()).isTrue();
+    assertThat(decide(ADDED, t, true, tolerates("k", Long.MIN_VALUE)).evict())
+        .as("int64's least value is a legal tolerationSeconds, not 'forever' (fresh eyes)")
+        .isTrue();
   }
 
   @Test
