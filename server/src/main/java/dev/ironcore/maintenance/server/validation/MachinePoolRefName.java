@@ -12,7 +12,9 @@ import java.util.List;
  * subdomain, as every cluster-scoped object name): a Machine bound to a name no pool can have gets
  * the poollet finalizer that no poollet would ever remove. Checked when the binding is new (CREATE,
  * or the UPDATE that sets or changes it); an unchanged binding stored before this rule is not
- * checked again, so existing Machines keep working. An unbound Machine is always valid here.
+ * checked again, so existing Machines keep working. An unbound Machine (no {@code
+ * spec.machinePoolRef}, or a null one) is always valid here; {@code machinePoolRef: {}} or {@code
+ * {name: ""}} is a Required error, as in IronCore's {@code validateMachineSpec}.
  */
 public final class MachinePoolRefName implements Validator {
   static final String FIELD = "spec.machinePoolRef.name";
@@ -22,7 +24,13 @@ public final class MachinePoolRefName implements Validator {
   public List<FieldError> validate(AdmissionRequest request) {
     String name = KubeObjects.textAt(request.object(), POINTER);
     if (name.isEmpty()) {
-      return List.of();
+      return refWithoutName(request.object()) && !refWithoutName(request.oldObject())
+          ? List.of(
+              FieldError.required(
+                  FIELD,
+                  "spec.machinePoolRef is set, so it must name a MachinePool (leave out"
+                      + " spec.machinePoolRef for an unbound Machine)"))
+          : List.of();
     }
     if (request.operation() == Operation.UPDATE
         && name.equals(KubeObjects.textAt(request.oldObject(), POINTER))) {
@@ -34,5 +42,17 @@ public final class MachinePoolRefName implements Validator {
         : List.of(
             FieldError.invalid(
                 FIELD, name, "not a valid MachinePool name: " + String.join("; ", problems)));
+  }
+
+  /**
+   * True when {@code spec.machinePoolRef} is an object without a name (or an empty one): IronCore
+   * counts a non-nil reference as bound and validates its name ({@code validateMachineSpec}), so
+   * {@code machinePoolRef: {name: ""}} is refused there; an old object stored that way (before this
+   * rule) keeps passing.
+   */
+  private static boolean refWithoutName(com.fasterxml.jackson.databind.JsonNode object) {
+    com.fasterxml.jackson.databind.JsonNode ref =
+        KubeObjects.member(KubeObjects.member(object, "spec"), "machinePoolRef");
+    return ref != null && ref.isObject() && KubeObjects.textAt(object, POINTER).isEmpty();
   }
 }

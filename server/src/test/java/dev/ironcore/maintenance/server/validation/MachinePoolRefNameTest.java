@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.admission.Operation;
+import dev.ironcore.maintenance.server.admission.TestReviews;
 import org.junit.jupiter.api.Test;
 
 class MachinePoolRefNameTest {
@@ -32,6 +33,41 @@ class MachinePoolRefNameTest {
               });
     }
     assertThat(RULE.validate(machine(Operation.UPDATE, bound("Bad"), bound(null)))).hasSize(1);
+  }
+
+  /**
+   * {@code machinePoolRef: {name: ""}} or {@code {}}: IronCore counts a non-nil reference as bound
+   * and refuses the empty name (validateMachineSpec); it was accepted as unbound (fresh eyes).
+   */
+  @Test
+  void aReferenceWithoutANameIsRequiredToNameOne() {
+    for (var ref :
+        new com.fasterxml.jackson.databind.JsonNode[] {
+          bound(""),
+          TestReviews.json(
+              "{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':{}}}")
+        }) {
+      assertThat(RULE.validate(machine(Operation.CREATE, ref, null)))
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.field()).isEqualTo("spec.machinePoolRef.name");
+                assertThat(e.type()).isEqualTo(FieldError.Type.REQUIRED);
+              });
+      assertThat(RULE.validate(machine(Operation.UPDATE, ref, bound(null)))).hasSize(1);
+      assertThat(RULE.validate(machine(Operation.UPDATE, ref, bound(""))))
+          .as("stored that way before this rule: not refused again")
+          .isEmpty();
+    }
+    assertThat(
+            RULE.validate(
+                machine(
+                    Operation.CREATE,
+                    TestReviews.json(
+                        "{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':null}}"),
+                    null)))
+        .as("a null reference is no binding")
+        .isEmpty();
   }
 
   @Test
