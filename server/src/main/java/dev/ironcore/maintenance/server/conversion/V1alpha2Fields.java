@@ -23,6 +23,12 @@ import java.util.List;
  * puts the members back onto the v1alpha1 entry that equals the recorded entry without them: the
  * one at the recorded index when it still matches, else the first unused equal entry (so a v1alpha1
  * client may reorder the list); an entry that no longer exists takes its members with it.
+ *
+ * <p>Entries that look the same in v1alpha1 (twins, e.g. two {@code key: k, operator: Exists}
+ * tolerations of which one has {@code tolerationSeconds}) are recorded with {@code "twins": n},
+ * their number in the list. When a v1alpha1 client removed or added one of them, which one it was
+ * cannot be told from the v1alpha1 list: the recorded entries of that look then lose their members
+ * (as a removed or changed entry does), instead of moving them onto a twin that never had them.
  */
 final class V1alpha2Fields {
   /** The annotation of a v1alpha1 object that carries the v1alpha2-only fields. */
@@ -70,11 +76,19 @@ final class V1alpha2Fields {
         continue;
       }
       ArrayNode kept = NODES.arrayNode();
+      List<JsonNode> looks = new java.util.ArrayList<>(list.size());
+      for (JsonNode entry : list) {
+        looks.add(without(entry, field));
+      }
       for (int i = 0; i < list.size(); i++) {
         if (list.get(i) instanceof ObjectNode entry && hasAny(entry, field.members())) {
           ObjectNode recorded = NODES.objectNode();
           recorded.put("index", i);
           recorded.set("entry", entry.deepCopy());
+          int twins = count(looks, looks.get(i));
+          if (twins > 1) {
+            recorded.put("twins", twins);
+          }
           kept.add(recorded);
           entry.remove(field.members());
         }
@@ -109,6 +123,11 @@ final class V1alpha2Fields {
       }
       JsonNode list = spec == null ? null : spec.get(field.list());
       boolean[] used = new boolean[list != null && list.isArray() ? list.size() : 0];
+      // the v1alpha1 list as sent, before members are put back, for counting twins
+      List<JsonNode> sent = new java.util.ArrayList<>(used.length);
+      for (int i = 0; i < used.length; i++) {
+        sent.add(list.get(i).deepCopy());
+      }
       for (JsonNode item : recorded) {
         JsonNode entry = item.get("entry");
         JsonNode index = item.get("index");
@@ -123,8 +142,11 @@ final class V1alpha2Fields {
         if (used.length == 0) {
           continue;
         }
-        ObjectNode without = ((ObjectNode) entry).deepCopy();
-        without.remove(field.members());
+        JsonNode without = without(entry, field);
+        JsonNode twins = item.get("twins");
+        if (twins != null && twins.canConvertToInt() && count(sent, without) != twins.asInt()) {
+          continue; // a twin was removed or added: which one cannot be told
+        }
         int target = find(list, used, index.asInt(), without);
         if (target >= 0) {
           used[target] = true;
@@ -149,6 +171,26 @@ final class V1alpha2Fields {
       }
     }
     return -1;
+  }
+
+  /** The entry as a v1alpha1 client sees it: without the v1alpha2-only members. */
+  private static JsonNode without(JsonNode entry, ListField field) {
+    if (!(entry instanceof ObjectNode object) || !hasAny(object, field.members())) {
+      return entry;
+    }
+    ObjectNode copy = object.deepCopy();
+    copy.remove(field.members());
+    return copy;
+  }
+
+  private static int count(Iterable<JsonNode> entries, JsonNode look) {
+    int n = 0;
+    for (JsonNode e : entries) {
+      if (look.equals(e)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static boolean hasAny(ObjectNode entry, List<String> members) {

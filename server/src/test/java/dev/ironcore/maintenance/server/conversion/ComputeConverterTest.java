@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +108,33 @@ class ComputeConverterTest {
                 "[{'key':'c','effect':'NoExecute'},"
                     + "{'key':'b','effect':'NoExecute','timeAdded':'2026-02-01T00:00:00Z'}]"));
     assertThat(up.get("metadata")).isEqualTo(json("{'name':'p'}"));
+  }
+
+  /**
+   * Two tolerations that look the same in v1alpha1, one with seconds: a v1alpha1 client that
+   * removes one of them cannot be told apart from one that removes the other, so the seconds are
+   * lost (the remaining toleration tolerates for good) rather than moved onto the entry that never
+   * had them (fresh eyes: the Machine went from tolerated for good to evicted after 30 s).
+   * Unchanged twins and an entry added beside them keep their seconds where they were.
+   */
+  @Test
+  void removingOneOfTwinEntriesLosesTheirSecondsInsteadOfMovingThem() throws Exception {
+    JsonNode machine =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m'},"
+                + "'spec':{'tolerations':[{'key':'up','operator':'Exists','effect':'NoExecute',"
+                + "'tolerationSeconds':30},{'key':'up','operator':'Exists','effect':'NoExecute'}]}}");
+    ObjectNode down = ComputeConverter.convert(machine, V1);
+    assertThat(ComputeConverter.convert(down, V2)).as("unchanged").isEqualTo(machine);
+    ObjectNode removed = down.deepCopy();
+    ((ArrayNode) removed.at("/spec/tolerations")).remove(0);
+    assertThat(ComputeConverter.convert(removed, V2).at("/spec/tolerations"))
+        .isEqualTo(json("[{'key':'up','operator':'Exists','effect':'NoExecute'}]"));
+    ObjectNode added = down.deepCopy();
+    ((ArrayNode) added.at("/spec/tolerations")).add(json("{'key':'other','operator':'Exists'}"));
+    assertThat(ComputeConverter.convert(added, V2).at("/spec/tolerations/0/tolerationSeconds"))
+        .as("another entry added: the twins are still two")
+        .isEqualTo(json("30"));
   }
 
   @Test
