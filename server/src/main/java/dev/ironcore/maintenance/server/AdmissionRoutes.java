@@ -9,6 +9,7 @@ import dev.ironcore.maintenance.server.mutation.TaintTimeAddedMutator;
 import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefName;
+import dev.ironcore.maintenance.server.validation.V1alpha1AnnotationsFit;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import dev.ironcore.maintenance.server.warning.EvictionWarningHandler;
@@ -118,7 +119,8 @@ public final class AdmissionRoutes {
                 List.of(
                     new MachinePoolRefImmutable(),
                     new MachinePoolRefName(),
-                    ListFieldValidator.tolerations()))));
+                    ListFieldValidator.tolerations(),
+                    V1alpha1AnnotationsFit.tolerations()))));
     routes.put(
         VALIDATE_MACHINEPOOL,
         guard(
@@ -126,7 +128,9 @@ public final class AdmissionRoutes {
             Names.COMPUTE_GROUP,
             POOL,
             new EvictionWarningHandler(
-                new ValidatingHandler(List.of(ListFieldValidator.taints())), boundMachines)));
+                new ValidatingHandler(
+                    List.of(ListFieldValidator.taints(), V1alpha1AnnotationsFit.taints())),
+                boundMachines)));
     return routes;
   }
 }

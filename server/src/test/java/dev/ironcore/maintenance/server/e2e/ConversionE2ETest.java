@@ -326,4 +326,41 @@ class ConversionE2ETest {
     assertThat(v1.stderr()).contains("spec.tolerations[0].operator: Unsupported value");
     assertThat(v2.stderr()).contains("spec.tolerations[0].operator: Unsupported value");
   }
+
+  /**
+   * A Machine whose v1alpha1 form would carry more than 256 KiB of annotations (3,200 tolerations
+   * with seconds): the API server refused the converted object on every v1alpha1 read, so one such
+   * Machine broke every v1alpha1 list and watch of the cluster (fresh eyes: the poollet's watch
+   * stopped). Refused at admission now; v1alpha1 lists keep working.
+   */
+  @Test
+  void aMachineTooBigForV1alpha1IsRefusedAndV1alpha1ListsKeepWorking() {
+    StringBuilder tolerations = new StringBuilder();
+    for (int i = 0; i < 3200; i++) {
+      tolerations.append(
+          "{\"key\":\"k"
+              + i
+              + "\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":60},");
+    }
+    String big =
+        "{\"apiVersion\":\"compute.ironcore.dev/v1alpha2\",\"kind\":\"Machine\","
+            + "\"metadata\":{\"name\":\"too-big\",\"namespace\":\""
+            + ns
+            + "\"},\"spec\":{\"machineClassRef\":{\"name\":\"small\"},\"tolerations\":["
+            + tolerations.substring(0, tolerations.length() - 1)
+            + "]}}";
+    KubectlResult denied = env.cp.kubectlTool().runWithInput(big, "create", "-f", "-");
+    assertThat(denied.ok()).as(denied.stdout()).isFalse();
+    assertThat(denied.stderr())
+        .contains("spec.tolerations: Forbidden: in v1alpha1, which IronCore's clients read")
+        .contains("more than the 262144 Kubernetes allows");
+    env.apply(
+            machine(
+                "v1alpha2",
+                "small-one",
+                "{key: k, operator: Exists, tolerationSeconds: 5, effect: NoExecute}"))
+        .orThrow();
+    assertThat(env.kubectl("get", V1_MACHINES, "-n", ns, "-o", "name").stdout())
+        .isEqualTo("machine.compute.ironcore.dev/small-one\n");
+  }
 }
