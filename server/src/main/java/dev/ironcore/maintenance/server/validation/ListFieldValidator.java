@@ -84,7 +84,12 @@ public final class ListFieldValidator implements Validator {
    */
   @Override
   public List<FieldError> validate(AdmissionRequest request) {
-    JsonNode list = asStored(request.object()).at(pointer);
+    JsonNode stored = asStored(request.object());
+    List<FieldError> errors = validateStored(stored.at(pointer), request);
+    return stored == request.object() ? errors : errors.stream().map(this::fromAnnotation).toList();
+  }
+
+  private List<FieldError> validateStored(JsonNode list, AdmissionRequest request) {
     if (request.operation() != Operation.UPDATE || request.oldObject() == null) {
       return rule.validate(list, path, i -> true);
     }
@@ -94,6 +99,31 @@ public final class ListFieldValidator implements Validator {
     }
     return rule.validate(list, path, newEntries(list, old));
   }
+
+  /**
+   * An error of a v1alpha1 write about a member only v1alpha2 has ({@code tolerationSeconds},
+   * {@code timeAdded}): in v1alpha1 that member is in the annotation, not on the entry the field
+   * path names, so the message says where to find it.
+   */
+  private FieldError fromAnnotation(FieldError e) {
+    boolean aboutMember =
+        V1ALPHA2_MEMBERS.stream()
+            .anyMatch(m -> e.field().endsWith("." + m) || e.detail().contains(m));
+    return aboutMember
+        ? new FieldError(
+            e.field(),
+            e.type(),
+            e.badValue(),
+            e.detail()
+                + (e.detail().isEmpty() ? "" : " ")
+                + "(in v1alpha1 from the annotation "
+                + Names.V1ALPHA2_FIELDS_ANNOTATION
+                + ")")
+        : e;
+  }
+
+  /** The list members only v1alpha2 has, kept in the annotation in v1alpha1. */
+  private static final List<String> V1ALPHA2_MEMBERS = List.of("tolerationSeconds", "timeAdded");
 
   /**
    * The object as the API server stores it: a v1alpha1 object's {@value

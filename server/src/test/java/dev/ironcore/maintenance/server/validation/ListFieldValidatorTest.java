@@ -308,6 +308,15 @@ class ListFieldValidatorTest {
     JsonNode onNoSchedule = v1alpha1Toleration("NoSchedule", "30");
     assertThat(fields(TOLERATIONS.validate(machine(Operation.CREATE, onNoSchedule, null))))
         .containsExactly("spec.tolerations[0].effect");
+    assertThat(TOLERATIONS.validate(machine(Operation.CREATE, onNoSchedule, null)))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.detail())
+                    .as("a v1alpha1 client does not see tolerationSeconds on the entry")
+                    .endsWith(
+                        "(in v1alpha1 from the annotation"
+                            + " maintenance.ironcore.dev/v1alpha2-fields)"));
     JsonNode fine = v1alpha1Toleration("NoExecute", "30");
     assertThat(TOLERATIONS.validate(machine(Operation.CREATE, fine, null))).isEmpty();
     // ratcheting compares what is stored: an unchanged bad entry of the old object passes
