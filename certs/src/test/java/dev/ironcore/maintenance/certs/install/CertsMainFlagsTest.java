@@ -18,12 +18,18 @@ class CertsMainFlagsTest {
   private record Run(int exitCode, String err) {}
 
   private static Run run(String... args) {
+    return runWith(System.getenv(), args);
+  }
+
+  /** As {@link #run} with {@code env} as the whole environment. */
+  private static Run runWith(Map<String, String> env, String... args) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code =
         CertsMain.run(
             args,
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            env);
     return new Run(code, err.toString(StandardCharsets.UTF_8));
   }
 
@@ -76,14 +82,7 @@ class CertsMainFlagsTest {
             "apiVersion: v1\nkind: Config\n"
                 + "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
                 + "contexts: [{name: x, context: {cluster: c}}]\ncurrent-context: foo\n");
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        CertsMain.run(
-            new String[] {"--ca-dir=" + dir.resolve("ca")},
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of("KUBECONFIG", typo.toString()));
-    assertThat(new Run(code, err.toString(StandardCharsets.UTF_8)))
+    assertThat(runWith(Map.of("KUBECONFIG", typo.toString()), "--ca-dir=" + dir.resolve("ca")))
         .isEqualTo(
             new Run(
                 2,
@@ -122,14 +121,7 @@ class CertsMainFlagsTest {
   @Test
   void noClusterIsRefusedBeforeAnythingIsWritten() throws Exception {
     Path home = Files.createDirectories(dir.resolve("home"));
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        CertsMain.run(
-            new String[] {"--ca-dir=" + dir.resolve("ca")},
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            Map.of("HOME", home.toString()));
-    assertThat(new Run(code, err.toString(StandardCharsets.UTF_8)))
+    assertThat(runWith(Map.of("HOME", home.toString()), "--ca-dir=" + dir.resolve("ca")))
         .isEqualTo(
             new Run(
                 2,
