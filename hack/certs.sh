@@ -13,6 +13,12 @@
 # the defaults), KEY_ALGORITHM (ecdsa|rsa), VALIDITY (e.g. 365d), CA_VALIDITY, WAIT_TIMEOUT,
 # CERTS_ARGS (more flags, see --help).
 set -euo pipefail
+# relative paths in KUBECONFIG (a :-list), IRONCORE_KUBECONFIG and CERTS_DIR mean the caller's
+# working directory, as for kubectl (with make -C that is the directory make changed to)
+absolute() { local p out=() IFS=:; for p in $1; do [ -n "$p" ] && out+=("$(realpath -m -- "$p")"); done; echo "${out[*]}"; }
+[ -n "${KUBECONFIG:-}" ] && KUBECONFIG="$(absolute "$KUBECONFIG")" && export KUBECONFIG
+[ -n "${IRONCORE_KUBECONFIG:-}" ] && IRONCORE_KUBECONFIG="$(absolute "$IRONCORE_KUBECONFIG")"
+[ -n "${CERTS_DIR:-}" ] && CERTS_DIR="$(realpath -m -- "$CERTS_DIR")"
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 LOCAL="$ROOT/.local"

@@ -74,7 +74,8 @@ public final class KubeconfigContext {
       return Optional.empty();
     }
     Path config = home(env).resolve(".kube").resolve("config");
-    if (config.toFile().length() > 0) {
+    String state = defaultConfigState(config);
+    if (state == null) {
       return Optional.empty();
     }
     if (present(env, "KUBERNETES_SERVICE_HOST") && present(env, "KUBERNETES_SERVICE_PORT")
@@ -82,11 +83,33 @@ public final class KubeconfigContext {
       return Optional.empty();
     }
     return Optional.of(
-        "no cluster to talk to: KUBECONFIG is unset, "
+        "no cluster to talk to: KUBECONFIG is "
+            + (kubeconfig == null ? "unset" : "empty")
+            + ", "
             + config
-            + (Files.exists(config) ? " is empty" : " does not exist")
+            + state
             + " and this is not a pod (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not both"
             + " set); set KUBECONFIG");
+  }
+
+  /**
+   * @return null when {@code config} is a file with something in it (fabric8 reads it; what is
+   *     wrong with it is for the loading to say), else why it does not count, e.g. {@code " is
+   *     empty"}: a directory, or a file of only whitespace (on which fabric8 failed with a
+   *     NullPointerException)
+   */
+  private static String defaultConfigState(Path config) {
+    if (!Files.exists(config)) {
+      return " does not exist";
+    }
+    if (!Files.isRegularFile(config)) {
+      return " is not a file";
+    }
+    try {
+      return Files.readString(config).isBlank() ? " is empty" : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   private static boolean present(Map<String, String> env, String name) {

@@ -60,6 +60,19 @@ class KubeconfigContextTest {
         .get()
         .asString()
         .contains(config + " is empty");
+    Files.writeString(config, " \n\n");
+    assertThat(KubeconfigContext.noCluster(Map.of("HOME", home.toString())))
+        .as("only whitespace: fabric8 failed with a NullPointerException on it")
+        .get()
+        .asString()
+        .contains(config + " is empty");
+    Files.delete(config);
+    Files.createDirectories(config);
+    assertThat(KubeconfigContext.noCluster(Map.of("HOME", home.toString())))
+        .get()
+        .asString()
+        .contains(config + " is not a file");
+    Files.delete(config);
     Files.writeString(config, "apiVersion: v1\n");
     assertThat(KubeconfigContext.noCluster(Map.of("HOME", home.toString()))).isEmpty();
   }

@@ -76,7 +76,7 @@ class MissingKubeconfigTest {
     }
     assertThat(Files.readString(log))
         .isEqualTo(
-            "ironcore-maintenance-controller: no cluster to talk to: KUBECONFIG is unset, "
+            "ironcore-maintenance-controller: no cluster to talk to: KUBECONFIG is empty, "
                 + home.resolve(".kube/config")
                 + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
                 + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG\n");

@@ -26,9 +26,10 @@ import java.util.List;
  *
  * <p>Entries that look the same in v1alpha1 (twins, e.g. two {@code key: k, operator: Exists}
  * tolerations of which one has {@code tolerationSeconds}) are recorded with {@code "twins": n},
- * their number in the list. When a v1alpha1 client removed or added one of them, which one it was
- * cannot be told from the v1alpha1 list: the recorded entries of that look then lose their members
- * (as a removed or changed entry does), instead of moving them onto a twin that never had them.
+ * their number in the list (none: 1). When a v1alpha1 client removed or added one of them (or made
+ * a twin of a recorded entry), which one it was cannot be told from the v1alpha1 list: the recorded
+ * entries of that look then lose their members (as a removed or changed entry does), instead of
+ * moving them onto a twin that never had them.
  */
 final class V1alpha2Fields {
   /** The annotation of a v1alpha1 object that carries the v1alpha2-only fields. */
@@ -123,10 +124,12 @@ final class V1alpha2Fields {
       }
       JsonNode list = spec == null ? null : spec.get(field.list());
       boolean[] used = new boolean[list != null && list.isArray() ? list.size() : 0];
-      // the v1alpha1 list as sent, before members are put back, for counting twins
+      // how the entries look in v1alpha1 as sent (also when a client wrote a member on one),
+      // before members are put back, for counting twins
       List<JsonNode> sent = new java.util.ArrayList<>(used.length);
       for (int i = 0; i < used.length; i++) {
-        sent.add(list.get(i).deepCopy());
+        JsonNode look = without(list.get(i), field);
+        sent.add(look == list.get(i) ? look.deepCopy() : look);
       }
       for (JsonNode item : recorded) {
         JsonNode entry = item.get("entry");
@@ -144,7 +147,8 @@ final class V1alpha2Fields {
         }
         JsonNode without = without(entry, field);
         JsonNode twins = item.get("twins");
-        if (twins != null && twins.canConvertToInt() && count(sent, without) != twins.asInt()) {
+        int recordedTwins = twins != null && twins.canConvertToInt() ? twins.asInt() : 1;
+        if (count(sent, without) != recordedTwins) {
           continue; // a twin was removed or added: which one cannot be told
         }
         int target = find(list, used, index.asInt(), without);

@@ -86,7 +86,11 @@ public final class ListFieldValidator implements Validator {
   public List<FieldError> validate(AdmissionRequest request) {
     JsonNode stored = asStored(request.object());
     List<FieldError> errors = validateStored(stored.at(pointer), request);
-    return stored == request.object() ? errors : errors.stream().map(this::fromAnnotation).toList();
+    if (stored == request.object()) {
+      return errors;
+    }
+    JsonNode sent = request.object().at(pointer);
+    return errors.stream().map(e -> fromAnnotation(e, sent)).toList();
   }
 
   private List<FieldError> validateStored(JsonNode list, AdmissionRequest request) {
@@ -102,13 +106,20 @@ public final class ListFieldValidator implements Validator {
 
   /**
    * An error of a v1alpha1 write about a member only v1alpha2 has ({@code tolerationSeconds},
-   * {@code timeAdded}): in v1alpha1 that member is in the annotation, not on the entry the field
-   * path names, so the message says where to find it.
+   * {@code timeAdded}) that the entry as sent does not carry: in v1alpha1 that member came from the
+   * annotation, not from the entry the field path names, so the message says where to find it.
+   *
+   * @param sent the list as the v1alpha1 client sent it
    */
-  private FieldError fromAnnotation(FieldError e) {
+  private FieldError fromAnnotation(FieldError e, JsonNode sent) {
+    java.util.regex.Matcher index =
+        java.util.regex.Pattern.compile("^" + java.util.regex.Pattern.quote(path) + "\\[(\\d+)\\]")
+            .matcher(e.field());
+    JsonNode entry = index.find() ? sent.path(Integer.parseInt(index.group(1))) : sent;
     boolean aboutMember =
         V1ALPHA2_MEMBERS.stream()
-            .anyMatch(m -> e.field().endsWith("." + m) || e.detail().contains(m));
+            .anyMatch(
+                m -> (e.field().endsWith("." + m) || e.detail().contains(m)) && !entry.has(m));
     return aboutMember
         ? new FieldError(
             e.field(),

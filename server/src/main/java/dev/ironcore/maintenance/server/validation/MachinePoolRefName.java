@@ -24,7 +24,7 @@ public final class MachinePoolRefName implements Validator {
   public List<FieldError> validate(AdmissionRequest request) {
     String name = KubeObjects.textAt(request.object(), POINTER);
     if (name.isEmpty()) {
-      return refWithoutName(request.object()) && !refWithoutName(request.oldObject())
+      return refWithoutName(request.object()) && !hasRef(request.oldObject())
           ? List.of(
               FieldError.required(
                   FIELD,
@@ -50,6 +50,17 @@ public final class MachinePoolRefName implements Validator {
    * {@code machinePoolRef: {name: ""}} is refused there; an old object stored that way (before this
    * rule) keeps passing.
    */
+  /**
+   * True when {@code object} has a {@code spec.machinePoolRef} object: with a name the binding
+   * exists ({@link MachinePoolRefImmutable} refuses clearing it), without one it was stored before
+   * this rule.
+   */
+  private static boolean hasRef(com.fasterxml.jackson.databind.JsonNode object) {
+    com.fasterxml.jackson.databind.JsonNode ref =
+        KubeObjects.member(KubeObjects.member(object, "spec"), "machinePoolRef");
+    return ref != null && ref.isObject();
+  }
+
   private static boolean refWithoutName(com.fasterxml.jackson.databind.JsonNode object) {
     com.fasterxml.jackson.databind.JsonNode ref =
         KubeObjects.member(KubeObjects.member(object, "spec"), "machinePoolRef");

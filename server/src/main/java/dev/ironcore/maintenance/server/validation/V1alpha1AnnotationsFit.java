@@ -57,6 +57,15 @@ public final class V1alpha1AnnotationsFit implements Validator {
     return new V1alpha1AnnotationsFit("/spec/taints", "spec.taints", "timeAdded");
   }
 
+  /**
+   * @return true: an object being deleted (held by a finalizer) must stay readable in v1alpha1 too;
+   *     a finalizer-only update never grows its annotations, so it is never denied by this rule
+   */
+  @Override
+  public boolean appliesWhileDeleting() {
+    return true;
+  }
+
   @Override
   public List<FieldError> validate(AdmissionRequest request) {
     long size = v1alpha1AnnotationBytes(request.object());

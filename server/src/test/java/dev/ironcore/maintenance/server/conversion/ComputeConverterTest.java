@@ -135,6 +135,28 @@ class ComputeConverterTest {
     assertThat(ComputeConverter.convert(added, V2).at("/spec/tolerations/0/tolerationSeconds"))
         .as("another entry added: the twins are still two")
         .isEqualTo(json("30"));
+    JsonNode single =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m'},"
+                + "'spec':{'tolerations':[{'key':'up','operator':'Exists','effect':'NoExecute',"
+                + "'tolerationSeconds':30}]}}");
+    ObjectNode twinAdded = ComputeConverter.convert(single, V1);
+    ((ArrayNode) twinAdded.at("/spec/tolerations"))
+        .insert(0, json("{'key':'up','operator':'Exists','effect':'NoExecute'}"));
+    assertThat(
+            ComputeConverter.convert(twinAdded, V2)
+                .at("/spec/tolerations")
+                .findValues("tolerationSeconds"))
+        .as("a twin made of a recorded entry: which one is new cannot be told")
+        .isEmpty();
+    ObjectNode secondsOnTheOther = down.deepCopy();
+    ((ObjectNode) secondsOnTheOther.at("/spec/tolerations/1")).put("tolerationSeconds", 99);
+    assertThat(ComputeConverter.convert(secondsOnTheOther, V2).at("/spec/tolerations"))
+        .as("seconds written on the other twin in v1alpha1: still two twins, the first keeps 30")
+        .isEqualTo(
+            json(
+                "[{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':30},"
+                    + "{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':99}]"));
   }
 
   @Test

@@ -333,8 +333,8 @@ class ConversionE2ETest {
    * Machine broke every v1alpha1 list and watch of the cluster (fresh eyes: the poollet's watch
    * stopped). Refused at admission now; v1alpha1 lists keep working.
    */
-  @Test
-  void aMachineTooBigForV1alpha1IsRefusedAndV1alpha1ListsKeepWorking() {
+  /** 3,200 NoExecute tolerations with seconds: over 256 KiB in the v1alpha1 annotation. */
+  private static String manyTimedTolerations() {
     StringBuilder tolerations = new StringBuilder();
     for (int i = 0; i < 3200; i++) {
       tolerations.append(
@@ -342,13 +342,18 @@ class ConversionE2ETest {
               + i
               + "\",\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":60},");
     }
+    return "[" + tolerations.substring(0, tolerations.length() - 1) + "]";
+  }
+
+  @Test
+  void aMachineTooBigForV1alpha1IsRefusedAndV1alpha1ListsKeepWorking() {
     String big =
         "{\"apiVersion\":\"compute.ironcore.dev/v1alpha2\",\"kind\":\"Machine\","
             + "\"metadata\":{\"name\":\"too-big\",\"namespace\":\""
             + ns
-            + "\"},\"spec\":{\"machineClassRef\":{\"name\":\"small\"},\"tolerations\":["
-            + tolerations.substring(0, tolerations.length() - 1)
-            + "]}}";
+            + "\"},\"spec\":{\"machineClassRef\":{\"name\":\"small\"},\"tolerations\":"
+            + manyTimedTolerations()
+            + "}}";
     KubectlResult denied = env.cp.kubectlTool().runWithInput(big, "create", "-f", "-");
     assertThat(denied.ok()).as(denied.stdout()).isFalse();
     assertThat(denied.stderr())
@@ -362,5 +367,45 @@ class ConversionE2ETest {
         .orThrow();
     assertThat(env.kubectl("get", V1_MACHINES, "-n", ns, "-o", "name").stdout())
         .isEqualTo("machine.compute.ironcore.dev/small-one\n");
+  }
+
+  /**
+   * The same growth on a Machine being deleted (held by a finalizer, as every bound Machine is by
+   * the poollet's while it shuts down): the validating webhook is called for a deleting object's
+   * spec change too (fresh eyes: its match condition skipped every update of a deleting object),
+   * while a finalizer-only update still never reaches it.
+   */
+  @Test
+  void aDeletingMachineCannotGrowTooBigForV1alpha1() throws Exception {
+    env.apply(
+            machine("v1alpha2", "held", "{key: k, operator: Exists, effect: NoExecute}")
+                .replace(
+                    "  labels: {app: demo}\n",
+                    "  labels: {app: demo}\n  finalizers: [e2e.ironcore.dev/hold]\n"))
+        .orThrow();
+    env.kubectl("delete", V2_MACHINES, "-n", ns, "held", "--wait=false");
+    java.nio.file.Path patch = java.nio.file.Files.createTempFile("tolerations", ".json");
+    try {
+      java.nio.file.Files.writeString(
+          patch, "{\"spec\":{\"tolerations\":" + manyTimedTolerations() + "}}");
+      KubectlResult denied =
+          env.cp.kubectl(
+              "patch", V2_MACHINES, "-n", ns, "held", "--type=merge", "--patch-file=" + patch);
+      assertThat(denied.ok()).as(denied.stdout()).isFalse();
+      assertThat(denied.stderr()).contains("spec.tolerations: Forbidden: in v1alpha1");
+    } finally {
+      java.nio.file.Files.deleteIfExists(patch);
+    }
+    env.kubectl("get", V1_MACHINES, "-n", ns, "-o", "name");
+    env.kubectl(
+        "patch",
+        V2_MACHINES,
+        "-n",
+        ns,
+        "held",
+        "--type=merge",
+        "-p",
+        "{\"metadata\":{\"finalizers\":null}}");
+    await().atMost(Duration.ofSeconds(30)).until(() -> env.isGone(V2_MACHINES, ns, "held"));
   }
 }

@@ -317,6 +317,21 @@ class ListFieldValidatorTest {
                     .endsWith(
                         "(in v1alpha1 from the annotation"
                             + " maintenance.ironcore.dev/v1alpha2-fields)"));
+    JsonNode onTheEntry =
+        v1alpha1Vm(
+            "[{'key':'a','operator':'Exists','effect':'NoExecute'},"
+                + "{'key':'b','operator':'Exists','effect':'NoSchedule','tolerationSeconds':5}]",
+            "{'tolerations':[{'index':0,'entry':{'key':'a','operator':'Exists',"
+                + "'effect':'NoExecute','tolerationSeconds':30}}]}");
+    assertThat(TOLERATIONS.validate(machine(Operation.CREATE, onTheEntry, null)))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.field()).isEqualTo("spec.tolerations[1].effect");
+              assertThat(e.detail())
+                  .as("the member is on the entry as sent, not from the annotation")
+                  .doesNotContain("annotation");
+            });
     JsonNode fine = v1alpha1Toleration("NoExecute", "30");
     assertThat(TOLERATIONS.validate(machine(Operation.CREATE, fine, null))).isEmpty();
     // ratcheting compares what is stored: an unchanged bad entry of the old object passes

@@ -58,6 +58,9 @@ class MachinePoolRefNameTest {
       assertThat(RULE.validate(machine(Operation.UPDATE, ref, bound(""))))
           .as("stored that way before this rule: not refused again")
           .isEmpty();
+      assertThat(RULE.validate(machine(Operation.UPDATE, ref, bound("pool-a"))))
+          .as("clearing a binding: MachinePoolRefImmutable's one error, not a second here")
+          .isEmpty();
     }
     assertThat(
             RULE.validate(
