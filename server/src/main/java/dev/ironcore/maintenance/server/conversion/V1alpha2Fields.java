@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.validation.Excerpt;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The list fields that exist only in {@code compute.ironcore.dev/v1alpha2} and how a v1alpha1
@@ -81,12 +83,13 @@ final class V1alpha2Fields {
       for (JsonNode entry : list) {
         looks.add(without(entry, field));
       }
+      Map<JsonNode, Integer> counts = counts(looks);
       for (int i = 0; i < list.size(); i++) {
         if (list.get(i) instanceof ObjectNode entry && hasAny(entry, field.members())) {
           ObjectNode recorded = NODES.objectNode();
           recorded.put("index", i);
           recorded.set("entry", entry.deepCopy());
-          int twins = count(looks, looks.get(i));
+          int twins = counts.get(looks.get(i));
           if (twins > 1) {
             recorded.put("twins", twins);
           }
@@ -131,6 +134,7 @@ final class V1alpha2Fields {
         JsonNode look = without(list.get(i), field);
         sent.add(look == list.get(i) ? look.deepCopy() : look);
       }
+      Map<JsonNode, Integer> sentCounts = counts(sent);
       for (JsonNode item : recorded) {
         JsonNode entry = item.get("entry");
         JsonNode index = item.get("index");
@@ -148,7 +152,7 @@ final class V1alpha2Fields {
         JsonNode without = without(entry, field);
         JsonNode twins = item.get("twins");
         int recordedTwins = twins != null && twins.canConvertToInt() ? twins.asInt() : 1;
-        if (count(sent, without) != recordedTwins) {
+        if (sentCounts.getOrDefault(without, 0) != recordedTwins) {
           continue; // a twin was removed or added: which one cannot be told
         }
         int target = find(list, used, index.asInt(), without);
@@ -187,14 +191,13 @@ final class V1alpha2Fields {
     return copy;
   }
 
-  private static int count(Iterable<JsonNode> entries, JsonNode look) {
-    int n = 0;
-    for (JsonNode e : entries) {
-      if (look.equals(e)) {
-        n++;
-      }
+  /** How often each look occurs: linear in the list (a list may hold many thousand entries). */
+  private static Map<JsonNode, Integer> counts(List<JsonNode> looks) {
+    Map<JsonNode, Integer> counts = new HashMap<>();
+    for (JsonNode look : looks) {
+      counts.merge(look, 1, Integer::sum);
     }
-    return n;
+    return counts;
   }
 
   private static boolean hasAny(ObjectNode entry, List<String> members) {
