@@ -62,8 +62,6 @@ public final class MachinePoolRefName implements Validator {
   }
 
   private static boolean refWithoutName(com.fasterxml.jackson.databind.JsonNode object) {
-    com.fasterxml.jackson.databind.JsonNode ref =
-        KubeObjects.member(KubeObjects.member(object, "spec"), "machinePoolRef");
-    return ref != null && ref.isObject() && KubeObjects.textAt(object, POINTER).isEmpty();
+    return hasRef(object) && KubeObjects.textAt(object, POINTER).isEmpty();
   }
 }
