@@ -135,6 +135,12 @@ final class V1alpha2Fields {
         sent.add(look == list.get(i) ? look.deepCopy() : look);
       }
       Map<JsonNode, Integer> sentCounts = counts(sent);
+      // the entries as sent (members a client wrote on them included), each with its positions in
+      // order: finding the first unused equal entry is then no search of the list per recorded one
+      Map<JsonNode, java.util.ArrayDeque<Integer>> positions = new HashMap<>();
+      for (int i = 0; i < used.length; i++) {
+        positions.computeIfAbsent(list.get(i).deepCopy(), k -> new java.util.ArrayDeque<>()).add(i);
+      }
       for (JsonNode item : recorded) {
         JsonNode entry = item.get("entry");
         JsonNode index = item.get("index");
@@ -155,7 +161,7 @@ final class V1alpha2Fields {
         if (sentCounts.getOrDefault(without, 0) != recordedTwins) {
           continue; // a twin was removed or added: which one cannot be told
         }
-        int target = find(list, used, index.asInt(), without);
+        int target = find(list, used, index.asInt(), without, positions.get(without));
         if (target >= 0) {
           used[target] = true;
           ObjectNode live = (ObjectNode) list.get(target);
@@ -169,12 +175,24 @@ final class V1alpha2Fields {
     }
   }
 
-  private static int find(JsonNode list, boolean[] used, int hint, JsonNode without) {
+  /**
+   * @param equal the positions of the entries that were sent equal to {@code without}, in order
+   *     (null: none); used ones are dropped from it as they are met
+   * @return the recorded index when that entry still equals {@code without}, else the first unused
+   *     equal entry, else -1
+   */
+  private static int find(
+      JsonNode list,
+      boolean[] used,
+      int hint,
+      JsonNode without,
+      java.util.ArrayDeque<Integer> equal) {
     if (hint >= 0 && hint < used.length && !used[hint] && without.equals(list.get(hint))) {
       return hint;
     }
-    for (int i = 0; i < used.length; i++) {
-      if (!used[i] && without.equals(list.get(i))) {
+    while (equal != null && !equal.isEmpty()) {
+      int i = equal.pollFirst();
+      if (!used[i]) {
         return i;
       }
     }
