@@ -7,7 +7,10 @@ import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * A serving certificate chain (leaf first) with the leaf's private key, checked to belong together.
@@ -67,8 +70,36 @@ public record ServingPair(
 
   /** True when the leaf carries every one of {@code names} (DNS names or IP literals). */
   public boolean covers(List<String> names) {
-    List<String> have = subjectAlternativeNames();
-    return names.stream().map(ServingPair::canonicalIp).allMatch(have::contains);
+    return sansAgainst(names).missing().isEmpty();
+  }
+
+  /**
+   * How the leaf's DNS and IP subject alternative names differ from {@code wanted}: DNS names
+   * compared without regard to case (RFC 4343), IPs in their canonical text form.
+   *
+   * @param wanted DNS names and IP literals
+   * @return the wanted names the leaf lacks, and the leaf's names not wanted; both empty when the
+   *     leaf carries exactly {@code wanted}
+   */
+  public SanDifference sansAgainst(List<String> wanted) {
+    Set<String> have = new LinkedHashSet<>();
+    subjectAlternativeNames().forEach(n -> have.add(n.toLowerCase(Locale.ROOT)));
+    Set<String> want = new LinkedHashSet<>();
+    wanted.forEach(n -> want.add(canonicalIp(n).toLowerCase(Locale.ROOT)));
+    return new SanDifference(
+        want.stream().filter(n -> !have.contains(n)).toList(),
+        have.stream().filter(n -> !want.contains(n)).toList());
+  }
+
+  /**
+   * @param missing wanted names the certificate lacks
+   * @param extra the certificate's names that are not wanted
+   */
+  public record SanDifference(List<String> missing, List<String> extra) {
+    /** True when the certificate carries exactly the wanted names. */
+    public boolean none() {
+      return missing.isEmpty() && extra.isEmpty();
+    }
   }
 
   private static String canonicalIp(String name) {

@@ -24,6 +24,10 @@ class ServingPairTest {
     assertThat(pair.subjectAlternativeNames()).containsExactly("svc", "svc.ns.svc", "127.0.0.1");
     assertThat(pair.covers(List.of("svc.ns.svc", "127.0.0.1"))).isTrue();
     assertThat(pair.covers(List.of("localhost"))).isFalse();
+    assertThat(pair.sansAgainst(List.of("SVC.ns.svc", "svc", "127.000.0.1")).none()).isTrue();
+    ServingPair.SanDifference diff = pair.sansAgainst(List.of("svc", "localhost"));
+    assertThat(diff.missing()).containsExactly("localhost");
+    assertThat(diff.extra()).containsExactly("svc.ns.svc", "127.0.0.1");
   }
 
   @Test

@@ -401,9 +401,9 @@ public final class CertificateInstall {
     return ServingPair.parse(s.certificatePem(), s.privateKeyPem());
   }
 
-  /** SANs, key type and remaining validity are as wanted. */
+  /** SANs (exactly), key type and remaining validity are as wanted. */
   private boolean servesWell(ServingPair pair, Instant now) {
-    return pair.covers(settings.allNames())
+    return pair.sansAgainst(settings.allNames()).none()
         && (settings.keys() == null || settings.keys().matches(pair.privateKey().getAlgorithm()))
         && !Renewal.due(pair.leaf(), now);
   }
@@ -427,8 +427,12 @@ public final class CertificateInstall {
               + pair.leaf().getIssuerX500Principal().getName()
               + ")";
     }
-    if (!pair.covers(settings.allNames())) {
-      return "a certificate without all SANs";
+    ServingPair.SanDifference sans = pair.sansAgainst(settings.allNames());
+    if (!sans.missing().isEmpty()) {
+      return "a certificate without the SAN(s) " + String.join(", ", sans.missing());
+    }
+    if (!sans.extra().isEmpty()) {
+      return "a certificate with SAN(s) no longer asked for: " + String.join(", ", sans.extra());
     }
     if (settings.keys() != null && !settings.keys().matches(pair.privateKey().getAlgorithm())) {
       return "a " + pair.privateKey().getAlgorithm() + " key";

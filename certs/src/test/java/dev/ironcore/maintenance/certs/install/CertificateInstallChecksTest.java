@@ -197,6 +197,42 @@ class CertificateInstallChecksTest {
   }
 
   @Test
+  void aSanNoLongerAskedForIsDroppedAndTheSameSansInAnotherOrderOrCaseAreKept() {
+    installed();
+    ServingPair first = storedPair();
+    out.reset();
+    run(
+        settings(
+            CertificateInstall.Mode.ENSURE,
+            List.of(
+                "IRONCORE-maintenance-webhook.ns.svc", "localhost", "ironcore-maintenance-webhook"),
+            List.of("127.0.0.1"),
+            null,
+            null));
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("up to date");
+    assertThat(storedPair().leaf()).isEqualTo(first.leaf());
+
+    out.reset();
+    List<String> fewer =
+        List.of("ironcore-maintenance-webhook", "ironcore-maintenance-webhook.ns.svc");
+    run(settings(CertificateInstall.Mode.ENSURE, fewer, List.of("127.0.0.1"), null, null));
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("(replacing a certificate with SAN(s) no longer asked for: localhost)");
+    assertThat(storedPair().subjectAlternativeNames())
+        .containsExactlyInAnyOrder(
+            "ironcore-maintenance-webhook", "ironcore-maintenance-webhook.ns.svc", "127.0.0.1");
+
+    out.reset();
+    run(settings(CertificateInstall.Mode.ENSURE, fewer, List.of("127.0.0.1"), null, null));
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("up to date");
+  }
+
+  private ServingPair storedPair() {
+    var s = store.read().orElseThrow();
+    return ServingPair.parse(s.certificatePem(), s.privateKeyPem());
+  }
+
+  @Test
   void aGoodInstallPasses() {
     installed();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("valid 365 days").contains("done:");
