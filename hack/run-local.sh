@@ -369,6 +369,7 @@ fi
 echo
 log "controller pid $(cat "$LOCAL/controller.pid" 2>/dev/null) in $LOCAL/controller.pid; kill it to try a crash mid-drain:"
 log "  kill -9 \$(cat $LOCAL/controller.pid)   then restart: $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
+log "pause the API server to try an outage: kill -STOP \$(cat $LOCAL/kube-apiserver.pid), resume: kill -CONT \$(cat $LOCAL/kube-apiserver.pid) (etcd: $LOCAL/etcd.pid)"
 log "running; Ctrl-C stops everything (a controller restarted by hand too)"
 # Stay up until Ctrl-C or until a control plane (its etcd or kube-apiserver), the webhook server or
 # the simulators exit: then say which one, with its exit code and last log lines, and stop the rest.

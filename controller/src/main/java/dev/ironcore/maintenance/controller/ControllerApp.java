@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.controller.drain.DrainCancelReconciler;
 import dev.ironcore.maintenance.controller.drain.DrainGauges;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
 import dev.ironcore.maintenance.controller.eviction.EvictionReconciler;
+import dev.ironcore.maintenance.controller.health.ApiServerReach;
 import dev.ironcore.maintenance.controller.health.PoolHealthReconciler;
 import dev.ironcore.maintenance.controller.informers.InformerWatchdog;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
@@ -211,13 +212,21 @@ public final class ControllerApp implements AutoCloseable {
                     clock,
                     events)),
             metrics);
+    ApiServerReach reach = ApiServerReach.of(loopClients.ironcore(), clock).start();
+    running.add(reach);
     Loop health =
         new Loop(
             "health",
             LoggedReconciler.of(
                 "MachinePool.compute.ironcore.dev",
                 new PoolHealthReconciler(
-                    loopClients.ironcore(), cache, clock, options.gracePeriod(), metrics, events)),
+                    loopClients.ironcore(),
+                    cache,
+                    clock,
+                    options.gracePeriod(),
+                    metrics,
+                    events,
+                    reach)),
             metrics);
     DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     Loop orphans =

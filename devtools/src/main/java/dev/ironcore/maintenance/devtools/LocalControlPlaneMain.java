@@ -4,6 +4,7 @@ import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -16,11 +17,13 @@ import java.util.concurrent.TimeUnit;
  * LocalControlPlaneMain --bin-dir DIR --work-dir DIR
  * </pre>
  *
- * Once ready it writes {@code WORK/kubeconfig}, then {@code WORK/ready} (holding the API server
- * URL; deleted again on stop, so scripts can wait for it) and prints {@code export KUBECONFIG=...}
- * on stdout. {@code --help} prints the usage. Exit code 2 on bad arguments, 1 if the start fails or
- * when etcd or kube-apiserver ends on its own (the control plane is stopped; stderr names the
- * process, its exit code and the last lines of its log).
+ * Once ready it writes {@code WORK/kubeconfig}, {@code WORK/etcd.pid} and {@code
+ * WORK/kube-apiserver.pid} (to pause or kill one by hand, e.g. {@code kill -STOP}), then {@code
+ * WORK/ready} (holding the API server URL); the pid files and {@code ready} are deleted again on
+ * stop, so scripts can wait for it. It prints {@code export KUBECONFIG=...} on stdout. {@code
+ * --help} prints the usage. Exit code 2 on bad arguments, 1 if the start fails or when etcd or
+ * kube-apiserver ends on its own (the control plane is stopped; stderr names the process, its exit
+ * code and the last lines of its log).
  */
 public final class LocalControlPlaneMain {
 
@@ -47,6 +50,9 @@ public final class LocalControlPlaneMain {
     }
     Path ready = workDir.resolve("ready");
     deleteQuietly(ready);
+    List<Path> pidFiles =
+        List.of(workDir.resolve("etcd.pid"), workDir.resolve("kube-apiserver.pid"));
+    pidFiles.forEach(LocalControlPlaneMain::deleteQuietly);
     LocalControlPlane cp;
     try {
       cp = LocalControlPlane.start(binDir, workDir);
@@ -61,11 +67,15 @@ public final class LocalControlPlaneMain {
             new Thread(
                 () -> {
                   deleteQuietly(ready);
+                  pidFiles.forEach(LocalControlPlaneMain::deleteQuietly);
                   cp.close();
                   stopped.countDown();
                 },
                 "local-control-plane-main-stop"));
     try {
+      for (var pid : cp.pids().entrySet()) {
+        Files.writeString(workDir.resolve(pid.getKey() + ".pid"), pid.getValue() + "\n");
+      }
       Files.writeString(ready, cp.apiServerUrl() + "\n");
     } catch (IOException e) {
       System.err.println("LocalControlPlaneMain: cannot write " + ready + ": " + e);

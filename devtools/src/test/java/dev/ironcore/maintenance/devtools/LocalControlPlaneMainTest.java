@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code make run}'s control plane process (etcd + kube-apiserver under {@link
  * LocalControlPlaneMain}): when etcd dies, the process ends with exit code 1 and says which child
- * died, with its exit code and the last lines of its log, so {@code make run} stops everything.
+ * died, with its exit code and the last lines of its log, so {@code make run} stops everything; the
+ * pid files it wrote for etcd and kube-apiserver name those children and are gone afterwards.
  */
 class LocalControlPlaneMainTest {
   @TempDir Path work;
@@ -50,6 +51,9 @@ class LocalControlPlaneMainTest {
               .filter(c -> c.info().command().orElse("").endsWith("/kube-apiserver"))
               .findFirst()
               .orElseThrow();
+      assertThat(Files.readString(work.resolve("etcd.pid")).trim()).isEqualTo("" + etcd.pid());
+      assertThat(Files.readString(work.resolve("kube-apiserver.pid")).trim())
+          .isEqualTo("" + apiServer.pid());
 
       etcd.destroyForcibly(); // SIGKILL, as the OOM killer would
 
@@ -62,6 +66,8 @@ class LocalControlPlaneMainTest {
                   + work.resolve("etcd.log")
                   + ":\n$ ")
           .doesNotContain("Exception");
+      assertThat(work.resolve("etcd.pid")).as("deleted on stop").doesNotExist();
+      assertThat(work.resolve("kube-apiserver.pid")).doesNotExist();
     } finally {
       main.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
       main.destroyForcibly();

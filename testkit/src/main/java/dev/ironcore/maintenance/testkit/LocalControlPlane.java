@@ -432,6 +432,14 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     LOG.info("kube-apiserver at {} started again (start {})", apiServerUrl, apiServerStarts);
   }
 
+  /**
+   * The process ids of the running etcd and kube-apiserver, keyed {@code "etcd"} and {@code
+   * "kube-apiserver"} (a restarted API server has a new one).
+   */
+  public synchronized java.util.Map<String, Long> pids() {
+    return java.util.Map.of("etcd", etcd.pid(), "kube-apiserver", apiServer.pid());
+  }
+
   /** {@link #stopApiServer()} then {@link #startApiServer()}. */
   public synchronized void restartApiServer() {
     stopApiServer();

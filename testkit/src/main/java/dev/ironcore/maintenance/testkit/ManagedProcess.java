@@ -53,6 +53,11 @@ final class ManagedProcess {
     return name;
   }
 
+  /** The operating system's process id. */
+  long pid() {
+    return process.pid();
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }

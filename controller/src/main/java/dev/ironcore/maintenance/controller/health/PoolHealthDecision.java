@@ -36,12 +36,31 @@ public final class PoolHealthDecision {
    */
   public static Outcome decide(
       Seen previous, PoolHealthObservation current, Instant now, Duration gracePeriod) {
+    return decide(previous, current, now, gracePeriod, Instant.EPOCH);
+  }
+
+  /**
+   * As {@link #decide(Seen, PoolHealthObservation, Instant, Duration)}, with the grace period
+   * counted from {@code observedSince} where that is later than the pool's last change: an agent
+   * cannot renew its Lease while the API server does not answer, so the pool gets the whole grace
+   * period after the API server answers again (see {@link ApiServerReach#observedSince()}).
+   *
+   * @param observedSince local time since when the API server answered without a gap; {@link
+   *     Instant#EPOCH} when it never failed
+   */
+  public static Outcome decide(
+      Seen previous,
+      PoolHealthObservation current,
+      Instant now,
+      Duration gracePeriod,
+      Instant observedSince) {
     boolean changed =
         previous == null
             || current.leaseRenewTimeChanged(previous.observation())
             || current.readyConditionChanged(previous.observation());
     Seen seen = changed ? new Seen(current, now) : new Seen(current, previous.lastChange());
-    Instant deadline = seen.lastChange().plus(gracePeriod);
+    Instant from = seen.lastChange().isAfter(observedSince) ? seen.lastChange() : observedSince;
+    Instant deadline = from.plus(gracePeriod);
     if (now.isBefore(deadline)) {
       return new Outcome(seen, false, Duration.between(now, deadline));
     }

@@ -24,9 +24,11 @@ import org.slf4j.LoggerFactory;
  * {@code MachinePoolStatusUnknown}) once nothing moved for the grace period. Before writing it
  * reads the Lease from the API server (one GET): a cache that lags (a Lease watch that stalled, or
  * this process paused and woken at its deadlines before the watch caught up) must not set a pool
- * Unknown whose poollet renewed meanwhile; a renewal found that way restarts the grace period. The
- * pool itself is guarded by its resourceVersion ({@link PoolUnknownWriter}). Always requeues at the
- * next deadline; forgets deleted pools.
+ * Unknown whose poollet renewed meanwhile; a renewal found that way restarts the grace period. An
+ * API server that did not answer (down, or frozen: {@link ApiServerReach}) restarts every pool's
+ * grace period when it answers again, since no agent could renew meanwhile. The pool itself is
+ * guarded by its resourceVersion ({@link PoolUnknownWriter}). Always requeues at the next deadline;
+ * forgets deleted pools.
  */
 public final class PoolHealthReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(PoolHealthReconciler.class);
@@ -39,12 +41,14 @@ public final class PoolHealthReconciler implements Reconciler {
   private final ControllerMetrics metrics;
   private final EventRecorder events;
   private final PoolUnknownWriter writer;
+  private final ApiServerReach reach;
 
   /** Reason of the Warning event on a pool set to Ready=Unknown. */
   public static final String POOL_UNKNOWN_EVENT = "PoolUnknown";
 
   /**
    * @param events records {@link #POOL_UNKNOWN_EVENT} on a pool set to Ready=Unknown
+   * @param reach since when {@code client}'s API server answers (started by the caller)
    */
   public PoolHealthReconciler(
       KubernetesClient client,
@@ -52,13 +56,15 @@ public final class PoolHealthReconciler implements Reconciler {
       Clock clock,
       Duration gracePeriod,
       ControllerMetrics metrics,
-      EventRecorder events) {
+      EventRecorder events,
+      ApiServerReach reach) {
     this.client = client;
     this.cache = cache;
     this.clock = clock;
     this.gracePeriod = gracePeriod;
     this.metrics = metrics;
     this.events = events;
+    this.reach = reach;
     this.writer = new PoolUnknownWriter(client, clock);
   }
 
@@ -74,13 +80,22 @@ public final class PoolHealthReconciler implements Reconciler {
     }
     PoolHealthObservation now = observe(pool, renewTime(cache.lease(poolName)));
     PoolHealthDecision.Outcome outcome =
-        PoolHealthDecision.decide(seen.get(poolName), now, clock.instant(), gracePeriod);
+        PoolHealthDecision.decide(
+            seen.get(poolName), now, clock.instant(), gracePeriod, reach.observedSince());
     seen.put(poolName, outcome.seen());
     if (outcome.markUnknown()) {
       // the cache may lag (a stalled Lease watch, this process paused): the API server's Lease
       // decides, as a poollet that renewed meanwhile must not see its pool go Unknown
       String live =
           renewTime(client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get());
+      PoolHealthDecision.Outcome after =
+          PoolHealthDecision.decide(
+              outcome.seen(), now, clock.instant(), gracePeriod, reach.observedSince());
+      if (!after.markUnknown()) {
+        // the read waited for an API server that stopped answering: its agent gets the grace
+        // period after it answers again
+        return Result.requeueAfter(after.requeueAfter(), "next health deadline");
+      }
       if (!java.util.Objects.equals(live, now.leaseRenewTime())) {
         PoolHealthObservation fresh = observe(pool, live);
         seen.put(poolName, new PoolHealthDecision.Seen(fresh, clock.instant()));

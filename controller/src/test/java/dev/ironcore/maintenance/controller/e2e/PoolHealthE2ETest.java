@@ -3,19 +3,11 @@ package dev.ironcore.maintenance.controller.e2e;
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Condition;
-import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
-import dev.ironcore.maintenance.api.compute.MachinePoolStatus;
 import dev.ironcore.maintenance.controller.ControllerOptions;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,18 +30,7 @@ class PoolHealthE2ETest extends InProcessController {
 
   @Override
   protected void prepare() {
-    if (world.client.namespaces().withName(Names.LEASE_NAMESPACE).get() == null) {
-      world
-          .client
-          .namespaces()
-          .resource(
-              new NamespaceBuilder()
-                  .withNewMetadata()
-                  .withName(Names.LEASE_NAMESPACE)
-                  .endMetadata()
-                  .build())
-          .serverSideApply();
-    }
+    PoolAgent.createLeaseNamespace(world);
   }
 
   @AfterEach
@@ -58,39 +39,15 @@ class PoolHealthE2ETest extends InProcessController {
   }
 
   private void markReady(String pool) {
-    MachinePool p = world.pool(pool);
-    MachinePoolStatus status = new MachinePoolStatus();
-    status.setState("Ready");
-    status.setConditions(
-        Conditions.set(null, Names.READY_CONDITION, "True", "Ready", "ok", 1L, Instant.now()));
-    p.setStatus(status);
-    world.client.resources(MachinePool.class).resource(p).updateStatus();
+    PoolAgent.markReady(world, pool);
   }
 
   private void renewLease(String pool) {
-    Lease lease =
-        new LeaseBuilder()
-            .withNewMetadata()
-            .withName(pool)
-            .withNamespace(Names.LEASE_NAMESPACE)
-            .endMetadata()
-            .withNewSpec()
-            .withHolderIdentity(pool)
-            .withRenewTime(ZonedDateTime.now(ZoneOffset.UTC))
-            .endSpec()
-            .build();
-    world
-        .client
-        .leases()
-        .inNamespace(Names.LEASE_NAMESPACE)
-        .resource(lease)
-        .forceConflicts()
-        .serverSideApply();
+    PoolAgent.renewLease(world, pool);
   }
 
   private static Condition ready(MachinePool p) {
-    return Conditions.find(
-        p.getStatus() == null ? null : p.getStatus().getConditions(), Names.READY_CONDITION);
+    return PoolAgent.ready(p);
   }
 
   @Test

@@ -31,6 +31,26 @@ class PoolHealthDecisionTest {
   }
 
   @Test
+  void anApiServerThatDidNotAnswerRestartsTheGracePeriodWhenItAnswersAgain() {
+    var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
+    Instant back = T0.plusSeconds(70); // down from T0 + 10 s to T0 + 70 s: no agent could renew
+    var after = PoolHealthDecision.decide(first.seen(), READY, T0.plusSeconds(71), GRACE, back);
+    assertThat(after.markUnknown()).isFalse();
+    assertThat(after.seen().lastChange()).as("what was seen stays").isEqualTo(T0);
+    assertThat(after.requeueAfter()).isEqualTo(Duration.ofSeconds(49));
+    assertThat(
+            PoolHealthDecision.decide(after.seen(), READY, T0.plusSeconds(120), GRACE, back)
+                .markUnknown())
+        .isTrue();
+    // an outage before the pool's last change changes nothing
+    assertThat(
+            PoolHealthDecision.decide(
+                    first.seen(), READY, T0.plusSeconds(50), GRACE, T0.minusSeconds(5))
+                .markUnknown())
+        .isTrue();
+  }
+
+  @Test
   void aLeaseRenewalRestartsTheTimerWhateverTheTimestampSays() {
     var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
     // renewTime far in the past: only equality matters, never the local clock

@@ -1,0 +1,103 @@
+package dev.ironcore.maintenance.controller.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** {@link ApiServerReach} driven tick by tick, with probes the test answers. */
+class ApiServerReachTest {
+  private static final Instant T0 = Instant.parse("2026-12-05T10:00:00Z");
+  private Instant now = T0;
+  private final List<CompletableFuture<Integer>> probes = new ArrayList<>();
+  private final ApiServerReach reach =
+      new ApiServerReach(
+          () -> {
+            CompletableFuture<Integer> f = new CompletableFuture<>();
+            probes.add(f);
+            return f;
+          },
+          new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+              return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+              return this;
+            }
+
+            @Override
+            public Instant instant() {
+              return now;
+            }
+          },
+          "https://api.example:6443/");
+
+  private CompletableFuture<Integer> last() {
+    return probes.get(probes.size() - 1);
+  }
+
+  @Test
+  void anApiServerThatAlwaysAnswersWasNeverLost() {
+    for (int i = 0; i < 5; i++) {
+      reach.tick();
+      last().complete(200);
+    }
+    assertThat(probes).hasSize(5);
+    assertThat(reach.observedSince()).isEqualTo(Instant.EPOCH);
+  }
+
+  @Test
+  void aProbeUnansweredForThePatienceLosesTheApiServerUntilTheNextAnswer() {
+    reach.tick();
+    for (int i = 1; i < ApiServerReach.PATIENCE_TICKS; i++) {
+      now = now.plusSeconds(2);
+      reach.tick();
+    }
+    assertThat(probes).as("never two at a time").hasSize(1);
+    assertThat(reach.observedSince()).as("still patient").isEqualTo(Instant.EPOCH);
+    now = now.plusSeconds(2);
+    reach.tick();
+    assertThat(reach.observedSince()).as("unreachable: now").isEqualTo(now);
+    now = now.plusSeconds(60);
+    assertThat(reach.observedSince()).isEqualTo(now);
+    last().complete(200); // the frozen API server answers at last
+    Instant back = now;
+    now = now.plusSeconds(10);
+    assertThat(reach.observedSince()).isEqualTo(back);
+  }
+
+  @Test
+  void aFailedProbeOrA5xxLosesItAndAnyOtherAnswerIsOne() {
+    reach.tick();
+    last().completeExceptionally(new IOException("Connection refused"));
+    assertThat(reach.observedSince()).isEqualTo(now);
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().complete(503);
+    now = now.plusSeconds(2);
+    assertThat(reach.observedSince()).as("etcd not ready: still lost").isEqualTo(now);
+    reach.tick();
+    last().complete(403); // an API server that refuses the probe still serves
+    Instant back = now;
+    now = now.plusSeconds(2);
+    assertThat(reach.observedSince()).isEqualTo(back);
+  }
+
+  @Test
+  void aSlowAnswerWithinThePatienceIsNoLoss() {
+    reach.tick();
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().complete(200);
+    assertThat(reach.observedSince()).isEqualTo(Instant.EPOCH);
+  }
+}
