@@ -19,14 +19,13 @@ import org.slf4j.LoggerFactory;
  * Whether the API server that holds the pools' Leases answers, as the health loop needs to know: a
  * pool's agent cannot renew its Lease while that API server is down or frozen, so such silence must
  * not set pools {@code Ready=Unknown}. Sends one {@code GET /readyz} every {@link #INTERVAL} (never
- * two at a time). The API server counts as unreachable from a probe that failed (no connection, or
- * a 5xx answer: it or its etcd does not serve) or that is still unanswered after {@link
- * #PATIENCE_TICKS} further ticks (about 6 s; ticks, not wall time, so a pause of this process is
- * not taken for the API server's), until a probe gets any other answer (401/403/404 count as
- * answers: an API server that refuses the probe still serves Leases). {@link #observedSince()} is
- * then the time of that answer: every pool's grace period counts from it, as from a restart of this
- * process (the first sighting starts the timer, IronCore IEP-15 as {@code machinepool_lifecycle}
- * does).
+ * two at a time). Any answer but a 5xx counts (401/403/404 too: an API server that refuses the
+ * probe still serves Leases); after {@link #PATIENCE_TICKS} ticks in a row without one (about 6 s:
+ * no connection, 5xx answers, or a probe still in flight) the API server counts as unreachable
+ * until the next answer. Ticks, not wall time: a pause of this process is not taken for the API
+ * server's, and a single failed probe is not an outage. {@link #observedSince()} is then the time
+ * of that answer: every pool's grace period counts from it, as from a restart of this process
+ * (IronCore IEP-15: the first sighting starts the timer).
  */
 public final class ApiServerReach implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerReach.class);
@@ -34,7 +33,7 @@ public final class ApiServerReach implements AutoCloseable {
   /** Time between two probes. */
   public static final Duration INTERVAL = Duration.ofSeconds(2);
 
-  /** Ticks a probe may stay unanswered before the API server counts as unreachable. */
+  /** Ticks in a row without an answer after which the API server counts as unreachable. */
   public static final int PATIENCE_TICKS = 3;
 
   private final Supplier<CompletableFuture<Integer>> probe;
@@ -45,8 +44,8 @@ public final class ApiServerReach implements AutoCloseable {
   private Instant since = Instant.EPOCH;
   private Instant lostAt;
   private CompletableFuture<Integer> inFlight;
-  private Instant inFlightSince;
-  private int ticksWaiting;
+  private int ticksWithoutAnswer;
+  private String lastProblem = "none";
 
   /**
    * @param probe sends one probe; completes with the HTTP status, or exceptionally when there was
@@ -99,25 +98,36 @@ public final class ApiServerReach implements AutoCloseable {
     return lostAt != null ? clock.instant() : since;
   }
 
-  /** One probe tick: sends a probe, or counts how long the one in flight has waited. */
+  /**
+   * One probe tick: counts the tick without an answer, loses the API server after {@link
+   * #PATIENCE_TICKS} of them in a row, and sends a probe unless one is in flight.
+   */
   synchronized void tick() {
+    ticksWithoutAnswer++;
+    if (ticksWithoutAnswer > PATIENCE_TICKS && lostAt == null) {
+      lostAt = clock.instant();
+      LOG.warn(
+          "API server {} unreachable (no answer to GET /readyz for {} probe intervals of {} s;"
+              + " last: {}): no pool is set Ready=Unknown until its agent had the grace period"
+              + " after the API server answers again",
+          what,
+          PATIENCE_TICKS,
+          INTERVAL.toSeconds(),
+          lastProblem);
+    }
     if (inFlight != null) {
-      ticksWaiting++;
-      if (ticksWaiting >= PATIENCE_TICKS) {
-        lost("no answer to GET /readyz sent at " + inFlightSince);
-      }
       return;
     }
-    ticksWaiting = 0;
+    Instant sentAt = clock.instant();
     CompletableFuture<Integer> sent;
     try {
       sent = probe.get();
     } catch (RuntimeException e) {
-      lost("GET /readyz failed: " + e);
+      lastProblem = "could not send it: " + e;
       return;
     }
     inFlight = sent;
-    inFlightSince = clock.instant();
+    lastProblem = "sent at " + sentAt + ", no answer yet";
     sent.whenComplete((code, failure) -> answered(sent, code, failure));
   }
 
@@ -126,10 +136,15 @@ public final class ApiServerReach implements AutoCloseable {
       inFlight = null;
     }
     if (e != null) {
-      lost("GET /readyz failed: " + (e.getCause() != null ? e.getCause() : e));
-    } else if (code >= 500) {
-      lost("GET /readyz answered " + code);
-    } else if (lostAt != null) {
+      lastProblem = "failed: " + (e.getCause() != null ? e.getCause() : e);
+      return;
+    }
+    if (code >= 500) {
+      lastProblem = "answered " + code;
+      return;
+    }
+    ticksWithoutAnswer = 0;
+    if (lostAt != null) {
       since = clock.instant();
       LOG.info(
           "API server {} answers again (unreachable since {} or earlier): every pool's grace period"
@@ -137,17 +152,6 @@ public final class ApiServerReach implements AutoCloseable {
           what,
           lostAt);
       lostAt = null;
-    }
-  }
-
-  private void lost(String why) {
-    if (lostAt == null) {
-      lostAt = clock.instant();
-      LOG.warn(
-          "API server {} unreachable ({}): no pool is set Ready=Unknown until its agent had the"
-              + " grace period after the API server answers again",
-          what,
-          why);
     }
   }
 

@@ -58,7 +58,7 @@ class ApiServerReachTest {
   @Test
   void aProbeUnansweredForThePatienceLosesTheApiServerUntilTheNextAnswer() {
     reach.tick();
-    for (int i = 1; i < ApiServerReach.PATIENCE_TICKS; i++) {
+    for (int i = 0; i < ApiServerReach.PATIENCE_TICKS - 1; i++) {
       now = now.plusSeconds(2);
       reach.tick();
     }
@@ -76,20 +76,36 @@ class ApiServerReachTest {
   }
 
   @Test
-  void aFailedProbeOrA5xxLosesItAndAnyOtherAnswerIsOne() {
+  void failedProbesAnd5xxLoseItOnlyWhenTheyLastAndAnyOtherAnswerIsOne() {
     reach.tick();
     last().completeExceptionally(new IOException("Connection refused"));
-    assertThat(reach.observedSince()).isEqualTo(now);
+    assertThat(reach.observedSince()).as("one failure is no outage").isEqualTo(Instant.EPOCH);
+    for (int i = 0; i < ApiServerReach.PATIENCE_TICKS; i++) {
+      now = now.plusSeconds(2);
+      reach.tick();
+      last().complete(503); // etcd not ready
+    }
+    assertThat(reach.observedSince()).as("lost").isEqualTo(now);
     now = now.plusSeconds(2);
-    reach.tick();
-    last().complete(503);
-    now = now.plusSeconds(2);
-    assertThat(reach.observedSince()).as("etcd not ready: still lost").isEqualTo(now);
     reach.tick();
     last().complete(403); // an API server that refuses the probe still serves
     Instant back = now;
     now = now.plusSeconds(2);
     assertThat(reach.observedSince()).isEqualTo(back);
+  }
+
+  @Test
+  void answersBetweenFailuresKeepItReachable() {
+    for (int i = 0; i < 10; i++) {
+      reach.tick();
+      if (i % 3 == 2) {
+        last().complete(200);
+      } else {
+        last().completeExceptionally(new IOException("reset"));
+      }
+      now = now.plusSeconds(2);
+    }
+    assertThat(reach.observedSince()).isEqualTo(Instant.EPOCH);
   }
 
   @Test
