@@ -65,6 +65,21 @@ public final class KubeWriter {
     return ironcore().resources(api.poolClass()).withName(name);
   }
 
+  /**
+   * MachinePool {@code name} as the API server has it now (one GET), or null when it does not
+   * exist; null without a request when {@code name} cannot be an object's name (e.g. a CAPI
+   * Machine's {@code nodeRef} {@code pool?x=1} or {@code ..}: fabric8 would put it into the URL as
+   * it is).
+   */
+  public MachinePool livePool(String name) {
+    // a custom object's name is a DNS-1123 subdomain (Kubernetes NameIsDNSSubdomain)
+    return name != null
+            && dev.ironcore.maintenance.api.validation.LabelSyntax.dns1123SubdomainErrors(name)
+                .isEmpty()
+        ? pool(name).get()
+        : null;
+  }
+
   /** Machine {@code namespace/name} in {@link ComputeApi#machineClass()}'s version. */
   public Resource<? extends Machine> machine(String namespace, String name) {
     return ironcore().resources(api.machineClass()).inNamespace(namespace).withName(name);

@@ -56,7 +56,7 @@ public final class DrainCancelReconciler implements Reconciler {
         == null) {
       return Result.done();
     }
-    MachinePool live = writer.pool(pool).get();
+    MachinePool live = writer.livePool(pool);
     DrainCancellation.Cancel cancel = DrainCancellation.decide(live, liveCapiMachines(), selector);
     if (cancel == null) {
       LOG.debug("drain cancel {}: cache was behind, the drain is still under way", pool);

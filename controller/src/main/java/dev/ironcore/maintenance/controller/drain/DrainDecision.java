@@ -495,17 +495,19 @@ public final class DrainDecision {
   public static DrainStep next(DrainInput in) {
     CapiMachine capi = in.capiMachine();
     boolean hasFinalizer = hasFinalizer(capi, Names.CLEANUP_FINALIZER);
-    boolean hasHook =
-        Names.PRE_DRAIN_HOOK_VALUE.equals(annotation(capi, Names.PRE_DRAIN_HOOK_ANNOTATION));
+    // CAPI holds the deletion on the key whatever its value; the key names us, so it is ours
+    String hookValue = annotation(capi, Names.PRE_DRAIN_HOOK_ANNOTATION);
+    boolean hasHook = hookValue != null;
     if (!in.selected()) {
       return hasFinalizer || hasHook
           ? new DrainStep.Release(NOT_SELECTED)
           : new DrainStep.Nothing();
     }
     if (!isDeleting(capi)) {
-      return hasFinalizer && hasHook
+      boolean ourValue = Names.PRE_DRAIN_HOOK_VALUE.equals(hookValue);
+      return hasFinalizer && ourValue
           ? new DrainStep.Nothing()
-          : new DrainStep.EnsureFinalizerAndHook(!hasFinalizer, !hasHook);
+          : new DrainStep.EnsureFinalizerAndHook(!hasFinalizer, !ourValue);
     }
     if (!hasFinalizer) {
       // our finalizer removed by someone else while deleting: the drain is cancelled (the pool

@@ -49,9 +49,7 @@ public final class DrainFleet {
             && pool.getSpec() != null
             && pool.getSpec().taintsOrEmpty().stream()
                 .anyMatch(t -> t != null && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()));
-    boolean hook =
-        Names.PRE_DRAIN_HOOK_VALUE.equals(
-            DrainDecision.annotation(m, Names.PRE_DRAIN_HOOK_ANNOTATION));
+    boolean hook = DrainDecision.annotation(m, Names.PRE_DRAIN_HOOK_ANNOTATION) != null;
     return new DrainSlot(DrainDecision.key(m), deletedAt, node, tainted, live && !tainted && hook);
   }
 }

@@ -388,7 +388,7 @@ public final class DrainReconciler implements Reconciler {
             DrainDecision.firstFew(s.blockingMachines(), LOGGED_MACHINES));
       }
     } else if (step instanceof DrainStep.RemoveHook s) {
-      if (s.poolMissing() && writer.pool(s.pool()).get() != null) {
+      if (s.poolMissing() && writer.livePool(s.pool()) != null) {
         LOG.info("drain {}: cache was behind, pool {} exists", key, s.pool());
         return Performed.CACHE_BEHIND;
       }
@@ -450,7 +450,7 @@ public final class DrainReconciler implements Reconciler {
    * {@link LiveBoundMachines}.
    */
   private List<String> liveBlockingMachines(String pool) {
-    return DrainDecision.blockingMachines(writer.pool(pool).get(), live.boundTo(pool));
+    return DrainDecision.blockingMachines(writer.livePool(pool), live.boundTo(pool));
   }
 
   private static Performed log(boolean sent, String key, String what) {

@@ -69,7 +69,7 @@ public final class OrphanedMachineReconciler implements Reconciler {
       return Result.requeueAfter(
           wait.delay(), "poollet finalizer orphaned (pool " + pool + " absent)");
     }
-    if (writer.pool(pool).get() != null) {
+    if (writer.livePool(pool) != null) {
       firstSeen.remove(key); // the cache lags: the pool exists
       return Result.done();
     }

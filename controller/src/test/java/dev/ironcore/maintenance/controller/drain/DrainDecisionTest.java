@@ -225,6 +225,34 @@ class DrainDecisionTest {
     assertThat(step).isNotInstanceOf(DrainStep.DeletePool.class).isInstanceOf(DrainStep.Hold.class);
   }
 
+  /**
+   * CAPI holds the deletion on the hook's key whatever its value (fresh eyes: a value changed
+   * during the deletion made the drain report the hook released while it stayed, holding CAPI for
+   * good).
+   */
+  @Test
+  void ourHookWithAnotherValueStillHoldsAndIsReleasedWhenDrained() {
+    var changed =
+        capiMachine(
+            "pool-a",
+            true,
+            List.of(Names.CLEANUP_FINALIZER),
+            Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, "changed-by-someone"));
+    assertThat(DrainDecision.next(in(changed, TAINTED, List.of(machine("vm-1", "pool-a", false)))))
+        .isInstanceOf(DrainStep.Hold.class);
+    assertThat(DrainDecision.next(in(changed, TAINTED, List.of())))
+        .isEqualTo(new DrainStep.RemoveHook("pool-a", false));
+    var notDeleting =
+        capiMachine(
+            "pool-a",
+            false,
+            List.of(Names.CLEANUP_FINALIZER),
+            Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, "changed-by-someone"));
+    assertThat(DrainDecision.next(in(notDeleting, TAINTED, List.of())))
+        .as("set back to our value before any deletion")
+        .isEqualTo(new DrainStep.EnsureFinalizerAndHook(false, true));
+  }
+
   @Test
   void aMaintenanceTaintWithAValueIsTheOneMachinesMustTolerate() {
     Taint withValue = new Taint(Names.MAINTENANCE_TAINT_KEY, "foo", "NoExecute");

@@ -106,6 +106,26 @@ class DrainE2ETest extends InProcessController {
   }
 
   /**
+   * A {@code nodeRef} no object can be named (fresh eyes: {@code pool?x=1} was put into the URL as
+   * it is, read the pool {@code pool} and retried "cache was behind" every second for good; {@code
+   * ..} got 400 and retried for good): no such pool exists, so the hook is released and the real
+   * pool is never touched.
+   */
+  @Test
+  void aNodeRefThatCannotNameAPoolIsReleasedWithoutReadingAnother() {
+    String pool = world.poolName("real");
+    world.createPool(pool, List.of());
+    String rv = world.pool(pool).getMetadata().getResourceVersion();
+    for (String capi : List.of("query", "dots")) {
+      world.createCapiMachine(capi, capi.equals("query") ? pool + "?x=1" : "..", Map.of());
+      eventually().until(() -> hasHook(world.capiMachine(capi)));
+      world.deleteCapiMachine(capi);
+      eventually().until(() -> !hasHook(world.capiMachine(capi)));
+    }
+    assertThat(world.pool(pool).getMetadata().getResourceVersion()).isEqualTo(rv);
+  }
+
+  /**
    * The drained pool is deleted by hand while CAPI still works on the node, and a pool of the same
    * name is created again (a poollet registering anew) with a Machine on it: once CAPI is done,
    * that pool was never drained, so it is kept (fresh eyes: it was deleted with its Machine never
