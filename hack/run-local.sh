@@ -98,6 +98,22 @@ for port_var in "${PORT_VARS[@]}"; do
     exit 1
   fi
 done
+# a bind address in CONTROLLER_ARGS replaces its port variable's (the later flag wins): check it too
+prev=
+for a in $CONTROLLER_ARGS; do
+  flag= address=
+  case "$a" in
+    --health-probe-bind-address=* | --metrics-bind-address=*) flag="${a%%=*}" address="${a#*=}" ;;
+    *) case "$prev" in --health-probe-bind-address | --metrics-bind-address) flag="$prev" address="$a" ;; esac ;;
+  esac
+  port="${address##*:}"
+  if [ -n "$flag" ] && [[ "$port" =~ ^[0-9]{1,5}$ ]] && ((10#$port > 0)) \
+    && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    log "CONTROLLER_ARGS $flag: port $port is already in use; stop what uses it or give it a free port"
+    exit 1
+  fi
+  prev="$a"
+done
 case "$TWO_CLUSTERS" in
   true|false) ;;
   *) log "TWO_CLUSTERS must be true or false, got '$TWO_CLUSTERS'"; exit 1 ;;

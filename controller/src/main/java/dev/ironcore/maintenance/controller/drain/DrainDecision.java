@@ -285,7 +285,7 @@ public final class DrainDecision {
             DrainEvent.normal(
                 DrainEvent.Subject.CAPI_MACHINE,
                 DrainEvent.POOL_DELETED,
-                "CAPI is done with the node: deleted MachinePool " + s.pool(),
+                "CAPI is done with the node: deleting MachinePool " + s.pool(),
                 DrainEvent.When.BEFORE_WRITE));
       }
       return new DrainOutcome(step, condition, events, null);
