@@ -59,7 +59,8 @@ public final class LeaderElection {
                 if (overdue != null && !stopping.getAsBoolean()) {
                   LOG.error(
                       "leader election: {} could not renew Lease {} for {} ms (renew deadline {}"
-                          + " s; the API server did not answer in time); another replica may lead"
+                          + " s; the API server did not answer in time, or this process was paused); another"
+                          + " replica may lead"
                           + " once the Lease expires, so this one stops; exiting",
                       identity,
                       lease,

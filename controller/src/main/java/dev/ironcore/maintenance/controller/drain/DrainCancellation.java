@@ -123,7 +123,7 @@ public final class DrainCancellation {
             + DrainDecision.key(m);
       }
     }
-    return "no deleting CAPI Machine references it any more (deleted, or its finalizer removed by"
-        + " someone else)";
+    return "no deleting CAPI Machine references it any more (deleted, its finalizer removed by"
+        + " someone else, or its status.nodeRef changed)";
   }
 }
