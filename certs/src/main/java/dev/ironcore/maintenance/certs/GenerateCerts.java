@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.certs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -38,6 +39,9 @@ public final class GenerateCerts {
       System.err.println("GenerateCerts: " + e.getMessage());
       System.err.println(USAGE);
       System.exit(2);
+    } catch (IllegalStateException e) {
+      System.err.println("GenerateCerts: " + e.getMessage());
+      System.exit(1);
     } catch (RuntimeException e) {
       System.err.println("GenerateCerts: " + e);
       System.exit(1);
@@ -63,9 +67,34 @@ public final class GenerateCerts {
       ca = CertificateAuthority.generate(service + "-ca", validity);
       ca.writeTo(caCrt, caKey);
     }
-    ca.issueServing(service, servingDnsNames(service, namespace), List.of("127.0.0.1"), validity)
+    ca.issueServing(
+            service,
+            servingDnsNames(service, namespace),
+            List.of("127.0.0.1"),
+            withinCa(validity, ca, caCrt, Instant.now()))
         .writeTo(out.resolve("tls.crt"), out.resolve("tls.key"));
     return ca;
+  }
+
+  /**
+   * {@code validity}, shortened to end a minute before the CA does: a serving certificate never
+   * outlives its CA (kube-apiserver would refuse it from then on).
+   *
+   * @throws IllegalStateException when the CA expires within that minute or has expired (nothing is
+   *     written)
+   */
+  static Duration withinCa(Duration validity, CertificateAuthority ca, Path caCrt, Instant now) {
+    Instant caEnd = ca.certificate().getNotAfter().toInstant();
+    Duration room = Duration.between(now, caEnd.minus(Duration.ofMinutes(1)));
+    if (room.isNegative() || room.isZero()) {
+      throw new IllegalStateException(
+          caCrt
+              + (caEnd.isAfter(now) ? " expires at " : " expired at ")
+              + caEnd
+              + ": delete it and its ca.key for a new CA (then every caBundle needs the new"
+              + " ca.crt), or rotate with make rotate-certs");
+    }
+    return validity.compareTo(room) > 0 ? room : validity;
   }
 
   /** The DNS SANs of a service serving certificate, in the order written. */

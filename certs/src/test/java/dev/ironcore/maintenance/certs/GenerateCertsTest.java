@@ -40,6 +40,29 @@ class GenerateCertsTest {
     String tls2 = Files.readString(dir.resolve("tls.crt"));
     assertThat(tls2).isNotEqualTo(tls1);
     Pem.decodeCertificate(tls2).verify(Pem.decodeCertificate(ca1).getPublicKey());
+    assertThat(Pem.decodeCertificate(tls2).getNotAfter())
+        .as("a serving certificate never outlives its CA (fresh eyes: it did by 1 s)")
+        .isBefore(Pem.decodeCertificate(ca1).getNotAfter());
+  }
+
+  @Test
+  void aCaEndingSoonerShortensTheServingCertificateAndAnExpiredOneIsRefused(@TempDir Path dir)
+      throws Exception {
+    CertificateAuthority.generate("short-ca", Duration.ofDays(2))
+        .writeTo(dir.resolve("ca.crt"), dir.resolve("ca.key"));
+    GenerateCerts.run(dir, "hook", "sys", Duration.ofDays(365));
+    X509Certificate ca = Pem.decodeCertificate(Files.readString(dir.resolve("ca.crt")));
+    X509Certificate leaf = Pem.decodeCertificate(Files.readString(dir.resolve("tls.crt")));
+    assertThat(leaf.getNotAfter()).isBefore(ca.getNotAfter());
+
+    CertificateAuthority loaded =
+        CertificateAuthority.load(dir.resolve("ca.crt"), dir.resolve("ca.key"));
+    java.time.Instant later = ca.getNotAfter().toInstant().plusSeconds(1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> GenerateCerts.withinCa(Duration.ofDays(1), loaded, dir.resolve("ca.crt"), later))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("ca.crt expired at " + ca.getNotAfter().toInstant())
+        .hasMessageContaining("make rotate-certs");
   }
 
   @Test
