@@ -7,7 +7,8 @@
 # Where: with KUBECONFIG pointing at a cluster (not .local/kubeconfig) it acts on that cluster's
 # install (Secret, webhook configurations, CRDs; CA kept in CERTS_DIR, default .certs/); otherwise on
 # the running `make run` (.local/kubeconfig; the pair as PEM files in .local/certs, which the
-# running webhook server reloads). A cluster's CA is kept in .certs/<kubeconfig current-context>/.
+# running webhook server reloads). A cluster's CA is kept in .certs/<kubeconfig current-context>/
+# (as kubectl config current-context says; several files in KUBECONFIG are merged by kubectl).
 # Environment: DRY_RUN=true (plan only), CERTS_DIR, CERTS_NAMESPACE, CERTS_SERVICE, CERTS_SECRET,
 # WEBHOOK_CONFIGURATION, CRDS (comma-separated, empty for none), SANS (comma-separated, replaces
 # the defaults), KEY_ALGORITHM (ecdsa|rsa), VALIDITY (e.g. 365d), CA_VALIDITY, WAIT_TIMEOUT,
@@ -32,15 +33,36 @@ case "${1:-}" in
   *) echo "usage: $0 ensure|rotate" >&2; exit 2 ;;
 esac
 
+# kubectl (PATH, else the one make controlplane built) reads kubeconfigs as the user's tools do:
+# JSON or YAML, several files in KUBECONFIG merged
+KUBECTL="$(command -v kubectl || ls "$HOME"/.cache/ironcore-maintenance/k8s/*/kubectl 2>/dev/null | head -1 || true)"
 if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -m "$LOCAL/kubeconfig")" ]; then
-  if [ ! -f "${KUBECONFIG%%:*}" ]; then
-    echo "certs: KUBECONFIG ${KUBECONFIG%%:*}: no such file" >&2
+  kubeconfig_file="$KUBECONFIG"
+  if [[ "$KUBECONFIG" == *:* ]]; then
+    if [ -z "$KUBECTL" ]; then
+      echo "certs: KUBECONFIG lists several files ($KUBECONFIG); merging them needs kubectl on PATH (or give one file)" >&2
+      exit 2
+    fi
+    # one file, as kubectl merges them (credentials embedded); removed when this script ends
+    kubeconfig_file="$(mktemp "${TMPDIR:-/tmp}/certs-kubeconfig.XXXXXX")"
+    trap 'rm -f "$kubeconfig_file"' EXIT
+    if ! "$KUBECTL" config view --flatten --raw >"$kubeconfig_file" 2>/dev/null || [ ! -s "$kubeconfig_file" ]; then
+      echo "certs: kubectl could not merge KUBECONFIG=$KUBECONFIG: $("$KUBECTL" config view 2>&1 >/dev/null | head -1)" >&2
+      exit 2
+    fi
+  elif [ ! -f "$KUBECONFIG" ]; then
+    echo "certs: KUBECONFIG $KUBECONFIG: no such file" >&2
     exit 2
   fi
-  context="$( (sed -n 's/^current-context: *//p' "${KUBECONFIG%%:*}" || true) | tr -d "\"'" | tr '/:' '__')"
+  if [ -n "$KUBECTL" ]; then
+    context="$("$KUBECTL" config current-context 2>/dev/null || true)"
+  else
+    context="$( (sed -n 's/^current-context: *//p' "$KUBECONFIG" || true) | tr -d "\"'")"
+  fi
+  context="$(echo "$context" | tr '/:' '__')"
   CERTS_DIR="${CERTS_DIR:-$ROOT/.certs/${context:-default}}"
   echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG, CA in $CERTS_DIR)"
-  ARGS+=(--kubeconfig "${KUBECONFIG%%:*}" --ca-dir "$CERTS_DIR")
+  ARGS+=(--kubeconfig "$kubeconfig_file" --ca-dir "$CERTS_DIR")
   [ -n "${IRONCORE_KUBECONFIG:-}" ] && ARGS+=(--kubeconfig "$IRONCORE_KUBECONFIG")
 elif [ -f "$LOCAL/kubeconfig" ]; then
   echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)"
@@ -78,5 +100,6 @@ if ! out="$("${MVN_CMD[@]}" -q -B -pl certs -am compile dependency:build-classpa
   echo "certs: the Maven build failed (MVN='${MVN:-mvn}'); its output is above" >&2
   exit 1
 fi
-exec java -Dironcore.maintenance.log.level=WARN -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \
+# not exec: a merged kubeconfig is removed when this script ends
+java -Dironcore.maintenance.log.level=WARN -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \
   dev.ironcore.maintenance.certs.install.CertsMain "${ARGS[@]}"

@@ -136,7 +136,8 @@ public final class CaFiles {
       }
       Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + dir.resolve(name), e);
+      throw new UncheckedIOException(
+          "cannot write " + dir.resolve(name) + ": " + WritableDir.why(e), e);
     }
   }
 

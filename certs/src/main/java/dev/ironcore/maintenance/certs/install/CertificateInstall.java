@@ -354,6 +354,14 @@ public final class CertificateInstall {
     if (settings.dryRun()) {
       return;
     }
+    // a directory it cannot write is found now, not after the caBundles changed
+    if (steps.stream().anyMatch(st -> st.description().startsWith("save the new CA"))
+        || steps.stream().anyMatch(st -> st.description().startsWith("make the new CA current"))) {
+      WritableDir.require(caFiles.dir(), "the CA directory");
+    }
+    if (steps.stream().anyMatch(st -> st.description().startsWith("issue a serving certificate"))) {
+      store.requireWritable();
+    }
     changing = true;
     for (int i = 0; i < steps.size(); i++) {
       out.println("[" + (i + 1) + "/" + steps.size() + "] " + steps.get(i).description());
@@ -435,7 +443,7 @@ public final class CertificateInstall {
       return "a certificate with SAN(s) no longer asked for: " + String.join(", ", sans.extra());
     }
     if (settings.keys() != null && !settings.keys().matches(pair.privateKey().getAlgorithm())) {
-      return "a " + pair.privateKey().getAlgorithm() + " key";
+      return "a key of type " + pair.privateKey().getAlgorithm();
     }
     if (Renewal.expired(pair.leaf(), now)) {
       return "an expired certificate";

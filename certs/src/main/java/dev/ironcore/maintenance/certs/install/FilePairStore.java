@@ -59,6 +59,11 @@ public final class FilePairStore implements ServingPairStore {
   }
 
   @Override
+  public void requireWritable() {
+    WritableDir.require(dir, "the serving pair's directory");
+  }
+
+  @Override
   public void write(String certificatePem, String privateKeyPem) {
     try {
       Files.createDirectories(dir);
@@ -84,7 +89,8 @@ public final class FilePairStore implements ServingPairStore {
       }
       removeOldVersions(stamp, previous);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the serving pair into " + dir, e);
+      throw new UncheckedIOException(
+          "cannot write the serving pair into " + dir + ": " + WritableDir.why(e), e);
     }
   }
 

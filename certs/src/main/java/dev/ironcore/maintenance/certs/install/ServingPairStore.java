@@ -18,6 +18,14 @@ public interface ServingPairStore {
    */
   Optional<StoredPair> read();
 
+  /**
+   * Checks, before anything changes, that {@link #write} can succeed as far as that can be told
+   * without writing (a directory's permissions); nothing for a cluster's Secret.
+   *
+   * @throws Refusal when it cannot
+   */
+  default void requireWritable() {}
+
   /** Replaces the stored pair (both halves at once, as far as the store allows). */
   void write(String certificatePem, String privateKeyPem);
 

@@ -232,6 +232,35 @@ class CertificateInstallChecksTest {
     return ServingPair.parse(s.certificatePem(), s.privateKeyPem());
   }
 
+  /**
+   * Fresh eyes: a CA directory that could not be written was found only after the caBundles had
+   * been changed (a rotation with an unwritable serving directory stopped at step 3), and the
+   * message did not say why.
+   */
+  @Test
+  void aCaDirectoryThatCannotBeCreatedIsRefusedBeforeAnythingChanges() throws Exception {
+    installed();
+    Files.writeString(dir.resolve("afile"), "x");
+    caFiles = new CaFiles(dir.resolve("afile").resolve("sub"));
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ROTATE, DNS, List.of("127.0.0.1"), null, null),
+        "the CA directory "
+            + dir.resolve("afile").resolve("sub")
+            + " cannot be created: "
+            + dir.resolve("afile")
+            + " is not a directory");
+  }
+
+  @Test
+  void aServingDirectoryThatCannotBeCreatedIsRefusedBeforeAnyCaBundleChanges() throws Exception {
+    installed();
+    Files.writeString(dir.resolve("bfile"), "x");
+    store = new FilePairStore(dir.resolve("bfile").resolve("serving"));
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ROTATE, DNS, List.of("127.0.0.1"), null, null),
+        "the serving pair's directory " + dir.resolve("bfile").resolve("serving"));
+  }
+
   @Test
   void aGoodInstallPasses() {
     installed();
