@@ -205,7 +205,9 @@ public final class CertsMain implements Callable<Integer> {
             : crds.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
     List<KubernetesClient> clients = new ArrayList<>();
     CertificateInstall install = null;
+    CaDirLock lock = null;
     try {
+      lock = dry ? null : CaDirLock.acquire(caDir);
       for (Path kubeconfig :
           kubeconfigs == null || kubeconfigs.isEmpty() ? singleDefault() : kubeconfigs) {
         clients.add(client(kubeconfig));
@@ -260,6 +262,9 @@ public final class CertsMain implements Callable<Integer> {
       return 1;
     } finally {
       clients.forEach(KubernetesClient::close);
+      if (lock != null) {
+        lock.close();
+      }
     }
   }
 

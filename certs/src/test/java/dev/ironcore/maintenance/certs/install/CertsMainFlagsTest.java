@@ -92,6 +92,37 @@ class CertsMainFlagsTest {
     assertThat(dir.resolve("ca")).doesNotExist();
   }
 
+  /** Two runs on one CA directory at once: the second is refused before it asks any cluster. */
+  @Test
+  void aSecondRunOnTheSameCaDirectoryIsRefusedWhileTheFirstHoldsIt() throws Exception {
+    Path kubeconfig =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+                + "contexts: [{name: x, context: {cluster: c}}]\ncurrent-context: x\n");
+    Path caDir = dir.resolve("ca");
+    try (CaDirLock held = CaDirLock.acquire(caDir)) {
+      assertThat(run("--kubeconfig=" + kubeconfig, "--ca-dir=" + caDir))
+          .isEqualTo(
+              new Run(
+                  1,
+                  "certs: another make certs or make rotate-certs is working with the CA"
+                      + " directory "
+                      + caDir
+                      + " (it holds "
+                      + dir.resolve("ca.lock")
+                      + "); wait until it is done, then run again (nothing changed)\n"));
+      assertThat(run("--kubeconfig=" + kubeconfig, "--ca-dir=" + caDir, "--dry-run").err())
+          .as("a plan needs no lock")
+          .doesNotContain("another make certs");
+    }
+    assertThat(run("--kubeconfig=" + kubeconfig, "--ca-dir=" + caDir).err())
+        .as("released: on to the cluster")
+        .doesNotContain("another make certs")
+        .contains("127.0.0.1:1");
+  }
+
   /**
    * A kubeconfig naming its certificate files by relative paths: resolved against the file's
    * directory as kubectl does (read as text, fabric8 resolved them against the working directory).
