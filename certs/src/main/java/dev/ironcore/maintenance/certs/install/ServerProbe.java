@@ -106,9 +106,10 @@ public final class ServerProbe {
     Set<String> waitedFor = new LinkedHashSet<>();
     while (true) {
       List<String> pending = new ArrayList<>();
+      Set<String> askedThisPass = new LinkedHashSet<>(); // several URL paths, one server
       for (TrustSlot.Endpoint ep : endpoints) {
         for (Target t : targets(ep)) {
-          if (confirmed.contains(t.name())) {
+          if (confirmed.contains(t.name()) || !askedThisPass.add(t.name())) {
             continue;
           }
           Seen seen = presented(t, expected, ca);

@@ -134,14 +134,26 @@ class ServerProbeTest {
               () ->
                   new ServerProbe(List.of())
                       .awaitPresented(
-                          Set.of(server.endpoint()),
+                          Set.of(
+                              server.endpoint(),
+                              new TrustSlot.Endpoint(
+                                  0,
+                                  server.endpoint().url().replace("/validate", "/mutate"),
+                                  null,
+                                  null,
+                                  443)),
                           ServingPair.of(expected).leaf(),
                           CA.certificate(),
                           Duration.ofSeconds(1),
                           l -> {}))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("not every server presents the new certificate")
-          .hasMessageContaining("still presents serial");
+          .hasMessageContaining("still presents serial")
+          .satisfies(
+              e ->
+                  assertThat(e.getMessage().split("still presents", -1))
+                      .as("one server behind two webhook paths is named once")
+                      .hasSize(2));
     }
   }
 
