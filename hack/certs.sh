@@ -63,7 +63,17 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -
   CERTS_DIR="${CERTS_DIR:-$ROOT/.certs/${context:-default}}"
   echo "[certs] cluster install (KUBECONFIG=$KUBECONFIG, CA in $CERTS_DIR)"
   ARGS+=(--kubeconfig "$kubeconfig_file" --ca-dir "$CERTS_DIR")
-  [ -n "${IRONCORE_KUBECONFIG:-}" ] && ARGS+=(--kubeconfig "$IRONCORE_KUBECONFIG")
+  if [ -n "${IRONCORE_KUBECONFIG:-}" ]; then
+    if [ ! -f "$IRONCORE_KUBECONFIG" ]; then
+      echo "certs: IRONCORE_KUBECONFIG $IRONCORE_KUBECONFIG: no such file" >&2
+      exit 2
+    fi
+    if [ "$IRONCORE_KUBECONFIG" = "$KUBECONFIG" ]; then
+      echo "certs: IRONCORE_KUBECONFIG is KUBECONFIG ($KUBECONFIG): leave it out for one cluster" >&2
+      exit 2
+    fi
+    ARGS+=(--kubeconfig "$IRONCORE_KUBECONFIG")
+  fi
 elif [ -f "$LOCAL/kubeconfig" ]; then
   echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)"
   ARGS+=(--kubeconfig "$LOCAL/kubeconfig" --ca-dir "${CERTS_DIR:-$LOCAL/certs}" --serving-files "$LOCAL/certs")

@@ -92,7 +92,11 @@ flags=$(deployment_env "$deployment" JAVA_TOOL_OPTIONS | sed -E 's/-XX:AOTCache=
 [[ $flags == *-XX:* ]] || die "no JAVA_TOOL_OPTIONS found in $deployment"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=aot-training \
   -addext subjectAltName=IP:127.0.0.1 -keyout "$out/train/tls.key" -out "$out/train/tls.crt" 2>/dev/null
-port=$((20000 + RANDOM % 20000))
+# a free loopback port: a taken one would let the training talk to whatever listens there
+for _ in $(seq 1 50); do
+  port=$((20000 + RANDOM % 20000))
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
+done
 url=https://127.0.0.1:$port
 # No training data (method profiles, JEP 515) in the cache: the server runs C1 only, which does not
 # use profiles, and replaying them at start compiled ahead of need: about 0.6-0.9 s more CPU in the
