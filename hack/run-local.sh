@@ -92,28 +92,54 @@ if stray="$(controller_pid)"; then
   exit 1
 fi
 
+# in_use HOST PORT: something listens there (a connect succeeds, or hangs: a listener that does
+# not accept, its queue full, still holds the port)
+in_use() {
+  local rc=0
+  timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null || rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 124 ]
+}
+# The controller's metrics address in CONTROLLER_ARGS (the last one wins, after make run's own)
+# replaces CONTROLLER_METRICS_PORT's; its health address is where make run waits for it, so that
+# one stays CONTROLLER_HEALTH_PORT's
+metrics_address=
+prev=
+for a in $CONTROLLER_ARGS; do
+  case "$a" in
+    --health-probe-bind-address | --health-probe-bind-address=*)
+      log "use CONTROLLER_HEALTH_PORT instead of --health-probe-bind-address in CONTROLLER_ARGS (make run waits for the controller's /readyz there)"
+      exit 1 ;;
+    --metrics-bind-address=*) metrics_address="${a#*=}" ;;
+    *) [ "$prev" = "--metrics-bind-address" ] && metrics_address="$a" ;;
+  esac
+  prev="$a"
+done
 for port_var in "${PORT_VARS[@]}"; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/${!port_var}") 2>/dev/null; then
+  [ "$port_var" = CONTROLLER_METRICS_PORT ] && [ -n "$metrics_address" ] && continue
+  if in_use 127.0.0.1 "${!port_var}"; then
     log "port ${!port_var} is already in use; stop what uses it or use $port_var=<free port>"
     exit 1
   fi
 done
-# a bind address in CONTROLLER_ARGS replaces its port variable's (the later flag wins): check it too
-prev=
-for a in $CONTROLLER_ARGS; do
-  flag= address=
-  case "$a" in
-    --health-probe-bind-address=* | --metrics-bind-address=*) flag="${a%%=*}" address="${a#*=}" ;;
-    *) case "$prev" in --health-probe-bind-address | --metrics-bind-address) flag="$prev" address="$a" ;; esac ;;
-  esac
-  port="${address##*:}"
-  if [ -n "$flag" ] && [[ "$port" =~ ^[0-9]{1,5}$ ]] && ((10#$port > 0)) \
-    && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    log "CONTROLLER_ARGS $flag: port $port is already in use; stop what uses it or give it a free port"
-    exit 1
+if [ -n "$metrics_address" ]; then
+  port="${metrics_address##*:}"
+  host="${metrics_address%:*}"
+  [ "$host" = "$metrics_address" ] && host=
+  host="${host#[}" host="${host%]}"
+  case "$host" in "" | 0.0.0.0 | "::") host=127.0.0.1 ;; esac
+  if [[ "$port" =~ ^[0-9]{1,5}$ ]] && ((10#$port > 0)); then
+    for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT; do
+      if ((10#$port == 10#${!port_var})); then
+        log "CONTROLLER_ARGS --metrics-bind-address uses port $port, which is $port_var; give it another port"
+        exit 1
+      fi
+    done
+    if in_use "$host" "$port"; then
+      log "CONTROLLER_ARGS --metrics-bind-address: port $port is already in use on $host; stop what uses it or give it a free port"
+      exit 1
+    fi
   fi
-  prev="$a"
-done
+fi
 case "$TWO_CLUSTERS" in
   true|false) ;;
   *) log "TWO_CLUSTERS must be true or false, got '$TWO_CLUSTERS'"; exit 1 ;;
@@ -385,7 +411,10 @@ fi
 echo
 log "controller pid $(cat "$LOCAL/controller.pid" 2>/dev/null) in $LOCAL/controller.pid; kill it to try a crash mid-drain:"
 log "  kill -9 \$(cat $LOCAL/controller.pid)   then restart: $LOCAL/controller.sh >>$LOCAL/controller.log 2>&1 &"
-log "pause the API server to try an outage: kill -STOP \$(cat $LOCAL/kube-apiserver.pid), resume: kill -CONT \$(cat $LOCAL/kube-apiserver.pid) (etcd: $LOCAL/etcd.pid)"
+# the pools, their Leases and the health loop's probe live on the IronCore API server
+api_dir="$LOCAL"
+[ "$TWO_CLUSTERS" = "true" ] && api_dir="$IRONCORE_LOCAL"
+log "pause the API server of the pools and Leases to try an outage: kill -STOP \$(cat $api_dir/kube-apiserver.pid), resume: kill -CONT \$(cat $api_dir/kube-apiserver.pid) (etcd: $api_dir/etcd.pid)"
 log "running; Ctrl-C stops everything (a controller restarted by hand too)"
 # Stay up until Ctrl-C or until a control plane (its etcd or kube-apiserver), the webhook server or
 # the simulators exit: then say which one, with its exit code and last log lines, and stop the rest.

@@ -269,7 +269,7 @@ public final class CertificateInstall {
                   + ", valid "
                   + Lifetime.human(validity)
                   + (ServingValidity.shortened(settings.validity(), validity)
-                      ? " (until its CA expires)"
+                      ? " (ending a minute before its CA)"
                       : "")
                   + ", SANs "
                   + String.join(", ", settings.allNames())
@@ -436,11 +436,16 @@ public final class CertificateInstall {
               + ")";
     }
     ServingPair.SanDifference sans = pair.sansAgainst(settings.allNames());
-    if (!sans.missing().isEmpty()) {
-      return "a certificate without the SAN(s) " + String.join(", ", sans.missing());
-    }
-    if (!sans.extra().isEmpty()) {
-      return "a certificate with SAN(s) no longer asked for: " + String.join(", ", sans.extra());
+    if (!sans.none()) {
+      return "a certificate "
+          + (sans.missing().isEmpty()
+              ? ""
+              : "without the SAN(s) "
+                  + String.join(", ", sans.missing())
+                  + (sans.extra().isEmpty() ? "" : " and "))
+          + (sans.extra().isEmpty()
+              ? ""
+              : "with SAN(s) no longer asked for: " + String.join(", ", sans.extra()));
     }
     if (settings.keys() != null && !settings.keys().matches(pair.privateKey().getAlgorithm())) {
       return "a key of type " + pair.privateKey().getAlgorithm();

@@ -180,7 +180,7 @@ class CertificateInstallChecksTest {
     assertThat(pair.leaf().getNotAfter()).isBeforeOrEqualTo(ca.certificate().getNotAfter());
     assertThat(pair.leaf().getNotAfter().toInstant())
         .isAfter(ca.certificate().getNotAfter().toInstant().minus(Duration.ofMinutes(2)));
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("(until its CA expires)");
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("(ending a minute before its CA)");
   }
 
   @Test
@@ -218,6 +218,15 @@ class CertificateInstallChecksTest {
     run(settings(CertificateInstall.Mode.ENSURE, fewer, List.of("127.0.0.1"), null, null));
     assertThat(out.toString(StandardCharsets.UTF_8))
         .contains("(replacing a certificate with SAN(s) no longer asked for: localhost)");
+
+    out.reset();
+    List<String> swapped = List.of("ironcore-maintenance-webhook", "other.example.com");
+    run(settings(CertificateInstall.Mode.ENSURE, swapped, List.of("127.0.0.1"), null, null));
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains(
+            "(replacing a certificate without the SAN(s) other.example.com and with SAN(s) no"
+                + " longer asked for: ironcore-maintenance-webhook.ns.svc)");
+    run(settings(CertificateInstall.Mode.ENSURE, fewer, List.of("127.0.0.1"), null, null));
     assertThat(storedPair().subjectAlternativeNames())
         .containsExactlyInAnyOrder(
             "ironcore-maintenance-webhook", "ironcore-maintenance-webhook.ns.svc", "127.0.0.1");
