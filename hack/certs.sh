@@ -43,13 +43,28 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -
       echo "certs: KUBECONFIG lists several files ($KUBECONFIG); merging them needs kubectl on PATH (or give one file)" >&2
       exit 2
     fi
-    # one file, as kubectl merges them (credentials embedded); removed when this script ends
-    kubeconfig_file="$(mktemp "${TMPDIR:-/tmp}/certs-kubeconfig.XXXXXX")"
-    trap 'rm -f "$kubeconfig_file"' EXIT
-    if ! "$KUBECTL" config view --flatten --raw >"$kubeconfig_file" 2>/dev/null || [ ! -s "$kubeconfig_file" ]; then
+    found=false
+    IFS=: read -ra listed <<<"$KUBECONFIG"
+    for f in "${listed[@]}"; do [ -f "$f" ] && found=true; done
+    if [ "$found" != true ]; then
+      echo "certs: KUBECONFIG $KUBECONFIG: none of these files exists" >&2
+      exit 2
+    fi
+    if ! "$KUBECTL" config current-context >/dev/null 2>&1; then
+      echo "certs: KUBECONFIG $KUBECONFIG: no current-context is set in any of its files" >&2
+      exit 2
+    fi
+    # one file as kubectl merges them (credentials embedded), open as fd 3 and deleted at once, so
+    # nothing stays behind however this ends; the tool reads /dev/fd/3
+    merged="$(mktemp "${TMPDIR:-/tmp}/certs-kubeconfig.XXXXXX")"
+    if ! "$KUBECTL" config view --flatten --raw >"$merged" 2>/dev/null || [ ! -s "$merged" ]; then
+      rm -f "$merged"
       echo "certs: kubectl could not merge KUBECONFIG=$KUBECONFIG: $("$KUBECTL" config view 2>&1 >/dev/null | head -1)" >&2
       exit 2
     fi
+    exec 3<"$merged"
+    rm -f "$merged"
+    kubeconfig_file=/dev/fd/3
   elif [ ! -f "$KUBECONFIG" ]; then
     echo "certs: KUBECONFIG $KUBECONFIG: no such file" >&2
     exit 2
@@ -75,6 +90,10 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -
     ARGS+=(--kubeconfig "$IRONCORE_KUBECONFIG")
   fi
 elif [ -f "$LOCAL/kubeconfig" ]; then
+  if [ -n "${IRONCORE_KUBECONFIG:-}" ]; then
+    echo "certs: IRONCORE_KUBECONFIG is for a cluster install (with KUBECONFIG); for make run leave it out (a TWO_CLUSTERS=true make run's IronCore API server is found by itself)" >&2
+    exit 2
+  fi
   echo "[certs] local install of make run ($LOCAL/kubeconfig, serving pair in $LOCAL/certs)"
   ARGS+=(--kubeconfig "$LOCAL/kubeconfig" --ca-dir "${CERTS_DIR:-$LOCAL/certs}" --serving-files "$LOCAL/certs")
   # make run TWO_CLUSTERS=true: the IronCore API server has the compute.ironcore.dev webhooks
@@ -110,6 +129,5 @@ if ! out="$("${MVN_CMD[@]}" -q -B -pl certs -am compile dependency:build-classpa
   echo "certs: the Maven build failed (MVN='${MVN:-mvn}'); its output is above" >&2
   exit 1
 fi
-# not exec: a merged kubeconfig is removed when this script ends
-java -Dironcore.maintenance.log.level=WARN -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \
+exec java -Dironcore.maintenance.log.level=WARN -cp "$ROOT/certs/target/classes:$(cat "$cp_file")" \
   dev.ironcore.maintenance.certs.install.CertsMain "${ARGS[@]}"

@@ -51,6 +51,9 @@ for port_var in "${PORT_VARS[@]}"; do
     log "$port_var must be a port number from 1 to 65535, got '${!port_var}'"
     exit 1
   fi
+  printf -v "$port_var" '%d' "$((10#${!port_var}))" # 09443 is 9443
+done
+for port_var in "${PORT_VARS[@]}"; do
   for other in "${PORT_VARS[@]}"; do
     if [ "$other" != "$port_var" ] && [ "${!other}" = "${!port_var}" ]; then
       log "$port_var and $other are both ${!port_var}; give each its own port"
@@ -93,27 +96,58 @@ if stray="$(controller_pid)"; then
 fi
 
 # in_use HOST PORT: something listens there (a connect succeeds, or hangs: a listener that does
-# not accept, its queue full, still holds the port)
+# not accept, its queue full, still holds the port). HOST "*" (a wildcard bind: ":P", "0.0.0.0:P",
+# "[::]:P"): any listener on the port, on any address, as ss shows (else 127.0.0.1 and ::1)
 in_use() {
-  local rc=0
+  local rc host
+  if [ "$1" = "*" ]; then
+    if command -v ss >/dev/null; then
+      [ -n "$(ss -Hltn "sport = :$2" 2>/dev/null)" ] && return 0
+      return 1
+    fi
+    for host in 127.0.0.1 ::1; do in_use "$host" "$2" && return 0; done
+    return 1
+  fi
+  rc=0
   timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null || rc=$?
   [ "$rc" = 0 ] || [ "$rc" = 124 ]
 }
-# The controller's metrics address in CONTROLLER_ARGS (the last one wins, after make run's own)
-# replaces CONTROLLER_METRICS_PORT's; its health address is where make run waits for it, so that
-# one stays CONTROLLER_HEALTH_PORT's
-metrics_address=
-prev=
-for a in $CONTROLLER_ARGS; do
-  case "$a" in
-    --health-probe-bind-address | --health-probe-bind-address=*)
-      log "use CONTROLLER_HEALTH_PORT instead of --health-probe-bind-address in CONTROLLER_ARGS (make run waits for the controller's /readyz there)"
-      exit 1 ;;
-    --metrics-bind-address=*) metrics_address="${a#*=}" ;;
-    *) [ "$prev" = "--metrics-bind-address" ] && metrics_address="$a" ;;
-  esac
-  prev="$a"
-done
+# last_value ARGS FLAG: the last value ARGS give FLAG (--flag=V or --flag V), empty when none
+last_value() {
+  local a prev= value=
+  for a in $1; do
+    case "$a" in
+      "$2="*) value="${a#*=}" ;;
+      *) [ "$prev" = "$2" ] && value="$a" ;;
+    esac
+    prev="$a"
+  done
+  echo "$value"
+}
+# bind_port ADDRESS: its port as a number ("" for 0, none or not a number); bind_host ADDRESS: its
+# host, "*" for a wildcard
+bind_port() {
+  local port="${1##*:}"
+  [[ "$port" =~ ^[0-9]{1,9}$ ]] && ((10#$port > 0 && 10#$port <= 65535)) && echo "$((10#$port))"
+  return 0
+}
+bind_host() {
+  local host="${1%:*}"
+  [ "$host" = "$1" ] && host=
+  host="${host#[}" host="${host%]}"
+  case "$host" in "" | 0.0.0.0 | "::") echo "*" ;; *) echo "$host" ;; esac
+}
+# The controller's health address is where make run waits for it: CONTROLLER_HEALTH_PORT only. Its
+# metrics address in CONTROLLER_ARGS (the last one, after make run's own) replaces
+# CONTROLLER_METRICS_PORT's.
+case " $CONTROLLER_ARGS " in
+  *" --health-probe-bind-address"*)
+    log "use CONTROLLER_HEALTH_PORT instead of --health-probe-bind-address in CONTROLLER_ARGS (make run waits for the controller's /readyz there)"
+    exit 1 ;;
+esac
+metrics_address="$(last_value "$CONTROLLER_ARGS" --metrics-bind-address)"
+controller_metrics_port="$CONTROLLER_METRICS_PORT"
+[ -n "$metrics_address" ] && controller_metrics_port="$(bind_port "$metrics_address")"
 for port_var in "${PORT_VARS[@]}"; do
   [ "$port_var" = CONTROLLER_METRICS_PORT ] && [ -n "$metrics_address" ] && continue
   if in_use 127.0.0.1 "${!port_var}"; then
@@ -121,25 +155,32 @@ for port_var in "${PORT_VARS[@]}"; do
     exit 1
   fi
 done
-if [ -n "$metrics_address" ]; then
-  port="${metrics_address##*:}"
-  host="${metrics_address%:*}"
-  [ "$host" = "$metrics_address" ] && host=
-  host="${host#[}" host="${host%]}"
-  case "$host" in "" | 0.0.0.0 | "::") host=127.0.0.1 ;; esac
-  if [[ "$port" =~ ^[0-9]{1,5}$ ]] && ((10#$port > 0)); then
-    for port_var in WEBHOOK_PORT CONTROLLER_HEALTH_PORT; do
-      if ((10#$port == 10#${!port_var})); then
-        log "CONTROLLER_ARGS --metrics-bind-address uses port $port, which is $port_var; give it another port"
-        exit 1
-      fi
-    done
-    if in_use "$host" "$port"; then
-      log "CONTROLLER_ARGS --metrics-bind-address: port $port is already in use on $host; stop what uses it or give it a free port"
+# check_address WHAT FLAG ADDRESS OTHER...: its port is none of the OTHER "NAME=PORT" and free
+check_address() {
+  local what="$1" flag="$2" address="$3" port host other
+  shift 3
+  port="$(bind_port "$address")"
+  [ -n "$port" ] || return 0
+  for other in "$@"; do
+    if [ -n "${other#*=}" ] && [ "$port" = "${other#*=}" ]; then
+      log "$what $flag uses port $port, which is ${other%%=*}; give it another port"
       exit 1
     fi
+  done
+  host="$(bind_host "$address")"
+  if in_use "$host" "$port"; then
+    log "$what $flag: port $port is already in use$([ "$host" = "*" ] || echo " on $host"); stop what uses it or give it a free port"
+    exit 1
   fi
-fi
+}
+[ -n "$metrics_address" ] && check_address CONTROLLER_ARGS --metrics-bind-address "$metrics_address" \
+  "WEBHOOK_PORT=$WEBHOOK_PORT" "CONTROLLER_HEALTH_PORT=$CONTROLLER_HEALTH_PORT"
+for flag in --health-probe-bind-address --metrics-bind-address; do
+  address="$(last_value "$WEBHOOK_ARGS" "$flag")"
+  [ -n "$address" ] && check_address WEBHOOK_ARGS "$flag" "$address" "WEBHOOK_PORT=$WEBHOOK_PORT" \
+    "CONTROLLER_HEALTH_PORT=$CONTROLLER_HEALTH_PORT" \
+    "$([ -n "$metrics_address" ] && echo "the controller's --metrics-bind-address" || echo CONTROLLER_METRICS_PORT)=$controller_metrics_port"
+done
 case "$TWO_CLUSTERS" in
   true|false) ;;
   *) log "TWO_CLUSTERS must be true or false, got '$TWO_CLUSTERS'"; exit 1 ;;
@@ -158,27 +199,11 @@ esac
 
 # WEBHOOK_ARGS: what a string can tell, before anything is built (its flags are checked by the
 # server itself below, once built)
-prev=
 for a in $WEBHOOK_ARGS; do
   case "$a" in --port | --port=*)
     log "WEBHOOK_ARGS sets --port: set WEBHOOK_PORT instead (make run waits for the server there and points the webhooks at it)"
     exit 1 ;;
   esac
-  # the webhook server's own plain-HTTP ports must not be the controller's (both bind 127.0.0.1)
-  flag= address=
-  case "$a" in
-    --health-probe-bind-address=* | --metrics-bind-address=*) flag="${a%%=*}" address="${a#*=}" ;;
-    *) case "$prev" in --health-probe-bind-address | --metrics-bind-address) flag="$prev" address="$a" ;; esac ;;
-  esac
-  if [ -n "$flag" ]; then
-    for port_var in CONTROLLER_HEALTH_PORT CONTROLLER_METRICS_PORT; do
-      if [ "${address##*:}" = "${!port_var}" ]; then
-        log "WEBHOOK_ARGS $flag uses port ${!port_var}, which is $port_var; give it another port"
-        exit 1
-      fi
-    done
-  fi
-  prev="$a"
 done
 
 BIN_DIR="$(hack/build-controlplane.sh)"
