@@ -355,11 +355,10 @@ public final class CertificateInstall {
       return;
     }
     // a directory it cannot write is found now, not after the caBundles changed
-    if (steps.stream().anyMatch(st -> st.description().startsWith("save the new CA"))
-        || steps.stream().anyMatch(st -> st.description().startsWith("make the new CA current"))) {
+    if (newCa || pending) { // the steps that save the new CA or make it current
       WritableDir.require(caFiles.dir(), "the CA directory");
     }
-    if (steps.stream().anyMatch(st -> st.description().startsWith("issue a serving certificate"))) {
+    if (issue) {
       store.requireWritable();
     }
     changing = true;

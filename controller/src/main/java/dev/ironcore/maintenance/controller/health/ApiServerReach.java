@@ -84,8 +84,7 @@ public final class ApiServerReach implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    ticker.scheduleWithFixedDelay(
-        this::tick, 0, INTERVAL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    ticker.scheduleWithFixedDelay(this::tick, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     return this;
   }
 
