@@ -18,8 +18,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -313,7 +316,38 @@ public final class CertsMain implements Callable<Integer> {
             spec.commandLine(), "--kubeconfig: " + e.getMessage());
       }
     }
+    sameApiServer(kubeconfigs == null ? List.of() : kubeconfigs)
+        .ifPresent(
+            reason -> {
+              throw new CommandLine.ParameterException(spec.commandLine(), reason);
+            });
     return dryRunEnv;
+  }
+
+  /**
+   * Why two of the {@code --kubeconfig} files may not be given together: both reach the same API
+   * server (their current contexts' {@code server} URLs, compared as fabric8 normalises them), so
+   * one cluster would be asked and written twice (the Secret, the webhook configurations, the CRDs'
+   * caBundles) as if it were two. Empty when every file names its own API server.
+   */
+  static Optional<String> sameApiServer(List<Path> kubeconfigs) {
+    Map<String, Path> byServer = new LinkedHashMap<>();
+    for (Path kubeconfig : kubeconfigs) {
+      String server = config(kubeconfig).getMasterUrl();
+      Path first = byServer.putIfAbsent(server.toLowerCase(Locale.ROOT), kubeconfig);
+      if (first != null) {
+        return Optional.of(
+            "--kubeconfig: "
+                + first
+                + " and "
+                + kubeconfig
+                + " both reach the API server "
+                + server
+                + ": give one kubeconfig per cluster (make certs: leave IRONCORE_KUBECONFIG out"
+                + " when the IronCore API is served by the cluster of KUBECONFIG)");
+      }
+    }
+    return Optional.empty();
   }
 
   /** The checked {@code --san} values, or the defaults when none is given. */

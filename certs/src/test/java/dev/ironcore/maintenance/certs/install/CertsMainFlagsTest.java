@@ -92,6 +92,40 @@ class CertsMainFlagsTest {
     assertThat(dir.resolve("ca")).doesNotExist();
   }
 
+  /**
+   * Two kubeconfig files that reach one API server (make certs' IRONCORE_KUBECONFIG naming the
+   * cluster of KUBECONFIG through another file): refused before anything is asked or written; the
+   * Secret and the caBundles would be written twice.
+   */
+  @Test
+  void twoKubeconfigsOfOneApiServerAreRefused() throws Exception {
+    String body =
+        "apiVersion: v1\nkind: Config\n"
+            + "clusters: [{name: c, cluster: {server: '%s'}}]\n"
+            + "contexts: [{name: x, context: {cluster: c}}]\ncurrent-context: x\n";
+    Path capi = Files.writeString(dir.resolve("capi"), body.formatted("https://127.0.0.1:1"));
+    Path ironcore =
+        Files.writeString(dir.resolve("ironcore"), body.formatted("https://127.0.0.1:1/"));
+    Path other = Files.writeString(dir.resolve("other"), body.formatted("https://127.0.0.1:2"));
+    assertThat(
+            run(
+                "--kubeconfig=" + capi,
+                "--kubeconfig=" + ironcore,
+                "--ca-dir=" + dir.resolve("ca")))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: --kubeconfig: "
+                    + capi
+                    + " and "
+                    + ironcore
+                    + " both reach the API server https://127.0.0.1:1/: give one kubeconfig per"
+                    + " cluster (make certs: leave IRONCORE_KUBECONFIG out when the IronCore API is"
+                    + " served by the cluster of KUBECONFIG)\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
+    assertThat(CertsMain.sameApiServer(java.util.List.of(capi, other))).isEmpty();
+  }
+
   /** Two runs on one CA directory at once: the second is refused before it asks any cluster. */
   @Test
   void aSecondRunOnTheSameCaDirectoryIsRefusedWhileTheFirstHoldsIt() throws Exception {

@@ -142,19 +142,33 @@ public final class PoolHealthReconciler implements Reconciler {
       return;
     }
     metrics.poolMarkedUnknown();
+    String why = silence(gracePeriod, decided.leaseRenewTime(), poolName);
     events.recordInBackground(
         written,
         "Warning",
         POOL_UNKNOWN_EVENT,
-        "no Lease renewal or Ready change for "
-            + gracePeriod.toSeconds()
-            + " s: Ready=Unknown ("
-            + Names.POOL_STATUS_UNKNOWN_MESSAGE
-            + ")");
+        why + ": Ready=Unknown (" + Names.POOL_STATUS_UNKNOWN_MESSAGE + ")");
     LOG.info(
-        "pool {}: no Lease renewal or Ready change for {} s: set Ready=Unknown ({})",
-        poolName,
-        gracePeriod.toSeconds(),
-        Names.POOL_STATUS_UNKNOWN_REASON);
+        "pool {}: {}: set Ready=Unknown ({})", poolName, why, Names.POOL_STATUS_UNKNOWN_REASON);
+  }
+
+  /**
+   * What the pool's agent failed to do, for the {@code PoolUnknown} Event and the log: the grace
+   * period this process watched (in seconds) and when the Lease was last renewed, as the silence
+   * may be much longer than the grace period (this process started, or the API server answered
+   * again, after the agent stopped), e.g. {@code no Lease renewal or Ready change within the grace
+   * period (10 s); Lease kube-node-lease/pool-1 last renewed at 2026-12-05T12:00:00Z}.
+   *
+   * @param leaseRenewTime the Lease's {@code renewTime} as an ISO-8601 instant, or null when the
+   *     pool has no Lease (or one never renewed)
+   */
+  static String silence(Duration gracePeriod, String leaseRenewTime, String poolName) {
+    String lease = "Lease " + Names.LEASE_NAMESPACE + "/" + poolName;
+    return "no Lease renewal or Ready change within the grace period ("
+        + gracePeriod.toSeconds()
+        + " s); "
+        + (leaseRenewTime == null
+            ? "no renewTime in " + lease + " (none, or never renewed)"
+            : lease + " last renewed at " + leaseRenewTime);
   }
 }

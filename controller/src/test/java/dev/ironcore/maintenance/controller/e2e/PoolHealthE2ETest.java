@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.controller.e2e;
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Condition;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.ControllerOptions;
@@ -97,7 +98,14 @@ class PoolHealthE2ETest extends InProcessController {
                         e -> {
                           assertThat(e.getType()).isEqualTo("Warning");
                           assertThat(e.getCount()).isOne();
-                          assertThat(e.getMessage()).contains("Ready=Unknown");
+                          assertThat(e.getMessage())
+                              .contains("Ready=Unknown")
+                              .contains(
+                                  "Lease "
+                                      + Names.LEASE_NAMESPACE
+                                      + "/"
+                                      + pool
+                                      + " last renewed at ");
                           assertThat(
                                   Duration.between(transition, Instant.parse(e.getFirstTimestamp()))
                                       .abs())
@@ -119,7 +127,12 @@ class PoolHealthE2ETest extends InProcessController {
             world.client.v1().events().inNamespace("default").list().getItems().stream()
                 .filter(e -> pool.equals(e.getInvolvedObject().getName()))
                 .filter(e -> "PoolUnknown".equals(e.getReason())))
-        .hasSize(1);
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.getMessage())
+                    .startsWith("no Lease renewal or Ready change within the grace period (1 s); ")
+                    .contains("no renewTime in Lease " + Names.LEASE_NAMESPACE + "/" + pool));
   }
 
   /**
