@@ -586,7 +586,7 @@ public final class DrainDecision {
    * <ul>
    *   <li>{@code (deleting, held by finalizer machinepoollet.ironcore.dev/machine)}: evicted (or
    *       deleted by someone), its finalizers not yet removed ({@code (deleting)} without any);
-   *   <li>{@code (tolerates the taint for 300 s: evicted at 2026-12-04T18:05:00Z)}: a {@code
+   *   <li>{@code (tolerates the taint for 300 s: eviction due at 2026-12-04T18:05:00Z)}: a {@code
    *       tolerationSeconds} toleration; the time is the taint's {@code timeAdded} plus the
    *       shortest matching seconds, left out when the taint has no readable {@code timeAdded} or
    *       the time is beyond {@link Instant#MAX};
@@ -647,7 +647,7 @@ public final class DrainDecision {
     return "tolerates the taint for "
         + Math.max(0, seconds)
         + " s"
-        + (at.equals(Instant.MAX) ? "" : ": evicted at " + at);
+        + (at.equals(Instant.MAX) ? "" : ": eviction due at " + at);
   }
 
   /**

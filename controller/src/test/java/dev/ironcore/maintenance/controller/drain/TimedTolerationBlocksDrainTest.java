@@ -64,7 +64,7 @@ class TimedTolerationBlocksDrainTest {
         .containsExactly(
             "ns/gone (deleting)",
             "ns/held (deleting, held by finalizer machinepoollet.ironcore.dev/machine)",
-            "ns/hour (tolerates the taint for 3600 s: evicted at 2026-12-04T19:00:00Z)",
+            "ns/hour (tolerates the taint for 3600 s: eviction due at 2026-12-04T19:00:00Z)",
             "ns/huge (tolerates the taint for " + Long.MAX_VALUE + " s)",
             "ns/plain (to be evicted)",
             "ns/twice (deleting, held by finalizers a.example/one, b.example/two)");
