@@ -1,5 +1,8 @@
 package dev.ironcore.maintenance.certs.install;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -11,7 +14,8 @@ import org.bouncycastle.util.IPAddress;
  * {@code :} or made only of digits and dots must be an IPv4 or IPv6 address; any other must be a
  * DNS name as RFC 1123 has it (dot-separated labels of 1 to 63 letters, digits and inner hyphens,
  * at most 253 characters), with a wildcard only as the whole leftmost label ({@code
- * *.example.com}), the one form Go's TLS client (kube-apiserver's) matches.
+ * *.example.com}), the one form Go's TLS client (kube-apiserver's) matches. An IPv4-mapped IPv6
+ * address is kept as its IPv4 address ({@link #ipv4MappedAsIpv4}).
  *
  * @param dnsNames the DNS names, in the order given
  * @param ipAddresses the IP literals, in the order given
@@ -55,7 +59,7 @@ record SanList(List<String> dnsNames, List<String> ipAddresses) {
         if (!IPV4.matcher(e).matches() && !(e.contains(":") && IPAddress.isValidIPv6(e))) {
           throw bad(e, "not a valid IP address (IPv4 as 10.0.0.1, IPv6 as fd00::1)");
         }
-        ips.add(e);
+        ips.add(ipv4MappedAsIpv4(e));
       } else {
         String why = dnsProblem(e);
         if (why != null) {
@@ -65,6 +69,25 @@ record SanList(List<String> dnsNames, List<String> ipAddresses) {
       }
     }
     return new SanList(dns, ips);
+  }
+
+  /**
+   * An IPv4-mapped IPv6 literal ({@code ::ffff:127.0.0.2}) as its IPv4 address ({@code 127.0.0.2}),
+   * as Go's x509 writes it (4 bytes) and as Java and Go compare it; any other literal unchanged.
+   * Written as given, the certificate held the 16-byte form while the check for an up-to-date
+   * certificate read it as the IPv4 address.
+   */
+  static String ipv4MappedAsIpv4(String ip) {
+    if (!ip.contains(":")) {
+      return ip;
+    }
+    try {
+      // a literal: no name lookup
+      InetAddress address = InetAddress.getByName(ip);
+      return address instanceof Inet4Address ? address.getHostAddress() : ip;
+    } catch (UnknownHostException e) {
+      return ip;
+    }
   }
 
   /** An entry with a colon, or of digits and dots only: meant as an IP address. */

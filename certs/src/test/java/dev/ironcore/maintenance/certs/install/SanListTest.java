@@ -27,6 +27,18 @@ class SanListTest {
     assertThat(l.ipAddresses()).containsExactly("127.0.0.1", "::1", "fd00::a:1");
   }
 
+  /**
+   * An IPv4-mapped IPv6 address is the IPv4 address (as Go's x509 writes it): issued as 4 bytes, so
+   * a later SANS naming the IPv4 form finds the certificate up to date, and so it is.
+   */
+  @Test
+  void anIpv4MappedIpv6AddressIsItsIpv4Address() {
+    assertThat(
+            SanList.parse(List.of("::ffff:127.0.0.2", "::FFFF:7f00:3", "::1", "fd00::1"))
+                .ipAddresses())
+        .containsExactly("127.0.0.2", "127.0.0.3", "::1", "fd00::1");
+  }
+
   @Test
   void anInvalidIpIsNamed() {
     for (String ip :
