@@ -72,10 +72,12 @@ public final class DrainReconciler implements Reconciler {
   private final Map<String, String> heldPool = new ConcurrentHashMap<>();
 
   /**
-   * CAPI Machines (by uid) whose {@code DrainStarted} this process recorded: a drain that added
-   * only the taint a pool lacked (its NoExecute taint put there by hand) records it with the taint
-   * write, and must not record it again as "already carries the taints" when the pool turns
-   * Draining. Forgotten when the Machine is gone.
+   * CAPI Machines (key and uid) and pools (name and uid) whose {@code DrainStarted} this process
+   * recorded: a drain that added only the taint a pool lacked (its NoExecute taint put there by
+   * hand) records it with the taint write, and must not record it again as "already carries the
+   * taints" when the pool turns Draining. Another pool (its {@code status.nodeRef} changed during
+   * the deletion, or the pool deleted and created again) gets its own. Forgotten when the Machine
+   * is gone.
    */
   private final java.util.Set<String> started = ConcurrentHashMap.newKeySet();
 
@@ -312,8 +314,15 @@ public final class DrainReconciler implements Reconciler {
       }
       if (DrainEvent.STARTED.equals(e.reason())
           && capi != null
-          && !started.add(DrainDecision.key(capi) + "#" + capi.getMetadata().getUid())) {
-        continue; // this drain's start is on record already
+          && !started.add(
+              DrainDecision.key(capi)
+                  + "#"
+                  + capi.getMetadata().getUid()
+                  + "#"
+                  + (pool == null
+                      ? ""
+                      : pool.getMetadata().getName() + "/" + pool.getMetadata().getUid()))) {
+        continue; // this drain's start on this pool is on record already
       }
       if (when == DrainEvent.When.BEFORE_WRITE) {
         events.recordOnce(on, e.type(), e.reason(), e.message()); // a retried write: not again

@@ -241,9 +241,11 @@ final class ControllerWorld {
     m.setSpec(new dev.ironcore.maintenance.api.capi.CapiMachineSpec());
     m.getSpec().setAdditionalProperty("clusterName", "demo");
     CapiMachine created = client.resources(CapiMachine.class).inNamespace(ns).resource(m).create();
-    if (node == null) {
-      return created;
-    }
+    return node == null ? created : setNodeRef(name, node);
+  }
+
+  /** Sets the CAPI Machine's {@code status.nodeRef.name}, as CAPI does once the node joined. */
+  CapiMachine setNodeRef(String name, String node) {
     // a merge patch, not an update: the controller may have added its finalizer meanwhile
     return client
         .resources(CapiMachine.class)

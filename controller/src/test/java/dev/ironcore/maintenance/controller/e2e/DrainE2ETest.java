@@ -166,6 +166,41 @@ class DrainE2ETest extends InProcessController {
     assertThat(world.eventsJsonpath("node-again", "PoolDeleted", "{.items[*].message}")).isEmpty();
   }
 
+  /**
+   * The deleting CAPI Machine's {@code status.nodeRef} moves to another pool while the first pool's
+   * drain waits for a Machine: the second pool's drain is announced with its own {@code
+   * DrainStarted} (fresh eyes: one was recorded per CAPI Machine, so the second pool was tainted
+   * and drained without a word on the CAPI Machine).
+   */
+  @Test
+  void aNodeRefMovedDuringTheDrainAnnouncesTheOtherPoolsDrain() {
+    String first = world.poolName("pool-first");
+    String second = world.poolName("pool-second");
+    world.createPool(first, List.of());
+    world.createPool(second, List.of());
+    world.createMachine("vm-first", first);
+    world.createCapiMachine("node-moved", first, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-moved")));
+    world.deleteCapiMachine("node-moved");
+    eventually()
+        .until(() -> world.machine("vm-first").getMetadata().getDeletionTimestamp() != null);
+    assertThat(hasHook(world.capiMachine("node-moved"))).as("held by vm-first").isTrue();
+
+    world.setNodeRef("node-moved", second);
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(
+                        world.eventsJsonpath(
+                            "node-moved",
+                            "DrainStarted",
+                            "{range .items[*]}{.message}{\"\\n\"}{end}"))
+                    .contains("tainting pool " + first + " with ")
+                    .contains("tainting pool " + second + " with "));
+    assertThat(taintStrings(world.pool(second))).contains("maintenance.ironcore.dev:NoExecute");
+    eventually().until(() -> !hasHook(world.capiMachine("node-moved")));
+  }
+
   @Test
   void machinesOfOtherPoolsAreNeverTouched() {
     String drained = world.poolName("drained");
