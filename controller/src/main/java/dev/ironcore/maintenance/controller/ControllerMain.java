@@ -261,6 +261,19 @@ public final class ControllerMain implements Callable<Integer> {
                 : "CAPI Machines, IronCore API and leader election: {}",
             clusters.capi().getMasterUrl(),
             clusters.ironcore().getMasterUrl());
+    if (clusters.separate()
+        && clusters
+            .capi()
+            .getMasterUrl()
+            .toString()
+            .equalsIgnoreCase(clusters.ironcore().getMasterUrl().toString())) {
+      org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+          .warn(
+              "--ironcore-kubeconfig reaches the API server of the CAPI Machines ({}): its"
+                  + " objects are watched through two clients; leave the flag out when one"
+                  + " cluster serves both",
+              clusters.ironcore().getMasterUrl());
+    }
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

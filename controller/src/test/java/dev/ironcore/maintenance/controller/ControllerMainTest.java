@@ -235,8 +235,17 @@ class ControllerMainTest {
             kubeconfig(dir, closed),
             "--health-probe-bind-address=0",
             "--metrics-bind-address=0",
-            "--log-format=json");
+            "--log-format=json",
+            // the same API server through another file: said, not refused (its credentials may
+            // be meant to differ)
+            "--ironcore-kubeconfig="
+                + Files.copy(java.nio.file.Path.of(kubeconfig(dir, closed)), dir.resolve("kc2")));
     assertThat(unreachable.exitCode()).isEqualTo(1);
+    assertThat(unreachable.err())
+        .contains(
+            "--ironcore-kubeconfig reaches the API server of the CAPI Machines (https://127.0.0.1:"
+                + closed
+                + "/): its objects are watched through two clients");
     List<String> lines = unreachable.err().lines().toList();
     String last = lines.get(lines.size() - 1);
     assertThat(lines).allMatch(l -> l.startsWith("{"), "every line JSON");
