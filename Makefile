@@ -22,7 +22,7 @@ IMAGE ?= ironcore-maintenance:latest
 PUSH ?= false
 export IMAGE PUSH
 
-.PHONY: controlplane build test run image bench clean certs rotate-certs
+.PHONY: controlplane build test run image bench clean certs rotate-certs help
 
 controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
 	hack/build-controlplane.sh
@@ -51,6 +51,13 @@ rotate-certs: ## rotate the webhook CA and serving pair with overlap (no failed 
 bench: ## webhook vs Go reference (h2load, TLS), controller at fleet scale, JMH; writes bench/results/<date>-<machine>.md
 	hack/bench.sh
 
-clean:
+clean: ## mvn clean and remove .local (refused while a make run of this checkout owns it)
+	@if [ -e .local/run.lock ] && ! flock -n .local/run.lock true; then \
+	  echo "make clean: a make run of this checkout is running (pid $$(cat .local/run.pid 2>/dev/null || echo unknown)) and owns .local; stop it first" >&2; \
+	  exit 1; \
+	fi
 	$(MVN) -q -B clean
 	rm -rf .local
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16

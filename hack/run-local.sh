@@ -190,12 +190,14 @@ case " $CONTROLLER_ARGS " in
     log "use TWO_CLUSTERS=true instead of --ironcore-kubeconfig in CONTROLLER_ARGS"
     exit 1 ;;
 esac
-case " $CONTROLLER_ARGS " in
-  *--capi-machine-selector*)
-    log "use CAPI_MACHINE_SELECTOR='...' instead of --capi-machine-selector in CONTROLLER_ARGS:" \
-      "the webhook server must mark exactly the CAPI Machines the controller drains"
-    exit 1 ;;
-esac
+for args in CONTROLLER_ARGS WEBHOOK_ARGS; do
+  case " ${!args} " in
+    *--capi-machine-selector*)
+      log "use CAPI_MACHINE_SELECTOR='...' instead of --capi-machine-selector in $args:" \
+        "the webhook server must mark exactly the CAPI Machines the controller drains"
+      exit 1 ;;
+  esac
+done
 
 # WEBHOOK_ARGS: what a string can tell, before anything is built (its flags are checked by the
 # server itself below, once built)

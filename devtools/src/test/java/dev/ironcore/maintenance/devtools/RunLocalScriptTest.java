@@ -72,6 +72,26 @@ class RunLocalScriptTest {
     assertThat(local).doesNotExist();
   }
 
+  /**
+   * The selector has a variable of its own, given to both processes: set in either one's extra
+   * flags, the webhook server and the controller would handle different CAPI Machines (fresh eyes:
+   * WEBHOOK_ARGS' was accepted while the README said refused).
+   */
+  @Test
+  void aSelectorInEitherProcessesArgsIsRefusedBeforeTheBuild() throws Exception {
+    for (String args : List.of("CONTROLLER_ARGS", "WEBHOOK_ARGS")) {
+      assertThat(run(Map.of(args, "--zap-log-level=debug --capi-machine-selector=role=other")))
+          .isEqualTo(
+              new Run(
+                  1,
+                  "[run] use CAPI_MACHINE_SELECTOR='...' instead of --capi-machine-selector in "
+                      + args
+                      + ": the webhook server must mark exactly the CAPI Machines the controller"
+                      + " drains\n"));
+    }
+    assertThat(local.resolve("run.pid")).as("nothing started").doesNotExist();
+  }
+
   @Test
   void aWebhookPortInWebhookArgsThatIsTheControllersIsRefusedBeforeTheBuild() throws Exception {
     Map<String, String> ports =
