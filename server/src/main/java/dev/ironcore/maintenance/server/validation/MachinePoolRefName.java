@@ -15,10 +15,24 @@ import java.util.List;
  * checked again, so existing Machines keep working. An unbound Machine (no {@code
  * spec.machinePoolRef}, or a null one) is always valid here; {@code machinePoolRef: {}} or {@code
  * {name: ""}} is a Required error, as in IronCore's {@code validateMachineSpec}.
+ *
+ * <p>Also checked while the Machine is being deleted ({@link #appliesWhileDeleting()}): a deleting
+ * Machine bound for the first time would otherwise take a name no pool can have, or {@code {}}
+ * (fresh eyes: {@code Bad_Name} was accepted and then locked in by {@link
+ * MachinePoolRefImmutable}). A finalizer-only update leaves the binding as it is and is never
+ * denied by this rule.
  */
 public final class MachinePoolRefName implements Validator {
   static final String FIELD = "spec.machinePoolRef.name";
   private static final String POINTER = "/spec/machinePoolRef/name";
+
+  /**
+   * @return true: a new binding of a deleting Machine must name a valid pool too
+   */
+  @Override
+  public boolean appliesWhileDeleting() {
+    return true;
+  }
 
   @Override
   public List<FieldError> validate(AdmissionRequest request) {

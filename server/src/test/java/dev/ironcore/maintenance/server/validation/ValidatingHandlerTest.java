@@ -159,12 +159,49 @@ class ValidatingHandlerTest {
     assertThat(denied.message()).contains("spec.machinePoolRef.name: Forbidden");
   }
 
+  /**
+   * A deleting unbound Machine bound for the first time: the name must be one a pool can have, and
+   * {@code {}} is no binding (fresh eyes: {@code Bad_Name} and {@code {}} were accepted while
+   * deleting, and {@code Bad_Name} was then locked in); an unchanged stored binding still lets the
+   * finalizers go.
+   */
+  @Test
+  void theMachineRouteChecksANewBindingOfADeletingMachine() {
+    AdmissionHandler machines =
+        AdmissionRoutes.create(labels -> true).get(AdmissionRoutes.VALIDATE_MACHINE);
+    JsonNode unbound = deleting(json("{'metadata':{'name':'m','namespace':'ns'},'spec':{}}"), "x");
+    ObjectNode badName = deleting(bound("Bad_Name"), "x").deepCopy();
+    assertThat(machines.handle(machine(Operation.UPDATE, badName, unbound)).message())
+        .contains(
+            "spec.machinePoolRef.name: Invalid value: \"Bad_Name\": not a valid MachinePool name");
+    ObjectNode empty =
+        deleting(
+                json("{'metadata':{'name':'m','namespace':'ns'},'spec':{'machinePoolRef':{}}}"),
+                "x")
+            .deepCopy();
+    assertThat(machines.handle(machine(Operation.UPDATE, empty, unbound)).message())
+        .contains("spec.machinePoolRef.name: Required value");
+    assertThat(
+            machines
+                .handle(machine(Operation.UPDATE, deleting(bound("pool-a")), unbound))
+                .isAllowed())
+        .as("set once, to a valid name")
+        .isTrue();
+    assertThat(
+            machines
+                .handle(machine(Operation.UPDATE, deleting(bound("Bad_Name")), badName))
+                .isAllowed())
+        .as("an invalid binding stored earlier: the finalizer can go")
+        .isTrue();
+  }
+
   @Test
   void rulesDoNotApplyWhileDeletingUnlessTheySaySo() {
     assertThat(ALWAYS_WRONG.appliesWhileDeleting()).isFalse();
     assertThat(ListFieldValidator.taints().appliesWhileDeleting()).isFalse();
     assertThat(ListFieldValidator.tolerations().appliesWhileDeleting()).isFalse();
     assertThat(new MachinePoolRefImmutable().appliesWhileDeleting()).isTrue();
+    assertThat(new MachinePoolRefName().appliesWhileDeleting()).isTrue();
   }
 
   /** A client may send a stale object without deletionTimestamp; oldObject alone decides too. */
