@@ -31,7 +31,11 @@ import java.util.Map;
  * their number in the list (none: 1). When a v1alpha1 client removed or added one of them (or made
  * a twin of a recorded entry), which one it was cannot be told from the v1alpha1 list: the recorded
  * entries of that look then lose their members (as a removed or changed entry does), instead of
- * moving them onto a twin that never had them.
+ * moving them onto a twin that never had them. Entries a client sent with such a member of its own
+ * are not twins as read: an added one leaves the twins as they were (fresh eyes: adding {@code
+ * tolerationSeconds: 3600} beside a recorded 20 s toleration took the 20 s away, tolerating for
+ * good); one written on a twin it read keeps the others in place (restored at their recorded index
+ * only).
  */
 final class V1alpha2Fields {
   /** The annotation of a v1alpha1 object that carries the v1alpha2-only fields. */
@@ -127,14 +131,21 @@ final class V1alpha2Fields {
       }
       JsonNode list = spec == null ? null : spec.get(field.list());
       boolean[] used = new boolean[list != null && list.isArray() ? list.size() : 0];
-      // how the entries look in v1alpha1 as sent (also when a client wrote a member on one),
-      // before members are put back, for counting twins
-      List<JsonNode> sent = new java.util.ArrayList<>(used.length);
+      // for counting twins, before members are put back: the entries sent as a v1alpha1 read
+      // shows them (no v1alpha2-only member), and by their look those on which a client wrote
+      // such a member itself
+      List<JsonNode> plain = new java.util.ArrayList<>(used.length);
+      List<JsonNode> written = new java.util.ArrayList<>();
       for (int i = 0; i < used.length; i++) {
         JsonNode look = without(list.get(i), field);
-        sent.add(look == list.get(i) ? look.deepCopy() : look);
+        if (look == list.get(i)) {
+          plain.add(look.deepCopy());
+        } else {
+          written.add(look);
+        }
       }
-      Map<JsonNode, Integer> sentCounts = counts(sent);
+      Map<JsonNode, Integer> plainCounts = counts(plain);
+      Map<JsonNode, Integer> writtenCounts = counts(written);
       // the entries as sent (members a client wrote on them included), each with its positions in
       // order: finding the first unused equal entry is then no search of the list per recorded one
       Map<JsonNode, java.util.ArrayDeque<Integer>> positions = new HashMap<>();
@@ -158,10 +169,18 @@ final class V1alpha2Fields {
         JsonNode without = without(entry, field);
         JsonNode twins = item.get("twins");
         int recordedTwins = twins != null && twins.canConvertToInt() ? twins.asInt() : 1;
-        if (sentCounts.getOrDefault(without, 0) != recordedTwins) {
+        int plainTwins = plainCounts.getOrDefault(without, 0);
+        int target;
+        if (plainTwins == recordedTwins) {
+          // every twin as read (entries a client added with members of their own aside)
+          target = find(list, used, index.asInt(), without, positions.get(without));
+        } else if (plainTwins + writtenCounts.getOrDefault(without, 0) == recordedTwins) {
+          // a client wrote members on some of the twins it read: the recorded position only, as
+          // the entry written there is the client's
+          target = at(list, used, index.asInt(), without);
+        } else {
           continue; // a twin was removed or added: which one cannot be told
         }
-        int target = find(list, used, index.asInt(), without, positions.get(without));
         if (target >= 0) {
           used[target] = true;
           ObjectNode live = (ObjectNode) list.get(target);
@@ -173,6 +192,13 @@ final class V1alpha2Fields {
         }
       }
     }
+  }
+
+  /** The recorded index when that entry is unused and still equals {@code without}, else -1. */
+  private static int at(JsonNode list, boolean[] used, int hint, JsonNode without) {
+    return hint >= 0 && hint < used.length && !used[hint] && without.equals(list.get(hint))
+        ? hint
+        : -1;
   }
 
   /**
@@ -187,7 +213,7 @@ final class V1alpha2Fields {
       int hint,
       JsonNode without,
       java.util.ArrayDeque<Integer> equal) {
-    if (hint >= 0 && hint < used.length && !used[hint] && without.equals(list.get(hint))) {
+    if (at(list, used, hint, without) >= 0) {
       return hint;
     }
     while (equal != null && !equal.isEmpty()) {

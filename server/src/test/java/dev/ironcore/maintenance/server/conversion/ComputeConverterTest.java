@@ -159,6 +159,53 @@ class ComputeConverterTest {
                     + "{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':99}]"));
   }
 
+  /**
+   * A v1alpha1 client adds an entry that looks like a recorded one but brings its own seconds: no
+   * twin as read was added or removed, so the recorded one keeps its seconds (fresh eyes: the 20 s
+   * toleration tolerated for good after a JSON patch added a 3600 s one beside it); written in
+   * front of it, the recorded one is found where it moved. Seconds written on the recorded entry
+   * itself are the client's, and the twin as read stays without.
+   */
+  @Test
+  void anEntryAddedWithItsOwnSecondsIsNoTwinAsRead() throws Exception {
+    JsonNode machine =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m'},"
+                + "'spec':{'tolerations':[{'key':'up','operator':'Exists','effect':'NoExecute',"
+                + "'tolerationSeconds':20}]}}");
+    ObjectNode down = ComputeConverter.convert(machine, V1);
+    JsonNode own =
+        json("{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':3600}");
+    ObjectNode appended = down.deepCopy();
+    ((ArrayNode) appended.at("/spec/tolerations")).add(own);
+    assertThat(ComputeConverter.convert(appended, V2).at("/spec/tolerations"))
+        .isEqualTo(
+            json(
+                "[{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':20},"
+                    + "{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':3600}]"));
+    ObjectNode inFront = down.deepCopy();
+    ((ArrayNode) inFront.at("/spec/tolerations")).insert(0, own);
+    assertThat(ComputeConverter.convert(inFront, V2).at("/spec/tolerations"))
+        .isEqualTo(
+            json(
+                "[{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':3600},"
+                    + "{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':20}]"));
+
+    JsonNode twins =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m'},"
+                + "'spec':{'tolerations':[{'key':'up','operator':'Exists','effect':'NoExecute',"
+                + "'tolerationSeconds':30},{'key':'up','operator':'Exists','effect':'NoExecute'}]}}");
+    ObjectNode rewritten = ComputeConverter.convert(twins, V1);
+    ((ObjectNode) rewritten.at("/spec/tolerations/0")).put("tolerationSeconds", 99);
+    assertThat(ComputeConverter.convert(rewritten, V2).at("/spec/tolerations"))
+        .as("99 written on the recorded twin: the other, never with seconds, stays so")
+        .isEqualTo(
+            json(
+                "[{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':99},"
+                    + "{'key':'up','operator':'Exists','effect':'NoExecute'}]"));
+  }
+
   @Test
   void objectStoredWithTolerationSecondsInV1alpha1KeepsIt() throws Exception {
     JsonNode old =
