@@ -30,7 +30,9 @@ import java.util.function.IntPredicate;
  *       RFC 3339 date-time string with an offset, e.g. {@code 2026-12-05T10:00:00Z} (the v1alpha2
  *       schema's {@code format: date-time}; v1alpha1 keeps unknown members of a taint, so a
  *       v1alpha1 write or the v1alpha2-fields annotation could otherwise store a value every later
- *       v1alpha2 write of the taints is refused for).
+ *       v1alpha2 write of the taints is refused for), and with {@code T} and {@code Z} in upper
+ *       case: the schema allows lower case as RFC 3339 does, but Go's {@code metav1.Time} (any Go
+ *       client of v1alpha2) cannot read it.
  * </ul>
  *
  * A member of the wrong JSON type is Invalid ("must be a string"); other members are not checked.
@@ -123,7 +125,18 @@ public final class TaintValidation {
               item + ".timeAdded",
               time.isTextual() ? time.asText() : time,
               "must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z"));
+    } else if (time != null && time.isTextual() && !time.asText().equals(upper(time.asText()))) {
+      errors.add(
+          FieldError.invalid(
+              item + ".timeAdded",
+              time.asText(),
+              "must write T and Z in upper case, e.g. 2026-12-05T10:00:00Z: Go clients"
+                  + " (metav1.Time) cannot read the lower-case form RFC 3339 otherwise allows"));
     }
+  }
+
+  private static String upper(String time) {
+    return time.toUpperCase(java.util.Locale.ROOT);
   }
 
   /**
