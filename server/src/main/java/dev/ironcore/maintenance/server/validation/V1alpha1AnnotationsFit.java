@@ -68,20 +68,25 @@ public final class V1alpha1AnnotationsFit implements Validator {
 
   @Override
   public List<FieldError> validate(AdmissionRequest request) {
-    long size = v1alpha1AnnotationBytes(request.object());
-    if (size <= LIMIT_BYTES) {
+    Sizes sizes = v1alpha1AnnotationBytes(request.object());
+    if (sizes.total() <= LIMIT_BYTES) {
       return List.of();
     }
-    if (request.operation() == Operation.UPDATE
-        && request.oldObject() != null
-        && size <= v1alpha1AnnotationBytes(request.oldObject())) {
+    Sizes before =
+        request.operation() == Operation.UPDATE && request.oldObject() != null
+            ? v1alpha1AnnotationBytes(request.oldObject())
+            : null;
+    if (before != null && sizes.total() <= before.total()) {
       return List.of();
     }
+    // the part that grew is the one to blame: the list's members, or the object's own annotations
+    boolean ownGrew = before != null && sizes.fields() <= before.fields();
+    long own = sizes.total() - sizes.fields();
     return List.of(
         FieldError.forbidden(
-            path,
+            ownGrew ? "metadata.annotations" : path,
             "in v1alpha1, which IronCore's clients read, this object's annotations would total "
-                + size
+                + sizes.total()
                 + " bytes, more than the "
                 + LIMIT_BYTES
                 + " Kubernetes allows: "
@@ -90,10 +95,24 @@ public final class V1alpha1AnnotationsFit implements Validator {
                 + member
                 + " of "
                 + path
-                + " there, and the API server would fail every v1alpha1 read, list and watch that"
-                + " includes the object; use fewer or shorter entries with "
-                + member));
+                + " there ("
+                + sizes.fields()
+                + " bytes; the other annotations "
+                + own
+                + "), and the API server would fail every v1alpha1 read, list and watch that"
+                + " includes the object; "
+                + (ownGrew
+                    ? "use fewer or shorter annotations, or fewer entries with " + member
+                    : "use fewer or shorter entries with " + member)));
   }
+
+  /**
+   * Bytes of the annotations of an object read in v1alpha1.
+   *
+   * @param total all of them (keys and values, UTF-8)
+   * @param fields those of {@link Names#V1ALPHA2_FIELDS_ANNOTATION} (key and value)
+   */
+  private record Sizes(long total, long fields) {}
 
   /**
    * @return the bytes of the annotations of {@code object} read in v1alpha1; 0 when it has no
@@ -101,12 +120,12 @@ public final class V1alpha1AnnotationsFit implements Validator {
    *     its own, which the API server checks) or cannot be converted (the conversion's own error
    *     reports that)
    */
-  private long v1alpha1AnnotationBytes(JsonNode object) {
+  private Sizes v1alpha1AnnotationBytes(JsonNode object) {
     boolean v1alpha1 = ComputeVersions.V1ALPHA1.equals(object.path("apiVersion").asText());
     if (!hasMember(object.at(pointer))
         && !(v1alpha1
             && object.path("metadata").path("annotations").has(Names.V1ALPHA2_FIELDS_ANNOTATION))) {
-      return 0;
+      return new Sizes(0, 0);
     }
     JsonNode v1;
     try {
@@ -114,16 +133,21 @@ public final class V1alpha1AnnotationsFit implements Validator {
           ComputeConverter.convert(
               v1alpha1 ? ListFieldValidator.asStored(object) : object, ComputeVersions.V1ALPHA1);
     } catch (ConversionException e) {
-      return 0;
+      return new Sizes(0, 0);
     }
     long bytes = 0;
+    long fields = 0;
     for (Iterator<Map.Entry<String, JsonNode>> it =
             v1.path("metadata").path("annotations").fields();
         it.hasNext(); ) {
       Map.Entry<String, JsonNode> annotation = it.next();
-      bytes += utf8(annotation.getKey()) + utf8(annotation.getValue().asText());
+      long size = utf8(annotation.getKey()) + utf8(annotation.getValue().asText());
+      bytes += size;
+      if (annotation.getKey().equals(Names.V1ALPHA2_FIELDS_ANNOTATION)) {
+        fields = size;
+      }
     }
-    return bytes;
+    return new Sizes(bytes, fields);
   }
 
   private boolean hasMember(JsonNode list) {

@@ -74,6 +74,31 @@ class V1alpha1AnnotationsFitTest {
         .hasSize(1);
   }
 
+  /**
+   * An object near the limit whose own annotation grows past it: blamed on {@code
+   * metadata.annotations}, with both parts' sizes (fresh eyes: a 10-byte annotation was reported as
+   * too many tolerations).
+   */
+  @Test
+  void anAnnotationThatCrossesTheLimitIsBlamedForIt() {
+    ObjectNode near = machineWith(2900);
+    ObjectNode grown = near.deepCopy();
+    ((ObjectNode) grown.get("metadata")).putObject("annotations").put("note", "x".repeat(40_000));
+    assertThat(MACHINES.validate(machine(Operation.UPDATE, grown, near)))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.field()).isEqualTo("metadata.annotations");
+              assertThat(e.detail())
+                  .containsPattern("there \\(\\d+ bytes; the other annotations 40004\\)")
+                  .endsWith(
+                      "use fewer or shorter annotations, or fewer entries with tolerationSeconds");
+            });
+    assertThat(MACHINES.validate(machine(Operation.UPDATE, machineWith(3200), near)))
+        .singleElement()
+        .satisfies(e -> assertThat(e.field()).isEqualTo("spec.tolerations"));
+  }
+
   @Test
   void aPoolOfManyTimedTaintsIsForbidden() {
     ObjectNode pool =
