@@ -16,6 +16,13 @@ import org.eclipse.jetty.server.NegotiatingServerConnectionFactory;
  * that fits the TLS provider, chosen here instead of by {@link java.util.ServiceLoader}: Jetty's
  * own factory initializes every processor on the class path, and the Conscrypt one loads
  * Conscrypt's native library, which {@code --tls-provider=jdk} must not do.
+ *
+ * <p>A client that offers only protocols the server does not speak ({@code curl --http1.0} offers
+ * {@code http/1.0}) is negotiated as one without ALPN: Jetty throws inside Conscrypt's callback
+ * otherwise, and Conscrypt then completed the handshake with the client's protocol and the server
+ * dropped the connection without a word. With Conscrypt no protocol is acknowledged and the
+ * connection speaks the default ({@code http/1.1}); the JDK's TLS, given a protocol the client did
+ * not offer, refuses the handshake with a fatal alert (as Go's servers do).
  */
 final class AlpnConnectionFactory extends NegotiatingServerConnectionFactory {
   private final ALPNProcessor.Server processor;
@@ -43,7 +50,13 @@ final class AlpnConnectionFactory extends NegotiatingServerConnectionFactory {
           "no ALPN processor for " + engine.getClass().getName() + " (" + processor + ")");
     }
     ALPNServerConnection connection =
-        new ALPNServerConnection(connector, endPoint, engine, protocols, defaultProtocol);
+        new ALPNServerConnection(connector, endPoint, engine, protocols, defaultProtocol) {
+          /** Only the client's protocols we speak: none is negotiated as no ALPN at all. */
+          @Override
+          public void select(List<String> clientProtocols) {
+            super.select(clientProtocols.stream().filter(getProtocols()::contains).toList());
+          }
+        };
     processor.configure(engine, connection);
     return connection;
   }
