@@ -131,13 +131,21 @@ public final class EventRecorder implements AutoCloseable {
   }
 
   /**
-   * As {@link #record}, but a repeat within the window is neither created nor counted: for an event
-   * that announces a write right before it is sent, so a write that is refused and retried (a
-   * conflict, a denial) does not make it look as if it happened again. A new process records it
-   * anew (its memory is empty).
+   * As {@link #record}, but a repeat within the window is neither created nor counted, and a failed
+   * write is not retried in the background: for an event that announces a write right before it is
+   * sent, so a write that is refused and retried (a conflict, a denial) does not make it look as if
+   * it happened again, and a write is never sent without its event on record. A new process records
+   * it anew (its memory is empty).
+   *
+   * @return true when the event is on record (written now, or within the window before) or was
+   *     refused for good (another 4xx, logged; client-go drops such events, and so a broken events
+   *     API does not stop the write); false when the API server answered 429 or 5xx or did not
+   *     answer (logged): the caller holds its write and tries again later (fresh eyes: an {@code
+   *     Evicted} event whose write timed out was left to a background retry while the DELETE went
+   *     on, and a crash before the retry lost it)
    */
-  public void recordOnce(HasMetadata object, String type, String reason, String message) {
-    record(object, type, reason, message, false);
+  public boolean recordOnce(HasMetadata object, String type, String reason, String message) {
+    return attempt(object, type, reason, message, false).write().getAsBoolean();
   }
 
   /**
@@ -249,11 +257,13 @@ public final class EventRecorder implements AutoCloseable {
           return true;
         }
         LOG.warn(
-            "could not record event {} on {}/{} (retried every {} s): {}",
+            "could not record event {} on {}/{} ({}): {}",
             reason,
             ns,
             meta.getName(),
-            EventRetries.INTERVAL.toSeconds(),
+            countRepeat
+                ? "retried every " + EventRetries.INTERVAL.toSeconds() + " s"
+                : "its write waits and is retried with it",
             e.toString());
         return false;
       }

@@ -45,7 +45,9 @@ public final class DrainCancellation {
   public record Cancel(MaintenanceCondition condition, DrainEvent event) {}
 
   /**
-   * @param pool the MachinePool (null or being deleted: nothing to say)
+   * @param pool the MachinePool (null: nothing to say); one being deleted (held by another
+   *     finalizer) too: its condition must not claim a drain nothing runs (fresh eyes: it said
+   *     {@code Draining} for good after the CAPI Machine was gone)
    * @param capiMachines CAPI Machines observed; only those whose {@code status.nodeRef.name} is the
    *     pool matter (others are ignored)
    * @param selector {@code --capi-machine-selector} on a Machine's labels
@@ -56,7 +58,7 @@ public final class DrainCancellation {
       MachinePool pool,
       Collection<CapiMachine> capiMachines,
       Predicate<Map<String, String>> selector) {
-    if (pool == null || DrainDecision.isDeleting(pool)) {
+    if (pool == null) {
       return null;
     }
     String name = pool.getMetadata().getName();

@@ -66,7 +66,8 @@ public record DrainEvent(Subject on, String type, String reason, String message,
      * (the next process repeats the write and the event), never the write without its event.
      * Kubernetes' taint-eviction controller records its eviction event before the DELETE likewise.
      * Recorded with {@code EventRecorder#recordOnce}: a write refused and retried by this process
-     * does not record the same event again.
+     * does not record the same event again, and an event the API server could not take (5xx, 429,
+     * no answer) holds the write, which is retried with it.
      */
     BEFORE_WRITE,
     /** Only when the condition write changed the condition's reason (a transition into it). */

@@ -312,20 +312,32 @@ public final class DrainReconciler implements Reconciler {
       if (on == null) {
         continue;
       }
-      if (DrainEvent.STARTED.equals(e.reason())
-          && capi != null
-          && !started.add(
-              DrainDecision.key(capi)
+      String start =
+          capi == null
+              ? null
+              : DrainDecision.key(capi)
                   + "#"
                   + capi.getMetadata().getUid()
                   + "#"
                   + (pool == null
                       ? ""
-                      : pool.getMetadata().getName() + "/" + pool.getMetadata().getUid()))) {
+                      : pool.getMetadata().getName() + "/" + pool.getMetadata().getUid());
+      if (DrainEvent.STARTED.equals(e.reason()) && start != null && !started.add(start)) {
         continue; // this drain's start on this pool is on record already
       }
       if (when == DrainEvent.When.BEFORE_WRITE) {
-        events.recordOnce(on, e.type(), e.reason(), e.message()); // a retried write: not again
+        // a retried write: not again; an event the API server could not take holds the write
+        if (!events.recordOnce(on, e.type(), e.reason(), e.message())) {
+          if (DrainEvent.STARTED.equals(e.reason()) && start != null) {
+            started.remove(start);
+          }
+          throw new IllegalStateException(
+              "drain "
+                  + (capi == null ? "" : DrainDecision.key(capi))
+                  + ": its "
+                  + e.reason()
+                  + " event could not be written: the write it announces waits; retrying both");
+        }
       } else {
         events.record(on, e.type(), e.reason(), e.message());
       }

@@ -100,18 +100,28 @@ public final class EvictionReconciler implements Reconciler {
         outcome.untolerated().stream().map(Object::toString).collect(Collectors.joining(", "));
     // the event first, as Kubernetes' taint-eviction controller does: a crash between the two
     // repeats the eviction (and the event) after the restart, but never loses the event; a
-    // DELETE refused (409: the cache lagged) and retried in this process does not record it again
-    events.recordOnce(
-        machine,
-        "Normal",
-        Names.EVICTED_REASON,
-        "Evicted from MachinePool "
-            + poolName
-            + ": taint "
-            + taints
-            + (outcome.expired()
-                ? " was tolerated for its tolerationSeconds only, which have passed"
-                : " is not tolerated"));
+    // DELETE refused (409: the cache lagged) and retried in this process does not record it again;
+    // an event the API server could not take holds the DELETE (the queue retries both)
+    boolean recorded =
+        events.recordOnce(
+            machine,
+            "Normal",
+            Names.EVICTED_REASON,
+            "Evicted from MachinePool "
+                + poolName
+                + ": taint "
+                + taints
+                + (outcome.expired()
+                    ? " was tolerated for its tolerationSeconds only, which have passed"
+                    : " is not tolerated"));
+    if (!recorded) {
+      throw new IllegalStateException(
+          "eviction of Machine "
+              + key
+              + " from MachinePool "
+              + poolName
+              + " held: its Evicted event could not be written; retrying both");
+    }
     String decidedOn = machine.getMetadata().getResourceVersion();
     EvictionDelete.Outcome deleted;
     try {

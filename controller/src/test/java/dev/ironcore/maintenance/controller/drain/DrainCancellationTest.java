@@ -46,6 +46,23 @@ class DrainCancellationTest {
 
   private static final Map<String, String> SELECTED = Map.of("role", "ironcore");
 
+  /**
+   * A pool being deleted (held by someone else's finalizer) whose drain ended without running to
+   * completion is cancelled too (fresh eyes: it said Draining for good, also after a restart).
+   */
+  @Test
+  void aDeletingPoolWhoseDrainEndedIsCancelled() {
+    MachinePool pool = pool("Draining");
+    pool.getMetadata().setDeletionTimestamp("2026-11-30T00:01:00Z");
+    pool.getMetadata().setFinalizers(List.of("example.com/keep"));
+    assertThat(DrainCancellation.decide(pool, List.of(), ROLE))
+        .isNotNull()
+        .satisfies(c -> assertThat(c.condition().reason()).isEqualTo("DrainCancelled"));
+    assertThat(DrainCancellation.decide(pool, List.of(deleting(SELECTED)), ROLE))
+        .as("still drained by its CAPI Machine")
+        .isNull();
+  }
+
   @Test
   void aQueuedPoolWhoseMachineWasDeselectedIsCancelledWithANormalEvent() {
     var cancel = DrainCancellation.decide(pool("DrainQueued"), List.of(deleting(Map.of())), ROLE);

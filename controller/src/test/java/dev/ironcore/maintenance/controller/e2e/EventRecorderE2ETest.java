@@ -110,4 +110,39 @@ class EventRecorderE2ETest {
         .recordOnce(pool, "Normal", "Announced", "before the write");
     assertThat(eventsOn(name)).hasSize(2);
   }
+
+  /**
+   * An announcing event the API server cannot take (500 through a fault proxy, the loops' fail-fast
+   * client) is reported to the caller, which holds its write, and is not left to a background retry
+   * a crash would lose (fresh eyes: an {@code Evicted} event whose write timed out was retried in
+   * the background while the DELETE went on; a kill lost it); once the API server answers it is
+   * written, once.
+   */
+  @Test
+  void recordOnceReportsAnEventTheApiServerCouldNotTake() throws Exception {
+    String name = world.poolName("held");
+    MachinePool pool = world.createPool(name, List.of());
+    java.nio.file.Path dir =
+        java.nio.file.Files.createDirectories(
+            java.nio.file.Path.of("target", "fault-tests", world.ns + "-held"));
+    try (dev.ironcore.maintenance.testkit.faults.FaultProxy proxy =
+        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir)) {
+      var config =
+          io.fabric8.kubernetes.client.Config.fromKubeconfig(
+              java.nio.file.Files.readString(proxy.kubeconfig()));
+      config.setRequestRetryBackoffLimit(0);
+      try (var client = dev.ironcore.maintenance.api.json.JsonMappers.client(config)) {
+        EventRecorder recorder = new EventRecorder(client, Clock.systemUTC());
+        proxy.failWith(500, java.time.Duration.ofMinutes(1));
+        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isFalse();
+        proxy.stopFailing();
+        assertThat(eventsOn(name))
+            .as("nothing written, nothing retried behind the caller")
+            .isEmpty();
+        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isTrue();
+        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isTrue();
+        assertThat(eventsOn(name)).singleElement().satisfies(e -> assertThat(e.getCount()).isOne());
+      }
+    }
+  }
 }
