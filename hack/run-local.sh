@@ -311,7 +311,7 @@ cleanup() {
   if pid="$(controller_pid)"; then
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
   fi
-  rm -f "$LOCAL/controller.pid" "$LOCAL/run.pid"
+  rm -f "$LOCAL/controller.pid" "$LOCAL/run.pid" "$LOCAL/webhook-server.pid"
   log "stopped"
 }
 trap cleanup EXIT
@@ -379,6 +379,7 @@ if has_main server "$SERVER_MAIN"; then
     --capi-machine-selector "$CAPI_MACHINE_SELECTOR" $WEBHOOK_ARGS >"$LOCAL/webhook-server.log" 2>&1 &
   PIDS+=($!)
   NAMES[$!]="webhook server|$LOCAL/webhook-server.log"
+  echo $! >"$LOCAL/webhook-server.pid" # to try the webhooks down: kill -STOP / -CONT
   for _ in $(seq 1 300); do
     kill -0 "${PIDS[-1]}" 2>/dev/null || { log "webhook server exited:"; tail -40 "$LOCAL/webhook-server.log" >&2; exit 1; }
     # asked over HTTPS rather than read from its log: --zap-log-level=warn hides the start line
