@@ -117,9 +117,6 @@ class DrainCancellationTest {
     for (String reason : new String[] {null, "Drained", "DrainCancelled"}) {
       assertThat(DrainCancellation.decide(pool(reason), List.of(), ROLE)).as(reason).isNull();
     }
-    MachinePool gone = pool("Draining");
-    gone.getMetadata().setDeletionTimestamp("2026-11-30T00:00:00Z");
-    assertThat(DrainCancellation.decide(gone, List.of(), ROLE)).isNull();
     assertThat(DrainCancellation.decide(null, List.of(), ROLE)).isNull();
   }
 
