@@ -32,10 +32,11 @@ import java.util.Map;
  * a twin of a recorded entry), which one it was cannot be told from the v1alpha1 list: the recorded
  * entries of that look then lose their members (as a removed or changed entry does), instead of
  * moving them onto a twin that never had them. Entries a client sent with such a member of its own
- * are not twins as read: an added one leaves the twins as they were (fresh eyes: adding {@code
- * tolerationSeconds: 3600} beside a recorded 20 s toleration took the 20 s away, tolerating for
- * good); one written on a twin it read keeps the others in place (restored at their recorded index
- * only).
+ * are not twins as read: one added beside all the twins leaves them as they were (fresh eyes:
+ * adding {@code tolerationSeconds: 3600} beside a recorded 20 s toleration took the 20 s away,
+ * tolerating for good); members written on a twin cannot be told from removing a twin and adding an
+ * entry with members (fresh eyes: the 20 s moved onto the twin that tolerated for good), so the
+ * recorded ones lose theirs then too.
  */
 final class V1alpha2Fields {
   /** The annotation of a v1alpha1 object that carries the v1alpha2-only fields. */
@@ -132,20 +133,16 @@ final class V1alpha2Fields {
       JsonNode list = spec == null ? null : spec.get(field.list());
       boolean[] used = new boolean[list != null && list.isArray() ? list.size() : 0];
       // for counting twins, before members are put back: the entries sent as a v1alpha1 read
-      // shows them (no v1alpha2-only member), and by their look those on which a client wrote
-      // such a member itself
+      // shows them (no v1alpha2-only member; one a client sent with such a member of its own is
+      // not a twin as read)
       List<JsonNode> plain = new java.util.ArrayList<>(used.length);
-      List<JsonNode> written = new java.util.ArrayList<>();
       for (int i = 0; i < used.length; i++) {
         JsonNode look = without(list.get(i), field);
         if (look == list.get(i)) {
           plain.add(look.deepCopy());
-        } else {
-          written.add(look);
         }
       }
       Map<JsonNode, Integer> plainCounts = counts(plain);
-      Map<JsonNode, Integer> writtenCounts = counts(written);
       // the entries as sent (members a client wrote on them included), each with its positions in
       // order: finding the first unused equal entry is then no search of the list per recorded one
       Map<JsonNode, java.util.ArrayDeque<Integer>> positions = new HashMap<>();
@@ -169,18 +166,12 @@ final class V1alpha2Fields {
         JsonNode without = without(entry, field);
         JsonNode twins = item.get("twins");
         int recordedTwins = twins != null && twins.canConvertToInt() ? twins.asInt() : 1;
-        int plainTwins = plainCounts.getOrDefault(without, 0);
-        int target;
-        if (plainTwins == recordedTwins) {
-          // every twin as read (entries a client added with members of their own aside)
-          target = find(list, used, index.asInt(), without, positions.get(without));
-        } else if (plainTwins + writtenCounts.getOrDefault(without, 0) == recordedTwins) {
-          // a client wrote members on some of the twins it read: the recorded position only, as
-          // the entry written there is the client's
-          target = at(list, used, index.asInt(), without);
-        } else {
-          continue; // a twin was removed or added: which one cannot be told
+        if (plainCounts.getOrDefault(without, 0) != recordedTwins) {
+          // a twin was removed, added, or given members of its own (which cannot be told from
+          // removing one and adding an entry with members): which one cannot be told
+          continue;
         }
+        int target = find(list, used, index.asInt(), without, positions.get(without));
         if (target >= 0) {
           used[target] = true;
           ObjectNode live = (ObjectNode) list.get(target);
