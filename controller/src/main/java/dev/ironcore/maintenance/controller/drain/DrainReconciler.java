@@ -76,8 +76,8 @@ public final class DrainReconciler implements Reconciler {
    * recorded: a drain that added only the taint a pool lacked (its NoExecute taint put there by
    * hand) records it with the taint write, and must not record it again as "already carries the
    * taints" when the pool turns Draining. Another pool (its {@code status.nodeRef} changed during
-   * the deletion, or the pool deleted and created again) gets its own. Forgotten when the Machine
-   * is gone.
+   * the deletion, or the pool deleted and created again) gets its own and replaces the entry, so a
+   * {@code nodeRef} moved back starts that pool's drain anew. Forgotten when the Machine is gone.
    */
   private final java.util.Set<String> started = ConcurrentHashMap.newKeySet();
 
@@ -322,8 +322,13 @@ public final class DrainReconciler implements Reconciler {
                   + (pool == null
                       ? ""
                       : pool.getMetadata().getName() + "/" + pool.getMetadata().getUid());
-      if (DrainEvent.STARTED.equals(e.reason()) && start != null && !started.add(start)) {
-        continue; // this drain's start on this pool is on record already
+      if (DrainEvent.STARTED.equals(e.reason()) && start != null) {
+        // one pool per CAPI Machine: a nodeRef moved back to an earlier pool starts its drain anew
+        String machine = start.substring(0, start.lastIndexOf('#') + 1);
+        started.removeIf(s -> s.startsWith(machine) && !s.equals(start));
+        if (!started.add(start)) {
+          continue; // this drain's start on this pool is on record already
+        }
       }
       if (when == DrainEvent.When.BEFORE_WRITE) {
         // a retried write: not again; an event the API server could not take holds the write

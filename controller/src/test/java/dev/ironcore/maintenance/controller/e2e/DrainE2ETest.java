@@ -179,6 +179,7 @@ class DrainE2ETest extends InProcessController {
     world.createPool(first, List.of());
     world.createPool(second, List.of());
     world.createMachine("vm-first", first);
+    world.createMachine("vm-second", second);
     world.createCapiMachine("node-moved", first, Map.of());
     eventually().until(() -> hasHook(world.capiMachine("node-moved")));
     world.deleteCapiMachine("node-moved");
@@ -190,15 +191,28 @@ class DrainE2ETest extends InProcessController {
     eventually()
         .untilAsserted(
             () ->
-                assertThat(
-                        world.eventsJsonpath(
-                            "node-moved",
-                            "DrainStarted",
-                            "{range .items[*]}{.message}{\"\\n\"}{end}"))
+                assertThat(startedMessages("node-moved"))
                     .contains("tainting pool " + first + " with ")
                     .contains("tainting pool " + second + " with "));
     assertThat(taintStrings(world.pool(second))).contains("maintenance.ironcore.dev:NoExecute");
+    eventually()
+        .until(() -> world.machine("vm-second").getMetadata().getDeletionTimestamp() != null);
+
+    // moved back (fresh eyes: the first pool's drain went on without a DrainStarted)
+    world.setNodeRef("node-moved", first);
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(startedMessages("node-moved"))
+                    .contains("pool " + first + " already carries the maintenance.ironcore.dev"));
+    world.poolletReleases("vm-first");
     eventually().until(() -> !hasHook(world.capiMachine("node-moved")));
+    world.poolletReleases("vm-second");
+  }
+
+  private String startedMessages(String capiMachine) {
+    return world.eventsJsonpath(
+        capiMachine, "DrainStarted", "{range .items[*]}{.message}{\"\\n\"}{end}");
   }
 
   @Test
