@@ -75,6 +75,14 @@ public final class EventRecorder implements AutoCloseable {
         }
       };
 
+  /**
+   * Events whose create failed without a clear "no" (5xx, or no answer): the API server may have
+   * stored it anyway (a 504 after etcd answered late). The next attempt looks for it first ({@link
+   * #storedAfterAll}), so a retry does not make a second one (fresh eyes: two {@code Evicted}
+   * events for one eviction after an etcd stall, without any crash). Guarded by {@link #written}.
+   */
+  private final java.util.Set<Key> uncertain = new java.util.HashSet<>();
+
   public EventRecorder(KubernetesClient client, Clock clock) {
     this(Clusters.single(client), clock, DEFAULT_WINDOW);
   }
@@ -241,7 +249,24 @@ public final class EventRecorder implements AutoCloseable {
             String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
                 ? clusters.capi()
                 : clusters.ironcore();
-        Event created = create(client, object, ns, type, reason, message, now);
+        Written stored = null;
+        if (isUncertain(key)) {
+          stored = storedAfterAll(client, key, ns, now); // a failed look keeps it uncertain
+          clearUncertain(key);
+        }
+        if (stored != null) {
+          remember(key, stored);
+          return true;
+        }
+        Event created;
+        try {
+          created = create(client, object, ns, type, reason, message, now);
+        } catch (RuntimeException e) {
+          if (dev.ironcore.maintenance.controller.runtime.ApiFailure.isServerSide(e)) {
+            markUncertain(key);
+          }
+          throw e;
+        }
         remember(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
         return true;
       } catch (RuntimeException e) {
@@ -268,6 +293,54 @@ public final class EventRecorder implements AutoCloseable {
         return false;
       }
     }
+  }
+
+  private boolean isUncertain(Key key) {
+    synchronized (written) {
+      return uncertain.contains(key);
+    }
+  }
+
+  private void clearUncertain(Key key) {
+    synchronized (written) {
+      uncertain.remove(key);
+    }
+  }
+
+  private void markUncertain(Key key) {
+    synchronized (written) {
+      if (uncertain.size() >= MAX_REMEMBERED) {
+        uncertain.clear(); // bounded: at worst a retry makes a second Event, as before
+      }
+      uncertain.add(key);
+    }
+  }
+
+  /**
+   * The Event of {@code key} a create that failed without a clear "no" stored after all: one on the
+   * same object (name, and uid when known) with the same type, reason and message; null when there
+   * is none.
+   */
+  private Written storedAfterAll(KubernetesClient client, Key key, String ns, Instant now) {
+    var events =
+        client
+            .v1()
+            .events()
+            .inNamespace(ns)
+            .withField("involvedObject.name", key.name())
+            .withField("reason", key.reason())
+            .list()
+            .getItems();
+    for (Event e : events) {
+      var involved = e.getInvolvedObject();
+      if ((key.uid() == null || key.uid().equals(involved.getUid()))
+          && Objects.equals(key.type(), e.getType())
+          && Objects.equals(key.message(), e.getMessage())) {
+        int count = e.getCount() == null ? 1 : e.getCount();
+        return new Written(client, ns, e.getMetadata().getName(), count, now);
+      }
+    }
+    return null;
   }
 
   private Written remembered(Key key) {

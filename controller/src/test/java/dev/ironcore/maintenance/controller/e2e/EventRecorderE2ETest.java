@@ -145,4 +145,39 @@ class EventRecorderE2ETest {
       }
     }
   }
+
+  /**
+   * A create the API server stored although the client heard nothing (the proxy holds it past the
+   * client's timeout, then forwards it, as a stalled etcd makes kube-apiserver answer 504 for a
+   * write it commits later): the retry finds the stored Event instead of writing a second one
+   * (fresh eyes: two {@code Evicted} events for one eviction after an etcd stall).
+   */
+  @Test
+  void aRetryFindsTheEventAnUnansweredCreateStored() throws Exception {
+    String name = world.poolName("late");
+    MachinePool pool = world.createPool(name, List.of());
+    java.nio.file.Path dir =
+        java.nio.file.Files.createDirectories(
+            java.nio.file.Path.of("target", "fault-tests", world.ns + "-late"));
+    try (dev.ironcore.maintenance.testkit.faults.FaultProxy proxy =
+        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir)) {
+      var config =
+          io.fabric8.kubernetes.client.Config.fromKubeconfig(
+              java.nio.file.Files.readString(proxy.kubeconfig()));
+      config.setRequestRetryBackoffLimit(0);
+      config.setRequestTimeout(1_000);
+      try (var client = dev.ironcore.maintenance.api.json.JsonMappers.client(config)) {
+        EventRecorder recorder = new EventRecorder(client, Clock.systemUTC());
+        proxy.freeze(java.time.Duration.ofSeconds(3));
+        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "late")).isFalse();
+        ControllerWorld.eventually().until(() -> eventsOn(name).size() == 1);
+        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "late")).isTrue();
+        recorder.record(pool, "Normal", "Announced", "late");
+        assertThat(eventsOn(name))
+            .as("the stored one found, then counted")
+            .singleElement()
+            .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
+      }
+    }
+  }
 }
