@@ -289,7 +289,7 @@ public final class EventRecorder implements AutoCloseable {
             countRepeat
                 ? "retried every " + EventRetries.INTERVAL.toSeconds() + " s"
                 : "its write waits and is retried with it",
-            e.toString());
+            dev.ironcore.maintenance.controller.runtime.ApiFailure.describe(e));
         return false;
       }
     }

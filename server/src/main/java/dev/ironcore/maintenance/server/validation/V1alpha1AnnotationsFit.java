@@ -79,9 +79,10 @@ public final class V1alpha1AnnotationsFit implements Validator {
     if (before != null && sizes.total() <= before.total()) {
       return List.of();
     }
-    // the part that grew is the one to blame: the list's members, or the object's own annotations
-    boolean ownGrew = before != null && sizes.fields() <= before.fields();
+    // the part that grew is the one to blame (on CREATE the larger one): the list's members, or
+    // the object's own annotations
     long own = sizes.total() - sizes.fields();
+    boolean ownGrew = before != null ? sizes.fields() <= before.fields() : own > sizes.fields();
     return List.of(
         FieldError.forbidden(
             ownGrew ? "metadata.annotations" : path,

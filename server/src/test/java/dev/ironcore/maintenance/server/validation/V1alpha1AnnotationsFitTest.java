@@ -97,6 +97,14 @@ class V1alpha1AnnotationsFitTest {
     assertThat(MACHINES.validate(machine(Operation.UPDATE, machineWith(3200), near)))
         .singleElement()
         .satisfies(e -> assertThat(e.field()).isEqualTo("spec.tolerations"));
+    ObjectNode fewWithBigNote = machineWith(2);
+    ((ObjectNode) fewWithBigNote.get("metadata"))
+        .putObject("annotations")
+        .put("note", "x".repeat(262_100));
+    assertThat(MACHINES.validate(machine(Operation.CREATE, fewWithBigNote, null)))
+        .as("on CREATE the larger part is blamed")
+        .singleElement()
+        .satisfies(e -> assertThat(e.field()).isEqualTo("metadata.annotations"));
   }
 
   @Test
