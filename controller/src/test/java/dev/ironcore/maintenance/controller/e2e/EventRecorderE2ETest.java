@@ -122,28 +122,23 @@ class EventRecorderE2ETest {
   void recordOnceReportsAnEventTheApiServerCouldNotTake() throws Exception {
     String name = world.poolName("held");
     MachinePool pool = world.createPool(name, List.of());
-    java.nio.file.Path dir =
-        java.nio.file.Files.createDirectories(
-            java.nio.file.Path.of("target", "fault-tests", world.ns + "-held"));
-    try (dev.ironcore.maintenance.testkit.faults.FaultProxy proxy =
-        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir)) {
-      var config =
-          io.fabric8.kubernetes.client.Config.fromKubeconfig(
-              java.nio.file.Files.readString(proxy.kubeconfig()));
-      config.setRequestRetryBackoffLimit(0);
-      try (var client = dev.ironcore.maintenance.api.json.JsonMappers.client(config)) {
-        EventRecorder recorder = new EventRecorder(client, Clock.systemUTC());
-        proxy.failWith(500, java.time.Duration.ofMinutes(1));
-        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isFalse();
-        proxy.stopFailing();
-        assertThat(eventsOn(name))
-            .as("nothing written, nothing retried behind the caller")
-            .isEmpty();
-        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isTrue();
-        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isTrue();
-        assertThat(eventsOn(name)).singleElement().satisfies(e -> assertThat(e.getCount()).isOne());
-      }
-    }
+    throughProxy(
+        "held",
+        0,
+        (proxy, recorder) -> {
+          proxy.failWith(500, java.time.Duration.ofMinutes(1));
+          assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write"))
+              .isFalse();
+          proxy.stopFailing();
+          assertThat(eventsOn(name))
+              .as("nothing written, nothing retried behind the caller")
+              .isEmpty();
+          assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isTrue();
+          assertThat(recorder.recordOnce(pool, "Normal", "Announced", "before the write")).isTrue();
+          assertThat(eventsOn(name))
+              .singleElement()
+              .satisfies(e -> assertThat(e.getCount()).isOne());
+        });
   }
 
   /**
@@ -156,27 +151,50 @@ class EventRecorderE2ETest {
   void aRetryFindsTheEventAnUnansweredCreateStored() throws Exception {
     String name = world.poolName("late");
     MachinePool pool = world.createPool(name, List.of());
+    throughProxy(
+        "late",
+        1_000,
+        (proxy, recorder) -> {
+          proxy.freeze(java.time.Duration.ofSeconds(3));
+          assertThat(recorder.recordOnce(pool, "Normal", "Announced", "late")).isFalse();
+          ControllerWorld.eventually().until(() -> eventsOn(name).size() == 1);
+          assertThat(recorder.recordOnce(pool, "Normal", "Announced", "late")).isTrue();
+          recorder.record(pool, "Normal", "Announced", "late");
+          assertThat(eventsOn(name))
+              .as("the stored one found, then counted")
+              .singleElement()
+              .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
+        });
+  }
+
+  /** What a test does with a fault proxy and a recorder whose client goes through it. */
+  private interface ProxiedRecorder {
+    void run(dev.ironcore.maintenance.testkit.faults.FaultProxy proxy, EventRecorder recorder)
+        throws Exception;
+  }
+
+  /**
+   * Runs {@code test} with a recorder on a fail-fast client (no retries, as the loops' clients)
+   * through a new fault proxy.
+   *
+   * @param requestTimeoutMillis the client's request timeout; 0 for fabric8's default
+   */
+  private void throughProxy(String suffix, int requestTimeoutMillis, ProxiedRecorder test)
+      throws Exception {
     java.nio.file.Path dir =
         java.nio.file.Files.createDirectories(
-            java.nio.file.Path.of("target", "fault-tests", world.ns + "-late"));
+            java.nio.file.Path.of("target", "fault-tests", world.ns + "-" + suffix));
     try (dev.ironcore.maintenance.testkit.faults.FaultProxy proxy =
         dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir)) {
       var config =
           io.fabric8.kubernetes.client.Config.fromKubeconfig(
               java.nio.file.Files.readString(proxy.kubeconfig()));
       config.setRequestRetryBackoffLimit(0);
-      config.setRequestTimeout(1_000);
+      if (requestTimeoutMillis > 0) {
+        config.setRequestTimeout(requestTimeoutMillis);
+      }
       try (var client = dev.ironcore.maintenance.api.json.JsonMappers.client(config)) {
-        EventRecorder recorder = new EventRecorder(client, Clock.systemUTC());
-        proxy.freeze(java.time.Duration.ofSeconds(3));
-        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "late")).isFalse();
-        ControllerWorld.eventually().until(() -> eventsOn(name).size() == 1);
-        assertThat(recorder.recordOnce(pool, "Normal", "Announced", "late")).isTrue();
-        recorder.record(pool, "Normal", "Announced", "late");
-        assertThat(eventsOn(name))
-            .as("the stored one found, then counted")
-            .singleElement()
-            .satisfies(e -> assertThat(e.getCount()).isEqualTo(2));
+        test.run(proxy, new EventRecorder(client, Clock.systemUTC()));
       }
     }
   }
