@@ -238,7 +238,7 @@ class ImageRuntimeTest {
    * per JSON token, so one CAPI Machine review with 250,000 small annotations (3.4 MB, within the
    * body limit) ended the server with OutOfMemoryError, as did ten of 50,000 (643 KB) at once. Now
    * the first is refused with 413 and of the ten each is answered or refused with 503; the server
-   * stays up and answers an ordinary review afterwards.
+   * stays up and answers one of them alone and an ordinary review afterwards.
    */
   @Test
   void theShippedHeapRefusesReviewsOfTooManySmallValuesAndStaysUp(@TempDir Path tmp)
@@ -257,13 +257,15 @@ class ImageRuntimeTest {
       for (int i = 0; i < 10; i++) {
         answers.add(webhook.post("/mutate/capi-machine", tenth));
       }
-      int answered = 0;
       for (CompletableFuture<HttpResponse<String>> answer : answers) {
         HttpResponse<String> got = answer.get(60, TimeUnit.SECONDS);
         assertThat(got.statusCode()).as(log(tmp)).isIn(200, 503);
-        answered += got.statusCode() == 200 ? 1 : 0;
       }
-      assertThat(answered).isPositive();
+      // at once, their trees' reservations can crowd each other out so that all ten get 503 (seen
+      // once in a fresh-clone run); alone, such a review is answered
+      HttpResponse<String> alone =
+          webhook.post("/mutate/capi-machine", tenth).get(60, TimeUnit.SECONDS);
+      assertThat(alone.statusCode()).as(log(tmp)).isEqualTo(200);
       HttpResponse<String> ordinary = webhook.post("/mutate/capi-machine", review).get();
       assertThat(ordinary.statusCode()).isEqualTo(200);
       assertThat(webhook.server().isAlive()).isTrue();
