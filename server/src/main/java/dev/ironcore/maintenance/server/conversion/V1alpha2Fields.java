@@ -185,13 +185,6 @@ final class V1alpha2Fields {
     }
   }
 
-  /** The recorded index when that entry is unused and still equals {@code without}, else -1. */
-  private static int at(JsonNode list, boolean[] used, int hint, JsonNode without) {
-    return hint >= 0 && hint < used.length && !used[hint] && without.equals(list.get(hint))
-        ? hint
-        : -1;
-  }
-
   /**
    * @param equal the positions of the entries that were sent equal to {@code without}, in order
    *     (null: none); used ones are dropped from it as they are met
@@ -204,7 +197,7 @@ final class V1alpha2Fields {
       int hint,
       JsonNode without,
       java.util.ArrayDeque<Integer> equal) {
-    if (at(list, used, hint, without) >= 0) {
+    if (hint >= 0 && hint < used.length && !used[hint] && without.equals(list.get(hint))) {
       return hint;
     }
     while (equal != null && !equal.isEmpty()) {
