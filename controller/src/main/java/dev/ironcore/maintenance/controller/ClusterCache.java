@@ -208,7 +208,10 @@ public final class ClusterCache implements AutoCloseable {
     return machines.informer().getIndexer().byIndex(BY_POOL, name);
   }
 
-  /** Selected CAPI Machines whose {@code status.nodeRef.name} is {@code node}. */
+  /**
+   * CAPI Machines whose {@code status.nodeRef.name} is {@code node}, selected by {@code
+   * --capi-machine-selector} or not, deleting ones included.
+   */
   public List<CapiMachine> capiMachinesOnNode(String node) {
     return capiMachines.informer().getIndexer().byIndex(BY_NODE, node);
   }

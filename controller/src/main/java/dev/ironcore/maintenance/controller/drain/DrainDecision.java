@@ -255,6 +255,35 @@ public final class DrainDecision {
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
+    if (step instanceof DrainStep.SharedPool s) {
+      events.add(
+          DrainEvent.warning(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.POOL_SHARED,
+              "pool "
+                  + s.pool()
+                  + " is also the status.nodeRef of "
+                  + capiMachines(s.liveCapiMachines())
+                  + ", not being deleted: not draining it (its Machines would be evicted and"
+                  + " the pool deleted under that Machine); the pre-drain hook is kept until no"
+                  + " other live CAPI Machine names the pool (correct the nodeRef written by hand,"
+                  + " or delete that CAPI Machine)",
+              DrainEvent.When.EVERY_PASS));
+      return new DrainOutcome(step, null, events, HOLD_RECHECK);
+    }
+    if (step instanceof DrainStep.SparePool s && !s.liveCapiMachines().isEmpty()) {
+      events.add(
+          DrainEvent.warning(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.POOL_KEPT,
+              "CAPI is done with the node, but MachinePool "
+                  + s.pool()
+                  + " is also the status.nodeRef of "
+                  + capiMachines(s.liveCapiMachines())
+                  + ", not being deleted: not deleting it",
+              DrainEvent.When.BEFORE_WRITE));
+      return new DrainOutcome(step, null, events, null);
+    }
     if (step instanceof DrainStep.SparePool s) {
       events.add(
           DrainEvent.warning(
@@ -440,6 +469,11 @@ public final class DrainDecision {
     return "waiting for " + count(blocking.size()) + ": " + firstFew(blocking);
   }
 
+  /** {@code CAPI Machine ns/a} or {@code CAPI Machines ns/a, ns/b} (the first few). */
+  private static String capiMachines(List<String> keys) {
+    return (keys.size() == 1 ? "CAPI Machine " : "CAPI Machines ") + firstFew(keys);
+  }
+
   private static String count(int n) {
     return n == 1 ? "1 Machine" : n + " Machines";
   }
@@ -523,6 +557,9 @@ public final class DrainDecision {
       if (pool == null) {
         return new DrainStep.RemoveHook(node, true);
       }
+      if (!in.liveOnSamePool().isEmpty()) {
+        return new DrainStep.SharedPool(node, in.liveOnSamePool());
+      }
       List<Taint> missing = missingMaintenanceTaints(pool);
       if (!missing.isEmpty()) {
         return new DrainStep.AddTaints(node, missing);
@@ -537,6 +574,9 @@ public final class DrainDecision {
       return new DrainStep.WaitForCapi(node);
     }
     if (pool != null && !isDeleting(pool)) {
+      if (!in.liveOnSamePool().isEmpty()) {
+        return new DrainStep.SparePool(node, in.liveOnSamePool());
+      }
       return recreatedAfter(pool, deletedAt(capi))
           ? new DrainStep.SparePool(node)
           : new DrainStep.DeletePool(node);

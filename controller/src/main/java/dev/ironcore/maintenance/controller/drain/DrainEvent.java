@@ -32,9 +32,17 @@ public record DrainEvent(Subject on, String type, String reason, String message,
 
   /**
    * Warning, on the CAPI Machine: CAPI is done, but the pool of that name was re-created after the
-   * deletion and never drained, so it is not deleted.
+   * deletion and never drained, or is also the nodeRef of a CAPI Machine that is not being deleted,
+   * so it is not deleted.
    */
   public static final String POOL_KEPT = "PoolKept";
+
+  /**
+   * Warning, on the deleting CAPI Machine, every held pass: its pool is also the {@code
+   * status.nodeRef} of another CAPI Machine that is not being deleted, so the drain holds the
+   * pre-drain hook without tainting the pool.
+   */
+  public static final String POOL_SHARED = "PoolShared";
 
   /** Warning: the pool is gone, but IronCore Machines are still bound to its name. */
   public static final String POOL_MISSING = "PoolMissing";

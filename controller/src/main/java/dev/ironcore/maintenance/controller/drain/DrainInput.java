@@ -16,17 +16,21 @@ import java.util.List;
  *     including Machines that are being deleted (also when the pool does not exist)
  * @param fleet every deleting CAPI Machine the drain budget counts (see {@link DrainBudget}); may
  *     be empty when no budget is set
+ * @param liveOnSamePool {@code namespace/name} of the other CAPI Machines, selected or not, whose
+ *     {@code status.nodeRef.name} also names that pool and which are not being deleted (CAPI sets a
+ *     nodeRef once, so only a nodeRef written by hand shares a pool); sorted, may be empty
  */
 public record DrainInput(
     CapiMachine capiMachine,
     boolean selected,
     MachinePool pool,
     List<Machine> boundMachines,
-    List<DrainSlot> fleet) {
+    List<DrainSlot> fleet,
+    List<String> liveOnSamePool) {
 
-  /** Without a fleet (no drain budget to check). */
+  /** Without a fleet (no drain budget to check) and no other CAPI Machine on the pool. */
   public DrainInput(
       CapiMachine capiMachine, boolean selected, MachinePool pool, List<Machine> boundMachines) {
-    this(capiMachine, selected, pool, boundMachines, List.of());
+    this(capiMachine, selected, pool, boundMachines, List.of(), List.of());
   }
 }

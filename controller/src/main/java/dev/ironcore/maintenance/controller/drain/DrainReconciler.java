@@ -203,7 +203,10 @@ public final class DrainReconciler implements Reconciler {
     List<DrainSlot> fleet =
         policy.maxConcurrentDrains() > 0 && DrainDecision.isDeleting(cached) ? fleet() : List.of();
     DrainOutcome outcome =
-        DrainDecision.decide(new DrainInput(cached, selected, pool, bound, fleet), policy, clock);
+        DrainDecision.decide(
+            new DrainInput(cached, selected, pool, bound, fleet, liveOnSamePool(cached)),
+            policy,
+            clock);
     DrainStep step = outcome.step();
     if (!(step instanceof DrainStep.Hold)) {
       lastHold.remove(key);
@@ -263,6 +266,24 @@ public final class DrainReconciler implements Reconciler {
     return outcome.requeueAfter() == null
         ? Result.done()
         : Result.requeueAfter(outcome.requeueAfter(), step.getClass().getSimpleName());
+  }
+
+  /**
+   * The other CAPI Machines, not being deleted, whose nodeRef names {@code capi}'s (from the cache;
+   * only looked up while {@code capi} is being deleted), as sorted {@code namespace/name}.
+   */
+  private List<String> liveOnSamePool(CapiMachine capi) {
+    String node = capi.nodeName();
+    if (node == null || !DrainDecision.isDeleting(capi)) {
+      return List.of();
+    }
+    String key = DrainDecision.key(capi);
+    return cache.capiMachinesOnNode(node).stream()
+        .filter(m -> !DrainDecision.isDeleting(m))
+        .map(DrainDecision::key)
+        .filter(k -> !k.equals(key))
+        .sorted()
+        .toList();
   }
 
   /**
@@ -441,6 +462,13 @@ public final class DrainReconciler implements Reconciler {
           s.poolMissing()
               ? "pool " + s.pool() + " does not exist: removed pre-drain hook"
               : "pool " + s.pool() + " drained: removed pre-drain hook");
+    } else if (step instanceof DrainStep.SharedPool s) {
+      // every held pass; the PoolShared Warning Event (its count growing) is what operators see
+      LOG.debug(
+          "drain {}: holding pre-drain hook, pool {} is also the nodeRef of live CAPI Machine(s) {}",
+          key,
+          s.pool(),
+          s.liveCapiMachines());
     } else if (step instanceof DrainStep.WaitForCapi) {
       LOG.debug("drain {}: waiting for CAPI to remove {}", key, Names.CAPI_MACHINE_FINALIZER);
     } else if (step instanceof DrainStep.DeletePool s) {
@@ -456,7 +484,10 @@ public final class DrainReconciler implements Reconciler {
           key,
           "pool "
               + s.pool()
-              + " was re-created after the deletion and never drained: kept it, removed finalizer "
+              + (s.liveCapiMachines().isEmpty()
+                  ? " was re-created after the deletion and never drained"
+                  : " is also the nodeRef of live CAPI Machine(s) " + s.liveCapiMachines())
+              + ": kept it, removed finalizer "
               + Names.CLEANUP_FINALIZER);
     } else if (step instanceof DrainStep.RemoveFinalizer s) {
       boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));

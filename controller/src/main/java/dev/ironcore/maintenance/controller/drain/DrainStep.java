@@ -29,6 +29,13 @@ public sealed interface DrainStep {
    */
   record Queue(String pool, int position, List<String> inProgress) implements DrainStep {}
 
+  /**
+   * Keep the hook and taint nothing: the pool is also the {@code status.nodeRef} of these other
+   * CAPI Machines ({@code namespace/name}), which are not being deleted, so draining it would evict
+   * their Machines and delete their node. Held until no live CAPI Machine names the pool.
+   */
+  record SharedPool(String pool, List<String> liveCapiMachines) implements DrainStep {}
+
   /** Add the maintenance taints the pool lacks (matched by key and effect). */
   record AddTaints(String pool, List<Taint> missing) implements DrainStep {}
 
@@ -50,11 +57,18 @@ public sealed interface DrainStep {
   record DeletePool(String pool) implements DrainStep {}
 
   /**
-   * CAPI is done with the node, but the pool of that name was created after the CAPI Machine's
-   * deletion and carries no maintenance taint: not the pool this drain drained (deleted by hand and
-   * re-created, e.g. by a poollet registering again), so it is kept; remove our finalizer.
+   * CAPI is done with the node, but the pool is not this drain's to delete, so it is kept and our
+   * finalizer removed: it was created after the CAPI Machine's deletion and carries no maintenance
+   * taint (deleted by hand and re-created, e.g. by a poollet registering again), or it is also the
+   * {@code status.nodeRef} of other CAPI Machines that are not being deleted ({@code
+   * liveCapiMachines}, {@code namespace/name}; empty for a re-created pool).
    */
-  record SparePool(String pool) implements DrainStep {}
+  record SparePool(String pool, List<String> liveCapiMachines) implements DrainStep {
+    /** A re-created pool. */
+    public SparePool(String pool) {
+      this(pool, List.of());
+    }
+  }
 
   /** The pool is gone or being deleted: remove our finalizer, which releases the CAPI Machine. */
   record RemoveFinalizer(String pool) implements DrainStep {}

@@ -84,6 +84,72 @@ class DrainDecisionTest {
             });
   }
 
+  /**
+   * A nodeRef written by hand onto a pool that another, live CAPI Machine uses: draining it would
+   * evict that Machine's VMs and delete its pool (fresh eyes, session 32: tainted, drained and
+   * deleted). The drain holds its hook without tainting, and names the other Machine.
+   */
+  @Test
+  void aPoolThatALiveCapiMachineAlsoNamesIsNeitherTaintedNorDeleted() {
+    var deleting = marked("pool-a", true);
+    var shared =
+        new DrainInput(
+            deleting,
+            true,
+            pool("pool-a"),
+            List.of(machine("vm-1", "pool-a", false)),
+            List.of(),
+            List.of("ns/b"));
+    assertThat(DrainDecision.next(shared))
+        .isEqualTo(new DrainStep.SharedPool("pool-a", List.of("ns/b")));
+    var outcome = DrainDecision.decide(shared, DrainPolicy.defaults(), java.time.Clock.systemUTC());
+    assertThat(outcome.condition()).isNull();
+    assertThat(outcome.requeueAfter()).isEqualTo(DrainDecision.HOLD_RECHECK);
+    assertThat(outcome.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.type()).isEqualTo("Warning");
+              assertThat(e.reason()).isEqualTo("PoolShared");
+              assertThat(e.when()).isEqualTo(DrainEvent.When.EVERY_PASS);
+              assertThat(e.message())
+                  .startsWith(
+                      "pool pool-a is also the status.nodeRef of CAPI Machine ns/b, not being"
+                          + " deleted: not draining it");
+            });
+    // a drain already under way when the nodeRef was written stops there too
+    var tainted =
+        new DrainInput(deleting, true, TAINTED, List.of(), List.of(), List.of("ns/b", "ns/c"));
+    assertThat(DrainDecision.next(tainted))
+        .isEqualTo(new DrainStep.SharedPool("pool-a", List.of("ns/b", "ns/c")));
+    // the pool gone: nothing to protect, the hook is released as for any missing pool
+    var gone = new DrainInput(deleting, true, null, List.of(), List.of(), List.of("ns/b"));
+    assertThat(DrainDecision.next(gone)).isEqualTo(new DrainStep.RemoveHook("pool-a", true));
+    // hook released (the nodeRef written after it), CAPI done: the pool is kept
+    var done = capiMachine("pool-a", true, List.of(Names.CLEANUP_FINALIZER), Map.of());
+    var afterHook =
+        new DrainInput(done, true, TAINTED, List.of(), List.of(), List.of("ns/b", "ns/c"));
+    assertThat(DrainDecision.next(afterHook))
+        .isEqualTo(new DrainStep.SparePool("pool-a", List.of("ns/b", "ns/c")));
+    assertThat(
+            DrainDecision.decide(afterHook, DrainPolicy.defaults(), java.time.Clock.systemUTC())
+                .events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.reason()).isEqualTo("PoolKept");
+              assertThat(e.when()).isEqualTo(DrainEvent.When.BEFORE_WRITE);
+              assertThat(e.message())
+                  .isEqualTo(
+                      "CAPI is done with the node, but MachinePool pool-a is also the"
+                          + " status.nodeRef of CAPI Machines ns/b, ns/c, not being deleted: not"
+                          + " deleting it");
+            });
+    // without another live CAPI Machine, the same pool is deleted
+    assertThat(DrainDecision.next(in(done, TAINTED, List.of())))
+        .isEqualTo(new DrainStep.DeletePool("pool-a"));
+  }
+
   @Test
   void aPoolCreatedAfterTheDeletionAndNeverTaintedIsKeptNotDeleted() {
     // hook released, CAPI done: only our finalizer left (Fixtures' deletion: 2026-11-29T08:00:00Z)

@@ -428,7 +428,8 @@ class DrainOutcomeTest {
             true,
             pool("pool-a"),
             List.of(),
-            List.of(other, new DrainSlot("ns/capi-1", DELETED, "pool-a", false, true))),
+            List.of(other, new DrainSlot("ns/capi-1", DELETED, "pool-a", false, true)),
+            List.of()),
         DrainPolicy.defaults().withMaxConcurrentDrains(1),
         at(Duration.ZERO));
   }

@@ -210,6 +210,53 @@ class DrainE2ETest extends InProcessController {
     world.poolletReleases("vm-second");
   }
 
+  /**
+   * A deleting CAPI Machine whose {@code status.nodeRef} was written by hand onto a pool another,
+   * live CAPI Machine uses: the drain holds its pre-drain hook with a {@code PoolShared} Warning
+   * and taints, evicts and deletes nothing (fresh eyes, session 32: that pool was tainted, its
+   * Machine evicted and the pool deleted under the live CAPI Machine). Corrected, the drain goes
+   * on.
+   */
+  @Test
+  void aPoolThatALiveCapiMachineAlsoNamesIsNeitherDrainedNorDeleted() {
+    String shared = world.poolName("pool-shared");
+    String own = world.poolName("pool-own");
+    world.createPool(shared, List.of());
+    world.createPool(own, List.of());
+    world.createMachine("vm-shared", shared);
+    world.createCapiMachine("node-live", shared, Map.of());
+    world.createCapiMachine("node-leaving", own, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node-leaving")));
+    world.setNodeRef("node-leaving", shared);
+    world.deleteCapiMachine("node-leaving");
+
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(
+                        world.eventsJsonpath(
+                            "node-leaving",
+                            "PoolShared",
+                            "{range .items[*]}{.type} {.message}{end}"))
+                    .startsWith(
+                        "Warning pool "
+                            + shared
+                            + " is also the status.nodeRef of CAPI Machine "
+                            + world.ns
+                            + "/node-live, not being deleted: not draining it"));
+    assertThat(taintStrings(world.pool(shared))).isEmpty();
+    assertThat(world.machine("vm-shared").getMetadata().getDeletionTimestamp()).isNull();
+    assertThat(hasHook(world.capiMachine("node-leaving"))).as("hook held").isTrue();
+
+    world.setNodeRef("node-leaving", own);
+    eventually().until(() -> !hasHook(world.capiMachine("node-leaving")));
+    world.capiFinishes("node-leaving");
+    eventually().until(() -> world.capiMachine("node-leaving") == null && world.pool(own) == null);
+    assertThat(world.pool(shared)).isNotNull();
+    assertThat(taintStrings(world.pool(shared))).isEmpty();
+    assertThat(world.machine("vm-shared").getMetadata().getDeletionTimestamp()).isNull();
+  }
+
   private String startedMessages(String capiMachine) {
     return world.eventsJsonpath(
         capiMachine, "DrainStarted", "{range .items[*]}{.message}{\"\\n\"}{end}");
