@@ -28,8 +28,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A review of many small values takes far more heap than its bytes say, so a request also
  * reserves room for the JSON tokens of its tree ({@link #reservationFor(long)}), and a tree (or a
- * reply) that needs more grows its reservation while it is read, without waiting ({@link
- * Reservation#tokens(long)}).
+ * reply) that needs more grows its reservation while it is read ({@link Reservation#tokens(long)}):
+ * without waiting, except for the oldest request over 64 KiB, which waits up to {@link #maxWait()}
+ * for the others to finish (it waits for nobody who waits for it: a younger one that needs more is
+ * refused at once), and which queued requests do not overtake meanwhile; so of several dense
+ * reviews at once the oldest is answered instead of all of them being refused.
  */
 public final class BodyBudget {
   private static final Logger LOG = LoggerFactory.getLogger(BodyBudget.class);
@@ -102,6 +105,15 @@ public final class BodyBudget {
   private final Duration maxWait;
   private final Duration maxHold;
   private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+
+  /** Granted reservations over 64 KiB not yet released, oldest first. */
+  private final ArrayDeque<Reservation> large = new ArrayDeque<>();
+
+  /**
+   * Bytes the oldest large reservation waits to grow by (0: none waits); queued ones stay behind.
+   */
+  private long growthWanted;
+
   private long inUseBytes;
 
   /**
@@ -180,7 +192,7 @@ public final class BodyBudget {
     long n = Math.max(0, Math.min(bytes, capacityBytes));
     Waiter waiter = new Waiter(n, executor, scheduler, granted);
     synchronized (this) {
-      if (!waiters.isEmpty() || inUseBytes + n > capacityBytes) {
+      if (!waiters.isEmpty() || inUseBytes + growthWanted + n > capacityBytes) {
         waiters.add(waiter);
         waiter.timeout =
             scheduler.schedule(
@@ -207,7 +219,8 @@ public final class BodyBudget {
   /** Takes the waiters from the front that fit now; call with the lock held. */
   private List<Waiter> admitWaiting() {
     List<Waiter> admitted = new ArrayList<>();
-    for (Waiter w; (w = waiters.peek()) != null && inUseBytes + w.bytes <= capacityBytes; ) {
+    for (Waiter w;
+        (w = waiters.peek()) != null && inUseBytes + growthWanted + w.bytes <= capacityBytes; ) {
       waiters.poll();
       inUseBytes += w.bytes;
       if (w.timeout != null) {
@@ -236,6 +249,9 @@ public final class BodyBudget {
     void grant(boolean later) {
       Reservation reservation = new Reservation(bytes);
       if (bytes > Routes.INLINE_LIMIT_BYTES) {
+        synchronized (BodyBudget.this) {
+          large.add(reservation);
+        }
         reservation.expiry =
             scheduler.schedule(reservation::expire, maxHold.toMillis(), TimeUnit.MILLISECONDS);
       }
@@ -277,6 +293,7 @@ public final class BodyBudget {
     private volatile long bytes; // written with the budget's lock held
     private boolean released; // guarded by the budget
     private volatile Scheduler.Task expiry;
+    private long growDeadlineNanos; // guarded by the budget; 0 until it first waits to grow
 
     private Reservation(long bytes) {
       this.bytes = bytes;
@@ -291,7 +308,11 @@ public final class BodyBudget {
         }
         released = true;
         inUseBytes -= bytes;
+        large.remove(this);
         next = admitWaiting();
+        if (growthWanted > 0) {
+          BodyBudget.this.notifyAll(); // the oldest large request waits to grow
+        }
       }
       Scheduler.Task task = expiry;
       if (task != null) {
@@ -319,6 +340,52 @@ public final class BodyBudget {
         inUseBytes += more;
         bytes += more;
         return true;
+      }
+    }
+
+    /**
+     * As {@link #tryGrow}, but the oldest unreleased reservation over 64 KiB waits for {@code more}
+     * bytes, up to {@link #maxWait()} from its first wait, while no queued request is let in ahead
+     * of it. Every other reservation answers at once: the oldest waits only for younger requests,
+     * which never wait to grow, so nobody waits for a request that waits for it. Blocks the calling
+     * thread (a pool thread: requests over 64 KiB are answered there, {@link Routes}).
+     *
+     * @return true when taken; false when they did not come in time or this was released
+     */
+    boolean growOrWait(long more) {
+      List<Waiter> next = List.of();
+      try {
+        synchronized (BodyBudget.this) {
+          if (tryGrow(more)) {
+            return true;
+          }
+          if (released || large.peekFirst() != this || growthWanted > 0) {
+            return false;
+          }
+          long now = System.nanoTime();
+          if (growDeadlineNanos == 0) {
+            growDeadlineNanos = now + maxWait.toNanos();
+          }
+          growthWanted = more;
+          try {
+            while (!released && inUseBytes + more > capacityBytes) {
+              long left = growDeadlineNanos - System.nanoTime();
+              if (left <= 0) {
+                return false;
+              }
+              BodyBudget.this.wait(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+            }
+            return tryGrow(more);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+          } finally {
+            growthWanted = 0;
+            next = admitWaiting(); // the ones it kept queued, when it gave up or took less
+          }
+        }
+      } finally {
+        next.forEach(w -> w.grant(true));
       }
     }
 
@@ -427,7 +494,7 @@ public final class BodyBudget {
           return false;
         }
         long step = Math.max(need - held, Math.max(GROW_STEP_BYTES, held));
-        return tryGrow(Math.min(step, capacityBytes - held)) || tryGrow(need - held);
+        return tryGrow(Math.min(step, capacityBytes - held)) || growOrWait(need - held);
       }
 
       /** 413 when {@code need} exceeds the whole budget, else 503 (no room now). */

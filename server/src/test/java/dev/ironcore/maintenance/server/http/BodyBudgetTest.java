@@ -212,6 +212,84 @@ class BodyBudgetTest {
     assertThat(budget.inUseBytes()).isEqualTo(99_600);
   }
 
+  /**
+   * Ten dense reviews of 643 KB at once all got 503 although each alone fits (their reservations
+   * grew without waiting and crowded each other out): the oldest large one now waits for the
+   * others, and queued requests do not overtake it meanwhile.
+   */
+  @Test
+  void theOldestLargeRequestWaitsToGrowAndQueuedOnesDoNotOvertakeIt() throws Exception {
+    BodyBudget budget = new BodyBudget(1_000_000, Duration.ofSeconds(5));
+    BodyBudget.Reservation old = reservation(reserve(budget, "old", 100_000));
+    BodyBudget.Reservation young = reservation(reserve(budget, "young", 800_000));
+    assertThatThrownBy(() -> young.tokens(800_000).admit(5_000))
+        .isInstanceOfSatisfying(
+            dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class,
+            e -> assertThat(e.never()).isFalse());
+    // 100,000 bytes and 20,000 tokens need 580,000: they fit only once the young one is gone
+    AtomicReference<Object> result = new AtomicReference<>();
+    Thread grower = growing(old, 100_000, 20_000, result);
+    reserve(budget, "queued", 50_000); // would fit beside both, but not beside the growth
+    assertThat(events).containsExactly("granted old", "granted young");
+    young.run();
+    grower.join(5_000);
+    assertThat(result.get()).isEqualTo(20_000L);
+    assertThat(events).containsExactly("granted old", "granted young", "granted queued");
+    assertThat(budget.inUseBytes()).isEqualTo(old.bytes() + 50_000);
+  }
+
+  @Test
+  void theOldestLargeRequestGivesUpAfterTheWaitAndLetsTheQueuedOnesIn() throws Exception {
+    BodyBudget budget = new BodyBudget(1_000_000, Duration.ofMillis(300));
+    BodyBudget.Reservation old = reservation(reserve(budget, "old", 100_000));
+    reserve(budget, "young", 800_000);
+    AtomicReference<Object> result = new AtomicReference<>();
+    Thread grower = growing(old, 100_000, 20_000, result);
+    reserve(budget, "queued", 50_000);
+    grower.join(5_000);
+    assertThat(result.get())
+        .isInstanceOfSatisfying(
+            dev.ironcore.maintenance.server.admission.TokenAllowance.Refused.class,
+            e -> assertThat(e.getMessage()).contains("no room now"));
+    assertThat(events).containsExactly("granted old", "granted young", "granted queued");
+  }
+
+  @Test
+  void aYoungerLargeRequestNeverWaitsToGrow() {
+    BodyBudget budget = new BodyBudget(1_000_000, Duration.ofSeconds(5));
+    reserve(budget, "old", 100_000);
+    BodyBudget.Reservation young = reservation(reserve(budget, "young", 800_000));
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> young.tokens(800_000).admit(5_000))
+        .hasMessageContaining("no room now");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+  }
+
+  /**
+   * Starts a thread admitting {@code tokens} for {@code r} (its body {@code bodyBytes}) and returns
+   * once it waits to grow; its result (the tokens granted, or the refusal) lands in {@code result}.
+   */
+  private static Thread growing(
+      BodyBudget.Reservation r, long bodyBytes, long tokens, AtomicReference<Object> result)
+      throws InterruptedException {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                result.set(r.tokens(bodyBytes).admit(tokens));
+              } catch (RuntimeException e) {
+                result.set(e);
+              }
+            });
+    t.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (t.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(t.getState()).isEqualTo(Thread.State.TIMED_WAITING);
+    return t;
+  }
+
   @Test
   void aRequestReservesRoomForItsTreeBesideItsBody() {
     assertThat(BodyBudget.reservationFor(0)).isEqualTo(16 * 1024);
