@@ -215,6 +215,13 @@ public final class CertsMain implements Callable<Integer> {
           kubeconfigs == null || kubeconfigs.isEmpty() ? singleDefault() : kubeconfigs) {
         clients.add(client(kubeconfig));
       }
+      if (clients.size() > 1) {
+        ClusterIdentity.sameCluster(clients, kubeconfigs)
+            .ifPresent(
+                reason -> {
+                  throw new Refusal(reason);
+                });
+      }
       List<ServingPairStore> secrets = new ArrayList<>();
       clients.forEach(c -> secrets.add(new SecretPairStore(c, namespace, secret)));
       ServingPairStore store =

@@ -114,6 +114,29 @@ class CertsBadInputApiServerTest {
         withFlag("--crds=" + world.conversionCrd() + ",nopes.example.dev"));
   }
 
+  /**
+   * Two kubeconfigs that name one API server differently ({@code 127.0.0.1} and {@code localhost}):
+   * the URL comparison cannot tell, the cluster's identity (namespace {@code kube-system}'s uid)
+   * can; the Secret and caBundles were written twice as if they were two clusters.
+   */
+  @Test
+  void twoKubeconfigsOfOneClusterUnderDifferentNamesAreRefused() throws IOException {
+    String config = Files.readString(cp.kubeconfig());
+    assertThat(config).contains("https://127.0.0.1:");
+    Path other =
+        Files.writeString(
+            tmp.resolve("kubeconfig-localhost"),
+            config.replace("https://127.0.0.1:", "https://localhost:"));
+    List<String> a = new ArrayList<>(args());
+    a.add("--kubeconfig=" + other);
+    refusedWith(
+        () -> {},
+        ") reach one cluster (namespace kube-system has uid "
+            + cp.client().namespaces().withName("kube-system").get().getMetadata().getUid()
+            + " in both): give one kubeconfig per cluster",
+        a);
+  }
+
   @Test
   void missingNamespaceIsRefused() throws IOException {
     refusedWith(() -> {}, "namespace nope-ns not found", withFlag("--namespace=nope-ns"));
