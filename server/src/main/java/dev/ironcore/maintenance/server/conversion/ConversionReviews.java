@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * same order, each with {@code apiVersion} = {@code desiredAPIVersion}) or {@code result.status:
  * Failure} with a one-line message and no objects. Failure when the body is not JSON, not an
  * object, of another kind, has no {@code request}, a {@code request.uid} or {@code
- * desiredAPIVersion} that is not a string, {@code objects} that is not an array, or any object that
- * cannot be converted (the message names it by index, kind, namespace/name). Missing or null {@code
- * objects} is an empty list. Logs one line per review.
+ * desiredAPIVersion} that is not a string, an empty {@code request.uid}, {@code objects} that is
+ * not an array, or any object that cannot be converted (the message names it by index, kind,
+ * namespace/name). Missing or null {@code objects} is an empty list. Logs one line per review.
  */
 public final class ConversionReviews {
   /** The apiVersion used when the request's cannot be read. */
@@ -306,6 +306,10 @@ public final class ConversionReviews {
     if (h.uid == null) {
       return failure(
           webhook, h.apiVersion, "", ConversionReviewScan.notAString("request.uid", h.uidType));
+    }
+    if (h.uid.isEmpty()) {
+      // as admission refuses it: the API server always sends one, and matches the reply by it
+      return failure(webhook, h.apiVersion, "", "request.uid must not be empty");
     }
     if (h.desiredApiVersion == null) {
       return failure(

@@ -128,6 +128,12 @@ class ConversionReviewsTest {
       {"{\"request\":{\"uid\":null}}", "", "request.uid must be a string, got null"},
       {"{\"request\":{}}", "", "request.uid is missing"},
       {
+        "{\"request\":{\"uid\":\"\",\"desiredAPIVersion\":\"compute.ironcore.dev/v1alpha2\","
+            + "\"objects\":[]}}",
+        "",
+        "request.uid must not be empty"
+      },
+      {
         "{\"request\":{\"uid\":\"u\",\"desiredAPIVersion\":1}}",
         "u",
         "request.desiredAPIVersion must be a string, got a number"
