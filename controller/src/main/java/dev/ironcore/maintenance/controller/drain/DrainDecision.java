@@ -79,6 +79,9 @@ public final class DrainDecision {
    *       pool with Machines still bound to its name records a {@code PoolMissing} Warning;
    *   <li>a hook removed by someone else while Machines still block records {@code
    *       DrainHookRemoved} (Warning); deleting the pool records {@code PoolDeleted};
+   *   <li>a pool that another CAPI Machine, not being deleted, also names in {@code status.nodeRef}
+   *       is held untouched with a {@code PoolShared} Warning every pass (no condition: the pool is
+   *       that Machine's too), and kept with {@code PoolKept} once CAPI is done;
    *   <li>waiting for CAPI and deleting the pool set {@code Drained} again when the pool does not
    *       show it (a crash between releasing the hook and writing the condition), so a pool is
    *       never deleted showing {@code Draining}.
