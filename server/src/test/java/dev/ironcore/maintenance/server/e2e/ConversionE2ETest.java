@@ -123,6 +123,36 @@ class ConversionE2ETest {
         .isEqualTo(30);
   }
 
+  /**
+   * A v1alpha1 write carrying {@code tolerationSeconds} on the entries themselves (up-conversion
+   * keeps them there) whose v1alpha1 form would exceed the annotation limit: refused by our
+   * validation, nothing stored (fresh eyes: it was measured as needing no annotation, stored, the
+   * client told it failed, and every v1alpha1 list of Machines failed after).
+   */
+  @Test
+  void aV1alpha1WriteTooBigForV1alpha1WithSecondsOnItsEntriesIsRefusedAndNotStored() {
+    StringBuilder tolerations = new StringBuilder();
+    for (int i = 0; i < 3200; i++) {
+      tolerations
+          .append(i == 0 ? "" : "\n  - ")
+          .append("{key: k")
+          .append(i)
+          .append(", operator: Exists, effect: NoExecute, tolerationSeconds: 30}");
+    }
+    KubectlResult denied =
+        env.apply(machine("v1alpha1", "vm-too-big", tolerations.toString()), "--server-side");
+    assertThat(denied.ok()).as(denied.stdout()).isFalse();
+    assertThat(denied.stderr())
+        .contains("spec.tolerations: Forbidden: in v1alpha1, which IronCore's clients read")
+        .doesNotContain("Too long");
+    assertThat(
+            env.kubectl(
+                    "get", V2_MACHINES, "-n", ns, "vm-too-big", "--ignore-not-found", "-o", "name")
+                .stdout())
+        .isBlank();
+    env.kubectl("get", V1_MACHINES, "-n", ns).orThrow();
+  }
+
   @Test
   void aMachineWrittenInV1alpha1ReadsInV1alpha2() {
     env.apply(machine("v1alpha1", "vm-1", "{key: k, operator: Exists, effect: NoSchedule}"))

@@ -61,6 +61,28 @@ class V1alpha1AnnotationsFitTest {
     assertThat(MACHINES.validate(machine(Operation.CREATE, v1, null)))
         .as("the same Machine written in v1alpha1 with the annotation")
         .hasSize(1);
+    ObjectNode onEntries = big.deepCopy().put("apiVersion", ComputeVersions.V1ALPHA1);
+    assertThat(MACHINES.validate(machine(Operation.CREATE, onEntries, null)))
+        .as(
+            "written in v1alpha1 with tolerationSeconds on the entries (fresh eyes: measured as 0"
+                + " bytes, stored, and every v1alpha1 list of Machines failed)")
+        .hasSize(1);
+    // an update through v1alpha1 that adds one timed toleration beside a near-limit annotation
+    ObjectNode near = machineWith(0);
+    ((ObjectNode) near.path("metadata"))
+        .putObject("annotations")
+        .put("big", "x".repeat((int) V1alpha1AnnotationsFit.LIMIT_BYTES - 100));
+    ObjectNode patched = near.deepCopy().put("apiVersion", ComputeVersions.V1ALPHA1);
+    ((ArrayNode) patched.at("/spec/tolerations"))
+        .addObject()
+        .put("key", "zz")
+        .put("operator", "Exists")
+        .put("effect", "NoExecute")
+        .put("tolerationSeconds", 7);
+    ObjectNode before = near.deepCopy().put("apiVersion", ComputeVersions.V1ALPHA1);
+    assertThat(MACHINES.validate(machine(Operation.UPDATE, patched, before)))
+        .singleElement()
+        .satisfies(e -> assertThat(e.field()).isEqualTo("spec.tolerations"));
   }
 
   /** An object stored over the limit before this rule may still be updated without growing. */
@@ -123,6 +145,11 @@ class V1alpha1AnnotationsFitTest {
           .put("timeAdded", "2026-12-05T07:00:00Z");
     }
     assertThat(POOLS.validate(machinePool(Operation.CREATE, pool, null)))
+        .singleElement()
+        .satisfies(e -> assertThat(e.field()).isEqualTo("spec.taints"));
+    ObjectNode v1 = pool.deepCopy().put("apiVersion", ComputeVersions.V1ALPHA1);
+    assertThat(POOLS.validate(machinePool(Operation.CREATE, v1, null)))
+        .as("written in v1alpha1 with timeAdded on the taints")
         .singleElement()
         .satisfies(e -> assertThat(e.field()).isEqualTo("spec.taints"));
   }
