@@ -153,7 +153,7 @@ public record FieldError(String field, Type type, Object badValue, String detail
       return quote("null");
     }
     if (value instanceof JsonNode node) {
-      return node.isTextual() ? quoteShort(node.asText()) : Excerpt.of(node.toString());
+      return node.isTextual() ? quoteShort(node.asText()) : Excerpt.of(json(node));
     }
     if (value instanceof Number || value instanceof Boolean) {
       return Excerpt.of(value.toString());
@@ -161,7 +161,19 @@ public record FieldError(String field, Type type, Object badValue, String detail
     if (value instanceof CharSequence text) {
       return quoteShort(text.toString());
     }
-    return Excerpt.of(MAPPER.valueToTree(value).toString());
+    return Excerpt.of(json(MAPPER.valueToTree(value)));
+  }
+
+  /**
+   * {@code node}'s JSON with our limits ({@code JsonNode.toString()} stops at Jackson's default
+   * 1,000 levels, and a bad value may nest as deep as the API server reads).
+   */
+  private static String json(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return "(a value that cannot be shown: " + e.getOriginalMessage() + ")";
+    }
   }
 
   private static String quoteShort(String text) {

@@ -139,7 +139,18 @@ public final class ComputeConverter {
     if (!(annotations instanceof ObjectNode map)) {
       throw new ConversionException("metadata.annotations is not a JSON object");
     }
-    map.put(V1alpha2Fields.ANNOTATION, record.toString());
+    try {
+      // with our limits: JsonNode.toString() writes at most Jackson's default 1,000 levels, and an
+      // entry may nest as deep as the API server stores (a fresh-eyes check: 1,001 levels under a
+      // toleration failed every conversion of the Machine, and v1alpha1 lists with it)
+      map.put(V1alpha2Fields.ANNOTATION, MAPPER.writeValueAsString(record));
+    } catch (JsonProcessingException e) {
+      throw new ConversionException(
+          "annotation "
+              + V1alpha2Fields.ANNOTATION
+              + " cannot be written: "
+              + e.getOriginalMessage());
+    }
   }
 
   private static void up(

@@ -48,6 +48,45 @@ class ComputeConverterTest {
     assertThat(in.get("apiVersion").asText()).as("input untouched").isEqualTo(V2);
   }
 
+  /**
+   * A recorded entry nested deeper than Jackson's default writing depth (1,000): the API server
+   * stores up to 10,000 levels (a fresh-eyes check: such a Machine failed every conversion, was
+   * denied with an internal error as v1alpha2, and once stored broke v1alpha1 lists).
+   */
+  @Test
+  void aRecordedEntryNestedDeeperThanAThousandLevelsConvertsBothWays() throws Exception {
+    String deep = "[".repeat(3000) + "]".repeat(3000);
+    JsonNode in =
+        dev.ironcore.maintenance.api.json.JsonMappers.shared()
+            .readTree(
+                "{\"apiVersion\":\"compute.ironcore.dev/v1alpha2\",\"kind\":\"Machine\","
+                    + "\"metadata\":{\"name\":\"vm\",\"namespace\":\"ns\"},\"spec\":{\"tolerations\":["
+                    + "{\"key\":\"k\",\"operator\":\"Exists\",\"effect\":\"NoExecute\","
+                    + "\"tolerationSeconds\":30,\"note\":"
+                    + deep
+                    + "}]}}");
+    // on a thread with the request threads' deep stack, as the server converts
+    java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread t =
+        dev.ironcore.maintenance.api.json.DeepStacks.newThread(
+            () -> {
+              try {
+                ObjectNode v1 = ComputeConverter.convert(in, V1);
+                assertThat(v1.at("/metadata/annotations").get(V1alpha2Fields.ANNOTATION).asText())
+                    .contains("\"tolerationSeconds\":30");
+                assertThat(ComputeConverter.convert(v1, V2)).isEqualTo(in);
+              } catch (Throwable e) {
+                failed.set(e);
+              }
+            },
+            "deep",
+            false);
+    t.start();
+    t.join();
+    assertThat(failed.get()).isNull();
+  }
+
   @Test
   void upConversionRestoresAndRemovesTheAnnotation() throws Exception {
     JsonNode in = machineV2();
