@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.server.admission.ExpectedKind;
 import dev.ironcore.maintenance.server.mutation.CapiMachineMutator;
 import dev.ironcore.maintenance.server.mutation.MachineMutator;
 import dev.ironcore.maintenance.server.mutation.TaintTimeAddedMutator;
+import dev.ironcore.maintenance.server.validation.DroppedFieldsWarning;
 import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefName;
@@ -115,12 +116,13 @@ public final class AdmissionRoutes {
             VALIDATE_MACHINE,
             Names.COMPUTE_GROUP,
             MACHINE,
-            new ValidatingHandler(
-                List.of(
-                    new MachinePoolRefImmutable(),
-                    new MachinePoolRefName(),
-                    ListFieldValidator.tolerations(),
-                    V1alpha1AnnotationsFit.tolerations()))));
+            DroppedFieldsWarning.tolerations(
+                new ValidatingHandler(
+                    List.of(
+                        new MachinePoolRefImmutable(),
+                        new MachinePoolRefName(),
+                        ListFieldValidator.tolerations(),
+                        V1alpha1AnnotationsFit.tolerations())))));
     routes.put(
         VALIDATE_MACHINEPOOL,
         guard(

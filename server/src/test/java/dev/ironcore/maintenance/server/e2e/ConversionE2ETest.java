@@ -153,6 +153,48 @@ class ConversionE2ETest {
     env.kubectl("get", V1_MACHINES, "-n", ns).orThrow();
   }
 
+  /**
+   * A v1alpha1 update that drops the annotation (a {@code kubectl replace} or a tool owning the
+   * annotation map) drops every {@code tolerationSeconds} with it: allowed, with a warning kubectl
+   * prints (fresh eyes: the 30 s toleration silently became one that tolerates for good).
+   */
+  @Test
+  void aV1alpha1UpdateDroppingTheAnnotationIsWarnedAboutTheSecondsItDrops() {
+    env.apply(
+            machine(
+                "v1alpha2",
+                "vm-drop",
+                "{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 30}"))
+        .orThrow();
+    KubectlResult patched =
+        env.kubectl(
+            "patch",
+            V1_MACHINES,
+            "-n",
+            ns,
+            "vm-drop",
+            "--type=merge",
+            "-p",
+            "{\"metadata\":{\"annotations\":{\"" + ANNOTATION + "\":null}}}");
+    assertThat(patched.stderr())
+        .contains(
+            "Warning: this v1alpha1 update removed the annotation "
+                + ANNOTATION
+                + ", which keeps the tolerationSeconds of spec.tolerations in v1alpha1: 1 entry"
+                + " loses its tolerationSeconds (they now tolerate the taint for good)");
+    assertThat(get(V2_MACHINES, "vm-drop").at("/spec/tolerations/0").has("tolerationSeconds"))
+        .isFalse();
+    // an update that keeps the annotation warns of nothing
+    env.apply(
+            machine(
+                "v1alpha2",
+                "vm-keep",
+                "{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 30}"))
+        .orThrow();
+    KubectlResult labelled = env.kubectl("label", V1_MACHINES, "-n", ns, "vm-keep", "extra=yes");
+    assertThat(labelled.stderr()).doesNotContain("Warning");
+  }
+
   @Test
   void aMachineWrittenInV1alpha1ReadsInV1alpha2() {
     env.apply(machine("v1alpha1", "vm-1", "{key: k, operator: Exists, effect: NoSchedule}"))
