@@ -28,10 +28,11 @@ import org.slf4j.LoggerFactory;
  * unreadable) and either {@code result.status: Success} with {@code convertedObjects} (same number,
  * same order, each with {@code apiVersion} = {@code desiredAPIVersion}) or {@code result.status:
  * Failure} with a one-line message and no objects. Failure when the body is not JSON, not an
- * object, of another kind, has no {@code request}, a {@code request.uid} or {@code
- * desiredAPIVersion} that is not a string, an empty {@code request.uid}, {@code objects} that is
- * not an array, or any object that cannot be converted (the message names it by index, kind,
- * namespace/name). Missing or null {@code objects} is an empty list. Logs one line per review.
+ * object, of another kind or an apiVersion other than {@code apiextensions.k8s.io/v1} or {@code
+ * v1beta1}, has no {@code request}, a {@code request.uid} or {@code desiredAPIVersion} that is not
+ * a string, an empty {@code request.uid}, {@code objects} that is not an array, or any object that
+ * cannot be converted (the message names it by index, kind, namespace/name). Missing or null {@code
+ * objects} is an empty list. Logs one line per review.
  */
 public final class ConversionReviews {
   /** The apiVersion used when the request's cannot be read. */
@@ -300,6 +301,16 @@ public final class ConversionReviews {
       return failure(
           webhook, h.apiVersion, uid, "expected kind " + KIND + ", got " + Excerpt.of(h.kind));
     }
+    if (!h.apiVersion.isEmpty() && !API_VERSIONS.contains(h.apiVersion)) {
+      return failure(
+          webhook,
+          h.apiVersion,
+          uid,
+          "expected apiVersion "
+              + API_VERSION
+              + " (or apiextensions.k8s.io/v1beta1), got "
+              + ComputeConverter.quoted(h.apiVersion));
+    }
     if (!h.requestIsObject) {
       return failure(webhook, h.apiVersion, uid, "request must be an object");
     }
@@ -439,8 +450,15 @@ public final class ConversionReviews {
 
   /** The request's apiVersion when it is one of ConversionReview's, else {@link #API_VERSION}. */
   private static String replyApiVersion(String apiVersion) {
-    return apiVersion.startsWith("apiextensions.k8s.io/") ? apiVersion : API_VERSION;
+    return API_VERSIONS.contains(apiVersion) ? apiVersion : API_VERSION;
   }
+
+  /**
+   * The ConversionReview versions the API server may send ({@code conversionReviewVersions}): v1,
+   * and v1beta1 for CRDs that still list it; the reply has the request's.
+   */
+  static final java.util.Set<String> API_VERSIONS =
+      java.util.Set.of(API_VERSION, "apiextensions.k8s.io/v1beta1");
 
   static String textAt(JsonNode node, String pointer) {
     if (node == null) {

@@ -128,6 +128,12 @@ class ConversionReviewsTest {
       {"{\"request\":{\"uid\":null}}", "", "request.uid must be a string, got null"},
       {"{\"request\":{}}", "", "request.uid is missing"},
       {
+        "{\"apiVersion\":\"apiextensions.k8s.io/v2\",\"request\":{\"uid\":\"v\"}}",
+        "v",
+        "expected apiVersion apiextensions.k8s.io/v1 (or apiextensions.k8s.io/v1beta1), got"
+            + " \"apiextensions.k8s.io/v2\""
+      },
+      {
         "{\"request\":{\"uid\":\"\",\"desiredAPIVersion\":\"compute.ironcore.dev/v1alpha2\","
             + "\"objects\":[]}}",
         "",
