@@ -176,7 +176,7 @@ public final class ComputeConverter {
               + " is not valid JSON: "
               + e.getOriginalMessage());
     }
-    if (record == null) {
+    if (record == null || record.isMissingNode()) {
       throw new ConversionException("annotation " + V1alpha2Fields.ANNOTATION + " is empty");
     }
     V1alpha2Fields.restore(out.get("spec"), record, fields);

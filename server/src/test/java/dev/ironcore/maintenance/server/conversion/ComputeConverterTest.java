@@ -323,6 +323,16 @@ class ComputeConverterTest {
                         "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine',"
                             + "'metadata':{'annotations':{'"
                             + V1alpha2Fields.ANNOTATION
+                            + "':' '}}}"),
+                    V2))
+        .hasMessageEndingWith("is empty");
+    assertThatThrownBy(
+            () ->
+                ComputeConverter.convert(
+                    json(
+                        "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine',"
+                            + "'metadata':{'annotations':{'"
+                            + V1alpha2Fields.ANNOTATION
                             + "':'{\\\"tolerations\\\":[{\\\"index\\\":\\\"x\\\"}]}'}}}"),
                     V2))
         .hasMessageContaining("{index: int, entry: object}");
