@@ -255,7 +255,12 @@ public final class ControllerApp implements AutoCloseable {
               Stream.of(old == null ? null : old.nodeName(), m.nodeName())
                   .filter(Objects::nonNull)
                   .distinct()
-                  .forEach(node -> drainCancel.queue().add(node));
+                  .forEach(
+                      node -> {
+                        drainCancel.queue().add(node);
+                        // a drain held because this Machine shares its pool looks again at once
+                        cache.capiMachinesOnNode(node).forEach(c -> drain.queue().add(Keys.of(c)));
+                      });
             }));
     cache.onMachine(
         Handlers.onAnyChange(

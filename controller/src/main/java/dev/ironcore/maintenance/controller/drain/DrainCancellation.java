@@ -14,10 +14,10 @@ import java.util.function.Predicate;
 /**
  * Whether a pool's drain ended without running to completion, as a pure function of the pool and
  * the CAPI Machines observed: the pool's {@code Maintenance} condition claims a drain ({@code
- * DrainQueued}, {@code Draining} or {@code DrainStuck}) but no deleting CAPI Machine that {@code
- * --capi-machine-selector} selects and that still carries our finalizer has the pool as its {@code
- * status.nodeRef.name} (the Machine was deselected, or deleted by someone who removed our
- * finalizer). Derived from the cluster only, so a restart finds such pools too.
+ * DrainQueued}, {@code DrainHeld}, {@code Draining} or {@code DrainStuck}) but no deleting CAPI
+ * Machine that {@code --capi-machine-selector} selects and that still carries our finalizer has the
+ * pool as its {@code status.nodeRef.name} (the Machine was deselected, or deleted by someone who
+ * removed our finalizer). Derived from the cluster only, so a restart finds such pools too.
  *
  * <p>The answer sets {@code Maintenance=False/DrainCancelled} and records a {@code DrainCancelled}
  * event on the pool. Maintenance taints already on the pool are kept: Machines that did not
@@ -31,6 +31,7 @@ public final class DrainCancellation {
   static final Set<String> ACTIVE_REASONS =
       Set.of(
           MaintenanceCondition.QUEUED_REASON,
+          MaintenanceCondition.HELD_REASON,
           MaintenanceCondition.DRAINING_REASON,
           MaintenanceCondition.STUCK_REASON);
 
@@ -109,6 +110,9 @@ public final class DrainCancellation {
 
   /** Why no CAPI Machine drains the pool any more, naming the first such Machine. */
   private static String why(List<CapiMachine> onNode, Predicate<Map<String, String>> selector) {
+    // only deleting ones: a live CAPI Machine on the node (one a held drain shared the pool with)
+    // never drained it
+    onNode = onNode.stream().filter(DrainDecision::isDeleting).toList();
     for (CapiMachine m : onNode) {
       Map<String, String> labels = m.getMetadata().getLabels();
       if (!selector.test(labels == null ? Map.of() : labels)) {

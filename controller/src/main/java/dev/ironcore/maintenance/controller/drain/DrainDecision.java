@@ -80,8 +80,9 @@ public final class DrainDecision {
    *   <li>a hook removed by someone else while Machines still block records {@code
    *       DrainHookRemoved} (Warning); deleting the pool records {@code PoolDeleted};
    *   <li>a pool that another CAPI Machine, not being deleted, also names in {@code status.nodeRef}
-   *       is held untouched with a {@code PoolShared} Warning every pass (no condition: the pool is
-   *       that Machine's too), and kept with {@code PoolKept} once CAPI is done;
+   *       is not tainted: the hook is held with {@code DrainHeld} (then {@code DrainStuck} past
+   *       {@code --drain-timeout}, as a blocked drain) and a {@code PoolShared} Warning every pass,
+   *       and the pool is kept with {@code PoolKept} once CAPI is done;
    *   <li>waiting for CAPI and deleting the pool set {@code Drained} again when the pool does not
    *       show it (a crash between releasing the hook and writing the condition), so a pool is
    *       never deleted showing {@code Draining}.
@@ -174,32 +175,50 @@ public final class DrainDecision {
               DrainEvent.BLOCKED,
               "pool " + s.pool() + ": " + waiting,
               DrainEvent.When.EVERY_PASS));
-      Duration timeout = policy.drainTimeout();
-      if (timeout.isZero() || held.compareTo(timeout) < 0) {
-        Duration untilStuck = timeout.isZero() ? HOLD_RECHECK : timeout.minus(held);
-        return new DrainOutcome(
-            step,
-            MaintenanceCondition.draining(waiting),
-            events,
-            untilStuck.compareTo(HOLD_RECHECK) < 0 ? untilStuck : HOLD_RECHECK);
-      }
-      String stuck =
-          "drain of pool "
+      return untilTimeout(
+          step,
+          s.pool(),
+          waiting,
+          MaintenanceCondition.draining(waiting),
+          events,
+          policy.drainTimeout(),
+          held,
+          tainted,
+          deletedAt);
+    }
+    if (step instanceof DrainStep.SharedPool s) {
+      boolean taintedPool = missingMaintenanceTaints(in.pool()).size() < MAINTENANCE_TAINTS.size();
+      String shared =
+          "not draining pool "
               + s.pool()
-              + " has held the pre-drain hook longer than --drain-timeout="
-              + HumanDuration.of(timeout)
-              + (tainted != null
-                  ? " (drain started at " + tainted
-                  : " (CAPI Machine deleted at " + deletedAt)
-              + "); the hook is kept; "
-              + waiting;
+              + ": it is also the status.nodeRef of "
+              + capiMachines(s.liveCapiMachines())
+              + ", not being deleted (a nodeRef written by hand; draining would evict that"
+              + " Machine's VMs and delete its pool); the pre-drain hook is kept until no other"
+              + " live CAPI Machine names the pool (correct that nodeRef, or delete that CAPI"
+              + " Machine)"
+              + (taintedPool
+                  ? "; the "
+                      + Names.MAINTENANCE_TAINT_KEY
+                      + " taints already on the pool stay, and Machines that do not tolerate them"
+                      + " are still evicted: remove them if that Machine's node stays in service"
+                  : "");
       events.add(
           DrainEvent.warning(
               DrainEvent.Subject.CAPI_MACHINE,
-              DrainEvent.STUCK,
-              stuck,
-              DrainEvent.When.REASON_CHANGED));
-      return new DrainOutcome(step, MaintenanceCondition.stuck(stuck), events, HOLD_RECHECK);
+              DrainEvent.POOL_SHARED,
+              shared,
+              DrainEvent.When.EVERY_PASS));
+      return untilTimeout(
+          step,
+          s.pool(),
+          shared,
+          MaintenanceCondition.held(shared),
+          events,
+          policy.drainTimeout(),
+          held,
+          tainted,
+          deletedAt);
     }
     if (step instanceof DrainStep.RemoveHook s) {
       if (s.poolMissing()) {
@@ -258,22 +277,6 @@ public final class DrainDecision {
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
-    if (step instanceof DrainStep.SharedPool s) {
-      events.add(
-          DrainEvent.warning(
-              DrainEvent.Subject.CAPI_MACHINE,
-              DrainEvent.POOL_SHARED,
-              "pool "
-                  + s.pool()
-                  + " is also the status.nodeRef of "
-                  + capiMachines(s.liveCapiMachines())
-                  + ", not being deleted: not draining it (its Machines would be evicted and"
-                  + " the pool deleted under that Machine); the pre-drain hook is kept until no"
-                  + " other live CAPI Machine names the pool (correct the nodeRef written by hand,"
-                  + " or delete that CAPI Machine)",
-              DrainEvent.When.EVERY_PASS));
-      return new DrainOutcome(step, null, events, HOLD_RECHECK);
-    }
     if (step instanceof DrainStep.SparePool s && !s.liveCapiMachines().isEmpty()) {
       events.add(
           DrainEvent.warning(
@@ -283,7 +286,12 @@ public final class DrainDecision {
                   + s.pool()
                   + " is also the status.nodeRef of "
                   + capiMachines(s.liveCapiMachines())
-                  + ", not being deleted: not deleting it",
+                  + ", not being deleted: not deleting it"
+                  + (missingMaintenanceTaints(in.pool()).size() < MAINTENANCE_TAINTS.size()
+                      ? "; its "
+                          + Names.MAINTENANCE_TAINT_KEY
+                          + " taints stay: remove them if that Machine's node stays in service"
+                      : ""),
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
@@ -452,6 +460,18 @@ public final class DrainDecision {
     if (condition != null && MaintenanceCondition.DRAINED_REASON.equals(condition.getReason())) {
       return java.util.Optional.empty();
     }
+    if (!in.liveOnSamePool().isEmpty()) {
+      return java.util.Optional.of(
+          DrainEvent.warning(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.HOOK_REMOVED,
+              "pre-drain hook removed by someone else while the drain of pool "
+                  + pool.getMetadata().getName()
+                  + " was held: it is also the status.nodeRef of "
+                  + capiMachines(in.liveOnSamePool())
+                  + ", not being deleted; the pool is not deleted",
+              DrainEvent.When.EVERY_PASS));
+    }
     List<String> blocking = blockingMachines(pool, in.boundMachines());
     if (blocking.isEmpty()) {
       return java.util.Optional.empty();
@@ -470,6 +490,51 @@ public final class DrainDecision {
   /** {@code waiting for 2 Machines: ns/a, ns/b} (the first few, then "and N more"). */
   static String waitingFor(List<String> blocking) {
     return "waiting for " + count(blocking.size()) + ": " + firstFew(blocking);
+  }
+
+  /**
+   * A held drain's outcome: {@code beforeTimeout} while held for less than {@code timeout} (zero:
+   * never stuck), looked at again when the timeout runs out; after it {@code DrainStuck}, with a
+   * {@code DrainStuck} Warning on the transition. The hook stays either way.
+   *
+   * @param waiting what the drain waits for, appended to the stuck message
+   * @param held how long the drain has held the hook (from its taint, else from the deletion)
+   */
+  private static DrainOutcome untilTimeout(
+      DrainStep step,
+      String pool,
+      String waiting,
+      MaintenanceCondition beforeTimeout,
+      List<DrainEvent> events,
+      Duration timeout,
+      Duration held,
+      Instant tainted,
+      Instant deletedAt) {
+    if (timeout.isZero() || held.compareTo(timeout) < 0) {
+      Duration untilStuck = timeout.isZero() ? HOLD_RECHECK : timeout.minus(held);
+      return new DrainOutcome(
+          step,
+          beforeTimeout,
+          events,
+          untilStuck.compareTo(HOLD_RECHECK) < 0 ? untilStuck : HOLD_RECHECK);
+    }
+    String stuck =
+        "drain of pool "
+            + pool
+            + " has held the pre-drain hook longer than --drain-timeout="
+            + HumanDuration.of(timeout)
+            + (tainted != null
+                ? " (drain started at " + tainted
+                : " (CAPI Machine deleted at " + deletedAt)
+            + "); the hook is kept; "
+            + waiting;
+    events.add(
+        DrainEvent.warning(
+            DrainEvent.Subject.CAPI_MACHINE,
+            DrainEvent.STUCK,
+            stuck,
+            DrainEvent.When.REASON_CHANGED));
+    return new DrainOutcome(step, MaintenanceCondition.stuck(stuck), events, HOLD_RECHECK);
   }
 
   /** {@code CAPI Machine ns/a} or {@code CAPI Machines ns/a, ns/b} (the first few). */

@@ -25,14 +25,28 @@ public final class DrainFleet {
       Collection<CapiMachine> capiMachines,
       Function<String, MachinePool> pools,
       Predicate<Map<String, String>> selector) {
+    java.util.Set<String> liveNodes =
+        capiMachines.stream()
+            .filter(m -> !DrainDecision.isDeleting(m))
+            .map(CapiMachine::nodeName)
+            .filter(Objects::nonNull)
+            .collect(java.util.stream.Collectors.toSet());
     return capiMachines.stream()
-        .map(m -> slot(m, pools, selector))
+        .map(m -> slot(m, pools, selector, liveNodes))
         .filter(Objects::nonNull)
         .toList();
   }
 
+  /**
+   * @param liveNodes the nodeRefs of CAPI Machines that are not being deleted: a drain of such a
+   *     pool is held untainted ({@link DrainStep.SharedPool}) and does not wait for a slot, so it
+   *     cannot keep the queue behind it waiting
+   */
   private static DrainSlot slot(
-      CapiMachine m, Function<String, MachinePool> pools, Predicate<Map<String, String>> selector) {
+      CapiMachine m,
+      Function<String, MachinePool> pools,
+      Predicate<Map<String, String>> selector,
+      java.util.Set<String> liveNodes) {
     Instant deletedAt = DrainDecision.deletedAt(m);
     Map<String, String> labels = m.getMetadata().getLabels();
     String node = m.nodeName();
@@ -50,6 +64,8 @@ public final class DrainFleet {
             && pool.getSpec().taintsOrEmpty().stream()
                 .anyMatch(t -> t != null && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()));
     boolean hook = DrainDecision.annotation(m, Names.PRE_DRAIN_HOOK_ANNOTATION) != null;
-    return new DrainSlot(DrainDecision.key(m), deletedAt, node, tainted, live && !tainted && hook);
+    boolean shared = liveNodes.contains(node);
+    return new DrainSlot(
+        DrainDecision.key(m), deletedAt, node, tainted, live && !tainted && hook && !shared);
   }
 }

@@ -21,6 +21,12 @@ public record MaintenanceCondition(String status, String reason, String message)
   /** Tainted; bound Machines that do not tolerate the maintenance taint still block. */
   public static final String DRAINING_REASON = "Draining";
 
+  /**
+   * The drain holds the pre-drain hook without tainting: the pool is also the {@code
+   * status.nodeRef} of a CAPI Machine that is not being deleted.
+   */
+  public static final String HELD_REASON = "DrainHeld";
+
   /** Draining for longer than {@code --drain-timeout}; the hook is kept. */
   public static final String STUCK_REASON = "DrainStuck";
 
@@ -36,6 +42,10 @@ public record MaintenanceCondition(String status, String reason, String message)
 
   static MaintenanceCondition cancelled(String message) {
     return new MaintenanceCondition("False", CANCELLED_REASON, message);
+  }
+
+  static MaintenanceCondition held(String message) {
+    return new MaintenanceCondition("False", HELD_REASON, message);
   }
 
   static MaintenanceCondition queued(String message) {

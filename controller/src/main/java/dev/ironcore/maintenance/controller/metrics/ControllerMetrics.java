@@ -45,8 +45,8 @@ import java.util.function.ToDoubleBiFunction;
  *       pre-drain hook released;
  *   <li>{@code ironcore_maintenance_pools{ready,maintenance}}: MachinePools by Ready status ({@code
  *       True}, {@code False}, {@code Unknown}, {@code none}) and Maintenance reason ({@code none},
- *       {@code DrainQueued}, {@code Draining}, {@code DrainStuck}, {@code Drained}, {@code
- *       DrainCancelled});
+ *       {@code DrainQueued}, {@code DrainHeld}, {@code Draining}, {@code DrainStuck}, {@code
+ *       Drained}, {@code DrainCancelled});
  *   <li>{@code ironcore_maintenance_informer_up{resource}}: 1 while the informer has listed and
  *       watches, else 0;
  *   <li>{@code ironcore_maintenance_informer_restarts_total{resource}}: informers replaced after
@@ -83,7 +83,14 @@ public final class ControllerMetrics {
 
   /** Maintenance reasons the pools gauge reports ({@code none}: no Maintenance condition). */
   public static final List<String> MAINTENANCE_VALUES =
-      List.of("none", "DrainQueued", "Draining", "DrainStuck", "Drained", "DrainCancelled");
+      List.of(
+          "none",
+          "DrainQueued",
+          "DrainHeld",
+          "Draining",
+          "DrainStuck",
+          "Drained",
+          "DrainCancelled");
 
   private final MultiGauge blocking;
 

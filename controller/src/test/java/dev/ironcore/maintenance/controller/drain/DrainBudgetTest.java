@@ -50,6 +50,30 @@ class DrainBudgetTest {
     assertThat(DrainBudget.check("ns/b", over, 1).admitted()).isTrue();
   }
 
+  /**
+   * A drain held because a live CAPI Machine shares its pool (untainted) does not wait for a slot:
+   * with --max-concurrent-drains=1 it kept every later drain queued (fresh eyes, session 33).
+   */
+  @Test
+  void aDrainHeldOnASharedPoolTakesNoPlaceInTheQueue() {
+    var shared = dev.ironcore.maintenance.controller.Fixtures.marked("pa", true);
+    shared.getMetadata().setName("node-a");
+    var live = dev.ironcore.maintenance.controller.Fixtures.marked("pa", false);
+    live.getMetadata().setName("node-x");
+    var later = dev.ironcore.maintenance.controller.Fixtures.marked("pb", true);
+    later.getMetadata().setName("node-b");
+    later.getMetadata().setDeletionTimestamp("2026-11-29T08:00:05Z");
+    var fleet =
+        DrainFleet.of(
+            List.of(shared, live, later),
+            name -> dev.ironcore.maintenance.controller.Fixtures.pool(name),
+            labels -> true);
+    assertThat(fleet).extracting(DrainSlot::key).containsExactly("ns/node-a", "ns/node-b");
+    assertThat(fleet.get(0).waiting()).isFalse();
+    assertThat(DrainBudget.check("ns/node-b", fleet, 1).admitted()).isTrue();
+    assertThat(DrainBudget.queued(fleet, 1)).isZero();
+  }
+
   @Test
   void aDrainMissingFromTheFleetWaitsBehindEveryone() {
     assertThat(DrainBudget.check("ns/x", List.of(waiting("ns/b", 1, "b")), 1).admitted()).isFalse();

@@ -112,6 +112,24 @@ class DrainCancellationTest {
     }
   }
 
+  /**
+   * A drain held because a live CAPI Machine shares the pool: not cancelled while held; once the
+   * deleting Machine's nodeRef moved away, cancelled, and the live Machine is not blamed.
+   */
+  @Test
+  void aHeldDrainIsCancelledOnceItsMachineMovedAwayWithoutBlamingTheLiveOne() {
+    CapiMachine live = Fixtures.marked("pool-f", false);
+    live.getMetadata().setName("node-live");
+    assertThat(DrainCancellation.decide(pool("DrainHeld"), List.of(deleting(SELECTED), live), ROLE))
+        .as("still held by its deleting CAPI Machine")
+        .isNull();
+    var cancel = DrainCancellation.decide(pool("DrainHeld"), List.of(live), ROLE);
+    assertThat(cancel).isNotNull();
+    assertThat(cancel.condition().message())
+        .contains("cancelled while DrainHeld: no deleting CAPI Machine references it")
+        .doesNotContain("node-live");
+  }
+
   @Test
   void onlyConditionsClaimingADrainAreCancelled() {
     for (String reason : new String[] {null, "Drained", "DrainCancelled"}) {

@@ -102,8 +102,14 @@ class DrainDecisionTest {
             List.of("ns/b"));
     assertThat(DrainDecision.next(shared))
         .isEqualTo(new DrainStep.SharedPool("pool-a", List.of("ns/b")));
-    var outcome = DrainDecision.decide(shared, DrainPolicy.defaults(), java.time.Clock.systemUTC());
-    assertThat(outcome.condition()).isNull();
+    var clock =
+        java.time.Clock.fixed(
+            java.time.Instant.parse("2026-11-29T08:01:00Z"), java.time.ZoneOffset.UTC);
+    var outcome = DrainDecision.decide(shared, DrainPolicy.defaults(), clock);
+    assertThat(outcome.condition().reason()).isEqualTo("DrainHeld");
+    assertThat(outcome.condition().message())
+        .startsWith("not draining pool pool-a: it is also the status.nodeRef of CAPI Machine ns/b")
+        .doesNotContain("taints already on the pool");
     assertThat(outcome.requeueAfter()).isEqualTo(DrainDecision.HOLD_RECHECK);
     assertThat(outcome.events())
         .singleElement()
@@ -112,16 +118,25 @@ class DrainDecisionTest {
               assertThat(e.type()).isEqualTo("Warning");
               assertThat(e.reason()).isEqualTo("PoolShared");
               assertThat(e.when()).isEqualTo(DrainEvent.When.EVERY_PASS);
-              assertThat(e.message())
-                  .startsWith(
-                      "pool pool-a is also the status.nodeRef of CAPI Machine ns/b, not being"
-                          + " deleted: not draining it");
+              assertThat(e.message()).isEqualTo(outcome.condition().message());
             });
+    // past --drain-timeout (30 min from the deletion) it is stuck, as a blocked drain
+    var late =
+        java.time.Clock.fixed(
+            java.time.Instant.parse("2026-11-29T08:31:00Z"), java.time.ZoneOffset.UTC);
+    var stuck = DrainDecision.decide(shared, DrainPolicy.defaults(), late);
+    assertThat(stuck.condition().reason()).isEqualTo("DrainStuck");
+    assertThat(stuck.condition().message())
+        .contains("longer than --drain-timeout=30m")
+        .contains("not draining pool pool-a");
     // a drain already under way when the nodeRef was written stops there too
     var tainted =
         new DrainInput(deleting, true, TAINTED, List.of(), List.of(), List.of("ns/b", "ns/c"));
     assertThat(DrainDecision.next(tainted))
         .isEqualTo(new DrainStep.SharedPool("pool-a", List.of("ns/b", "ns/c")));
+    assertThat(DrainDecision.decide(tainted, DrainPolicy.defaults(), clock).condition().message())
+        .contains("CAPI Machines ns/b, ns/c")
+        .contains("the maintenance.ironcore.dev taints already on the pool stay");
     // the pool gone: nothing to protect, the hook is released as for any missing pool
     var gone = new DrainInput(deleting, true, null, List.of(), List.of(), List.of("ns/b"));
     assertThat(DrainDecision.next(gone)).isEqualTo(new DrainStep.RemoveHook("pool-a", true));
@@ -143,7 +158,8 @@ class DrainDecisionTest {
                   .isEqualTo(
                       "CAPI is done with the node, but MachinePool pool-a is also the"
                           + " status.nodeRef of CAPI Machines ns/b, ns/c, not being deleted: not"
-                          + " deleting it");
+                          + " deleting it; its maintenance.ironcore.dev taints stay: remove them if"
+                          + " that Machine's node stays in service");
             });
     // without another live CAPI Machine, the same pool is deleted
     assertThat(DrainDecision.next(in(done, TAINTED, List.of())))

@@ -239,11 +239,19 @@ class DrainE2ETest extends InProcessController {
                             "PoolShared",
                             "{range .items[*]}{.type} {.message}{end}"))
                     .startsWith(
-                        "Warning pool "
+                        "Warning not draining pool "
                             + shared
-                            + " is also the status.nodeRef of CAPI Machine "
+                            + ": it is also the status.nodeRef of CAPI Machine "
                             + world.ns
-                            + "/node-live, not being deleted: not draining it"));
+                            + "/node-live, not being deleted"));
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(
+                        dev.ironcore.maintenance.api.compute.Conditions.find(
+                                world.pool(shared).getStatus().getConditions(), "Maintenance")
+                            .getReason())
+                    .isEqualTo("DrainHeld"));
     assertThat(taintStrings(world.pool(shared))).isEmpty();
     assertThat(world.machine("vm-shared").getMetadata().getDeletionTimestamp()).isNull();
     assertThat(hasHook(world.capiMachine("node-leaving"))).as("hook held").isTrue();
@@ -255,6 +263,15 @@ class DrainE2ETest extends InProcessController {
     assertThat(world.pool(shared)).isNotNull();
     assertThat(taintStrings(world.pool(shared))).isEmpty();
     assertThat(world.machine("vm-shared").getMetadata().getDeletionTimestamp()).isNull();
+    // the held pool's condition does not claim a drain once nothing drains it
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(
+                        dev.ironcore.maintenance.api.compute.Conditions.find(
+                                world.pool(shared).getStatus().getConditions(), "Maintenance")
+                            .getReason())
+                    .isEqualTo("DrainCancelled"));
   }
 
   private String startedMessages(String capiMachine) {
