@@ -75,9 +75,7 @@ public final class DrainCancellation {
     if (!DrainFleet.of(onNode, n -> pool, selector).isEmpty()) {
       return null;
     }
-    boolean tainted =
-        DrainDecision.missingMaintenanceTaints(pool).size()
-            < DrainDecision.MAINTENANCE_TAINTS.size();
+    boolean tainted = DrainDecision.carriesMaintenanceTaint(pool);
     String message =
         "drain of pool "
             + name

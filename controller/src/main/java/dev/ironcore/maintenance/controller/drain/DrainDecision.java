@@ -187,7 +187,7 @@ public final class DrainDecision {
           deletedAt);
     }
     if (step instanceof DrainStep.SharedPool s) {
-      boolean taintedPool = missingMaintenanceTaints(in.pool()).size() < MAINTENANCE_TAINTS.size();
+      boolean taintedPool = carriesMaintenanceTaint(in.pool());
       String shared =
           "not draining pool "
               + s.pool()
@@ -287,7 +287,7 @@ public final class DrainDecision {
                   + " is also the status.nodeRef of "
                   + capiMachines(s.liveCapiMachines())
                   + ", not being deleted: not deleting it"
-                  + (missingMaintenanceTaints(in.pool()).size() < MAINTENANCE_TAINTS.size()
+                  + (carriesMaintenanceTaint(in.pool())
                       ? "; its "
                           + Names.MAINTENANCE_TAINT_KEY
                           + " taints stay: remove them if that Machine's node stays in service"
@@ -666,6 +666,11 @@ public final class DrainDecision {
         && deletedAt != null
         && created.isAfter(deletedAt)
         && missingMaintenanceTaints(pool).contains(MAINTENANCE_TAINTS.get(1));
+  }
+
+  /** Whether {@code pool} carries at least one of the two maintenance taints. */
+  static boolean carriesMaintenanceTaint(MachinePool pool) {
+    return missingMaintenanceTaints(pool).size() < MAINTENANCE_TAINTS.size();
   }
 
   /**
