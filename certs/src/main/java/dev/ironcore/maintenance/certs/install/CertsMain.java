@@ -210,18 +210,19 @@ public final class CertsMain implements Callable<Integer> {
     CertificateInstall install = null;
     CaDirLock lock = null;
     try {
-      lock = dry ? null : CaDirLock.acquire(caDir);
       for (Path kubeconfig :
           kubeconfigs == null || kubeconfigs.isEmpty() ? singleDefault() : kubeconfigs) {
         clients.add(client(kubeconfig));
       }
       if (clients.size() > 1) {
+        // before the CA directory is created or locked: a refusal leaves nothing behind
         ClusterIdentity.sameCluster(clients, kubeconfigs)
             .ifPresent(
                 reason -> {
                   throw new Refusal(reason);
                 });
       }
+      lock = dry ? null : CaDirLock.acquire(caDir);
       List<ServingPairStore> secrets = new ArrayList<>();
       clients.forEach(c -> secrets.add(new SecretPairStore(c, namespace, secret)));
       ServingPairStore store =

@@ -23,8 +23,8 @@ import java.util.function.Predicate;
  * event on the pool. Maintenance taints already on the pool are kept: Machines that did not
  * tolerate them may already be evicted, and removing the taints would only let new Machines land on
  * a node that was on its way out; the message and a Warning tell the operator to remove them
- * ({@code kubectl edit machinepool}) if the node stays. A pool that was only queued carries no
- * taint of ours, so its event is Normal.
+ * ({@code kubectl edit machinepools.compute.ironcore.dev}) if the node stays. A pool that was only
+ * queued carries no taint of ours, so its event is Normal.
  */
 public final class DrainCancellation {
   /** Reasons that claim a drain is queued or running. */

@@ -39,8 +39,8 @@ public final class DrainFleet {
 
   /**
    * @param liveNodes the nodeRefs of CAPI Machines that are not being deleted: a drain of such a
-   *     pool is held untainted ({@link DrainStep.SharedPool}) and does not wait for a slot, so it
-   *     cannot keep the queue behind it waiting
+   *     pool is held ({@link DrainStep.SharedPool}) and neither holds nor waits for a slot, tainted
+   *     or not, so it cannot keep the queue behind it waiting
    */
   private static DrainSlot slot(
       CapiMachine m,
@@ -64,8 +64,13 @@ public final class DrainFleet {
             && pool.getSpec().taintsOrEmpty().stream()
                 .anyMatch(t -> t != null && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()));
     boolean hook = DrainDecision.annotation(m, Names.PRE_DRAIN_HOOK_ANNOTATION) != null;
-    boolean shared = liveNodes.contains(node);
+    boolean shared = live && hook && liveNodes.contains(node);
     return new DrainSlot(
-        DrainDecision.key(m), deletedAt, node, tainted, live && !tainted && hook && !shared);
+        DrainDecision.key(m),
+        deletedAt,
+        node,
+        tainted && !shared,
+        live && !tainted && hook && !shared,
+        shared);
   }
 }

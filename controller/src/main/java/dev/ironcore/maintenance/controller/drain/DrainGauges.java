@@ -55,7 +55,7 @@ public final class DrainGauges {
 
   static double oldestAgeSeconds(List<DrainSlot> fleet, Instant now) {
     return fleet.stream()
-        .filter(s -> s.inProgress() || s.waiting())
+        .filter(s -> s.inProgress() || s.waiting() || s.held())
         .map(DrainSlot::deletedAt)
         .min(Instant::compareTo)
         .map(t -> Math.max(0, Duration.between(t, now).toMillis() / 1000.0))

@@ -13,6 +13,16 @@ import java.time.Instant;
  *     drain holds one of the {@code --max-concurrent-drains} slots
  * @param waiting the pool exists untainted and our pre-drain hook is still on the Machine: this
  *     drain needs a slot to start
+ * @param held another CAPI Machine, not being deleted, names the same pool ({@link
+ *     DrainStep.SharedPool}): the drain holds its hook without a slot, tainted or not, so it is
+ *     neither in progress nor waiting
  */
 public record DrainSlot(
-    String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting) {}
+    String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting, boolean held) {
+
+  /** A slot whose drain is not held by a shared pool. */
+  public DrainSlot(
+      String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting) {
+    this(key, deletedAt, pool, inProgress, waiting, false);
+  }
+}

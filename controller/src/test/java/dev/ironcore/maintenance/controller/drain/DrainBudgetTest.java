@@ -70,8 +70,25 @@ class DrainBudgetTest {
             labels -> true);
     assertThat(fleet).extracting(DrainSlot::key).containsExactly("ns/node-a", "ns/node-b");
     assertThat(fleet.get(0).waiting()).isFalse();
+    assertThat(fleet.get(0).held()).isTrue();
     assertThat(DrainBudget.check("ns/node-b", fleet, 1).admitted()).isTrue();
     assertThat(DrainBudget.queued(fleet, 1)).isZero();
+    assertThat(DrainGauges.oldestAgeSeconds(fleet, java.time.Instant.parse("2026-11-29T08:01:00Z")))
+        .as("a held drain is an unfinished one")
+        .isEqualTo(60.0);
+    // the pool already tainted (by this drain before the nodeRef was written, or by hand): the held
+    // drain holds no slot either (fresh eyes: it kept the only one, and the queue behind it)
+    var tainted =
+        DrainFleet.of(
+            List.of(shared, live, later),
+            name ->
+                dev.ironcore.maintenance.controller.Fixtures.pool(
+                    name,
+                    DrainDecision.MAINTENANCE_TAINTS.toArray(
+                        new dev.ironcore.maintenance.api.compute.Taint[0])),
+            labels -> true);
+    assertThat(tainted.get(0).inProgress()).isFalse();
+    assertThat(DrainBudget.check("ns/node-b", tainted, 1).admitted()).isTrue();
   }
 
   @Test
