@@ -70,7 +70,8 @@ public final class TaintValidation {
       return errors;
     }
     // [key, effect] of earlier taints → whether one of them is new
-    Map<List<String>, Boolean> seen = new HashMap<>();
+    // keys that compare: a list of colliding keys costs no quadratic search (HashKey)
+    Map<dev.ironcore.maintenance.api.json.HashKey.Strings, Boolean> seen = new HashMap<>();
     for (int i = 0; i < taints.size(); i++) {
       String item = path + "[" + i + "]";
       JsonNode taint = taints.get(i);
@@ -85,7 +86,8 @@ public final class TaintValidation {
       if (pair == null) {
         continue;
       }
-      Boolean earlierNew = seen.get(pair);
+      var pairKey = new dev.ironcore.maintenance.api.json.HashKey.Strings(pair);
+      Boolean earlierNew = seen.get(pairKey);
       if (earlierNew != null && (fresh || earlierNew)) {
         ObjectNode bad =
             JsonNodeFactory.instance
@@ -94,7 +96,7 @@ public final class TaintValidation {
                 .put("effect", pair.get(1));
         errors.add(FieldError.duplicate(item, bad, "taints must be unique by key and effect"));
       }
-      seen.put(pair, fresh || Boolean.TRUE.equals(earlierNew));
+      seen.put(pairKey, fresh || Boolean.TRUE.equals(earlierNew));
     }
     return errors;
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.json.HashKey;
 import dev.ironcore.maintenance.api.validation.Excerpt;
 import java.util.HashMap;
 import java.util.List;
@@ -88,13 +89,13 @@ final class V1alpha2Fields {
       for (JsonNode entry : list) {
         looks.add(without(entry, field));
       }
-      Map<JsonNode, Integer> counts = counts(looks);
+      Map<HashKey.Json, Integer> counts = counts(looks);
       for (int i = 0; i < list.size(); i++) {
         if (list.get(i) instanceof ObjectNode entry && hasAny(entry, field.members())) {
           ObjectNode recorded = NODES.objectNode();
           recorded.put("index", i);
           recorded.set("entry", entry.deepCopy());
-          int twins = counts.get(looks.get(i));
+          int twins = counts.get(new HashKey.Json(looks.get(i)));
           if (twins > 1) {
             recorded.put("twins", twins);
           }
@@ -142,12 +143,15 @@ final class V1alpha2Fields {
           plain.add(look.deepCopy());
         }
       }
-      Map<JsonNode, Integer> plainCounts = counts(plain);
+      Map<HashKey.Json, Integer> plainCounts = counts(plain);
       // the entries as sent (members a client wrote on them included), each with its positions in
       // order: finding the first unused equal entry is then no search of the list per recorded one
-      Map<JsonNode, java.util.ArrayDeque<Integer>> positions = new HashMap<>();
+      Map<HashKey.Json, java.util.ArrayDeque<Integer>> positions = new HashMap<>();
       for (int i = 0; i < used.length; i++) {
-        positions.computeIfAbsent(list.get(i).deepCopy(), k -> new java.util.ArrayDeque<>()).add(i);
+        positions
+            .computeIfAbsent(
+                new HashKey.Json(list.get(i).deepCopy()), k -> new java.util.ArrayDeque<>())
+            .add(i);
       }
       for (JsonNode item : recorded) {
         JsonNode entry = item.get("entry");
@@ -164,14 +168,15 @@ final class V1alpha2Fields {
           continue;
         }
         JsonNode without = without(entry, field);
+        HashKey.Json withoutKey = new HashKey.Json(without);
         JsonNode twins = item.get("twins");
         int recordedTwins = twins != null && twins.canConvertToInt() ? twins.asInt() : 1;
-        if (plainCounts.getOrDefault(without, 0) != recordedTwins) {
+        if (plainCounts.getOrDefault(withoutKey, 0) != recordedTwins) {
           // a twin was removed, added, or given members of its own (which cannot be told from
           // removing one and adding an entry with members): which one cannot be told
           continue;
         }
-        int target = find(list, used, index.asInt(), without, positions.get(without));
+        int target = find(list, used, index.asInt(), without, positions.get(withoutKey));
         if (target >= 0) {
           used[target] = true;
           ObjectNode live = (ObjectNode) list.get(target);
@@ -219,11 +224,14 @@ final class V1alpha2Fields {
     return copy;
   }
 
-  /** How often each look occurs: linear in the list (a list may hold many thousand entries). */
-  private static Map<JsonNode, Integer> counts(List<JsonNode> looks) {
-    Map<JsonNode, Integer> counts = new HashMap<>();
+  /**
+   * How often each look occurs: linear in the list (a list may hold many thousand entries, also of
+   * colliding hashes: {@link HashKey}).
+   */
+  private static Map<HashKey.Json, Integer> counts(List<JsonNode> looks) {
+    Map<HashKey.Json, Integer> counts = new HashMap<>();
     for (JsonNode look : looks) {
-      counts.merge(look, 1, Integer::sum);
+      counts.merge(new HashKey.Json(look), 1, Integer::sum);
     }
     return counts;
   }

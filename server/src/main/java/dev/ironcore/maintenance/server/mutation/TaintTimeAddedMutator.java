@@ -121,10 +121,25 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
     return byKeyValue;
   }
 
-  /** A taint's key and value; an absent one is {@code ""}. */
-  private record KeyValue(String key, String value) {
+  /**
+   * A taint's key and value; an absent one is {@code ""}. Comparable, so that keys of one hash cost
+   * a logarithmic search in the map, not a linear one ({@link
+   * dev.ironcore.maintenance.api.json.HashKey}).
+   */
+  private record KeyValue(String key, String value) implements Comparable<KeyValue> {
     static KeyValue of(JsonNode taint) {
       return new KeyValue(KubeObjects.text(taint, "key"), KubeObjects.text(taint, "value"));
+    }
+
+    @Override
+    public int compareTo(KeyValue other) {
+      return java.util.Comparator.comparing(
+              KeyValue::key,
+              java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder()))
+          .thenComparing(
+              KeyValue::value,
+              java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder()))
+          .compare(this, other);
     }
   }
 }

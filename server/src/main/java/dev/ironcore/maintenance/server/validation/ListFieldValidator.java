@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.server.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.json.HashKey;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.api.validation.TaintValidation;
 import dev.ironcore.maintenance.api.validation.TolerationValidation;
@@ -186,16 +187,18 @@ public final class ListFieldValidator implements Validator {
     if (!list.isArray()) {
       return i -> true;
     }
-    Map<JsonNode, Integer> unmatched = new HashMap<>();
+    // keys that compare: a list of colliding entries costs no quadratic search (HashKey)
+    Map<HashKey.Json, Integer> unmatched = new HashMap<>();
     if (old.isArray()) {
-      old.forEach(entry -> unmatched.merge(entry, 1, Integer::sum));
+      old.forEach(entry -> unmatched.merge(new HashKey.Json(entry), 1, Integer::sum));
     }
     boolean[] fresh = new boolean[list.size()];
     for (int i = 0; i < fresh.length; i++) {
-      Integer left = unmatched.get(list.get(i));
+      HashKey.Json key = new HashKey.Json(list.get(i));
+      Integer left = unmatched.get(key);
       fresh[i] = left == null;
       if (left != null) {
-        unmatched.compute(list.get(i), (k, n) -> n == 1 ? null : n - 1);
+        unmatched.compute(key, (k, n) -> n == 1 ? null : n - 1);
       }
     }
     return i -> i < 0 || i >= fresh.length || fresh[i];

@@ -38,14 +38,16 @@ public final class EvictionWarnings {
    *     taint that evicts no Machine
    */
   public static List<String> of(MachinePool old, MachinePool updated, List<Machine> bound) {
-    Set<List<String>> before = new HashSet<>();
-    taints(old).forEach(b -> before.add(identity(b)));
+    Set<dev.ironcore.maintenance.api.json.HashKey.Strings> before = new HashSet<>();
+    taints(old)
+        .forEach(
+            b -> before.add(new dev.ironcore.maintenance.api.json.HashKey.Strings(identity(b))));
     List<String> warnings = new ArrayList<>();
     long unchecked = 0;
     for (Taint t : taints(updated)) {
       if (t == null
           || !TaintEffect.NO_EXECUTE.equals(t.getEffect())
-          || before.contains(identity(t))) {
+          || before.contains(new dev.ironcore.maintenance.api.json.HashKey.Strings(identity(t)))) {
         continue;
       }
       if (warnings.size() >= MAX_WARNINGS) {
