@@ -10,6 +10,7 @@ import dev.ironcore.maintenance.server.validation.DroppedFieldsWarning;
 import dev.ironcore.maintenance.server.validation.ListFieldValidator;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefName;
+import dev.ironcore.maintenance.server.validation.ReadableDepth;
 import dev.ironcore.maintenance.server.validation.V1alpha1AnnotationsFit;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
@@ -122,7 +123,8 @@ public final class AdmissionRoutes {
                         new MachinePoolRefImmutable(),
                         new MachinePoolRefName(),
                         ListFieldValidator.tolerations(),
-                        V1alpha1AnnotationsFit.tolerations())))));
+                        V1alpha1AnnotationsFit.tolerations(),
+                        new ReadableDepth())))));
     routes.put(
         VALIDATE_MACHINEPOOL,
         guard(
@@ -131,7 +133,10 @@ public final class AdmissionRoutes {
             POOL,
             new EvictionWarningHandler(
                 new ValidatingHandler(
-                    List.of(ListFieldValidator.taints(), V1alpha1AnnotationsFit.taints())),
+                    List.of(
+                        ListFieldValidator.taints(),
+                        V1alpha1AnnotationsFit.taints(),
+                        new ReadableDepth())),
                 boundMachines)));
     return routes;
   }

@@ -56,5 +56,34 @@ class DeepObjectWebhookE2ETest {
     // an UPDATE: both reviews (old and new object) are deep; validation compares tolerations
     env.kubectl("label", IRONCORE, "-n", ns, "deep", "touched=yes");
     assertThat(field(".metadata.labels.touched")).isEqualTo("yes");
+    // readable in the other version (the object is stored as v1alpha2)
+    env.kubectl("get", "machines.v1alpha1.compute.ironcore.dev", "-n", ns, "deep", "-o", "name");
+  }
+
+  /**
+   * One level too deep for a conversion reply (the API server reads 10,000 levels, the reply holds
+   * the object 3 levels down): refused, nothing stored, and lists in both versions keep working
+   * (fresh eyes: such a Machine was stored and every v1alpha1 list of Machines failed).
+   */
+  @org.junit.jupiter.api.Test
+  void aMachineTooDeepToConvertIsRefusedAndListsKeepWorking() {
+    // v1alpha2, the storage version: the API server calls the webhooks without converting it
+    // (a v1alpha1 one this deep fails already at the API server, whose ConversionReview to us
+    // would be too deep, as does one nesting objects this deep); the object and spec are 2
+    // levels, "deep" adds 9,996 arrays
+    String tooDeep =
+        """
+        {"apiVersion":"compute.ironcore.dev/v1alpha2","kind":"Machine",
+         "metadata":{"name":"too-deep","namespace":"%s"},
+         "spec":{"machineClassRef":{"name":"small"},"deep":%s}}
+        """
+            .formatted(ns, "[".repeat(9_996) + "]".repeat(9_996));
+    var result = env.cp.kubectlTool().runWithInput(tooDeep, "create", "-f", "-");
+    assertThat(result.ok()).as(result.stdout()).isFalse();
+    assertThat(result.stderr())
+        .contains("spec: Forbidden: nested 9998 levels deep (the object being level 1)");
+    assertThat(env.kubectl("get", IRONCORE, "-n", ns, "--ignore-not-found", "-o", "name").stdout())
+        .isBlank();
+    env.kubectl("get", "machines.v1alpha1.compute.ironcore.dev", "-A", "-o", "name");
   }
 }
