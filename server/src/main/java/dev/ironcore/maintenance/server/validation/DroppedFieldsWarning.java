@@ -22,10 +22,13 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
   private final String pointer;
   private final String path;
   private final String member;
-  private final String consequence;
+  private final Consequence consequence;
+
+  /** What losing the member means, for one entry and for several. */
+  private record Consequence(String singular, String plural) {}
 
   private DroppedFieldsWarning(
-      AdmissionHandler inner, String pointer, String path, String member, String consequence) {
+      AdmissionHandler inner, String pointer, String path, String member, Consequence consequence) {
     this.inner = inner;
     this.pointer = pointer;
     this.path = path;
@@ -40,7 +43,8 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
         "/spec/tolerations",
         "spec.tolerations",
         "tolerationSeconds",
-        "they now tolerate the taint for good");
+        new Consequence(
+            "it now tolerates the taint for good", "they now tolerate the taint for good"));
   }
 
   @Override
@@ -55,12 +59,13 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
         || annotated(request.object())) {
       return response;
     }
-    int before = withMember(ListFieldValidator.asStored(request.oldObject()).at(pointer));
-    int after = withMember(ListFieldValidator.asStored(request.object()).at(pointer));
-    if (after >= before) {
+    int dropped =
+        lost(
+            ListFieldValidator.asStored(request.oldObject()).at(pointer),
+            ListFieldValidator.asStored(request.object()).at(pointer));
+    if (dropped == 0) {
       return response;
     }
-    int dropped = before - after;
     return response.withWarnings(
         "this v1alpha1 update removed the annotation "
             + Names.V1ALPHA2_FIELDS_ANNOTATION
@@ -73,7 +78,7 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
             + (dropped == 1 ? " entry loses its " : " entries lose their ")
             + member
             + " ("
-            + consequence
+            + (dropped == 1 ? consequence.singular() : consequence.plural())
             + "); send the annotation back as it was read to keep them, or write "
             + member
             + " in v1alpha2");
@@ -83,13 +88,32 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
     return object.path("metadata").path("annotations").has(Names.V1ALPHA2_FIELDS_ANNOTATION);
   }
 
-  private int withMember(JsonNode list) {
-    int n = 0;
-    for (JsonNode entry : list) {
-      if (entry.has(member)) {
-        n++;
+  /**
+   * How many entries of {@code before} that had the member are still in {@code after}, equal but
+   * for the member, without it (matched one to one); entries removed or changed are not counted.
+   */
+  private int lost(JsonNode before, JsonNode after) {
+    java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, Integer> plainAfter =
+        new java.util.HashMap<>();
+    for (JsonNode entry : after) {
+      if (entry.isObject() && !entry.has(member)) {
+        plainAfter.merge(
+            new dev.ironcore.maintenance.api.json.HashKey.Json(entry), 1, Integer::sum);
       }
     }
-    return n;
+    int lost = 0;
+    for (JsonNode entry : before) {
+      if (entry instanceof com.fasterxml.jackson.databind.node.ObjectNode object
+          && object.has(member)) {
+        var look =
+            new dev.ironcore.maintenance.api.json.HashKey.Json(object.deepCopy().without(member));
+        Integer left = plainAfter.get(look);
+        if (left != null) {
+          lost++;
+          plainAfter.compute(look, (k, n) -> n == 1 ? null : n - 1);
+        }
+      }
+    }
+    return lost;
   }
 }

@@ -1,0 +1,73 @@
+package dev.ironcore.maintenance.server.validation;
+
+import static dev.ironcore.maintenance.server.admission.TestReviews.machine;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import dev.ironcore.maintenance.server.admission.Operation;
+import dev.ironcore.maintenance.server.admission.TestReviews;
+import dev.ironcore.maintenance.server.conversion.ComputeConverter;
+import dev.ironcore.maintenance.server.conversion.ComputeVersions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DroppedFieldsWarningTest {
+  private static final DroppedFieldsWarning HANDLER =
+      DroppedFieldsWarning.tolerations(request -> AdmissionResponse.allowed());
+
+  /** Tolerations a (30 s), b (60 s), c (none), as a v1alpha1 client reads them. */
+  private static ObjectNode readInV1alpha1() throws Exception {
+    ObjectNode v2 =
+        (ObjectNode)
+            TestReviews.json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine',"
+                    + "'metadata':{'name':'w1','namespace':'ns'},'spec':{'tolerations':["
+                    + "{'key':'a','operator':'Exists','effect':'NoExecute','tolerationSeconds':30},"
+                    + "{'key':'b','operator':'Exists','effect':'NoExecute','tolerationSeconds':60},"
+                    + "{'key':'c','operator':'Exists','effect':'NoExecute'}]}}");
+    return ComputeConverter.convert(v2, ComputeVersions.V1ALPHA1);
+  }
+
+  /** {@code old} without the annotation, its tolerations changed by {@code change}. */
+  private static List<String> warnings(java.util.function.Consumer<ArrayNode> change)
+      throws Exception {
+    ObjectNode old = readInV1alpha1();
+    ObjectNode updated = old.deepCopy();
+    ((ObjectNode) updated.at("/metadata/annotations")).remove(Names.V1ALPHA2_FIELDS_ANNOTATION);
+    change.accept((ArrayNode) updated.at("/spec/tolerations"));
+    return HANDLER.handle(machine(Operation.UPDATE, updated, old)).warnings();
+  }
+
+  /**
+   * Counts the entries that are still there and lost their seconds (fresh eyes: the net count of
+   * members said 2 when all tolerations were removed, and 1 when seconds written on c hid that a
+   * and b lost theirs).
+   */
+  @Test
+  void countsTheEntriesThatStayWithoutTheirSeconds() throws Exception {
+    assertThat(warnings(list -> {}))
+        .singleElement()
+        .asString()
+        .contains("2 entries lose their tolerationSeconds (they now tolerate the taint for good)");
+    assertThat(warnings(list -> list.remove(0)))
+        .singleElement()
+        .asString()
+        .contains("1 entry loses its tolerationSeconds (it now tolerates the taint for good)");
+    assertThat(warnings(list -> ((ObjectNode) list.get(2)).put("tolerationSeconds", 5)))
+        .singleElement()
+        .asString()
+        .contains("2 entries lose their tolerationSeconds");
+    assertThat(warnings(ArrayNode::removeAll)).as("removed, not kept without").isEmpty();
+  }
+
+  @Test
+  void anUpdateKeepingTheAnnotationIsNotWarnedAbout() throws Exception {
+    ObjectNode old = readInV1alpha1();
+    ObjectNode labelled = old.deepCopy();
+    ((ObjectNode) labelled.path("metadata")).putObject("labels").put("x", "y");
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, labelled, old)).warnings()).isEmpty();
+  }
+}
