@@ -188,6 +188,18 @@ public final class AdmissionReviews {
       return malformed(
           webhook, apiVersion, uid, "expected kind " + KIND + ", got " + Excerpt.of(kind));
     }
+    if (!apiVersion.isEmpty() && !API_VERSIONS.contains(apiVersion)) {
+      return malformed(
+          webhook,
+          apiVersion,
+          uid,
+          "expected apiVersion "
+              + API_VERSION
+              + " (or admission.k8s.io/v1beta1), got "
+              + "\""
+              + Excerpt.of(apiVersion)
+              + "\"");
+    }
     AdmissionRequest request;
     try {
       request = AdmissionRequest.fromReview(review);
@@ -228,8 +240,15 @@ public final class AdmissionReviews {
   }
 
   private static String replyApiVersion(String apiVersion) {
-    return apiVersion.startsWith("admission.k8s.io/") ? apiVersion : API_VERSION;
+    return API_VERSIONS.contains(apiVersion) ? apiVersion : API_VERSION;
   }
+
+  /**
+   * The AdmissionReview versions the API server may send ({@code admissionReviewVersions}): v1, and
+   * v1beta1 for configurations that still list it; the reply has the request's.
+   */
+  static final java.util.Set<String> API_VERSIONS =
+      java.util.Set.of(API_VERSION, "admission.k8s.io/v1beta1");
 
   /**
    * One line per decision: a denial at INFO (what an operator may be asked about), an allowed

@@ -164,6 +164,12 @@ class AdmissionReviewsTest {
         "u-6",
         "expected kind AdmissionReview");
     assertMalformed(
+        AdmissionReviews.reply(
+            HOOK, json("{'apiVersion':'admission.k8s.io/v2','request':{'uid':'u-8'}}"), ALLOW),
+        "u-8",
+        "expected apiVersion admission.k8s.io/v1 (or admission.k8s.io/v1beta1), got"
+            + " \"admission.k8s.io/v2\"");
+    assertMalformed(
         AdmissionReviews.reply(HOOK, json("[1,2]"), ALLOW), "", "not an AdmissionReview");
     assertMalformed(
         AdmissionReviews.reply(HOOK, (JsonNode) null, ALLOW), "", "not an AdmissionReview");
