@@ -16,6 +16,10 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param oldObject the object before the change; null on CREATE
  * @param dryRun true when nothing will be persisted; handlers must have no side effects anyway
  * @param username {@code request.userInfo.username}, {@code ""} when absent
+ * @param objectDepth how many levels {@code object} nests as sent (itself level 1), parts the tree
+ *     leaves out such as {@code metadata.managedFields} included; -1 when not measured (the tree
+ *     then tells)
+ * @param oldObjectDepth the same for {@code oldObject}
  */
 public record AdmissionRequest(
     String uid,
@@ -28,7 +32,27 @@ public record AdmissionRequest(
     JsonNode object,
     JsonNode oldObject,
     boolean dryRun,
-    String username) {
+    String username,
+    int objectDepth,
+    int oldObjectDepth) {
+
+  /** This request with the objects' depths as measured while reading the review. */
+  public AdmissionRequest withDepths(int objectDepth, int oldObjectDepth) {
+    return new AdmissionRequest(
+        uid,
+        kind,
+        resource,
+        subResource,
+        operation,
+        name,
+        namespace,
+        object,
+        oldObject,
+        dryRun,
+        username,
+        objectDepth,
+        oldObjectDepth);
+  }
 
   /**
    * Reads {@code review.request} strictly (see {@link AdmissionRequestReader} for every rule).

@@ -59,7 +59,9 @@ final class AdmissionRequestReader {
         object,
         oldObject,
         dryRun != null && dryRun.asBoolean(),
-        KubeObjects.textAt(request, "/userInfo/username"));
+        KubeObjects.textAt(request, "/userInfo/username"),
+        ObjectDepthParser.UNKNOWN,
+        ObjectDepthParser.UNKNOWN);
   }
 
   private static GroupVersionKind kind(JsonNode request) {

@@ -133,14 +133,20 @@ public final class AdmissionReviews {
   public static Answer answer(
       String webhook, byte[] body, AdmissionHandler handler, TokenAllowance allowance) {
     JsonNode review;
+    ObjectDepthParser depths;
     try {
-      review = readFor(handler, body, allowance);
+      depths = new ObjectDepthParser(MAPPER.createParser(body));
+      review =
+          JsonBodies.readOne(
+              MAPPER,
+              TokenCountingParser.wrap(
+                  ReviewFilter.wrap(depths, handler.objectFields()), allowance));
     } catch (IOException e) {
       ReviewSalvage salvage = ReviewSalvage.of(body);
       String message = "request body is not valid JSON: " + JsonErrorText.of(e);
       return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
     }
-    return answer(webhook, review, handler);
+    return answer(webhook, review, handler, depths.objectDepth(), depths.oldObjectDepth());
   }
 
   /**
@@ -174,6 +180,19 @@ public final class AdmissionReviews {
    * @return the reply review and its response; never throws
    */
   public static Answer answer(String webhook, JsonNode review, AdmissionHandler handler) {
+    return answer(webhook, review, handler, ObjectDepthParser.UNKNOWN, ObjectDepthParser.UNKNOWN);
+  }
+
+  /**
+   * As {@link #answer(String, JsonNode, AdmissionHandler)}, with the depths of the objects as they
+   * were sent ({@link ObjectDepthParser}: parts the tree leaves out counted too).
+   */
+  private static Answer answer(
+      String webhook,
+      JsonNode review,
+      AdmissionHandler handler,
+      int objectDepth,
+      int oldObjectDepth) {
     String apiVersion = KubeObjects.text(review, "apiVersion");
     String uid = KubeObjects.textAt(review, "/request/uid");
     if (review != null && review.isMissingNode()) {
@@ -202,7 +221,7 @@ public final class AdmissionReviews {
     }
     AdmissionRequest request;
     try {
-      request = AdmissionRequest.fromReview(review);
+      request = AdmissionRequest.fromReview(review).withDepths(objectDepth, oldObjectDepth);
     } catch (MalformedReviewException e) {
       return malformed(webhook, apiVersion, uid, "malformed AdmissionReview: " + e.getMessage());
     }

@@ -9,13 +9,15 @@ import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.conversion.ComputeVersions;
 
 /**
- * Warns (kubectl prints {@code Warning: ...}) when a v1alpha1 UPDATE drops the annotation {@value
- * Names#V1ALPHA2_FIELDS_ANNOTATION} and with it v1alpha2-only members the object had: e.g. a {@code
- * kubectl replace} or a PUT from a tool that owns the whole annotation map, sent without it, turns
- * every {@code tolerationSeconds} toleration into one that tolerates for good. Allowed all the same
- * (removing the annotation is how a v1alpha1 client drops those members on purpose). Never denies;
- * the inner decision stands. Machines only: a MachinePool's {@code timeAdded} is put back by the
- * mutating webhook ({@code TaintTimeAddedMutator} keeps an existing taint's).
+ * Warns (kubectl prints {@code Warning: ...}) when a v1alpha1 UPDATE drops v1alpha2-only members of
+ * entries that stay, by removing or changing the annotation {@value
+ * Names#V1ALPHA2_FIELDS_ANNOTATION} (or the entries it records, e.g. one of several twins): e.g. a
+ * {@code kubectl replace} or a PUT from a tool that owns the whole annotation map, sent without it
+ * or with a stale copy, turns {@code tolerationSeconds} tolerations into ones that tolerate for
+ * good. Allowed all the same (removing the annotation is how a v1alpha1 client drops those members
+ * on purpose). Never denies; the inner decision stands. Machines only: a MachinePool's {@code
+ * timeAdded} is put back by the mutating webhook ({@code TaintTimeAddedMutator} keeps an existing
+ * taint's).
  */
 public final class DroppedFieldsWarning implements AdmissionHandler {
   private final AdmissionHandler inner;
@@ -55,8 +57,7 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
         || request.object() == null
         || request.oldObject() == null
         || !ComputeVersions.V1ALPHA1.equals(request.object().path("apiVersion").asText())
-        || !annotated(request.oldObject())
-        || annotated(request.object())) {
+        || !annotated(request.oldObject())) {
       return response;
     }
     int dropped =
@@ -67,8 +68,12 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
       return response;
     }
     return response.withWarnings(
-        "this v1alpha1 update removed the annotation "
-            + Names.V1ALPHA2_FIELDS_ANNOTATION
+        "this v1alpha1 update "
+            + (annotated(request.object())
+                ? "changed the annotation "
+                    + Names.V1ALPHA2_FIELDS_ANNOTATION
+                    + " (or entries it records)"
+                : "removed the annotation " + Names.V1ALPHA2_FIELDS_ANNOTATION)
             + ", which keeps the "
             + member
             + " of "

@@ -26,14 +26,13 @@ public final class ReadableDepth implements Validator {
 
   @Override
   public List<FieldError> validate(AdmissionRequest request) {
-    JsonNode object = request.object();
-    Deepest deepest = deepest(object);
+    Deepest deepest = deepest(request.object(), request.objectDepth());
     if (deepest.depth() <= MAX_DEPTH) {
       return List.of();
     }
     if (request.operation() == Operation.UPDATE
         && request.oldObject() != null
-        && deepest.depth() <= deepest(request.oldObject()).depth()) {
+        && deepest.depth() <= deepest(request.oldObject(), request.oldObjectDepth()).depth()) {
       return List.of();
     }
     return List.of(
@@ -48,8 +47,29 @@ public final class ReadableDepth implements Validator {
                 + " every list and watch of its kind in that version would fail; nest it less"));
   }
 
+  /**
+   * @return true: an object being deleted must stay readable too (a deep spec patched onto a
+   *     Machine held by a finalizer was stored, a fresh-eyes check); a finalizer-only update never
+   *     nests deeper, so it is never denied by this rule
+   */
+  @Override
+  public boolean appliesWhileDeleting() {
+    return true;
+  }
+
   /** The object's depth and the top-level member that reaches it. */
   private record Deepest(int depth, String field) {}
+
+  /**
+   * The depth of {@code object} as sent: {@code measured} when the review reader measured it (which
+   * counts {@code metadata.managedFields}, left out of the tree), else the tree's; the field is the
+   * tree's deepest member, or {@code metadata.managedFields} when only the measure is deeper (their
+   * {@code fieldsV1} mirror the object's fields about four levels deeper).
+   */
+  private static Deepest deepest(JsonNode object, int measured) {
+    Deepest tree = deepest(object);
+    return measured > tree.depth() ? new Deepest(measured, "metadata.managedFields") : tree;
+  }
 
   /** Depth of containers, iteratively (an object may nest 10,000 levels). */
   private static Deepest deepest(JsonNode object) {

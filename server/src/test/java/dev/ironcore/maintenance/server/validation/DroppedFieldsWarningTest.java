@@ -61,6 +61,16 @@ class DroppedFieldsWarningTest {
         .asString()
         .contains("2 entries lose their tolerationSeconds");
     assertThat(warnings(ArrayNode::removeAll)).as("removed, not kept without").isEmpty();
+    // a stale copy of the annotation (fresh eyes: "{}" dropped every seconds without a word)
+    ObjectNode old = readInV1alpha1();
+    ObjectNode stale = old.deepCopy();
+    ((ObjectNode) stale.at("/metadata/annotations")).put(Names.V1ALPHA2_FIELDS_ANNOTATION, "{}");
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, stale, old)).warnings())
+        .singleElement()
+        .asString()
+        .startsWith(
+            "this v1alpha1 update changed the annotation " + Names.V1ALPHA2_FIELDS_ANNOTATION)
+        .contains("2 entries lose their tolerationSeconds");
   }
 
   @Test

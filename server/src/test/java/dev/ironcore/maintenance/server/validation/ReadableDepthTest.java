@@ -47,6 +47,20 @@ class ReadableDepthTest {
             });
   }
 
+  /**
+   * The depth the review reader measured counts: {@code metadata.managedFields}, left out of the
+   * tree, mirror the object's fields about four levels deeper, and a client may write them itself
+   * (fresh eyes: objects that passed on the tree were stored too deep).
+   */
+  @Test
+  void theMeasuredDepthCountsAndBlamesTheManagedFields() throws Exception {
+    var request = machine(Operation.CREATE, machineOfDepth(9_990), null).withDepths(9_998, -1);
+    assertThat(RULE.validate(request))
+        .singleElement()
+        .satisfies(e -> assertThat(e.field()).isEqualTo("metadata.managedFields"));
+    assertThat(RULE.appliesWhileDeleting()).isTrue();
+  }
+
   @Test
   void anUpdateThatDoesNotNestDeeperPasses() throws Exception {
     JsonNode deep = machineOfDepth(9_999);
