@@ -71,17 +71,26 @@ class DeepObjectWebhookE2ETest {
     // (a v1alpha1 one this deep fails already at the API server, whose ConversionReview to us
     // would be too deep, as does one nesting objects this deep); the object and spec are 2
     // levels, "deep" adds 9,996 arrays
-    String tooDeep =
+    refusedAndListsWork(
+        "[".repeat(9_996) + "]".repeat(9_996),
+        "spec: Forbidden: nested 9998 levels deep (the object being level 1)");
+  }
+
+  /**
+   * Creates a v1alpha2 Machine whose {@code spec.deep} is {@code deep}: refused with {@code
+   * message}, nothing stored, and v1alpha1 lists still work.
+   */
+  private void refusedAndListsWork(String deep, String message) {
+    String machine =
         """
         {"apiVersion":"compute.ironcore.dev/v1alpha2","kind":"Machine",
          "metadata":{"name":"too-deep","namespace":"%s"},
          "spec":{"machineClassRef":{"name":"small"},"deep":%s}}
         """
-            .formatted(ns, "[".repeat(9_996) + "]".repeat(9_996));
-    var result = env.cp.kubectlTool().runWithInput(tooDeep, "create", "-f", "-");
+            .formatted(ns, deep);
+    var result = env.cp.kubectlTool().runWithInput(machine, "create", "-f", "-");
     assertThat(result.ok()).as(result.stdout()).isFalse();
-    assertThat(result.stderr())
-        .contains("spec: Forbidden: nested 9998 levels deep (the object being level 1)");
+    assertThat(result.stderr()).contains(message);
     assertThat(env.kubectl("get", IRONCORE, "-n", ns, "--ignore-not-found", "-o", "name").stdout())
         .isBlank();
     env.kubectl("get", "machines.v1alpha1.compute.ironcore.dev", "-A", "-o", "name");
@@ -95,18 +104,6 @@ class DeepObjectWebhookE2ETest {
    */
   @org.junit.jupiter.api.Test
   void aMachineTooDeepThroughItsManagedFieldsIsRefused() {
-    String deep =
-        """
-        {"apiVersion":"compute.ironcore.dev/v1alpha2","kind":"Machine",
-         "metadata":{"name":"deep-fields","namespace":"%s"},
-         "spec":{"machineClassRef":{"name":"small"},"deep":%s}}
-        """
-            .formatted(ns, nested(9_992));
-    var result = env.cp.kubectlTool().runWithInput(deep, "create", "-f", "-");
-    assertThat(result.ok()).as(result.stdout()).isFalse();
-    assertThat(result.stderr()).contains("metadata.managedFields: Forbidden: nested ");
-    assertThat(env.kubectl("get", IRONCORE, "-n", ns, "--ignore-not-found", "-o", "name").stdout())
-        .isBlank();
-    env.kubectl("get", "machines.v1alpha1.compute.ironcore.dev", "-A", "-o", "name");
+    refusedAndListsWork(nested(9_992), "metadata.managedFields: Forbidden: nested ");
   }
 }
