@@ -55,6 +55,27 @@ public record AdmissionRequest(
   }
 
   /**
+   * This request with {@code object} in place of {@link #object()}, e.g. the object as a mutating
+   * handler's patch leaves it; the depths stay as measured.
+   */
+  public AdmissionRequest withObject(JsonNode object) {
+    return new AdmissionRequest(
+        uid,
+        kind,
+        resource,
+        subResource,
+        operation,
+        name,
+        namespace,
+        object,
+        oldObject,
+        dryRun,
+        username,
+        objectDepth,
+        oldObjectDepth);
+  }
+
+  /**
    * Reads {@code review.request} strictly (see {@link AdmissionRequestReader} for every rule).
    *
    * @param review a whole AdmissionReview document

@@ -1,19 +1,23 @@
 package dev.ironcore.maintenance.server.mutation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
+import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.api.validation.TaintValidation;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.KubeObjects;
 import dev.ironcore.maintenance.server.admission.ObjectFields;
+import dev.ironcore.maintenance.server.validation.V1alpha1AnnotationsFit;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -33,6 +37,9 @@ import java.util.Objects;
  *       (stored before validation checked it, e.g. through v1alpha1) gets the request's own {@code
  *       timeAdded} when that is one, else the current time: the stored value would make the API
  *       server refuse this write (v1alpha2's {@code format: date-time}).
+ *   <li>When the times set here would make the object's annotations in v1alpha1 total more than 256
+ *       KiB ({@link V1alpha1AnnotationsFit}, which the validating webhook also runs), the request
+ *       is refused with that rule's 422 instead of patched.
  *   <li>NoSchedule taints, entries that are not objects, other versions (v1alpha1 has no {@code
  *       timeAdded}), objects being deleted, DELETE, CONNECT and subresources: no patch.
  * </ul>
@@ -42,6 +49,15 @@ import java.util.Objects;
  */
 public final class TaintTimeAddedMutator implements AdmissionHandler {
   private static final ObjectFields FIELDS = ObjectFields.only("spec.taints");
+
+  /**
+   * The validating webhook's rule, run on the object as this patch leaves it: the API server
+   * converts a v1alpha1 request back to v1alpha1 after this webhook, and when the {@code timeAdded}
+   * set here is what pushes the annotations over 256 KiB it fails that conversion with a 500
+   * ({@code ... returned invalid metadata: metadata.annotations: Too long}) before any validating
+   * webhook runs.
+   */
+  private static final V1alpha1AnnotationsFit FITS_V1ALPHA1 = V1alpha1AnnotationsFit.taints();
 
   private final Clock clock;
 
@@ -71,6 +87,7 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
         oldNoExecute(request.oldObject() == null ? null : request.oldObject().at("/spec/taints"));
     TextNode now = TextNode.valueOf(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
     JsonPatch.Builder patch = JsonPatch.builder();
+    ObjectNode stamped = null; // the object as the patch leaves it, copied at the first change
     for (int i = 0; i < taints.size(); i++) {
       JsonNode taint = taints.get(i);
       if (!taint.isObject() || !TaintEffect.NO_EXECUTE.equals(KubeObjects.text(taint, "effect"))) {
@@ -98,6 +115,16 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
         patch.replace(path, wanted);
       } else {
         patch.add(path, wanted);
+      }
+      if (stamped == null) {
+        stamped = request.object().deepCopy();
+      }
+      ((ObjectNode) stamped.at("/spec/taints").get(i)).set("timeAdded", wanted);
+    }
+    if (stamped != null) {
+      List<FieldError> errors = FITS_V1ALPHA1.validate(request.withObject(stamped));
+      if (!errors.isEmpty()) {
+        return AdmissionResponse.invalid(request.kind(), request.displayName(), errors);
       }
     }
     return AdmissionResponse.patched(patch.build());

@@ -344,6 +344,41 @@ class ConversionE2ETest {
     assertThat(v1.stdout()).contains("effect").doesNotContain("timeAdded");
   }
 
+  /**
+   * A v1alpha1 pool of 5,000 NoExecute taints fits v1alpha1 as sent; the {@code timeAdded} the
+   * mutating webhook sets would not. The API server converts the patched object back to v1alpha1
+   * before any validating webhook, and answered its own 500 ({@code Too long}); now the mutating
+   * webhook refuses with the validating rule's message. Nothing stored.
+   */
+  @Test
+  void aV1alpha1PoolThatOnlyTheTimesMakeTooBigIsRefusedByTheMutatingWebhook() {
+    String pool = "too-many-times-" + ns;
+    StringBuilder taints = new StringBuilder();
+    for (int i = 0; i < 5000; i++) {
+      taints.append(i == 0 ? "" : ", ").append("{key: k").append(i).append(", effect: NoExecute}");
+    }
+    KubectlResult denied =
+        env.apply(
+            """
+            apiVersion: compute.ironcore.dev/v1alpha1
+            kind: MachinePool
+            metadata: {name: %s}
+            spec:
+              providerID: x
+              taints: [%s]
+            """
+                .formatted(pool, taints),
+            "--server-side");
+    assertThat(denied.ok()).as(denied.stdout()).isFalse();
+    assertThat(denied.stderr())
+        .contains("spec.taints: Forbidden: in v1alpha1, which IronCore's clients read")
+        .contains("timeAdded")
+        .doesNotContain("Too long")
+        .doesNotContain("Internal error");
+    assertThat(env.kubectl("get", V2_POOLS, pool, "--ignore-not-found", "-o", "name").stdout())
+        .isBlank();
+  }
+
   @Test
   void newNoExecuteTaintsGetTimeAddedFromEitherVersionAndKeepIt() {
     String pool = "conv-pool-" + ns;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.admission.TestReviews;
 import java.time.Clock;
@@ -47,6 +48,49 @@ class TaintTimeAddedMutatorTest {
             MUTATOR.handle(request("v1alpha2", Operation.CREATE, patched, null)).patch().isEmpty())
         .as("nothing left to do")
         .isTrue();
+  }
+
+  /**
+   * A v1alpha1 write of 5,000 NoExecute taints fits without times; the times set here would push
+   * its v1alpha1 annotations past 256 KiB, which the API server reported as its own 500 when it
+   * converted the patched object back (fresh eyes). Refused here with the validating rule's 422.
+   */
+  @Test
+  void timesThatWouldMakeTheV1alpha1AnnotationsTooLongAreRefusedNotSet() {
+    JsonNode object = pool(noExecuteTaints(5_000, false));
+    AdmissionResponse refused = MUTATOR.handle(request("v1alpha2", Operation.CREATE, object, null));
+    assertThat(refused.isAllowed()).isFalse();
+    assertThat(refused.code()).isEqualTo(422);
+    assertThat(refused.message())
+        .startsWith(
+            "MachinePool.compute.ironcore.dev \"p\" is invalid: spec.taints: Forbidden: in"
+                + " v1alpha1, which IronCore's clients read, this object's annotations would total ")
+        .contains("timeAdded");
+
+    JsonNode stored = pool(noExecuteTaints(5_000, true));
+    assertThat(MUTATOR.handle(request("v1alpha2", Operation.UPDATE, object, stored)).isAllowed())
+        .as("a pool stored over the limit before keeps its times: its annotations do not grow")
+        .isTrue();
+    assertThat(
+            MUTATOR
+                .handle(
+                    request("v1alpha2", Operation.CREATE, pool(noExecuteTaints(500, false)), null))
+                .patch()
+                .size())
+        .isEqualTo(500);
+  }
+
+  private static String noExecuteTaints(int n, boolean timed) {
+    StringBuilder taints = new StringBuilder("[");
+    for (int i = 0; i < n; i++) {
+      taints
+          .append(i == 0 ? "" : ",")
+          .append("{'key':'maintenance.example.com/k")
+          .append(i)
+          .append("','effect':'NoExecute'")
+          .append(timed ? ",'timeAdded':'2026-01-01T00:00:00Z'}" : "}");
+    }
+    return taints.append("]").toString();
   }
 
   @Test
