@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.patch.PatchTarget;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -362,12 +363,13 @@ public final class EventRecorder implements AutoCloseable {
     int count = previous.count() + 1;
     String patch = "{\"count\":" + count + ",\"lastTimestamp\":\"" + Objects.toString(now) + "\"}";
     try {
-      previous
-          .client()
-          .v1()
-          .events()
-          .inNamespace(previous.namespace())
-          .withName(previous.name())
+      // not withName(..).patch: fabric8 GETs the Event first, which the shipped RBAC does not
+      // grant (events: create, patch), so every repeat failed 403 in a cluster (fresh eyes)
+      PatchTarget.of(
+              previous.client(),
+              io.fabric8.kubernetes.api.model.Event.class,
+              previous.namespace(),
+              previous.name())
           .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {

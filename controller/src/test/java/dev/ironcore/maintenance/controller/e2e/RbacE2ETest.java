@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The RBAC we ship is enough: the controller runs as its ServiceAccount (impersonated, with only
- * {@code manifests/rbac} granting anything) through a drain, an eviction event and a health write.
+ * {@code manifests/rbac} granting anything) through a drain, an eviction event, a repeated event
+ * and a health write.
  */
 class RbacE2ETest {
   static final String SERVICE_ACCOUNT =
@@ -109,6 +110,18 @@ class RbacE2ETest {
                 world.client.v1().events().inNamespace(world.ns).list().getItems().stream()
                     .map(Event::getReason)
                     .anyMatch(Names.EVICTED_REASON::equals));
+    // a repeated Event is PATCHed (count grows) with the verbs granted (fresh eyes: fabric8 read
+    // the Event first, which the role does not grant, and every repeat failed 403)
+    eventually()
+        .until(
+            () ->
+                world.client.v1().events().inNamespace(world.ns).list().getItems().stream()
+                    .anyMatch(
+                        e ->
+                            dev.ironcore.maintenance.controller.drain.DrainEvent.BLOCKED.equals(
+                                    e.getReason())
+                                && e.getCount() != null
+                                && e.getCount() >= 2));
     world.poolletReleases("vm-1");
     eventually().until(() -> !hasHook(world.capiMachine("node")));
     world.capiFinishes("node");
