@@ -51,13 +51,12 @@ rotate-certs: ## rotate the webhook CA and serving pair with overlap (no failed 
 bench: ## webhook vs Go reference (h2load, TLS), controller at fleet scale, JMH; writes bench/results/<date>-<machine>.md
 	hack/bench.sh
 
-clean: ## mvn clean and remove .local (refused while a make run of this checkout owns it)
+clean: ## remove the build output (every module's target/, as mvn clean) and .local (refused while a make run of this checkout owns it)
 	@if [ -e .local/run.lock ] && ! flock -n .local/run.lock true; then \
 	  echo "make clean: a make run of this checkout is running (pid $$(cat .local/run.pid 2>/dev/null || echo unknown)) and owns .local; stop it first" >&2; \
 	  exit 1; \
 	fi
-	$(MVN) -q -B clean
-	rm -rf .local
+	rm -rf .local target */target third-party/*/target
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
