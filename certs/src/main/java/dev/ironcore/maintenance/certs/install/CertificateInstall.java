@@ -429,7 +429,11 @@ public final class CertificateInstall {
               && !current.get().equals(ca)
               && CaBundle.signedBy(pair.leaf(), current.get());
       return ofPrevious
-          ? "the certificate of the previous CA (serial " + Serials.hex(current.get()) + ")"
+          ? "the certificate issued by the previous CA (the certificate's serial "
+              + Serials.hex(pair.leaf())
+              + ", the CA's "
+              + Serials.hex(current.get())
+              + ")"
           : "a certificate issued by another CA ("
               + pair.leaf().getIssuerX500Principal().getName()
               + ")";

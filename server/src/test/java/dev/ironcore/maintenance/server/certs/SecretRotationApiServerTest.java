@@ -97,7 +97,9 @@ class SecretRotationApiServerTest {
       assertThat(run.exitCode()).as(run.err()).isZero();
       assertThat(run.out())
           .contains(
-              "(replacing the certificate of the previous CA (serial "
+              "(replacing the certificate issued by the previous CA (the certificate's serial "
+                  + dev.ironcore.maintenance.certs.Serials.hex(oldLeaf)
+                  + ", the CA's "
                   + dev.ironcore.maintenance.certs.Serials.hex(
                       Pem.decodeCertificate(Files.readString(tmp.resolve("ca-before.crt"))))
                   + "))");
