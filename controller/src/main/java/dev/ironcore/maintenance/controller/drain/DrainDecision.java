@@ -112,7 +112,7 @@ public final class DrainDecision {
     CapiMachine capi = in.capiMachine();
     Instant now = clock.instant();
     Instant deletedAt = deletedAt(capi);
-    Instant tainted = deletedAt == null ? null : taintedAt(in.pool(), deletedAt);
+    Instant tainted = deletedAt == null ? null : taintedAt(in.pool(), deletedAt, now);
     Instant since = tainted != null ? tainted : deletedAt;
     Duration held = since == null ? Duration.ZERO : Duration.between(since, now);
     List<DrainEvent> events = new ArrayList<>();
@@ -163,7 +163,7 @@ public final class DrainDecision {
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
-    DrainEvent foundTainted = foundTainted(in.pool(), tainted, deletedAt);
+    DrainEvent foundTainted = foundTainted(in.pool(), tainted, deletedAt, now);
     if (step instanceof DrainStep.Hold s) {
       String waiting = waitingFor(s.blockingMachines());
       if (foundTainted != null) {
@@ -277,6 +277,16 @@ public final class DrainDecision {
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }
+    if (step instanceof DrainStep.Release s && NO_NODE.equals(s.reason())) {
+      // also when status.nodeRef was removed mid-drain: the pool's DrainCancelled names the pool
+      events.add(
+          DrainEvent.normal(
+              DrainEvent.Subject.CAPI_MACHINE,
+              DrainEvent.COMPLETED,
+              NO_NODE + ": pre-drain hook released, CAPI may delete the Machine",
+              DrainEvent.When.BEFORE_WRITE));
+      return new DrainOutcome(step, null, events, null);
+    }
     if (step instanceof DrainStep.SparePool s && !s.liveCapiMachines().isEmpty()) {
       events.add(
           DrainEvent.warning(
@@ -338,18 +348,20 @@ public final class DrainDecision {
    * so no taint write (which records {@code DrainStarted} for every other drain) comes: the taints
    * of an earlier drain that was cancelled (they stay, see {@link DrainCancellation}), or an
    * operator's. Recognised by a {@code maintenance.ironcore.dev:NoExecute} taint whose {@code
-   * timeAdded} is more than {@link #TAINTED_BEFORE_SLACK} before the CAPI Machine's deletion, or by
-   * a {@code Maintenance} condition an earlier drain left ({@code DrainCancelled}, or any reason
-   * whose {@code lastTransitionTime} is that much older than the deletion). A drain that added a
-   * missing taint records {@code DrainStarted} with that write, and the reconciler records one per
-   * drain. Recorded on the transition into {@code Draining}/{@code DrainStuck} ({@link
-   * DrainEvent.When#REASON_CHANGED}), or right before the hook's release when nothing blocks.
+   * timeAdded} is before the CAPI Machine's deletion, or in the future, or that came while the pool
+   * showed {@code DrainQueued}, or by a {@code Maintenance} condition an earlier drain left ({@code
+   * DrainCancelled}, or any reason whose {@code lastTransitionTime} is more than {@link
+   * #TAINTED_BEFORE_SLACK} older than the deletion). A drain that added a missing taint records
+   * {@code DrainStarted} with that write, and the reconciler records one per drain. Recorded on the
+   * transition into {@code Draining}/{@code DrainStuck} ({@link DrainEvent.When#REASON_CHANGED}),
+   * or right before the hook's release when nothing blocks.
    *
    * @return the event, or null when this drain tainted the pool or the pool's condition already
    *     shows this drain ({@code Draining}, {@code DrainStuck}, {@code Drained})
    */
-  private static DrainEvent foundTainted(MachinePool pool, Instant tainted, Instant deletedAt) {
-    if (pool == null || tainted != null || deletedAt == null) {
+  private static DrainEvent foundTainted(
+      MachinePool pool, Instant tainted, Instant deletedAt, Instant now) {
+    if (pool == null || deletedAt == null) {
       return null;
     }
     var condition =
@@ -358,6 +370,13 @@ public final class DrainDecision {
             MaintenanceCondition.TYPE);
     Instant since = deletedAt.minus(TAINTED_BEFORE_SLACK);
     String reason = condition == null ? null : condition.getReason();
+    // tainted after the deletion while this drain waited for a slot: by an operator, or by this
+    // drain once admitted (whose own DrainStarted the reconciler has on record, so this one is not
+    // recorded again)
+    boolean whileQueued = tainted != null && MaintenanceCondition.QUEUED_REASON.equals(reason);
+    if (tainted != null && !whileQueued) {
+      return null;
+    }
     boolean olderCondition = condition != null && before(condition.getLastTransitionTime(), since);
     if ((MaintenanceCondition.DRAINING_REASON.equals(reason)
             || MaintenanceCondition.STUCK_REASON.equals(reason)
@@ -366,9 +385,14 @@ public final class DrainDecision {
       return null; // this drain's own condition (one left by an earlier drain is older)
     }
     Instant added = maintenanceTaintAdded(pool);
-    boolean earlier = added != null && added.isBefore(since);
+    // any time before the deletion (fresh eyes: a taint added by hand 10 s before it had no
+    // DrainStarted); under a clock skew this drain's own taint can read so too, but its
+    // DrainStarted
+    // is on the reconciler's record then
+    boolean earlier = added != null && added.isBefore(deletedAt);
+    boolean future = added != null && isFuture(added, now);
     boolean leftover = MaintenanceCondition.CANCELLED_REASON.equals(reason) || olderCondition;
-    if (!earlier && !leftover) {
+    if (!earlier && !future && !leftover && !whileQueued) {
       return null;
     }
     return DrainEvent.normal(
@@ -380,6 +404,15 @@ public final class DrainDecision {
             + Names.MAINTENANCE_TAINT_KEY
             + " taints"
             + (earlier ? " (NoExecute added at " + added + ", before this drain)" : "")
+            + (whileQueued
+                ? " (NoExecute added at " + added + ", while this drain waited for a slot)"
+                : "")
+            + (future
+                ? " (NoExecute timeAdded "
+                    + added
+                    + " lies in the future, so not this drain's; --drain-timeout counts from the"
+                    + " CAPI Machine's deletion)"
+                : "")
             + ": draining it without tainting; Machines that do not tolerate them are evicted",
         DrainEvent.When.REASON_CHANGED);
   }
@@ -579,13 +612,23 @@ public final class DrainDecision {
    * not before {@code deletedAt}, so that time spent waiting for a drain slot ({@code
    * --max-concurrent-drains}) does not count toward {@code --drain-timeout}; null otherwise (no
    * such taint, no {@code timeAdded} as on a v1alpha1-only API server, or one older than the
-   * deletion): the timeout then counts from the deletion. Kept in the pool, so a restart keeps
-   * counting.
+   * deletion, or one in the future): the timeout then counts from the deletion. Kept in the pool,
+   * so a restart keeps counting.
    */
-  static Instant taintedAt(MachinePool pool, Instant deletedAt) {
+  static Instant taintedAt(MachinePool pool, Instant deletedAt, Instant now) {
     Instant added = pool == null ? null : maintenanceTaintAdded(pool);
     // both in whole seconds: a drain that started in the deletion's second is this one
-    return added == null || added.isBefore(deletedAt) ? null : added;
+    return added == null || added.isBefore(deletedAt) || isFuture(added, now) ? null : added;
+  }
+
+  /**
+   * A {@code timeAdded} later than {@code now} by more than {@link #TAINTED_BEFORE_SLACK} (the
+   * clocks' skew): no write of this drain stamped it (the webhook stamps the time of the write), so
+   * it was written by hand; counting {@code --drain-timeout} from it would keep the drain from ever
+   * being stuck (fresh eyes: {@code 2030-01-01T00:00:00Z}).
+   */
+  private static boolean isFuture(Instant added, Instant now) {
+    return added.isAfter(now.plus(TAINTED_BEFORE_SLACK));
   }
 
   /** The {@code deletionTimestamp}, or null when not deleting (or unparsable). */

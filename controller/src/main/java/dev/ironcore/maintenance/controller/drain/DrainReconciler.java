@@ -257,7 +257,9 @@ public final class DrainReconciler implements Reconciler {
       lastConditionWrite.remove(node);
       conditions.forget(node);
     }
-    if (step instanceof DrainStep.RemoveHook s && !s.poolMissing() && performed == Performed.SENT) {
+    // also a drain that ends because its pool is gone (deleted by hand mid-drain): the hook was
+    // held until now all the same
+    if (step instanceof DrainStep.RemoveHook && performed == Performed.SENT) {
       Instant deletedAt = DrainDecision.deletedAt(cached);
       if (deletedAt != null) {
         metrics.drainCompleted(Duration.between(deletedAt, clock.instant()));

@@ -512,18 +512,28 @@ class DrainOutcomeTest {
               at(Duration.ofSeconds(5)));
       assertThat(reasons(o)).as(reason).doesNotContain("DrainStarted");
     }
-    // tainted by this drain (DrainStarted came with the taint write), or 30 s "before" the
-    // deletion by a webhook server whose clock runs behind the API server's
-    for (Duration added : List.of(Duration.ofSeconds(3), Duration.ofSeconds(-30))) {
-      var o =
-          decide(
-              marked("pool-a", true),
-              taintedAfter(added),
-              blocking,
-              DrainPolicy.defaults(),
-              at(Duration.ofSeconds(5)));
-      assertThat(reasons(o)).as(added.toString()).containsExactly("DrainBlocked");
-    }
+    // tainted by this drain (DrainStarted came with the taint write)
+    var own =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(3)),
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(reasons(own)).containsExactly("DrainBlocked");
+    // 10 s before the deletion: an operator's taint (fresh eyes: no DrainStarted at all), or this
+    // drain's under a webhook clock 10 s behind the API server's, whose own DrainStarted is then on
+    // the reconciler's record (it records one per drain)
+    var justBefore =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(-10)),
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(reasons(justBefore)).containsExactly("DrainStarted", "DrainBlocked");
+    assertThat(started(justBefore).message())
+        .contains("(NoExecute added at 2026-11-29T07:59:50Z, before this drain)");
     // no timeAdded (a v1alpha1-only API server): only after a cancelled drain
     assertThat(
             reasons(
@@ -548,6 +558,74 @@ class DrainOutcomeTest {
         .isEqualTo(
             "pool pool-a already carries the maintenance.ironcore.dev taints: draining it without"
                 + " tainting; Machines that do not tolerate them are evicted");
+  }
+
+  /**
+   * Fresh eyes: a maintenance taint written by hand with a {@code timeAdded} in the future (2030)
+   * was taken as this drain's start, so the drain never became stuck and completed "in 0s". It is
+   * not this drain's: the timeout counts from the deletion, and DrainStarted says why.
+   */
+  @Test
+  void aTimeAddedInTheFutureIsNotThisDrainsStart() {
+    List<Machine> blocking = List.of(machine("vm-1", "pool-a", false));
+    DrainPolicy timeout30s = DrainPolicy.defaults().withDrainTimeout(Duration.ofSeconds(30));
+    MachinePool future = taintedAfter(Duration.ofDays(400));
+    var first =
+        decide(marked("pool-a", true), future, blocking, timeout30s, at(Duration.ofSeconds(5)));
+    assertThat(first.condition().reason()).isEqualTo("Draining");
+    assertThat(started(first).message())
+        .contains(
+            "lies in the future, so not this drain's; --drain-timeout counts from the CAPI"
+                + " Machine's deletion");
+    var later =
+        decide(marked("pool-a", true), future, blocking, timeout30s, at(Duration.ofSeconds(31)));
+    assertThat(later.condition().reason()).isEqualTo("DrainStuck");
+    // a webhook clock up to a minute ahead of the controller's still reads as this drain's
+    var skewed =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(50)),
+            blocking,
+            timeout30s,
+            at(Duration.ofSeconds(5)));
+    assertThat(reasons(skewed)).containsExactly("DrainBlocked");
+    assertThat(skewed.condition().reason()).isEqualTo("Draining");
+  }
+
+  /**
+   * Fresh eyes: a queued pool tainted by an operator drains without a taint write of this drain, so
+   * no DrainStarted came. It comes now on the transition out of DrainQueued (when this drain
+   * tainted it once admitted, the reconciler has its own DrainStarted on record and drops this
+   * one).
+   */
+  @Test
+  void aQueuedPoolTaintedByHandRecordsDrainStarted() {
+    List<Machine> blocking = List.of(machine("vm-1", "pool-a", false));
+    var o =
+        decide(
+            marked("pool-a", true),
+            withMaintenance(taintedAfter(Duration.ofSeconds(20)), "DrainQueued"),
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(25)));
+    assertThat(reasons(o)).containsExactly("DrainStarted", "DrainBlocked");
+    assertThat(started(o).message())
+        .contains("(NoExecute added at 2026-11-29T08:00:20Z, while this drain waited for a slot)");
+  }
+
+  /**
+   * Fresh eyes: a CAPI Machine whose status.nodeRef was removed mid-drain had its hook released
+   * with no event on it (only the pool's DrainCancelled); one without a node never had one either.
+   */
+  @Test
+  void releasingTheHookForWantOfANodeRefIsAnEvent() {
+    var o = decide(marked(null, true), null, List.of(), DrainPolicy.defaults(), at(Duration.ZERO));
+    assertThat(o.step()).isEqualTo(new DrainStep.Release(DrainDecision.NO_NODE));
+    assertThat(reasons(o)).containsExactly("DrainCompleted");
+    assertThat(o.events().get(0).message())
+        .isEqualTo(
+            "no status.nodeRef, so no pool to drain: pre-drain hook released, CAPI may delete the"
+                + " Machine");
   }
 
   /**

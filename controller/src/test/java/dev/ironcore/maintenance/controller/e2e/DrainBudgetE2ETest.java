@@ -114,5 +114,11 @@ class DrainBudgetE2ETest extends InProcessController {
     assertThat(restarted).isTrue();
     assertThat(maxTainted).as("pools tainted at once, over %d samples", samples).isEqualTo(1);
     eventually().until(() -> pools.stream().allMatch(p -> world.pool(p) == null));
+    // the last one waited in the queue, then this drain tainted it: one DrainStarted, its own (the
+    // decision's "tainted while queued" DrainStarted is on record already)
+    assertThat(
+            world.eventsJsonpath(
+                "node-2", "DrainStarted", "{range .items[*]}{.count} {.message}{\"\\n\"}{end}"))
+        .matches("1 tainting pool " + pools.get(1) + " with [^\n]*\n");
   }
 }
