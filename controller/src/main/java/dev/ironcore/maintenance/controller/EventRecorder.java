@@ -77,12 +77,15 @@ public final class EventRecorder implements AutoCloseable {
       };
 
   /**
-   * Events whose create failed without a clear "no" (5xx, or no answer): the API server may have
-   * stored it anyway (a 504 after etcd answered late). The next attempt looks for it first ({@link
-   * #storedAfterAll}), so a retry does not make a second one (fresh eyes: two {@code Evicted}
-   * events for one eviction after an etcd stall, without any crash). Guarded by {@link #written}.
+   * Events whose create failed without a clear "no" (5xx, or no answer), by the name that create
+   * gave the Event: the API server may have stored it anyway (a 504 after etcd answered late). The
+   * next attempt creates it under the same name, and a 409 AlreadyExists says it was stored, so a
+   * retry does not make a second one (fresh eyes: two {@code Evicted} events for one eviction after
+   * an etcd stall, without any crash). No read of Events: the shipped RBAC grants only create and
+   * patch on them (fresh eyes: the LIST this took before was refused with 403 in a cluster, and the
+   * Event dropped). Guarded by {@link #written}.
    */
-  private final java.util.Set<Key> uncertain = new java.util.HashSet<>();
+  private final Map<Key, String> uncertain = new java.util.HashMap<>();
 
   public EventRecorder(KubernetesClient client, Clock clock) {
     this(Clusters.single(client), clock, DEFAULT_WINDOW);
@@ -250,25 +253,24 @@ public final class EventRecorder implements AutoCloseable {
             String.valueOf(object.getApiVersion()).startsWith(Names.CAPI_GROUP + "/")
                 ? clusters.capi()
                 : clusters.ironcore();
-        Written stored = null;
-        if (isUncertain(key)) {
-          stored = storedAfterAll(client, key, ns, now); // a failed look keeps it uncertain
-          clearUncertain(key);
-        }
-        if (stored != null) {
-          remember(key, stored);
-          return true;
-        }
-        Event created;
+        String earlier = uncertainName(key);
+        String name = earlier != null ? earlier : eventName(meta.getName());
         try {
-          created = create(client, object, ns, type, reason, message, now);
-        } catch (RuntimeException e) {
+          create(client, object, ns, name, type, reason, message, now);
+        } catch (KubernetesClientException e) {
+          if (earlier != null && e.getCode() == 409) {
+            // the create that went unanswered was stored after all
+            clearUncertain(key);
+            remember(key, new Written(client, ns, name, 1, now));
+            return true;
+          }
           if (dev.ironcore.maintenance.controller.runtime.ApiFailure.isServerSide(e)) {
-            markUncertain(key);
+            markUncertain(key, name);
           }
           throw e;
         }
-        remember(key, new Written(client, ns, created.getMetadata().getName(), 1, now));
+        clearUncertain(key);
+        remember(key, new Written(client, ns, name, 1, now));
         return true;
       } catch (RuntimeException e) {
         if (!dev.ironcore.maintenance.controller.runtime.ApiFailure.isServerSide(e)
@@ -296,9 +298,10 @@ public final class EventRecorder implements AutoCloseable {
     }
   }
 
-  private boolean isUncertain(Key key) {
+  /** The name the unanswered create of {@code key} gave its Event; null when none. */
+  private String uncertainName(Key key) {
     synchronized (written) {
-      return uncertain.contains(key);
+      return uncertain.get(key);
     }
   }
 
@@ -308,41 +311,34 @@ public final class EventRecorder implements AutoCloseable {
     }
   }
 
-  private void markUncertain(Key key) {
+  private void markUncertain(Key key, String name) {
     synchronized (written) {
       if (uncertain.size() >= MAX_REMEMBERED) {
         uncertain.clear(); // bounded: at worst a retry makes a second Event, as before
       }
-      uncertain.add(key);
+      uncertain.put(key, name);
     }
   }
 
   /**
-   * The Event of {@code key} a create that failed without a clear "no" stored after all: one on the
-   * same object (name, and uid when known) with the same type, reason and message; null when there
-   * is none.
+   * A new Event's name: the object's name (at most {@link #NAME_PREFIX_MAX} characters of it, no
+   * trailing {@code -} or {@code .}), a dot and 16 random hex digits (client-go names an Event
+   * {@code <object>.<nanoseconds in hex>}); chosen here rather than by {@code generateName}, so
+   * that a create retried after no answer can be told apart from a new one.
    */
-  private Written storedAfterAll(KubernetesClient client, Key key, String ns, Instant now) {
-    var events =
-        client
-            .v1()
-            .events()
-            .inNamespace(ns)
-            .withField("involvedObject.name", key.name())
-            .withField("reason", key.reason())
-            .list()
-            .getItems();
-    for (Event e : events) {
-      var involved = e.getInvolvedObject();
-      if ((key.uid() == null || key.uid().equals(involved.getUid()))
-          && Objects.equals(key.type(), e.getType())
-          && Objects.equals(key.message(), e.getMessage())) {
-        int count = e.getCount() == null ? 1 : e.getCount();
-        return new Written(client, ns, e.getMetadata().getName(), count, now);
-      }
-    }
-    return null;
+  static String eventName(String objectName) {
+    String prefix =
+        objectName.length() > NAME_PREFIX_MAX
+            ? objectName.substring(0, NAME_PREFIX_MAX)
+            : objectName;
+    prefix = prefix.replaceAll("[-.]+$", "");
+    return prefix
+        + "."
+        + String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong());
   }
+
+  /** Keeps an Event's name within the 253 characters of a DNS subdomain. */
+  static final int NAME_PREFIX_MAX = 253 - 17;
 
   private Written remembered(Key key) {
     synchronized (written) {
@@ -384,6 +380,7 @@ public final class EventRecorder implements AutoCloseable {
       KubernetesClient client,
       HasMetadata object,
       String ns,
+      String name,
       String type,
       String reason,
       String message,
@@ -397,7 +394,7 @@ public final class EventRecorder implements AutoCloseable {
         .resource(
             new EventBuilder()
                 .withNewMetadata()
-                .withGenerateName(meta.getName() + ".")
+                .withName(name)
                 .withNamespace(ns)
                 .endMetadata()
                 .withInvolvedObject(

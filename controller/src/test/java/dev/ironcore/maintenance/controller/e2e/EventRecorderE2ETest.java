@@ -175,7 +175,9 @@ class EventRecorderE2ETest {
 
   /**
    * Runs {@code test} with a recorder on a fail-fast client (no retries, as the loops' clients)
-   * through a new fault proxy.
+   * through a new fault proxy, as the controller's ServiceAccount with only the shipped RBAC (fresh
+   * eyes: the retry of an unanswered create LISTed Events, which that RBAC does not grant, and the
+   * Event was dropped).
    *
    * @param requestTimeoutMillis the client's request timeout; 0 for fabric8's default
    */
@@ -190,6 +192,17 @@ class EventRecorderE2ETest {
           io.fabric8.kubernetes.client.Config.fromKubeconfig(
               java.nio.file.Files.readString(proxy.kubeconfig()));
       config.setRequestRetryBackoffLimit(0);
+      for (String overlay : java.util.List.of("namespaces", "rbac")) {
+        world
+            .cp
+            .kubectl(
+                "apply",
+                "--server-side",
+                "-k",
+                dev.ironcore.maintenance.testkit.ManifestPaths.overlay(overlay).toString())
+            .orThrow();
+      }
+      config.setImpersonateUsername(RbacE2ETest.SERVICE_ACCOUNT);
       if (requestTimeoutMillis > 0) {
         config.setRequestTimeout(requestTimeoutMillis);
       }
