@@ -12,7 +12,7 @@ import dev.ironcore.maintenance.process.StartFailure;
 import dev.ironcore.maintenance.process.VersionInfo;
 import dev.ironcore.maintenance.server.tls.TlsProvider;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
-import dev.ironcore.maintenance.server.warning.MachineCache;
+import dev.ironcore.maintenance.server.warning.LiveBoundMachines;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -207,7 +207,6 @@ public final class WebhookServerMain implements Callable<Integer> {
     for (String signal : java.util.List.of("TERM", "INT")) {
       sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stopped.countDown());
     }
-    AtomicReference<MachineCache> machines = new AtomicReference<>();
     KubernetesClient client = null;
     java.util.Optional<String> noCluster = KubeconfigContext.noCluster(System.getenv());
     if (evictionWarnings && noCluster.isPresent()) {
@@ -217,8 +216,8 @@ public final class WebhookServerMain implements Callable<Integer> {
               noCluster.get());
     } else if (evictionWarnings) {
       try {
-        client = MachineCache.client(null);
-        startMachineCache(client, machines, bound);
+        client = LiveBoundMachines.client(null);
+        startEvictionWarnings(client, bound);
       } catch (RuntimeException e) {
         org.slf4j.LoggerFactory.getLogger(WebhookServerMain.class)
             .warn("no eviction warnings: {}", e.getMessage());
@@ -230,9 +229,6 @@ public final class WebhookServerMain implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     server.stop();
-    if (machines.get() != null) {
-      machines.get().close();
-    }
     if (client != null) {
       client.close();
     }
@@ -346,23 +342,18 @@ public final class WebhookServerMain implements Callable<Integer> {
   }
 
   /**
-   * Discovers which version of Machines to cache and starts the cache, on a thread of its own: the
-   * discovery request must not hold up the main thread, which answers SIGTERM.
+   * Discovers which version of Machines to read, then turns eviction warnings on, on a thread of
+   * its own: the discovery request must not hold up the main thread, which answers SIGTERM.
    */
-  private static void startMachineCache(
-      KubernetesClient client,
-      AtomicReference<MachineCache> machines,
-      AtomicReference<BoundMachines> bound) {
+  private static void startEvictionWarnings(
+      KubernetesClient client, AtomicReference<BoundMachines> bound) {
     Thread starter =
         new Thread(
-            () -> {
-              Class<? extends dev.ironcore.maintenance.api.compute.Machine> type =
-                  MachineCache.servedApi(client).machineClass();
-              MachineCache cache = new MachineCache(client, type, Duration.ofMinutes(10)).start();
-              machines.set(cache);
-              bound.set(cache);
-            },
-            "machine-cache-start");
+            () ->
+                bound.set(
+                    new LiveBoundMachines(
+                        client, LiveBoundMachines.servedApi(client).machineClass())),
+            "eviction-warnings-start");
     starter.setDaemon(true);
     starter.start();
   }

@@ -323,7 +323,7 @@ class WebhookServerMainTest {
                   + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
                   + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG"
                   + " (--no-eviction-warnings turns them off without this line)")
-          .doesNotContain("machine cache");
+          .doesNotContain("eviction warnings on");
     } finally {
       p.destroyForcibly();
     }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The IronCore Machines bound to a pool, as far as this process knows them, read without blocking
- * (an in-memory cache).
+ * The IronCore Machines bound to a pool, as far as this process can tell ({@link
+ * LiveBoundMachines}: read from the API server, bounded in time).
  */
 @FunctionalInterface
 public interface BoundMachines {
@@ -16,7 +16,7 @@ public interface BoundMachines {
   /**
    * @param pool a MachinePool name
    * @return the Machines whose {@code spec.machinePoolRef.name} is {@code pool} (deleting ones
-   *     included), or empty when not known (cache not synced, no API access)
+   *     included), or empty when not known (no API access, no answer in time)
    */
   Optional<List<Machine>> boundTo(String pool);
 }

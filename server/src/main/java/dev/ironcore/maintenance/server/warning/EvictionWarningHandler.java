@@ -11,9 +11,10 @@ import java.util.Optional;
 
 /**
  * Adds {@link EvictionWarnings} to what another MachinePool handler allowed (kubectl prints them as
- * {@code Warning: ...}). Never denies, never blocks: the bound Machines come from {@link
- * BoundMachines} (an in-memory cache), and when it knows nothing, or anything goes wrong reading
- * the request, the inner response is returned unchanged.
+ * {@code Warning: ...}). Never denies: the bound Machines come from {@link BoundMachines} (read
+ * from the API server, {@link LiveBoundMachines}, only for a write that adds a {@code NoExecute}
+ * taint), and when it knows nothing, or anything goes wrong reading the request, the inner response
+ * is returned unchanged.
  */
 public final class EvictionWarningHandler implements AdmissionHandler {
   private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
@@ -40,7 +41,8 @@ public final class EvictionWarningHandler implements AdmissionHandler {
     try {
       MachinePool updated = pool(request.object());
       String name = updated.getMetadata() == null ? null : updated.getMetadata().getName();
-      if (name == null || name.isEmpty()) {
+      MachinePool old = pool(request.oldObject());
+      if (name == null || name.isEmpty() || !EvictionWarnings.addsNoExecute(old, updated)) {
         return response;
       }
       Optional<List<dev.ironcore.maintenance.api.compute.Machine>> bound =
@@ -48,7 +50,7 @@ public final class EvictionWarningHandler implements AdmissionHandler {
       if (bound.isEmpty()) {
         return response;
       }
-      warnings = EvictionWarnings.of(pool(request.oldObject()), updated, bound.get());
+      warnings = EvictionWarnings.of(old, updated, bound.get());
     } catch (RuntimeException e) {
       return response;
     }

@@ -37,6 +37,26 @@ public final class EvictionWarnings {
    *     (tolerationSeconds) and will be evicted then}; at most two per added taint, none for a
    *     taint that evicts no Machine
    */
+  /**
+   * @return whether {@code updated} carries a {@code NoExecute} taint (key, value, effect) that
+   *     {@code old} (null on CREATE) does not: only then can {@link #of} warn, so only then are the
+   *     bound Machines read
+   */
+  public static boolean addsNoExecute(MachinePool old, MachinePool updated) {
+    Set<dev.ironcore.maintenance.api.json.HashKey.Strings> before = new HashSet<>();
+    taints(old)
+        .forEach(
+            b -> before.add(new dev.ironcore.maintenance.api.json.HashKey.Strings(identity(b))));
+    for (Taint t : taints(updated)) {
+      if (t != null
+          && TaintEffect.NO_EXECUTE.equals(t.getEffect())
+          && !before.contains(new dev.ironcore.maintenance.api.json.HashKey.Strings(identity(t)))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public static List<String> of(MachinePool old, MachinePool updated, List<Machine> bound) {
     Set<dev.ironcore.maintenance.api.json.HashKey.Strings> before = new HashSet<>();
     taints(old)

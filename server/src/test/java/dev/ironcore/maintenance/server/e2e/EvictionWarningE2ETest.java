@@ -2,16 +2,14 @@ package dev.ironcore.maintenance.server.e2e;
 
 import static dev.ironcore.maintenance.server.e2e.WebhookEnvironment.POOLS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.ironcore.maintenance.server.warning.BoundMachines;
-import dev.ironcore.maintenance.server.warning.MachineCache;
+import dev.ironcore.maintenance.server.warning.LiveBoundMachines;
 import dev.ironcore.maintenance.testkit.KubectlResult;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,28 +25,22 @@ class EvictionWarningE2ETest {
 
   private final WebhookEnvironment env = WebhookEnvironment.get();
   private KubernetesClient asWebhook;
-  private MachineCache cache;
 
   @AfterEach
   void restore() {
     WebhookEnvironment.MACHINES.set(BoundMachines.NONE);
-    if (cache != null) {
-      cache.close();
-    }
     if (asWebhook != null) {
       asWebhook.close();
     }
     env.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay("rbac").toString());
   }
 
-  private MachineCache startCache() throws Exception {
+  /** What the server reads bound Machines with, as its ServiceAccount (shipped RBAC only). */
+  private LiveBoundMachines asWebhook() throws Exception {
     Config config = Config.fromKubeconfig(Files.readString(env.cp.kubeconfig()));
     config.setImpersonateUsername(SERVICE_ACCOUNT);
-    // the client the server runs the cache on (JDK HTTP client)
-    asWebhook = MachineCache.client(config);
-    return new MachineCache(
-            asWebhook, MachineCache.servedApi(asWebhook).machineClass(), Duration.ZERO)
-        .start();
+    asWebhook = LiveBoundMachines.client(config);
+    return new LiveBoundMachines(asWebhook, LiveBoundMachines.servedApi(asWebhook).machineClass());
   }
 
   private void machine(String ns, String name, String pool, String tolerations) {
@@ -108,11 +100,12 @@ class EvictionWarningE2ETest {
                 .formatted(ns, pool))
         .orThrow();
 
-    cache = startCache();
-    WebhookEnvironment.MACHINES.set(cache);
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> cache.boundTo(pool).map(l -> l.size() == 4).orElse(false));
+    LiveBoundMachines live = asWebhook();
+    WebhookEnvironment.MACHINES.set(live);
+    assertThat(live.boundTo(pool)).hasValueSatisfying(l -> assertThat(l).hasSize(4));
+    // a write that adds no NoExecute taint reads nothing and warns about nothing
+    KubectlResult labelled = env.kubectl("label", POOLS, pool, "touched=yes");
+    assertThat(labelled.stderr()).doesNotContain("Warning");
 
     KubectlResult warned = addTaint(pool, "example.com/drain");
     assertThat(warned.stderr())
@@ -123,12 +116,10 @@ class EvictionWarningE2ETest {
                 + " (tolerationSeconds) and will be evicted then");
 
     env.kubectl("delete", "clusterrolebinding", "ironcore-maintenance-webhook");
-    cache.close();
     asWebhook.close();
-    cache = startCache();
-    WebhookEnvironment.MACHINES.set(cache);
-    Thread.sleep(2000); // give the forbidden list time to fail; it must never sync
-    assertThat(cache.synced()).isFalse();
+    live = asWebhook();
+    WebhookEnvironment.MACHINES.set(live);
+    assertThat(live.boundTo(pool)).as("403: not known").isEmpty();
     KubectlResult silent = addTaint(pool, "example.com/other");
     assertThat(silent.stdout()).contains("patched");
     assertThat(silent.stderr()).doesNotContain("Warning");

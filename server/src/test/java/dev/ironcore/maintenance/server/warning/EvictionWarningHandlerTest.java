@@ -110,6 +110,24 @@ class EvictionWarningHandlerTest {
     assertThat(update("[]", t, p -> Optional.of(List.of())).warnings()).isEmpty();
   }
 
+  /** The bound Machines are an API request now: asked for only when a NoExecute taint is added. */
+  @Test
+  void theBoundMachinesAreReadOnlyForAnAddedNoExecuteTaint() {
+    List<String> asked = new java.util.ArrayList<>();
+    BoundMachines counting =
+        p -> {
+          asked.add(p);
+          return Optional.of(BOUND);
+        };
+    String t = "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\"}]";
+    update(t, t, counting);
+    update("[]", "[{\"key\":\"k\",\"effect\":\"NoSchedule\"}]", counting);
+    update(t, "[]", counting);
+    assertThat(asked).as("nothing added that evicts").isEmpty();
+    assertThat(update("[]", t, counting).warnings()).isNotEmpty();
+    assertThat(asked).hasSize(1);
+  }
+
   @Test
   void anUnsyncedCacheOrAFailingLookupGivesNoWarningAndNeverDenies() {
     String t = "[{\"key\":\"k\",\"effect\":\"NoExecute\"}]";

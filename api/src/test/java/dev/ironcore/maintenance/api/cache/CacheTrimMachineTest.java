@@ -1,8 +1,7 @@
-package dev.ironcore.maintenance.server.warning;
+package dev.ironcore.maintenance.api.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ironcore.maintenance.api.cache.CacheTrim;
 import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
@@ -14,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class MachineCacheTest {
+class CacheTrimMachineTest {
   @Test
   void trimKeepsWhatTheWarningReadsAndDropsTheRest() {
     Machine m = new Machine();
