@@ -386,9 +386,8 @@ public final class DrainDecision {
     }
     Instant added = maintenanceTaintAdded(pool);
     // any time before the deletion (fresh eyes: a taint added by hand 10 s before it had no
-    // DrainStarted); under a clock skew this drain's own taint can read so too, but its
-    // DrainStarted
-    // is on the reconciler's record then
+    // DrainStarted); under a clock skew this drain's own taint can read so too, but then its own
+    // DrainStarted is on the reconciler's record
     boolean earlier = added != null && added.isBefore(deletedAt);
     boolean future = added != null && isFuture(added, now);
     boolean leftover = MaintenanceCondition.CANCELLED_REASON.equals(reason) || olderCondition;
