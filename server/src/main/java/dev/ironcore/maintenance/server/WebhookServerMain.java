@@ -342,18 +342,13 @@ public final class WebhookServerMain implements Callable<Integer> {
   }
 
   /**
-   * Discovers which version of Machines to read, then turns eviction warnings on, on a thread of
-   * its own: the discovery request must not hold up the main thread, which answers SIGTERM.
+   * Turns eviction warnings on, on a thread of its own: the first discovery request must not hold
+   * up the main thread, which answers SIGTERM.
    */
   private static void startEvictionWarnings(
       KubernetesClient client, AtomicReference<BoundMachines> bound) {
     Thread starter =
-        new Thread(
-            () ->
-                bound.set(
-                    new LiveBoundMachines(
-                        client, LiveBoundMachines.servedApi(client).machineClass())),
-            "eviction-warnings-start");
+        new Thread(() -> bound.set(new LiveBoundMachines(client)), "eviction-warnings-start");
     starter.setDaemon(true);
     starter.start();
   }

@@ -19,14 +19,14 @@ import org.slf4j.LoggerFactory;
  * only for a MachinePool write that adds a {@code NoExecute} taint ({@link
  * EvictionWarningHandler}), so its cost does not grow with the cluster: the informer cache of every
  * Machine it replaces held about 3 KB of heap per Machine, and the shipped 64 MiB heap ran out at
- * 20,000 Machines ({@code OutOfMemoryError}, the server exited; fresh eyes measured 10,000 Machines
- * at 160 MiB peak RSS).
+ * 20,000 Machines ({@code OutOfMemoryError}, the server exited; 10,000 Machines: 160 MiB peak RSS).
  *
  * <p>The LIST runs on a client with a {@link #TIMEOUT_MILLIS} request timeout and no retries, well
  * inside the webhook's 5 s {@code timeoutSeconds}; a failure (no answer, 403, anything) means no
- * warning for that write, logged at WARN. An API server that refuses the selector (400, CRDs
- * without {@code selectableFields}, or v1alpha1 only) gives no warnings for the life of the process
- * (logged once): listing every Machine inside an admission request is not an option.
+ * warning for that write, logged at WARN. An API server that refuses the selector (400: CRDs
+ * without {@code selectableFields}) gives no warnings for the life of the process (logged once):
+ * listing every Machine inside an admission request is not an option. Which version to read
+ * Machines in is asked at start and, until the API server has answered, again at each lookup.
  */
 public final class LiveBoundMachines implements BoundMachines {
   private static final Logger LOG = LoggerFactory.getLogger(LiveBoundMachines.class);
@@ -38,17 +38,20 @@ public final class LiveBoundMachines implements BoundMachines {
   public static final int TIMEOUT_MILLIS = 2_000;
 
   private final KubernetesClient client;
-  private final Class<? extends Machine> type;
+  private volatile Class<? extends Machine> type;
   private volatile boolean selectorRefused;
 
   /**
+   * Asks the API server which versions of Machines it serves at once ({@link #servedApi}, logged),
+   * and again at each later lookup until it has answered: a server started while the API server did
+   * not answer reads Machines in the right version once it does (fresh eyes: it fell back to
+   * v1alpha1, where our CRDs serve no field selector, and warned no more until restarted).
+   *
    * @param client the IronCore API, built by {@link #client}
-   * @param type the version Machines are read in ({@link ComputeApi#machineClass()} of {@link
-   *     #servedApi}); in v1alpha1 the selector is not served by our CRDs
    */
-  public LiveBoundMachines(KubernetesClient client, Class<? extends Machine> type) {
+  public LiveBoundMachines(KubernetesClient client) {
     this.client = client;
-    this.type = type;
+    discover();
   }
 
   /**
@@ -70,26 +73,59 @@ public final class LiveBoundMachines implements BoundMachines {
 
   /**
    * The version to read Machines in: v1alpha2 where the API server serves it (our CRDs), else
-   * v1alpha1 (a real IronCore API server, or discovery failed: logged).
+   * v1alpha1 (a real IronCore API server); logged either way.
    *
    * @param client one discovery request ({@code /apis/compute.ironcore.dev})
+   * @return empty when the API server did not say (logged at WARN; asked again later)
    */
-  public static ComputeApi servedApi(KubernetesClient client) {
+  public static Optional<ComputeApi> servedApi(KubernetesClient client) {
     try {
       ComputeApi api = ComputeApi.of(ComputeApi.served(client));
       LOG.info(
           "eviction warnings on: a pool's Machines are listed as {} when a write adds a NoExecute"
               + " taint",
           api.apiVersion());
-      return api;
+      return Optional.of(api);
     } catch (RuntimeException e) {
       LOG.warn(
-          "eviction warnings: API discovery failed ({}); reading Machines as v1alpha1",
-          e instanceof KubernetesClientException k
-              ? RefusedRequest.describe(k).orElse(e.toString())
-              : e.toString());
-      return ComputeApi.V1ALPHA1;
+          "no eviction warnings yet: API discovery failed ({}); asked again at the next MachinePool"
+              + " write that adds a NoExecute taint",
+          describe(e));
+      return Optional.empty();
     }
+  }
+
+  /**
+   * What went wrong, in a phrase: the API server's answer when there was one (e.g. {@code answered
+   * 403 Forbidden: ...}), else the innermost cause (e.g. {@code HttpTimeoutException: request timed
+   * out}) rather than fabric8's {@code An error has occurred.}
+   */
+  static String describe(Throwable e) {
+    if (e instanceof KubernetesClientException k && k.getCode() > 0) {
+      return RefusedRequest.describe(k)
+          .orElse(
+              "answered "
+                  + k.getCode()
+                  + (k.getStatus() == null ? "" : ": " + k.getStatus().getMessage()));
+    }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName() + ": " + root.getMessage();
+  }
+
+  /** The version to read Machines in, asked for while not known; null when not answered. */
+  private Class<? extends Machine> discover() {
+    Class<? extends Machine> known = type;
+    if (known == null) {
+      Optional<ComputeApi> api = servedApi(client);
+      if (api.isPresent()) {
+        known = api.get().machineClass();
+        type = known;
+      }
+    }
+    return known;
   }
 
   @Override
@@ -97,10 +133,14 @@ public final class LiveBoundMachines implements BoundMachines {
     if (selectorRefused) {
       return Optional.empty();
     }
+    Class<? extends Machine> version = discover();
+    if (version == null) {
+      return Optional.empty();
+    }
     try {
       List<Machine> bound =
           client
-              .resources(type)
+              .resources(version)
               .inAnyNamespace()
               .withField(POOL_FIELD, pool)
               .list()
@@ -119,14 +159,12 @@ public final class LiveBoundMachines implements BoundMachines {
             e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
       } else {
         LOG.warn(
-            "no eviction warning for pool {}: listing its Machines failed: {}",
-            pool,
-            RefusedRequest.describe(e).orElse(String.valueOf(e.getMessage())));
+            "no eviction warning for pool {}: listing its Machines failed: {}", pool, describe(e));
       }
       return Optional.empty();
     } catch (RuntimeException e) {
       LOG.warn(
-          "no eviction warning for pool {}: listing its Machines failed: {}", pool, e.toString());
+          "no eviction warning for pool {}: listing its Machines failed: {}", pool, describe(e));
       return Optional.empty();
     }
   }

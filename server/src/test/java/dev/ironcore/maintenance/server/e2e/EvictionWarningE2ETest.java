@@ -40,7 +40,7 @@ class EvictionWarningE2ETest {
     Config config = Config.fromKubeconfig(Files.readString(env.cp.kubeconfig()));
     config.setImpersonateUsername(SERVICE_ACCOUNT);
     asWebhook = LiveBoundMachines.client(config);
-    return new LiveBoundMachines(asWebhook, LiveBoundMachines.servedApi(asWebhook).machineClass());
+    return new LiveBoundMachines(asWebhook);
   }
 
   private void machine(String ns, String name, String pool, String tolerations) {
@@ -114,6 +114,24 @@ class EvictionWarningE2ETest {
                 + " evicted",
             "Warning: 1 bound Machine tolerates example.com/drain=v:NoExecute for 30 s only"
                 + " (tolerationSeconds) and will be evicted then");
+
+    // started while the API server answers only 500: no warnings yet, and asked again later
+    // (fresh eyes: it fell back to v1alpha1, which serves no field selector, for good)
+    java.nio.file.Path dir =
+        java.nio.file.Files.createDirectories(
+            java.nio.file.Path.of("target", "fault-tests", "eviction-warnings-" + pool));
+    try (dev.ironcore.maintenance.testkit.faults.FaultProxy proxy =
+        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(env.cp.kubeconfig(), dir)) {
+      proxy.failWith(500, java.time.Duration.ofMinutes(1));
+      Config config = Config.fromKubeconfig(Files.readString(proxy.kubeconfig()));
+      config.setImpersonateUsername(SERVICE_ACCOUNT);
+      try (KubernetesClient throughProxy = LiveBoundMachines.client(config)) {
+        LiveBoundMachines late = new LiveBoundMachines(throughProxy);
+        assertThat(late.boundTo(pool)).as("discovery answered 500").isEmpty();
+        proxy.stopFailing();
+        assertThat(late.boundTo(pool)).hasValueSatisfying(l -> assertThat(l).hasSize(4));
+      }
+    }
 
     env.kubectl("delete", "clusterrolebinding", "ironcore-maintenance-webhook");
     asWebhook.close();
