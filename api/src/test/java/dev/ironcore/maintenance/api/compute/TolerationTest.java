@@ -18,14 +18,33 @@ class TolerationTest {
     least.setTolerationSeconds(Long.MIN_VALUE);
     Toleration later = new Toleration(null, "Exists", null, null);
     later.setTolerationSeconds(30L);
-    assertThat(Tolerations.shortestSeconds(GPU, List.of(later, least))).isZero();
+    assertThat(Tolerations.secondsTolerated(GPU, List.of(least, later))).isZero();
     Toleration negative = new Toleration("gpu", "Exists", null, null);
     negative.setTolerationSeconds(-5L);
-    assertThat(Tolerations.shortestSeconds(GPU, List.of(negative))).isZero();
-    assertThat(
-            Tolerations.shortestSeconds(
-                GPU, List.of(later, new Toleration(null, "Exists", null, null))))
+    assertThat(Tolerations.secondsTolerated(GPU, List.of(negative))).isZero();
+  }
+
+  /**
+   * Kubernetes' taint manager: the first matching toleration per taint decides
+   * (GetMatchingTolerations breaks at the first match), whatever follows it.
+   */
+  @Test
+  void theFirstMatchingTolerationDecidesAsInKubernetes() {
+    Toleration twenty = new Toleration("gpu", "Exists", null, "NoExecute");
+    twenty.setTolerationSeconds(20L);
+    Toleration forever = new Toleration("gpu", "Exists", null, "NoExecute");
+    Toleration thirty = new Toleration(null, "Exists", null, null);
+    thirty.setTolerationSeconds(30L);
+    Toleration other = new Toleration("other", "Exists", null, null);
+    assertThat(Tolerations.secondsTolerated(GPU, List.of(twenty, forever))).isEqualTo(20L);
+    assertThat(Tolerations.toleratedForever(GPU, List.of(twenty, forever))).isFalse();
+    assertThat(Tolerations.secondsTolerated(GPU, List.of(forever, twenty)))
         .isEqualTo(Tolerations.FOREVER);
+    assertThat(Tolerations.toleratedForever(GPU, List.of(forever, twenty))).isTrue();
+    assertThat(Tolerations.secondsTolerated(GPU, List.of(thirty, twenty))).isEqualTo(30L);
+    assertThat(Tolerations.secondsTolerated(GPU, List.of(other, twenty))).isEqualTo(20L);
+    assertThat(Tolerations.secondsTolerated(GPU, List.of(other))).isNull();
+    assertThat(Tolerations.toleratedForever(GPU, List.of(other))).isFalse();
   }
 
   @Test

@@ -742,9 +742,9 @@ public final class DrainDecision {
    *   <li>{@code (deleting, held by finalizer machinepoollet.ironcore.dev/machine)}: evicted (or
    *       deleted by someone), its finalizers not yet removed ({@code (deleting)} without any);
    *   <li>{@code (tolerates the taint for 300 s: eviction due at 2026-12-04T18:05:00Z)}: a {@code
-   *       tolerationSeconds} toleration; the time is the taint's {@code timeAdded} plus the
-   *       shortest matching seconds, left out when the taint has no readable {@code timeAdded} or
-   *       the time is beyond {@link Instant#MAX};
+   *       tolerationSeconds} toleration; the time is the taint's {@code timeAdded} plus the seconds
+   *       of the first matching toleration, left out when the taint has no readable {@code
+   *       timeAdded} or the time is beyond {@link Instant#MAX};
    *   <li>{@code (to be evicted)}: no matching toleration; the eviction loop deletes it;
    *   <li>{@code (its spec cannot be read: ...)}: a Machine that cannot be decoded, never evicted
    *       on its tolerations.
@@ -793,7 +793,7 @@ public final class DrainDecision {
               : "deleting, held by finalizers ")
           + String.join(", ", finalizers);
     }
-    Long seconds = Tolerations.shortestSeconds(taint, tolerations);
+    Long seconds = Tolerations.secondsTolerated(taint, tolerations);
     if (seconds == null) {
       return "to be evicted";
     }

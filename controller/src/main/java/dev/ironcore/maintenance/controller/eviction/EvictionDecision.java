@@ -100,7 +100,7 @@ public final class EvictionDecision {
       if (taint == null || !TaintEffect.NO_EXECUTE.equals(taint.getEffect())) {
         continue;
       }
-      Long seconds = shortestSeconds(taint, tolerations, delayed);
+      Long seconds = secondsTolerated(taint, tolerations, delayed);
       if (seconds == null) {
         untolerated.add(taint);
       } else if (seconds != FOREVER && seconds <= 0) {
@@ -128,11 +128,12 @@ public final class EvictionDecision {
   private static final long FOREVER = Tolerations.FOREVER;
 
   /**
-   * @return null when no toleration matches, {@link #FOREVER} when one matches without seconds (or
-   *     delays are off), else the shortest matching {@code tolerationSeconds}
+   * @return null when no toleration matches, {@link #FOREVER} when the first matching one has no
+   *     seconds (or delays are off), else its {@code tolerationSeconds} ({@link
+   *     Tolerations#secondsTolerated})
    */
-  private static Long shortestSeconds(Taint taint, List<Toleration> tolerations, boolean delayed) {
-    Long seconds = Tolerations.shortestSeconds(taint, tolerations);
+  private static Long secondsTolerated(Taint taint, List<Toleration> tolerations, boolean delayed) {
+    Long seconds = Tolerations.secondsTolerated(taint, tolerations);
     if (seconds == null || delayed) {
       return seconds;
     }

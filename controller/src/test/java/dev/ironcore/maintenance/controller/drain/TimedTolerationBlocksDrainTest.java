@@ -34,10 +34,14 @@ class TimedTolerationBlocksDrainTest {
                 List.of(
                     machine("zero", "pool-a", false, maintenance(0L)),
                     machine("hour", "pool-a", false, maintenance(3600L)),
+                    // the first matching toleration decides, as in Kubernetes' taint manager
                     machine("both", "pool-a", false, maintenance(5L), maintenance(null)),
+                    machine("reversed", "pool-a", false, maintenance(null), maintenance(5L)),
                     machine("forever", "pool-a", false, maintenance(null)))))
         .containsExactly(
-            "ns/hour (tolerates the taint for 3600 s)", "ns/zero (tolerates the taint for 0 s)");
+            "ns/both (tolerates the taint for 5 s)",
+            "ns/hour (tolerates the taint for 3600 s)",
+            "ns/zero (tolerates the taint for 0 s)");
   }
 
   /** Each blocking Machine says what it waits for: its finalizers, its time, or the eviction. */

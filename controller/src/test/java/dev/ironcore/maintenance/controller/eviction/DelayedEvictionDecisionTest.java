@@ -45,12 +45,16 @@ class DelayedEvictionDecisionTest {
   }
 
   @Test
-  void theShortestMatchingSecondsCountAndNoSecondsMeansForever() {
+  void theFirstMatchingTolerationCountsAsInKubernetes() {
     Taint t = taint("k", ADDED.toString());
     assertThat(decide(ADDED, t, true, tolerates("k", 60L), tolerates("", 10L)).deadline())
-        .isEqualTo(ADDED.plusSeconds(10));
+        .isEqualTo(ADDED.plusSeconds(60));
+    // fresh eyes: [{k, 1 s}, {k}] was tolerated for good; Kubernetes evicts it after 1 s
+    EvictionDecision.Outcome timed =
+        decide(ADDED.plusSeconds(1), t, true, tolerates("k", 1L), tolerates("k", null));
+    assertThat(timed.evict()).isTrue();
     EvictionDecision.Outcome forever =
-        decide(ADDED.plusSeconds(999_999), t, true, tolerates("k", 1L), tolerates("k", null));
+        decide(ADDED.plusSeconds(999_999), t, true, tolerates("k", null), tolerates("k", 1L));
     assertThat(forever.evict()).isFalse();
     assertThat(forever.deadline()).isNull();
   }

@@ -15,7 +15,7 @@ import java.util.Set;
  * Which warnings a MachinePool change deserves (pure): for every {@code NoExecute} taint the change
  * adds (key, value and effect not on the old pool), how many bound Machines not yet deleting do not
  * tolerate it, as IronCore's eviction will then delete them (IEP-21), and how many tolerate it only
- * for their {@code tolerationSeconds} (our v1alpha2; the shortest matching one counts, as for
+ * for their {@code tolerationSeconds} (our v1alpha2; the first matching toleration counts, as for
  * pods), which the eviction deletes once those have passed.
  */
 public final class EvictionWarnings {
@@ -83,7 +83,7 @@ public final class EvictionWarnings {
           continue;
         }
         Long seconds =
-            Tolerations.shortestSeconds(
+            Tolerations.secondsTolerated(
                 t, m.getSpec() == null ? null : m.getSpec().getTolerations());
         if (seconds == null || (seconds != Tolerations.FOREVER && seconds <= 0)) {
           now++;

@@ -83,13 +83,15 @@ class EvictionWarningHandlerTest {
             machine("vm-0", false, forSeconds(0L)),
             machine("vm-30", false, forSeconds(30L)),
             machine("vm-600", false, forSeconds(600L)),
-            machine("vm-shortest", false, forSeconds(900L), forSeconds(60L)),
-            machine("vm-forever", false, forSeconds(30L), forSeconds(null)),
+            // the first matching toleration counts, as in Kubernetes' taint manager
+            machine("vm-first", false, forSeconds(900L), forSeconds(60L)),
+            machine("vm-first-timed", false, forSeconds(30L), forSeconds(null)),
+            machine("vm-forever", false, forSeconds(null), forSeconds(30L)),
             machine("vm-deleting", true, forSeconds(30L)));
     assertThat(update("[]", t, p -> Optional.of(bound)).warnings())
         .containsExactly(
             "2 bound Machines do not tolerate k=v:NoExecute and will be evicted",
-            "3 bound Machines tolerate k=v:NoExecute for 30 to 600 s only (tolerationSeconds) and"
+            "4 bound Machines tolerate k=v:NoExecute for 30 to 900 s only (tolerationSeconds) and"
                 + " will be evicted then");
     assertThat(
             update("[]", t, p -> Optional.of(List.of(machine("vm-30", false, forSeconds(30L)))))
