@@ -38,20 +38,7 @@ public record AdmissionRequest(
 
   /** This request with the objects' depths as measured while reading the review. */
   public AdmissionRequest withDepths(int objectDepth, int oldObjectDepth) {
-    return new AdmissionRequest(
-        uid,
-        kind,
-        resource,
-        subResource,
-        operation,
-        name,
-        namespace,
-        object,
-        oldObject,
-        dryRun,
-        username,
-        objectDepth,
-        oldObjectDepth);
+    return with(object, objectDepth, oldObjectDepth);
   }
 
   /**
@@ -59,6 +46,10 @@ public record AdmissionRequest(
    * handler's patch leaves it; the depths stay as measured.
    */
   public AdmissionRequest withObject(JsonNode object) {
+    return with(object, objectDepth, oldObjectDepth);
+  }
+
+  private AdmissionRequest with(JsonNode object, int objectDepth, int oldObjectDepth) {
     return new AdmissionRequest(
         uid,
         kind,
