@@ -7,9 +7,11 @@ import java.util.List;
  * The {@code --max-concurrent-drains} budget as a pure function over the deleting CAPI Machines
  * (domain reference §5 step 2): the drains in progress are those whose pool carries a maintenance
  * taint; waiting drains start in order of {@code deletionTimestamp}, then {@code namespace/name},
- * as slots free up. A drain whose pool is already tainted (e.g. one taint added before a crash)
- * keeps its slot. Because every worker orders the same queue the same way, two passes that both see
- * a free slot admit the same (first) drain, never two.
+ * as slots free up. A drain whose pool already carries its {@code NoExecute} maintenance taint
+ * (e.g. added before a crash) keeps its slot; one whose pool carried it before the deletion ({@link
+ * DrainDecision#taintedBeforeDrain}) neither holds nor waits for one. Because every worker orders
+ * the same queue the same way, two passes that both see a free slot admit the same (first) drain,
+ * never two.
  */
 public final class DrainBudget {
   private DrainBudget() {}
@@ -38,8 +40,9 @@ public final class DrainBudget {
             .distinct()
             .sorted()
             .toList();
-    boolean holdsSlot = fleet.stream().anyMatch(d -> d.key().equals(key) && d.inProgress());
-    if (max <= 0 || holdsSlot) {
+    // in progress, or not queued at all (a pool tainted before the deletion, a held drain)
+    boolean noWait = fleet.stream().anyMatch(d -> d.key().equals(key) && !d.waiting());
+    if (max <= 0 || noWait) {
       return new Verdict(true, 1, inProgress);
     }
     List<DrainSlot> waiting = fleet.stream().filter(DrainSlot::waiting).sorted(ORDER).toList();

@@ -72,7 +72,8 @@ public final class DrainCancellation {
     }
     List<CapiMachine> onNode =
         capiMachines.stream().filter(m -> name.equals(m.nodeName())).sorted(BY_KEY).toList();
-    if (!DrainFleet.of(onNode, n -> pool, selector).isEmpty()) {
+    // whether a drain of the pool exists; the time only decides which slot it holds
+    if (!DrainFleet.of(onNode, n -> pool, selector, java.time.Instant.EPOCH).isEmpty()) {
       return null;
     }
     boolean tainted = DrainDecision.carriesMaintenanceTaint(pool);

@@ -621,6 +621,24 @@ public final class DrainDecision {
   }
 
   /**
+   * Whether {@code pool} carried the {@code maintenance.ironcore.dev:NoExecute} taint before this
+   * drain: its {@code timeAdded} is readable and before {@code deletedAt} (an operator's taint, or
+   * one a cancelled drain left), or in the future (written by hand). Such a pool's Machines are
+   * evicted by that taint whatever the drain does, so the drain neither holds nor waits for one of
+   * the {@code --max-concurrent-drains} slots (fresh eyes: it took one at once, past the limit, and
+   * drains deleted earlier waited behind its blocked pool). False without {@code timeAdded} (a
+   * v1alpha1-only API server: the taint counts as the drain's, as it always did).
+   *
+   * @param pool the drained pool (null: false)
+   * @param deletedAt the CAPI Machine's {@code deletionTimestamp}
+   * @param now the current time, for a {@code timeAdded} in the future
+   */
+  static boolean taintedBeforeDrain(MachinePool pool, Instant deletedAt, Instant now) {
+    Instant added = pool == null ? null : maintenanceTaintAdded(pool);
+    return added != null && (added.isBefore(deletedAt) || isFuture(added, now));
+  }
+
+  /**
    * A {@code timeAdded} later than {@code now} by more than {@link #TAINTED_BEFORE_SLACK} (the
    * clocks' skew): no write of this drain stamped it (the webhook stamps the time of the write), so
    * it was written by hand; counting {@code --drain-timeout} from it would keep the drain from ever

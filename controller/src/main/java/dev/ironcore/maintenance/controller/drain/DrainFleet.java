@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.controller.drain;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
+import dev.ironcore.maintenance.api.compute.TaintEffect;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -19,12 +20,15 @@ public final class DrainFleet {
    * @param capiMachines all CAPI Machines observed
    * @param pools looks a pool up by name (null when absent)
    * @param selector {@code --capi-machine-selector} on the Machine's labels
+   * @param now the current time (a maintenance taint's {@code timeAdded} in the future is not a
+   *     drain's: {@link DrainDecision#taintedBeforeDrain})
    * @return one slot per deleting, selected CAPI Machine with our finalizer and a nodeRef
    */
   public static List<DrainSlot> of(
       Collection<CapiMachine> capiMachines,
       Function<String, MachinePool> pools,
-      Predicate<Map<String, String>> selector) {
+      Predicate<Map<String, String>> selector,
+      Instant now) {
     java.util.Set<String> liveNodes =
         capiMachines.stream()
             .filter(m -> !DrainDecision.isDeleting(m))
@@ -32,7 +36,7 @@ public final class DrainFleet {
             .filter(Objects::nonNull)
             .collect(java.util.stream.Collectors.toSet());
     return capiMachines.stream()
-        .map(m -> slot(m, pools, selector, liveNodes))
+        .map(m -> slot(m, pools, selector, liveNodes, now))
         .filter(Objects::nonNull)
         .toList();
   }
@@ -46,7 +50,8 @@ public final class DrainFleet {
       CapiMachine m,
       Function<String, MachinePool> pools,
       Predicate<Map<String, String>> selector,
-      java.util.Set<String> liveNodes) {
+      java.util.Set<String> liveNodes,
+      Instant now) {
     Instant deletedAt = DrainDecision.deletedAt(m);
     Map<String, String> labels = m.getMetadata().getLabels();
     String node = m.nodeName();
@@ -58,18 +63,27 @@ public final class DrainFleet {
     }
     MachinePool pool = pools.apply(node);
     boolean live = pool != null && !DrainDecision.isDeleting(pool);
+    // a drain adds both maintenance taints in one write; the NoExecute one evicts, so it is the
+    // one that takes a slot (a pool cordoned by hand with :NoSchedule alone still waits)
     boolean tainted =
         live
             && pool.getSpec() != null
             && pool.getSpec().taintsOrEmpty().stream()
-                .anyMatch(t -> t != null && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey()));
+                .anyMatch(
+                    t ->
+                        t != null
+                            && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())
+                            && TaintEffect.NO_EXECUTE.equals(t.getEffect()));
+    // evicted by a NoExecute taint older than the deletion whatever the drain does: no slot, no
+    // wait
+    boolean taintedBefore = live && DrainDecision.taintedBeforeDrain(pool, deletedAt, now);
     boolean hook = DrainDecision.annotation(m, Names.PRE_DRAIN_HOOK_ANNOTATION) != null;
     boolean shared = live && hook && liveNodes.contains(node);
     return new DrainSlot(
         DrainDecision.key(m),
         deletedAt,
         node,
-        tainted && !shared,
+        tainted && !taintedBefore && !shared,
         live && !tainted && hook && !shared,
         shared);
   }

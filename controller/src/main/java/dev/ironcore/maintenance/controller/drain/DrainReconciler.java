@@ -113,7 +113,7 @@ public final class DrainReconciler implements Reconciler {
 
   /** The budget's view of the cluster, from the cache. */
   public List<DrainSlot> fleet() {
-    return DrainFleet.of(cache.capiMachines(), cache::pool, selector);
+    return DrainFleet.of(cache.capiMachines(), cache::pool, selector, clock.instant());
   }
 
   /** How the step's write went. */

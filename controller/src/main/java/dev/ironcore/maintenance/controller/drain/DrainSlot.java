@@ -9,10 +9,13 @@ import java.time.Instant;
  * @param key the CAPI Machine's {@code namespace/name}
  * @param deletedAt its {@code deletionTimestamp}
  * @param pool its {@code status.nodeRef.name}
- * @param inProgress the pool exists, is not being deleted and carries a maintenance taint: this
- *     drain holds one of the {@code --max-concurrent-drains} slots
- * @param waiting the pool exists untainted and our pre-drain hook is still on the Machine: this
- *     drain needs a slot to start
+ * @param inProgress the pool exists, is not being deleted and carries the {@code NoExecute}
+ *     maintenance taint, not one older than the deletion ({@link
+ *     DrainDecision#taintedBeforeDrain}): this drain holds one of the {@code
+ *     --max-concurrent-drains} slots
+ * @param waiting the pool exists without the {@code NoExecute} maintenance taint and our pre-drain
+ *     hook is still on the Machine: this drain needs a slot to start (a pool tainted before the
+ *     deletion is neither in progress nor waiting: that taint evicts whatever the drain does)
  * @param held another CAPI Machine, not being deleted, names the same pool ({@link
  *     DrainStep.SharedPool}): the drain holds its hook without a slot, tainted or not, so it is
  *     neither in progress nor waiting

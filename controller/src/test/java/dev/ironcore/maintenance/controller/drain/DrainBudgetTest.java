@@ -67,7 +67,8 @@ class DrainBudgetTest {
         DrainFleet.of(
             List.of(shared, live, later),
             name -> dev.ironcore.maintenance.controller.Fixtures.pool(name),
-            labels -> true);
+            labels -> true,
+            T);
     assertThat(fleet).extracting(DrainSlot::key).containsExactly("ns/node-a", "ns/node-b");
     assertThat(fleet.get(0).waiting()).isFalse();
     assertThat(fleet.get(0).held()).isTrue();
@@ -86,9 +87,85 @@ class DrainBudgetTest {
                     name,
                     DrainDecision.MAINTENANCE_TAINTS.toArray(
                         new dev.ironcore.maintenance.api.compute.Taint[0])),
-            labels -> true);
+            labels -> true,
+            T);
     assertThat(tainted.get(0).inProgress()).isFalse();
     assertThat(DrainBudget.check("ns/node-b", tainted, 1).admitted()).isTrue();
+  }
+
+  private static dev.ironcore.maintenance.api.compute.Taint maintenance(
+      String effect, String timeAdded) {
+    var t =
+        new dev.ironcore.maintenance.api.compute.Taint(
+            dev.ironcore.maintenance.api.Names.MAINTENANCE_TAINT_KEY, null, effect);
+    t.setTimeAdded(timeAdded);
+    return t;
+  }
+
+  /**
+   * Which maintenance taints take a slot: this drain's NoExecute taint (added at or after the
+   * deletion at 08:00:00, or without timeAdded as on a v1alpha1-only API server) does; one added
+   * before the deletion or in the future (by hand) neither takes nor waits for one, as its Machines
+   * are evicted whatever the drain does; a pool cordoned with :NoSchedule alone waits. Fresh eyes
+   * (session 35): with --max-concurrent-drains=1 a pool tainted by hand and then deleted started at
+   * once past the limit, and a drain deleted earlier waited behind it.
+   */
+  @Test
+  void onlyThisDrainsNoExecuteTaintTakesASlot() {
+    Instant now = Instant.parse("2026-11-29T08:05:00Z");
+    var earlier = dev.ironcore.maintenance.controller.Fixtures.marked("pool-q", true);
+    earlier.getMetadata().setName("node-q");
+    earlier.getMetadata().setDeletionTimestamp("2026-11-29T07:59:00Z");
+    var capi = dev.ironcore.maintenance.controller.Fixtures.marked("pool-t", true);
+    capi.getMetadata().setName("node-t");
+    record Case(String name, dev.ironcore.maintenance.api.compute.Taint[] taints, String slot) {}
+    for (Case c :
+        List.of(
+            new Case(
+                "this drain's, at the deletion",
+                new dev.ironcore.maintenance.api.compute.Taint[] {
+                  maintenance("NoExecute", "2026-11-29T08:00:00Z"), maintenance("NoSchedule", null)
+                },
+                "in progress"),
+            new Case(
+                "no timeAdded (v1alpha1-only)",
+                new dev.ironcore.maintenance.api.compute.Taint[] {maintenance("NoExecute", null)},
+                "in progress"),
+            new Case(
+                "by hand, a second before the deletion",
+                new dev.ironcore.maintenance.api.compute.Taint[] {
+                  maintenance("NoExecute", "2026-11-29T07:59:59Z")
+                },
+                "neither"),
+            new Case(
+                "by hand, in the future",
+                new dev.ironcore.maintenance.api.compute.Taint[] {
+                  maintenance("NoExecute", "2030-01-01T00:00:00Z")
+                },
+                "neither"),
+            new Case(
+                ":NoSchedule alone",
+                new dev.ironcore.maintenance.api.compute.Taint[] {maintenance("NoSchedule", null)},
+                "waiting"))) {
+      var fleet =
+          DrainFleet.of(
+              List.of(earlier, capi),
+              name ->
+                  name.equals("pool-t")
+                      ? dev.ironcore.maintenance.controller.Fixtures.pool(name, c.taints())
+                      : dev.ironcore.maintenance.controller.Fixtures.pool(name),
+              labels -> true,
+              now);
+      DrainSlot t = fleet.get(1);
+      assertThat(t.key()).isEqualTo("ns/node-t");
+      String slot = t.inProgress() ? "in progress" : t.waiting() ? "waiting" : "neither";
+      assertThat(slot).as(c.name()).isEqualTo(c.slot());
+      boolean tDrains = !t.waiting() || DrainBudget.check("ns/node-t", fleet, 1).admitted();
+      assertThat(tDrains).as(c.name() + ": node-t drains").isEqualTo(!slot.equals("waiting"));
+      assertThat(DrainBudget.check("ns/node-q", fleet, 1).admitted())
+          .as(c.name() + ": the drain deleted earlier starts")
+          .isEqualTo(!slot.equals("in progress"));
+    }
   }
 
   @Test

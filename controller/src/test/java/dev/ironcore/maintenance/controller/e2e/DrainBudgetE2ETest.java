@@ -121,4 +121,81 @@ class DrainBudgetE2ETest extends InProcessController {
                 "node-2", "DrainStarted", "{range .items[*]}{.count} {.message}{\"\\n\"}{end}"))
         .matches("1 tainting pool " + pools.get(1) + " with [^\n]*\n");
   }
+
+  private String reason(String pool) {
+    MachinePool p = world.pool(pool);
+    var c =
+        p == null || p.getStatus() == null
+            ? null
+            : Conditions.find(p.getStatus().getConditions(), "Maintenance");
+    return c == null ? null : c.getReason();
+  }
+
+  /**
+   * A pool that carried {@code maintenance.ironcore.dev:NoExecute} before its CAPI Machine's
+   * deletion (an operator's taint) is evicted by it anyway: its drain neither takes nor waits for
+   * the one slot, and a drain deleted earlier does not wait behind it. Fresh eyes (session 35): it
+   * took the slot at once, past the limit ({@code drains_in_progress} 2 with a limit of 1), and the
+   * earlier drain waited behind its blocked pool.
+   */
+  @Test
+  void aPoolTaintedByHandBeforeItsDeletionTakesNoSlot() throws Exception {
+    String busy = world.poolName("slot-busy");
+    String hand = world.poolName("slot-hand");
+    String next = world.poolName("slot-next");
+    Map<String, String> nodes = Map.of(busy, "node-busy", hand, "node-hand", next, "node-next");
+    for (String pool : List.of(busy, hand, next)) {
+      world.createPool(pool, List.of());
+      world.createMachine("vm-" + nodes.get(pool), pool);
+      world.createCapiMachine(nodes.get(pool), pool, Map.of());
+    }
+    eventually().until(() -> nodes.values().stream().allMatch(n -> hasHook(world.capiMachine(n))));
+    world
+        .cp
+        .kubectl(
+            "patch",
+            "machinepools.v1alpha2.compute.ironcore.dev",
+            hand,
+            "--type=json",
+            "-p",
+            "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[{\"key\":\""
+                + Names.MAINTENANCE_TAINT_KEY
+                + "\",\"effect\":\"NoExecute\",\"timeAdded\":\""
+                + Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                + "\"}]}]")
+        .orThrow();
+    world.deleteCapiMachine("node-busy");
+    // vm-node-busy is evicted but held by the poollet finalizer: the drain keeps the slot
+    eventually().until(() -> "Draining".equals(reason(busy)));
+    Thread.sleep(1100);
+    world.deleteCapiMachine("node-next");
+    Thread.sleep(1100);
+    world.deleteCapiMachine("node-hand");
+    eventually().until(() -> "Draining".equals(reason(hand)) && "DrainQueued".equals(reason(next)));
+    assertThat(world.eventsJsonpath("node-next", "DrainQueued", "{.items[*].message}"))
+        .isEqualTo(
+            "pool "
+                + next
+                + ": waiting for a free drain slot (--max-concurrent-drains=1): draining "
+                + busy
+                + "; position 1 in the queue");
+    assertThat(
+            ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry()).scrape())
+        .contains("ironcore_maintenance_drains_in_progress 1.0");
+    assertThat(world.eventsJsonpath("node-hand", "DrainQueued", "{.items[*].message}")).isEmpty();
+
+    // the slot frees: the drain deleted before node-hand's starts, node-hand's still blocked
+    eventually()
+        .until(
+            () -> {
+              Machine vm = world.machine("vm-node-busy");
+              return vm != null && vm.getMetadata().getDeletionTimestamp() != null;
+            });
+    world.poolletReleases("vm-node-busy");
+    eventually().until(() -> !hasHook(world.capiMachine("node-busy")));
+    world.capiFinishes("node-busy");
+    eventually().until(() -> "Draining".equals(reason(next)));
+    assertThat(reason(hand)).isEqualTo("Draining");
+    assertThat(maintenanceTainted(world.pool(next))).isTrue();
+  }
 }
