@@ -4,6 +4,7 @@
 # (builds bench/reference-go from the module proxy) and the local control plane (built if missing).
 #   BENCH_ROUNDS=2 BENCH_SECONDS=5   webhook A/B rounds and seconds per timed h2load run
 #   BENCH_MACHINES=10000 BENCH_POOLS=1000 BENCH_DRAIN=1000   fleet size
+#   BENCH_BOUND_MACHINES=100   Machines bound to the pool the webhook's eviction warnings list
 #   BENCH_PORT=21201 BENCH_HEALTH_PORT=21210   loopback ports used
 #   BENCH_PARTS="webhook fleet jmh"   parts to run; a part left out keeps its last output in bench/target/bench
 set -euo pipefail
@@ -49,7 +50,8 @@ java -Dironcore.maintenance.log.level=WARN -cp "$bench_cp" dev.ironcore.maintena
   --work "$out_dir/webhook" --out "$out_dir/webhook.md" \
   --image-jvm "$image_jvm" --deployment manifests/deploy/webhook_deployment.yaml \
   --reference bench/target/reference-webhook \
-  --rounds "${BENCH_ROUNDS:-2}" --seconds "${BENCH_SECONDS:-5}" --port "${BENCH_PORT:-21201}"
+  --rounds "${BENCH_ROUNDS:-2}" --seconds "${BENCH_SECONDS:-5}" --port "${BENCH_PORT:-21201}" \
+  --controlplane-dir "$bin_dir" --bound-machines "${BENCH_BOUND_MACHINES:-100}"
 load_mid=$(uptime)
 fi
 

@@ -23,9 +23,16 @@ import java.util.stream.Stream;
  * <pre>
  * WebhookBench --work DIR --out FILE.md --image-jvm image/target/jvm --deployment webhook_deployment.yaml
  *              --reference BIN [--rounds 2] [--seconds 5] [--port 21201]
+ *              [--controlplane-dir DIR [--bound-machines 100]]
  * </pre>
  *
- * Our server runs on the image's Java ({@link ImageJava}) with the environment ({@code
+ * With {@code --controlplane-dir} our server runs as installed, against a cluster ({@link
+ * WebhookCluster}: its kubeconfig in {@code KUBECONFIG}, eviction warnings on), and each of our
+ * instances also answers MachinePool writes that add a {@code NoExecute} taint after the cold phase
+ * (each a LIST of the pool's bound Machines; latency and RSS reported); the reference does only its
+ * CAPI mutation.
+ *
+ * <p>Our server runs on the image's Java ({@link ImageJava}) with the environment ({@code
  * JAVA_TOOL_OPTIONS}, …) and tuning flags of the shipped Deployment ({@link ShippedSettings}), plus
  * context runs with no JVM flags at all and with the shipped flags but without the AOT cache.
  *
@@ -57,10 +64,16 @@ public final class WebhookBench {
     }
   }
 
+  static final String POOL_LOOKUPS = "lookups h2 machinepool";
+  static final int LOOKUPS = 200;
+
   private final Path work;
   private final int seconds;
   private final int port;
+  private WebhookCluster cluster;
+  private Path caCrt;
   private final Map<String, Path> reviews = new LinkedHashMap<>();
+  private final Path poolReview;
 
   WebhookBench(Path work, int seconds, int port) throws IOException {
     this.work = work;
@@ -74,6 +87,10 @@ public final class WebhookBench {
         Files.write(file, in.readAllBytes());
       }
       reviews.put(name, file);
+    }
+    poolReview = work.resolve("machinepool-taint-update.json");
+    try (var in = WebhookBench.class.getResourceAsStream(WebhookCluster.REVIEW)) {
+      Files.write(poolReview, in.readAllBytes());
     }
   }
 
@@ -112,6 +129,9 @@ public final class WebhookBench {
                 List.of("-n", Integer.toString(COLD_REQUESTS), "-c", "4", "-m", "16"),
                 true));
         in.rssMiB.put("after cold", p.rssMiB());
+      }
+      if (cluster != null && server.env().containsKey("KUBECONFIG")) {
+        lookups(in, p, dir, full);
       }
       for (boolean http1 : List.of(false, true)) {
         for (String review : full ? List.of(CAPI, IRONCORE) : List.of(CAPI)) {
@@ -153,6 +173,50 @@ public final class WebhookBench {
       }
     }
     return in;
+  }
+
+  /**
+   * Eviction-warning lookups: one MachinePool review whose answer must carry the warning for every
+   * bound Machine (else the server did not read the cluster and the run is refused), then, in a
+   * full run, {@value #LOOKUPS} more one at a time over HTTP/2 (latencies logged).
+   */
+  private void lookups(Instance in, ChildProcess p, Path dir, boolean full) throws Exception {
+    String url =
+        "https://127.0.0.1:"
+            + port
+            + dev.ironcore.maintenance.server.AdmissionRoutes.VALIDATE_MACHINEPOOL;
+    String expected = cluster.boundMachines() + " bound Machines do not tolerate";
+    String body = "";
+    // the server asks discovery on a thread of its own after it listens: allow it a few seconds
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (!body.contains(expected) && System.nanoTime() < deadline) {
+      body = WebhookCluster.reviewOnce(url, caCrt);
+      if (!body.contains(expected)) {
+        Thread.sleep(200);
+      }
+    }
+    if (!body.contains(expected)) {
+      throw new IllegalStateException(
+          in.server
+              + ": no eviction warning '"
+              + expected
+              + "' from the cluster; last answer "
+              + body
+              + "; see "
+              + p.log());
+    }
+    if (full) {
+      in.runs.put(
+          POOL_LOOKUPS,
+          H2load.run(
+              url,
+              poolReview,
+              false,
+              List.of("-n", Integer.toString(LOOKUPS), "-c", "1"),
+              dir.resolve("lookups.log"),
+              dir.resolve("lookups.txt")));
+    }
+    in.rssMiB.put("after lookups", p.rssMiB());
   }
 
   static String proto(boolean http1) {
@@ -252,7 +316,6 @@ public final class WebhookBench {
   public static void main(String[] args) throws Exception {
     Map<String, String> a = BenchArgs.parse(args);
     Path work = Files.createDirectories(Path.of(a.get("work")));
-    int rounds = Integer.parseInt(a.getOrDefault("rounds", "2"));
     WebhookBench bench =
         new WebhookBench(
             work,
@@ -262,8 +325,36 @@ public final class WebhookBench {
     dev.ironcore.maintenance.certs.GenerateCerts.run(
         certs, "bench-webhook", "bench", java.time.Duration.ofDays(2));
 
+    bench.caCrt = certs.resolve("ca.crt");
     ShippedSettings shipped = ShippedSettings.read(Path.of(a.get("deployment")));
     ImageJava java = new ImageJava(Path.of(a.get("image-jvm")));
+    Map<String, String> clusterEnv = new java.util.HashMap<>();
+    if (a.containsKey("controlplane-dir")) {
+      int bound = Integer.parseInt(a.getOrDefault("bound-machines", "100"));
+      System.out.printf(
+          "webhook bench: local API server with our CRDs and %d Machines bound to %s%n",
+          bound, WebhookCluster.POOL);
+      bench.cluster = WebhookCluster.start(Path.of(a.get("controlplane-dir")), work, bound);
+      clusterEnv.put("KUBECONFIG", bench.cluster.kubeconfig().toString());
+    }
+    try {
+      run(a, bench, shipped, java, certs, clusterEnv);
+    } finally {
+      if (bench.cluster != null) {
+        bench.cluster.close();
+      }
+    }
+  }
+
+  private static void run(
+      Map<String, String> a,
+      WebhookBench bench,
+      ShippedSettings shipped,
+      ImageJava java,
+      Path certs,
+      Map<String, String> clusterEnv)
+      throws Exception {
+    int rounds = Integer.parseInt(a.getOrDefault("rounds", "2"));
     Server ours =
         new Server(
             "ours",
@@ -280,7 +371,7 @@ public final class WebhookBench {
                         .toList(),
                     certs,
                     port),
-            java.env(shipped.env()));
+            with(java.env(shipped.env()), clusterEnv));
     Server reference =
         new Server(
             "reference",
@@ -296,7 +387,9 @@ public final class WebhookBench {
             Map.of());
     Server defaults =
         new Server(
-            "ours, JVM defaults", port -> ourCommand(java, List.of(), certs, port), Map.of());
+            "ours, JVM defaults",
+            port -> ourCommand(java, List.of(), certs, port),
+            with(Map.of(), clusterEnv));
 
     List<Instance> results = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
@@ -321,8 +414,19 @@ public final class WebhookBench {
             false));
     Files.writeString(
         Path.of(a.get("out")),
-        WebhookReport.render(results, context, bench.reviewSizes(), shipped));
+        WebhookReport.render(
+            results,
+            context,
+            bench.reviewSizes(),
+            shipped,
+            bench.cluster == null ? 0 : bench.cluster.boundMachines()));
     System.out.println("webhook bench: wrote " + a.get("out"));
+  }
+
+  private static Map<String, String> with(Map<String, String> env, Map<String, String> more) {
+    Map<String, String> all = new LinkedHashMap<>(env);
+    all.putAll(more);
+    return all;
   }
 
   private static List<String> ourCommand(ImageJava java, List<String> args, Path certs, int port) {
