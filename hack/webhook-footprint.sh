@@ -7,6 +7,8 @@
 #   hack/webhook-footprint.sh [SECONDS_OF_LOAD]   (default 15; 0 = start-up only)
 #   FOOTPRINT_PORT=21299  FOOTPRINT_NMT=true  FOOTPRINT_JAVA_TOOL_OPTIONS=...  FOOTPRINT_ARGS=...
 #   FOOTPRINT_REVIEW=file.json (the AdmissionReview sent under load; default a 4 KB CAPI Machine CREATE)
+#   FOOTPRINT_LOOKUPS=N: N eviction-warning lookups before the load (KUBECONFIG: a cluster with
+#     bench-pool, e.g. from bench WebhookCluster: WebhookBench ... --controlplane-dir DIR --hold SECONDS)
 # JAVA_TOOL_OPTIONS, MALLOC_ARENA_MAX and the tuning args default to the Deployment's
 # (manifests/deploy/webhook_deployment.yaml); FOOTPRINT_* override them for experiments.
 # Needs image/target/jvm (mvn -DskipTests package -pl image -am: the image's Java), h2load, openssl.
@@ -64,6 +66,15 @@ cp "$work/classes.log" "$work/classes-ready.log"
 echo "ready: cpu ${ready_cpu} ms (wall ${ready_wall} ms, context only), RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log") , threads $(threads)"
 sleep 3
 echo "ready+3s: cpu $(cpu_ms) ms, RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log")"
+if ((${FOOTPRINT_LOOKUPS:-0} > 0)); then
+  # eviction-warning lookups: MachinePool writes adding a NoExecute taint, each a LIST of the pool's
+  # Machines (needs KUBECONFIG naming a cluster with the pool, e.g. WebhookBench --hold)
+  h2load -n "$FOOTPRINT_LOOKUPS" -c 1 -H 'content-type: application/json' \
+    -d bench/src/main/resources/reviews/machinepool-taint-update.json \
+    "https://127.0.0.1:$port/validate/machinepool" 2>&1 | grep -E '^(finished|status)' | tr '\n' ' '
+  echo
+  echo "after ${FOOTPRINT_LOOKUPS} lookups: RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log")"
+fi
 if ((load_seconds > 0)); then
   load_cpu=$(cpu_ms)
   h2=$(h2load -c ${FOOTPRINT_CONNECTIONS:-4} -m ${FOOTPRINT_STREAMS:-16} -D "$load_seconds" -H 'content-type: application/json' -d "$review" \
@@ -82,5 +93,11 @@ fi
 if [[ ${FOOTPRINT_NMT:-false} == true ]]; then
   jcmd "$pid" VM.native_memory summary | grep -E '^ *-? *(Total|Java Heap|Class|Thread|Code|GC|Internal|Other|Symbol|Shared|Metaspace|Arena)' | sed 's/^ *//'
 fi
-# FOOTPRINT_TOP=N: the N packages (three levels) with the most classes loaded when ready
+# FOOTPRINT_TOP=N: the N packages (three levels) with the most classes loaded when ready, then
+# the N with the most classes loaded by the end NOT from the AOT cache (parsed from jars: metaspace)
 awk '{print $2}' "$work/classes-ready.log" | awk -F. '{print $1"."$2"."$3}' | sort | uniq -c | sort -rn | head -${FOOTPRINT_TOP:-0} || true
+if ((${FOOTPRINT_TOP:-0} > 0)); then
+  echo "not from the AOT cache by the end: $(grep -vc 'shared objects file' "$work/classes.log") classes"
+  grep -v 'shared objects file' "$work/classes.log" | awk '{print $2}' | awk -F. '{print $1"."$2"."$3"."$4}' |
+    sort | uniq -c | sort -rn | head -"$FOOTPRINT_TOP" || true
+fi

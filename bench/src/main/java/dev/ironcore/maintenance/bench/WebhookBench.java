@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * <pre>
  * WebhookBench --work DIR --out FILE.md --image-jvm image/target/jvm --deployment webhook_deployment.yaml
  *              --reference BIN [--rounds 2] [--seconds 5] [--port 21201]
- *              [--controlplane-dir DIR [--bound-machines 100]]
+ *              [--controlplane-dir DIR [--bound-machines 100] [--hold SECONDS]]
  * </pre>
  *
  * With {@code --controlplane-dir} our server runs as installed, against a cluster ({@link
@@ -336,6 +336,16 @@ public final class WebhookBench {
           bound, WebhookCluster.POOL);
       bench.cluster = WebhookCluster.start(Path.of(a.get("controlplane-dir")), work, bound);
       clusterEnv.put("KUBECONFIG", bench.cluster.kubeconfig().toString());
+      if (a.containsKey("hold")) {
+        // for one-off experiments: the cluster stays up for --hold seconds, nothing is measured
+        System.out.println("webhook bench: holding the API server, " + bench.cluster.kubeconfig());
+        try {
+          Thread.sleep(Long.parseLong(a.get("hold")) * 1000);
+        } finally {
+          bench.cluster.close();
+        }
+        return;
+      }
     }
     try {
       run(a, bench, shipped, java, certs, clusterEnv);
