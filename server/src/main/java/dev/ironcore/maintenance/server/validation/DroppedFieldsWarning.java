@@ -94,31 +94,38 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
   }
 
   /**
-   * How many entries of {@code before} that had the member are still in {@code after}, equal but
-   * for the member, without it (matched one to one); entries removed or changed are not counted.
+   * How many entries of {@code before} that had the member are in {@code after} without it, equal
+   * otherwise: per entry-without-the-member, the fewer of the entries that no longer carry the
+   * member and the plain entries that were added. Twins that differ only in the member (e.g. {@code
+   * {key: up}} beside {@code {key: up, tolerationSeconds: 30}}, both as v1alpha1 shows them) count
+   * only when the plain ones grow (fresh eyes: every v1alpha1 write of such a Machine, a verbatim
+   * write-back too, warned that one loses its seconds). Entries removed or changed are not counted.
    */
   private int lost(JsonNode before, JsonNode after) {
-    java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, Integer> plainAfter =
+    java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, int[]> counts =
         new java.util.HashMap<>();
-    for (JsonNode entry : after) {
-      if (entry.isObject() && !entry.has(member)) {
-        plainAfter.merge(
-            new dev.ironcore.maintenance.api.json.HashKey.Json(entry), 1, Integer::sum);
-      }
-    }
+    count(before, counts, 0);
+    count(after, counts, 2);
     int lost = 0;
-    for (JsonNode entry : before) {
-      if (entry instanceof com.fasterxml.jackson.databind.node.ObjectNode object
-          && object.has(member)) {
-        var look =
-            new dev.ironcore.maintenance.api.json.HashKey.Json(object.deepCopy().without(member));
-        Integer left = plainAfter.get(look);
-        if (left != null) {
-          lost++;
-          plainAfter.compute(look, (k, n) -> n == 1 ? null : n - 1);
-        }
-      }
+    for (int[] c : counts.values()) {
+      // c: [with member before, plain before, with member after, plain after]
+      lost += Math.max(0, Math.min(c[0] - c[2], c[3] - c[1]));
     }
     return lost;
+  }
+
+  private void count(
+      JsonNode entries,
+      java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, int[]> counts,
+      int offset) {
+    for (JsonNode entry : entries) {
+      if (entry instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+        boolean with = object.has(member);
+        var key =
+            new dev.ironcore.maintenance.api.json.HashKey.Json(
+                with ? object.deepCopy().without(member) : object);
+        counts.computeIfAbsent(key, k -> new int[4])[offset + (with ? 0 : 1)]++;
+      }
+    }
   }
 }

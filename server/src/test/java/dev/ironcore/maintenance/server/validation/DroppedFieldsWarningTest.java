@@ -80,4 +80,58 @@ class DroppedFieldsWarningTest {
     ((ObjectNode) labelled.path("metadata")).putObject("labels").put("x", "y");
     assertThat(HANDLER.handle(machine(Operation.UPDATE, labelled, old)).warnings()).isEmpty();
   }
+
+  /** A v1alpha1 read of tolerations {@code up} written in v1alpha2 as {@code v2Entries}. */
+  private static ObjectNode twins(String v2Entries) throws Exception {
+    ObjectNode v2 =
+        (ObjectNode)
+            TestReviews.json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine',"
+                    + "'metadata':{'name':'tw','namespace':'ns'},'spec':{'tolerations':["
+                    + v2Entries
+                    + "]}}");
+    return ComputeConverter.convert(v2, ComputeVersions.V1ALPHA1);
+  }
+
+  private static final String UP = "{'key':'up','operator':'Exists','effect':'NoExecute'";
+
+  /**
+   * Twins (equal in v1alpha1, one with seconds) are kept by a v1alpha1 write that sends the
+   * annotation back as read: no warning. Fresh eyes (session 35): every such write, a verbatim
+   * write-back or a label, warned "1 entry loses its tolerationSeconds" while nothing was lost.
+   */
+  @Test
+  void twinsWrittenBackAsReadAreNotWarnedAbout() throws Exception {
+    for (String entries :
+        List.of(
+            UP + "}," + UP + ",'tolerationSeconds':30}",
+            UP + ",'tolerationSeconds':30}," + UP + "}",
+            UP + "}," + UP + ",'tolerationSeconds':30}," + UP + ",'tolerationSeconds':60}")) {
+      ObjectNode old = twins(entries);
+      ObjectNode labelled = old.deepCopy();
+      ((ObjectNode) labelled.path("metadata")).putObject("labels").put("x", "y");
+      assertThat(HANDLER.handle(machine(Operation.UPDATE, labelled, old)).warnings())
+          .as(entries)
+          .isEmpty();
+      // a twin with seconds of its own added beside them: nothing lost either
+      ObjectNode added = old.deepCopy();
+      ((ArrayNode) added.at("/spec/tolerations"))
+          .addObject()
+          .put("key", "up")
+          .put("operator", "Exists")
+          .put("effect", "NoExecute")
+          .put("tolerationSeconds", 77);
+      assertThat(HANDLER.handle(machine(Operation.UPDATE, added, old)).warnings())
+          .as(entries + " + 77 s")
+          .isEmpty();
+    }
+    // the annotation removed: the twin with seconds does lose them, and only it is counted
+    ObjectNode old = twins(UP + "}," + UP + ",'tolerationSeconds':30}");
+    ObjectNode bare = old.deepCopy();
+    ((ObjectNode) bare.at("/metadata/annotations")).remove(Names.V1ALPHA2_FIELDS_ANNOTATION);
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, bare, old)).warnings())
+        .singleElement()
+        .asString()
+        .contains("1 entry loses its tolerationSeconds");
+  }
 }
