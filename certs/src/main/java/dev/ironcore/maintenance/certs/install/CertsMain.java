@@ -281,6 +281,27 @@ public final class CertsMain implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Shortest lifetime of a certificate this tool issues (cert-manager's minimum, too). */
+  static final Duration MIN_VALIDITY = Duration.ofHours(1);
+
+  /**
+   * Refuses a lifetime under {@link #MIN_VALIDITY}: such a certificate expires during a rotation
+   * (which waits up to {@code WAIT_TIMEOUT} for the servers) or soon after it, and the webhooks
+   * fail closed from then on (fresh eyes: {@code VALIDITY=5s} rotated "successfully" to a
+   * certificate that had expired when the run ended; a typo of {@code 30m} for {@code 30d} would do
+   * the same half an hour later).
+   */
+  private void atLeastAnHour(String flag, Duration value) {
+    if (value.compareTo(MIN_VALIDITY) < 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          flag
+              + " must be at least 1h (a certificate expiring during or right after the rotation"
+              + " takes the webhooks down), got "
+              + dev.ironcore.maintenance.process.DurationFlag.format(value));
+    }
+  }
+
   /**
    * Durations that must be positive; kubeconfig files (flag or KUBECONFIG) that must exist, with a
    * current context that can be used ({@link KubeconfigContext}); {@code DRY_RUN} that must be
@@ -291,8 +312,10 @@ public final class CertsMain implements Callable<Integer> {
   private boolean checkFlags() {
     if (validity != null) {
       FlagRange.positive(spec, "--validity", validity);
+      atLeastAnHour("--validity (VALIDITY)", validity);
     }
     FlagRange.positive(spec, "--ca-validity", caValidity);
+    atLeastAnHour("--ca-validity (CA_VALIDITY)", caValidity);
     FlagRange.positive(spec, "--wait-timeout", waitTimeout);
     boolean dryRunEnv;
     try {

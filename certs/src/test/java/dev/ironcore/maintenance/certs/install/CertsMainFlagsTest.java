@@ -203,6 +203,31 @@ class CertsMainFlagsTest {
         .isEqualTo(new Run(2, "certs: --validity must be more than 0, got 0s\n"));
   }
 
+  /**
+   * Fresh eyes (session 35): VALIDITY=5s rotated to a certificate expired by the end of the run.
+   */
+  @Test
+  void lifetimesUnderAnHourAreRefused() {
+    for (String flag : new String[] {"--validity", "--ca-validity"}) {
+      String env = flag.equals("--validity") ? "VALIDITY" : "CA_VALIDITY";
+      for (String[] value : new String[][] {{"5s", "5s"}, {"30m", "30m0s"}, {"59m59s", "59m59s"}}) {
+        assertThat(run(flag + "=" + value[0], "--ca-dir=" + dir))
+            .isEqualTo(
+                new Run(
+                    2,
+                    "certs: "
+                        + flag
+                        + " ("
+                        + env
+                        + ") must be at least 1h (a certificate expiring during or right after the"
+                        + " rotation takes the webhooks down), got "
+                        + value[1]
+                        + "\n"));
+      }
+    }
+    assertThat(dir.resolve("ca")).doesNotExist();
+  }
+
   @Test
   void dryRunOtherThanTrueOrFalseIsRefusedBeforeAnyClusterIsAsked() throws Exception {
     Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), "not: a cluster\n");
