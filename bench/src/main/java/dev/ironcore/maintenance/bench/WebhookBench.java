@@ -313,7 +313,22 @@ public final class WebhookBench {
         : String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
   }
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs the webhook benchmark and exits: 0 when the report was written (or a --hold ended), 1 on
+   * any failure (the in-process conversion server's threads would otherwise keep the JVM, and with
+   * it make bench, waiting).
+   */
+  public static void main(String[] args) {
+    try {
+      main0(args);
+    } catch (Throwable t) {
+      t.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void main0(String[] args) throws Exception {
     Map<String, String> a = BenchArgs.parse(args);
     Path work = Files.createDirectories(Path.of(a.get("work")));
     WebhookBench bench =
