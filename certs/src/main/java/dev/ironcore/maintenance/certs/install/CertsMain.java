@@ -285,19 +285,28 @@ public final class CertsMain implements Callable<Integer> {
   static final Duration MIN_VALIDITY = Duration.ofHours(1);
 
   /**
-   * Refuses a lifetime under {@link #MIN_VALIDITY}: such a certificate expires during a rotation
-   * (which waits up to {@code WAIT_TIMEOUT} for the servers) or soon after it, and the webhooks
-   * fail closed from then on (fresh eyes: {@code VALIDITY=5s} rotated "successfully" to a
-   * certificate that had expired when the run ended; a typo of {@code 30m} for {@code 30d} would do
-   * the same half an hour later).
+   * Shortest lifetime of a CA this tool issues: room for one serving certificate and the margin.
    */
-  private void atLeastAnHour(String flag, Duration value) {
-    if (value.compareTo(MIN_VALIDITY) < 0) {
+  static final Duration MIN_CA_VALIDITY = Duration.ofHours(2);
+
+  /**
+   * Refuses a lifetime under {@code min} ({@link #MIN_VALIDITY}, {@link #MIN_CA_VALIDITY}): such a
+   * certificate expires during a rotation (which waits up to {@code WAIT_TIMEOUT} for the servers)
+   * or soon after it, and the webhooks fail closed from then on (fresh eyes: {@code VALIDITY=5s}
+   * rotated "successfully" to a certificate that had expired when the run ended; a typo of {@code
+   * 30m} for {@code 30d} would do the same half an hour later).
+   */
+  private void atLeast(String flag, Duration value, Duration min, String why) {
+    if (value.compareTo(min) < 0) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           flag
-              + " must be at least 1h (a certificate expiring during or right after the rotation"
-              + " takes the webhooks down), got "
+              + " must be at least "
+              + dev.ironcore.maintenance.process.DurationFlag.format(min).replace("0m0s", "")
+              + " (a certificate expiring during or right after the rotation takes the webhooks"
+              + " down"
+              + why
+              + "), got "
               + dev.ironcore.maintenance.process.DurationFlag.format(value));
     }
   }
@@ -311,11 +320,15 @@ public final class CertsMain implements Callable<Integer> {
    */
   private boolean checkFlags() {
     if (validity != null) {
-      FlagRange.positive(spec, "--validity", validity);
-      atLeastAnHour("--validity (VALIDITY)", validity);
+      FlagRange.positive(spec, "--validity (VALIDITY)", validity);
+      atLeast("--validity (VALIDITY)", validity, MIN_VALIDITY, "");
     }
-    FlagRange.positive(spec, "--ca-validity", caValidity);
-    atLeastAnHour("--ca-validity (CA_VALIDITY)", caValidity);
+    FlagRange.positive(spec, "--ca-validity (CA_VALIDITY)", caValidity);
+    atLeast(
+        "--ca-validity (CA_VALIDITY)",
+        caValidity,
+        MIN_CA_VALIDITY,
+        "; a CA outlives the serving certificates it issues, at least 1h each");
     FlagRange.positive(spec, "--wait-timeout", waitTimeout);
     boolean dryRunEnv;
     try {

@@ -60,19 +60,25 @@ final class ServingValidity {
 
   private static Refusal outlives(Instant end, X509Certificate ca, boolean newCa, Instant now) {
     Duration room = Duration.between(now, ca.getNotAfter().toInstant().minus(MARGIN));
+    // advise a VALIDITY only where one that fits may be set (fresh eyes: "at most 59m" while
+    // VALIDITY under 1h is refused)
+    String shorter =
+        room.compareTo(CertsMain.MIN_VALIDITY) >= 0
+            ? "set VALIDITY (--validity) to at most " + Lifetime.flagValue(room) + ", or "
+            : "";
     return new Refusal(
         "the serving certificate would expire at "
-            + end
-            + ", after its CA "
+            + end.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            + ", not "
+            + MARGIN.toMinutes()
+            + " minute before its CA "
             + ca.getSubjectX500Principal().getName()
             + " (expires "
             + ca.getNotAfter().toInstant()
-            + "), and kube-apiserver would refuse it from then on; set VALIDITY (--validity)"
-            + (room.isNegative() || room.isZero()
-                ? " shorter"
-                : " to at most " + Lifetime.flagValue(room))
+            + "), and kube-apiserver would refuse it once the CA has expired; "
+            + shorter
             + (newCa
-                ? ", or CA_VALIDITY (--ca-validity) longer"
-                : ", or rotate to a new CA (make rotate-certs)"));
+                ? "set CA_VALIDITY (--ca-validity) longer"
+                : "rotate to a new CA (make rotate-certs)"));
   }
 }

@@ -142,8 +142,8 @@ class CertificateInstallChecksTest {
     refusedUnchanged(
         settings(
             CertificateInstall.Mode.ROTATE, DNS, List.of("127.0.0.1"), null, Duration.ofHours(2)),
-        ", and kube-apiserver would refuse it from then on; set VALIDITY (--validity) to at most"
-            + " 1h, or CA_VALIDITY (--ca-validity) longer");
+        ", and kube-apiserver would refuse it once the CA has expired; set VALIDITY (--validity)"
+            + " to at most 1h, or set CA_VALIDITY (--ca-validity) longer");
     assertThatThrownBy(
             () ->
                 run(
@@ -154,7 +154,7 @@ class CertificateInstallChecksTest {
                         null,
                         Duration.ofHours(2))))
         .hasMessageMatching(
-            "the serving certificate would expire at \\S+, after its CA"
+            "the serving certificate would expire at \\S+, not 1 minute before its CA"
                 + " CN=ironcore-maintenance-webhook-ca \\(expires \\S+\\), .*");
   }
 

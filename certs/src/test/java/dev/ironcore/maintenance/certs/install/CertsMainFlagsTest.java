@@ -200,30 +200,38 @@ class CertsMainFlagsTest {
   @Test
   void zeroDurationsAreRefused() {
     assertThat(run("--validity=0", "--ca-dir=" + dir))
-        .isEqualTo(new Run(2, "certs: --validity must be more than 0, got 0s\n"));
+        .isEqualTo(new Run(2, "certs: --validity (VALIDITY) must be more than 0, got 0s\n"));
   }
 
   /**
-   * Fresh eyes (session 35): VALIDITY=5s rotated to a certificate expired by the end of the run.
+   * Fresh eyes (session 35): VALIDITY=5s rotated to a certificate expired by the end of the run; a
+   * CA_VALIDITY of 1h then left no serving certificate of 1h room under it.
    */
   @Test
-  void lifetimesUnderAnHourAreRefused() {
-    for (String flag : new String[] {"--validity", "--ca-validity"}) {
-      String env = flag.equals("--validity") ? "VALIDITY" : "CA_VALIDITY";
-      for (String[] value : new String[][] {{"5s", "5s"}, {"30m", "30m0s"}, {"59m59s", "59m59s"}}) {
-        assertThat(run(flag + "=" + value[0], "--ca-dir=" + dir))
-            .isEqualTo(
-                new Run(
-                    2,
-                    "certs: "
-                        + flag
-                        + " ("
-                        + env
-                        + ") must be at least 1h (a certificate expiring during or right after the"
-                        + " rotation takes the webhooks down), got "
-                        + value[1]
-                        + "\n"));
-      }
+  void lifetimesUnderTheirMinimumAreRefused() {
+    String down =
+        "(a certificate expiring during or right after the rotation takes the webhooks down";
+    for (String[] value : new String[][] {{"5s", "5s"}, {"30m", "30m0s"}, {"59m59s", "59m59s"}}) {
+      assertThat(run("--validity=" + value[0], "--ca-dir=" + dir))
+          .isEqualTo(
+              new Run(
+                  2,
+                  "certs: --validity (VALIDITY) must be at least 1h "
+                      + down
+                      + "), got "
+                      + value[1]
+                      + "\n"));
+    }
+    for (String[] value : new String[][] {{"1h", "1h0m0s"}, {"1h59m59s", "1h59m59s"}}) {
+      assertThat(run("--ca-validity=" + value[0], "--ca-dir=" + dir))
+          .isEqualTo(
+              new Run(
+                  2,
+                  "certs: --ca-validity (CA_VALIDITY) must be at least 2h "
+                      + down
+                      + "; a CA outlives the serving certificates it issues, at least 1h each), got "
+                      + value[1]
+                      + "\n"));
     }
     assertThat(dir.resolve("ca")).doesNotExist();
   }

@@ -7,6 +7,7 @@ import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.conversion.ComputeVersions;
+import java.util.List;
 
 /**
  * Warns (kubectl prints {@code Warning: ...}) when a v1alpha1 UPDATE drops v1alpha2-only members of
@@ -95,37 +96,44 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
 
   /**
    * How many entries of {@code before} that had the member are in {@code after} without it, equal
-   * otherwise: per entry-without-the-member, the fewer of the entries that no longer carry the
-   * member and the plain entries that were added. Twins that differ only in the member (e.g. {@code
-   * {key: up}} beside {@code {key: up, tolerationSeconds: 30}}, both as v1alpha1 shows them) count
-   * only when the plain ones grow (fresh eyes: every v1alpha1 write of such a Machine, a verbatim
-   * write-back too, warned that one loses its seconds). Entries removed or changed are not counted.
+   * otherwise. Entries are paired per entry-without-the-member in list order (the n-th {@code {key:
+   * up}} before with the n-th after; conversion keeps the order), so twins that differ only in the
+   * member (e.g. {@code {key: up, tolerationSeconds: 30}} beside {@code {key: up}}, equal as
+   * v1alpha1 shows them) count only where the entry at that place lost it: a write-back as read
+   * warns nothing (fresh eyes: every v1alpha1 write of such a Machine warned), dropping the plain
+   * twin while the other loses its seconds warns 1 (fresh eyes: a multiset count missed it).
+   * Entries removed or changed are not counted.
    */
   private int lost(JsonNode before, JsonNode after) {
-    java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, int[]> counts =
-        new java.util.HashMap<>();
-    count(before, counts, 0);
-    count(after, counts, 2);
+    var was = withMember(before);
+    var now = withMember(after);
     int lost = 0;
-    for (int[] c : counts.values()) {
-      // c: [with member before, plain before, with member after, plain after]
-      lost += Math.max(0, Math.min(c[0] - c[2], c[3] - c[1]));
+    for (var entry : was.entrySet()) {
+      List<Boolean> b = entry.getValue();
+      List<Boolean> a = now.getOrDefault(entry.getKey(), List.of());
+      for (int i = 0; i < Math.min(b.size(), a.size()); i++) {
+        if (b.get(i) && !a.get(i)) {
+          lost++;
+        }
+      }
     }
     return lost;
   }
 
-  private void count(
-      JsonNode entries,
-      java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, int[]> counts,
-      int offset) {
+  /** Per entry-without-the-member, in list order: whether each such entry has the member. */
+  private java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, List<Boolean>> withMember(
+      JsonNode entries) {
+    java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, List<Boolean>> byKey =
+        new java.util.HashMap<>();
     for (JsonNode entry : entries) {
       if (entry instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
         boolean with = object.has(member);
         var key =
             new dev.ironcore.maintenance.api.json.HashKey.Json(
                 with ? object.deepCopy().without(member) : object);
-        counts.computeIfAbsent(key, k -> new int[4])[offset + (with ? 0 : 1)]++;
+        byKey.computeIfAbsent(key, k -> new java.util.ArrayList<>()).add(with);
       }
     }
+    return byKey;
   }
 }

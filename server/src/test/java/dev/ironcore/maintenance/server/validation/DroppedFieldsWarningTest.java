@@ -125,6 +125,24 @@ class DroppedFieldsWarningTest {
           .as(entries + " + 77 s")
           .isEmpty();
     }
+    // the plain twin dropped, the one with seconds (first, so it decides) left without them:
+    // with the annotation as read, or without it (fresh eyes: neither warned after the fix above)
+    ObjectNode first = twins(UP + ",'tolerationSeconds':30}," + UP + "}");
+    ObjectNode patched = first.deepCopy();
+    ((ArrayNode) patched.at("/spec/tolerations")).remove(1);
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, patched, first)).warnings())
+        .as("annotation kept, entry 1 removed")
+        .singleElement()
+        .asString()
+        .contains("1 entry loses its tolerationSeconds");
+    ObjectNode replaced = patched.deepCopy();
+    ((ObjectNode) replaced.at("/metadata/annotations")).remove(Names.V1ALPHA2_FIELDS_ANNOTATION);
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, replaced, first)).warnings())
+        .as("annotation removed, entry 1 removed")
+        .singleElement()
+        .asString()
+        .contains("removed the annotation")
+        .contains("1 entry loses its tolerationSeconds");
     // the annotation removed: the twin with seconds does lose them, and only it is counted
     ObjectNode old = twins(UP + "}," + UP + ",'tolerationSeconds':30}");
     ObjectNode bare = old.deepCopy();
