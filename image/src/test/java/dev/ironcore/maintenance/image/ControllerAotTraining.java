@@ -25,23 +25,18 @@ import java.util.concurrent.TimeUnit;
  * <p>The CRDs are installed without their conversion webhook (strategy None): the fleet is created
  * in v1alpha2, the version the controller reads, so the API server converts nothing.
  *
- * <p>Before the controller, the same cluster serves the webhook server's training run when asked
- * ({@code hack/webhook-training.sh} with {@code KUBECONFIG} set): its eviction warnings read the
- * training fleet as an installed server reads a cluster.
- *
  * <p>Arguments: {@code <controlplane-dir> <work-dir> <image/target/jvm> <cache file to write>
- * <fleet.yaml> [<hack/webhook-training.sh> <webhook cache file to write>]} ({@code
- * image/src/aot-training/controller-fleet.yaml}). Exits 0 when the caches were written, non-zero
- * otherwise (the message says why).
+ * <fleet.yaml>} ({@code image/src/aot-training/controller-fleet.yaml}). Exits 0 when the cache was
+ * written, 1 otherwise (the message says why).
  */
 public final class ControllerAotTraining {
   private ControllerAotTraining() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 5 && args.length != 7) {
+    if (args.length != 5) {
       System.err.println(
           "usage: ControllerAotTraining <controlplane-dir> <work-dir> <image/target/jvm> <cache>"
-              + " <fleet.yaml> [<hack/webhook-training.sh> <webhook cache>]");
+              + " <fleet.yaml>");
       System.exit(2);
     }
     Path work = Files.createDirectories(Path.of(args[1]).toAbsolutePath());
@@ -49,12 +44,6 @@ public final class ControllerAotTraining {
     int status;
     try (LocalControlPlane cp = LocalControlPlane.start(Path.of(args[0]), work.resolve("cp"))) {
       install(cp, work, Path.of(args[4]));
-      if (args.length == 7) {
-        status = webhookTraining(cp, Path.of(args[5]), Path.of(args[6]), work);
-        if (status != 0) {
-          System.exit(status);
-        }
-      }
       status =
           train(
               cp, ShippedContainer.of("controller_deployment.yaml", Path.of(args[2])), work, cache);
@@ -80,33 +69,6 @@ public final class ControllerAotTraining {
     cp.kubectl("apply", "-k", manifests.resolve("namespaces").toString());
     cp.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s");
     cp.kubectl("apply", "--server-side", "-f", fleet.toString());
-  }
-
-  /**
-   * Runs the webhook server's training script ({@code hack/webhook-training.sh}) with {@code
-   * KUBECONFIG} naming this cluster, so the server's eviction warnings (fabric8's client,
-   * discovery, the LIST of a pool's Machines) are trained into its cache as well; its output goes
-   * to {@code webhook-training.log} in {@code work}.
-   *
-   * @return the script's exit code
-   */
-  private static int webhookTraining(LocalControlPlane cp, Path script, Path cache, Path work)
-      throws IOException, InterruptedException {
-    Path log = work.resolve("webhook-training.log");
-    ProcessBuilder pb =
-        new ProcessBuilder("bash", script.toString(), cache.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    pb.environment().put("KUBECONFIG", cp.kubeconfig().toString());
-    int status = pb.start().waitFor();
-    if (status != 0) {
-      System.err.println(
-          "webhook AOT training against the training cluster failed ("
-              + status
-              + "): "
-              + Files.readString(log).strip());
-    }
-    return status;
   }
 
   /** A CRD's YAML with its {@code conversion:} block replaced by {@code strategy: None}. */
