@@ -302,7 +302,7 @@ public final class CertsMain implements Callable<Integer> {
           spec.commandLine(),
           flag
               + " must be at least "
-              + dev.ironcore.maintenance.process.DurationFlag.format(min).replace("0m0s", "")
+              + Lifetime.flagValue(min)
               + " (a certificate expiring during or right after the rotation takes the webhooks"
               + " down"
               + why

@@ -634,8 +634,10 @@ public final class DrainDecision {
    * @param now the current time, for a {@code timeAdded} in the future
    */
   static boolean taintedBeforeDrain(MachinePool pool, Instant deletedAt, Instant now) {
-    Instant added = pool == null ? null : maintenanceTaintAdded(pool);
-    return added != null && (added.isBefore(deletedAt) || isFuture(added, now));
+    // a readable timeAdded that taintedAt does not take as this drain's
+    return pool != null
+        && maintenanceTaintAdded(pool) != null
+        && taintedAt(pool, deletedAt, now) == null;
   }
 
   /**
