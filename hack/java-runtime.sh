@@ -30,7 +30,8 @@ controller_fleet=image/src/aot-training/controller-fleet.yaml
 controlplane="${CONTROLPLANE_DIR:-$(hack/build-controlplane.sh --dir)}"
 have_controlplane() { [ -x "$controlplane/kube-apiserver" ] && [ -x "$controlplane/etcd" ] && [ -x "$controlplane/kubectl" ]; }
 
-die() { echo "java-runtime: $*" >&2; exit 1; }
+# a failed run leaves no AOT cache behind, so the next run rebuilds instead of calling it up to date
+die() { echo "java-runtime: $*" >&2; rm -f "$out/app/webhook.aot" "$out/app/controller.aot"; exit 1; }
 
 jdk="${JAVA25_HOME:-}"
 if [ -z "$jdk" ]; then

@@ -7,6 +7,7 @@
 #   hack/webhook-footprint.sh [SECONDS_OF_LOAD]   (default 15; 0 = start-up only)
 #   FOOTPRINT_PORT=21299  FOOTPRINT_NMT=true  FOOTPRINT_JAVA_TOOL_OPTIONS=...  FOOTPRINT_ARGS=...
 #   FOOTPRINT_REVIEW=file.json (the AdmissionReview sent under load; default a 4 KB CAPI Machine CREATE)
+#   FOOTPRINT_CLASS_LOG=FILE: keep the class-load log (-Xlog:class+load) there
 #   FOOTPRINT_LOOKUPS=N: N eviction-warning lookups before the load (KUBECONFIG: a cluster with
 #     bench-pool, e.g. from bench WebhookCluster: WebhookBench ... --controlplane-dir DIR --hold SECONDS)
 # JAVA_TOOL_OPTIONS, MALLOC_ARENA_MAX and the tuning args default to the Deployment's
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 load_seconds=${1:-15}
 port=${FOOTPRINT_PORT:-21299}
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "$pid" 2>/dev/null || true; [ -z "${FOOTPRINT_CLASS_LOG:-}" ] || cp "$work/classes.log" "$FOOTPRINT_CLASS_LOG"; rm -rf "$work"' EXIT
 
 deployment=manifests/deploy/webhook_deployment.yaml
 . hack/deployment-env.sh

@@ -52,7 +52,7 @@ public final class ControllerAotTraining {
   }
 
   /** The CRDs (conversion strategy None), namespaces and the training fleet. */
-  private static void install(LocalControlPlane cp, Path work, Path fleet) throws IOException {
+  static void install(LocalControlPlane cp, Path work, Path fleet) throws IOException {
     Path manifests = ManifestPaths.overlay("crds").getParent();
     for (String dir : List.of("crds", "capi-local")) {
       try (var files = Files.list(manifests.resolve(dir))) {

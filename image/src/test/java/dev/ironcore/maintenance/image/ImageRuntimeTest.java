@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ironcore.maintenance.certs.CertificateAuthority;
 import dev.ironcore.maintenance.certs.IssuedCertificate;
 import dev.ironcore.maintenance.testkit.FreePorts;
+import dev.ironcore.maintenance.testkit.LocalControlPlane;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +18,7 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -45,6 +49,11 @@ class ImageRuntimeTest {
 
     /** As {@link #start(Path)}, with {@code javaOptions} added to the shipped JAVA_TOOL_OPTIONS. */
     static Webhook start(Path tmp, String javaOptions) throws Exception {
+      return start(tmp, javaOptions, Map.of());
+    }
+
+    /** As {@link #start(Path, String)}, with {@code env} added to the environment. */
+    static Webhook start(Path tmp, String javaOptions, Map<String, String> env) throws Exception {
       ShippedContainer c = ShippedContainer.of("webhook_deployment.yaml", JVM);
       assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
       CertificateAuthority ca = CertificateAuthority.generate("image-test-ca", Duration.ofHours(1));
@@ -79,6 +88,9 @@ class ImageRuntimeTest {
       pb.redirectOutput(tmp.resolve("server.log").toFile());
       pb.environment()
           .put("JAVA_TOOL_OPTIONS", c.javaToolOptions() + " -XX:AOTMode=on " + javaOptions);
+      // as in the pod: no kubeconfig unless the test gives one
+      pb.environment().remove("KUBECONFIG");
+      pb.environment().putAll(env);
       Webhook webhook =
           new Webhook(
               pb.start(),
@@ -167,6 +179,46 @@ class ImageRuntimeTest {
       assertThat(log(tmp))
           .contains("TLS Conscrypt 2.")
           .doesNotContain("WARNING: java.lang.System::load");
+    }
+  }
+
+  /**
+   * The eviction warnings as installed: the webhook server on the image's Java and class path, in a
+   * pod's environment (fabric8's in-cluster configuration with a token of the shipped {@code
+   * ironcore-maintenance-webhook} ServiceAccount, so with the shipped RBAC), discovers the API and
+   * lists a pool's Machines from a real API server for a write that adds a {@code NoExecute} taint.
+   */
+  @Test
+  void theWebhookServerAsInstalledWarnsOfEvictionsFromARealApiServer(@TempDir Path tmp)
+      throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), tmp.resolve("cluster"))) {
+      ControllerAotTraining.install(
+          cp, tmp, Path.of("src", "aot-training", "controller-fleet.yaml").toAbsolutePath());
+      cp.kubectl("apply", "-k", ManifestPaths.overlay("rbac").toString()).orThrow();
+      Map<String, String> pod =
+          cp.inClusterEnvironment(
+              "ironcore-maintenance-system", "ironcore-maintenance-webhook", tmp.resolve("sa"));
+      try (Webhook webhook = Webhook.start(tmp, "", pod)) {
+        String review =
+            Files.readString(
+                    Path.of("..", "bench", "src", "main", "resources", "reviews")
+                        .resolve("machinepool-taint-update.json"))
+                .replace("bench-pool", "pool-a");
+        // the client starts after the server is ready: no warning until it has discovered the API
+        HttpResponse<String> answer = webhook.post("/validate/machinepool", review).get();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!answer.body().contains("warnings") && System.nanoTime() < deadline) {
+          Thread.sleep(200);
+          answer = webhook.post("/validate/machinepool", review).get();
+        }
+        assertThat(answer.statusCode()).as(log(tmp)).isEqualTo(200);
+        assertThat(answer.body())
+            .as(log(tmp))
+            .contains("\"allowed\":true")
+            .contains("1 bound Machine does not tolerate bench.ironcore.dev/maintenance:NoExecute");
+        assertThat(log(tmp)).contains("eviction warnings on").doesNotContain("\"level\":\"ERROR\"");
+      }
     }
   }
 

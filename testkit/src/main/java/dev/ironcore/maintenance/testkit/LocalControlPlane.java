@@ -297,6 +297,45 @@ public final class LocalControlPlane implements TestCluster, AutoCloseable {
     return read(pki.caCert());
   }
 
+  /**
+   * The environment a pod of {@code serviceAccount} would give a process talking to this API server
+   * with fabric8's in-cluster configuration, as the shipped Deployments run: {@code
+   * KUBERNETES_SERVICE_HOST} and {@code KUBERNETES_SERVICE_PORT}, a token of the ServiceAccount
+   * (TokenRequest, valid 2 h) and the API server's CA in files under {@code dir} (fabric8 reads
+   * them from {@code KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN} and {@code KUBERNETES_CERTS_CA_FILE}
+   * instead of {@code /var/run/secrets/kubernetes.io/serviceaccount}), and no kubeconfig ({@code
+   * KUBERNETES_AUTH_TRYKUBECONFIG=false}; also leave {@code KUBECONFIG} unset). A process with it
+   * runs with the ServiceAccount's RBAC, unlike one given {@link #kubeconfig()} (cluster-admin),
+   * and does not parse a kubeconfig (which makes fabric8 load every model class it knows).
+   *
+   * @param namespace the ServiceAccount's namespace
+   * @param serviceAccount an existing ServiceAccount there
+   * @param dir where the token and CA files are written
+   * @throws IllegalStateException if the token request fails
+   */
+  public Map<String, String> inClusterEnvironment(
+      String namespace, String serviceAccount, Path dir) {
+    String token =
+        kubectl("create", "token", serviceAccount, "-n", namespace, "--duration=2h")
+            .orThrow()
+            .stdout()
+            .strip();
+    URI url = URI.create(apiServerUrl);
+    try {
+      Files.createDirectories(dir);
+      Path tokenFile = Files.writeString(dir.resolve(serviceAccount + ".token"), token);
+      Path caFile = Files.writeString(dir.resolve("ca.crt"), caCertificatePem());
+      return Map.of(
+          "KUBERNETES_SERVICE_HOST", url.getHost(),
+          "KUBERNETES_SERVICE_PORT", String.valueOf(url.getPort()),
+          "KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN", tokenFile.toString(),
+          "KUBERNETES_CERTS_CA_FILE", caFile.toString(),
+          "KUBERNETES_AUTH_TRYKUBECONFIG", "false");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The directory given to {@link #start}, absolute. */
   public Path workDir() {
     return workDir;

@@ -294,9 +294,13 @@ public final class Routes extends Handler.Abstract {
     Reply reply;
     try {
       reply = endpoint.answer(request);
-    } catch (Exception | StackOverflowError e) {
-      // a stack overflow unwound what it used: answer it as any other failure, or the request
-      // would never be answered (and its room in the budget held until the backstop)
+    } catch (Throwable e) {
+      // a stack overflow or a missing class (LinkageError) unwound what it used: answer it as any
+      // other failure, or the request would never be answered (and its room in the budget held
+      // until the backstop); only the JVM running out of memory or failing itself ends here
+      if (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)) {
+        throw fatal;
+      }
       request.releaseUnread();
       LOG.error(
           "{} {}: {}", request.getMethod(), Request.getPathInContext(request), e.toString(), e);

@@ -8,15 +8,19 @@ import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Adds {@link EvictionWarnings} to what another MachinePool handler allowed (kubectl prints them as
  * {@code Warning: ...}). Never denies: the bound Machines come from {@link BoundMachines} (read
  * from the API server, {@link LiveBoundMachines}, only for a write that adds a {@code NoExecute}
- * taint), and when it knows nothing, or anything goes wrong reading the request, the inner response
- * is returned unchanged.
+ * taint), and when it knows nothing, or anything goes wrong reading the request or the Machines (a
+ * {@link RuntimeException}, or a {@link LinkageError} logged at ERROR), the inner response is
+ * returned unchanged.
  */
 public final class EvictionWarningHandler implements AdmissionHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(EvictionWarningHandler.class);
   private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   private final AdmissionHandler inner;
@@ -52,6 +56,11 @@ public final class EvictionWarningHandler implements AdmissionHandler {
       }
       warnings = EvictionWarnings.of(old, updated, bound.get());
     } catch (RuntimeException e) {
+      return response;
+    } catch (LinkageError e) {
+      // a class the Kubernetes client needs is missing from the class path: a packaging defect,
+      // not a reason to leave the write unanswered or denied
+      LOG.error("no eviction warning for this write: {}", e.toString(), e);
       return response;
     }
     return warnings.isEmpty() ? response : response.withWarnings(warnings.toArray(String[]::new));

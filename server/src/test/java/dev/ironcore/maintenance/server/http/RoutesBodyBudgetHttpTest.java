@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * {@link Routes} with a small {@link BodyBudget} and a short body deadline on a real Jetty (plain
  * HTTP/1.1 on loopback; neither depends on TLS or the protocol): a body waits for room, unread, and
  * gets 503 when none comes within the wait; one that does not arrive within the deadline gets 408
- * and frees its room.
+ * and frees its room; an endpoint failing with an Error still answers (500) and frees its room.
  */
 @Timeout(60)
 class RoutesBodyBudgetHttpTest {
@@ -52,6 +52,11 @@ class RoutesBodyBudgetHttpTest {
             (path, status) -> answeredEarly.add(path + " " + status));
     routes.post("/echo", request -> Reply.text(200, "read " + bodyLength(request)));
     routes.get("/ping", request -> Reply.text(200, "pong"));
+    routes.post(
+        "/unlinked",
+        request -> {
+          throw new NoClassDefFoundError("io/fabric8/kubernetes/api/model/autoscaling/v1/Scale");
+        });
     routes.post(
         "/review",
         new AdmissionEndpoint(
@@ -110,6 +115,16 @@ class RoutesBodyBudgetHttpTest {
     CompletableFuture<HttpResponse<String>> held = post("/hold", new byte[LARGE]);
     assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
     return held;
+  }
+
+  @Test
+  void anEndpointFailingWithAnErrorIsAnswered500AndFreesItsRoom() throws Exception {
+    // a missing class (LinkageError) is no Exception: unanswered, the request would wait for the
+    // client's timeout (kube-apiserver: the webhook's timeoutSeconds) and hold its room
+    HttpResponse<String> failed = post("/unlinked", new byte[LARGE]).get(10, TimeUnit.SECONDS);
+    assertThat(failed.statusCode()).isEqualTo(500);
+    assertThat(post("/echo", new byte[LARGE]).get(10, TimeUnit.SECONDS).body())
+        .isEqualTo("read " + LARGE);
   }
 
   @Test
