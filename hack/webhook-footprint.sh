@@ -8,8 +8,10 @@
 #   FOOTPRINT_PORT=21299  FOOTPRINT_NMT=true  FOOTPRINT_JAVA_TOOL_OPTIONS=...  FOOTPRINT_ARGS=...
 #   FOOTPRINT_REVIEW=file.json (the AdmissionReview sent under load; default a 4 KB CAPI Machine CREATE)
 #   FOOTPRINT_CLASS_LOG=FILE: keep the class-load log (-Xlog:class+load) there
-#   FOOTPRINT_LOOKUPS=N: N eviction-warning lookups before the load (KUBECONFIG: a cluster with
-#     bench-pool, e.g. from bench WebhookCluster: WebhookBench ... --controlplane-dir DIR --hold SECONDS)
+#   FOOTPRINT_LOOKUPS=N: N eviction-warning lookups before the load (a cluster with bench-pool, e.g.
+#     from bench WebhookCluster: WebhookBench ... --controlplane-dir DIR --hold SECONDS, which prints
+#     the webhook pod's environment to export here, as make bench runs it; KUBECONFIG works too but
+#     costs about 5 MiB more: fabric8 loads every model class it knows when it parses a kubeconfig)
 # JAVA_TOOL_OPTIONS, MALLOC_ARENA_MAX and the tuning args default to the Deployment's
 # (manifests/deploy/webhook_deployment.yaml); FOOTPRINT_* override them for experiments.
 # Needs image/target/jvm (mvn -DskipTests package -pl image -am: the image's Java), h2load, openssl.
@@ -69,7 +71,7 @@ sleep 3
 echo "ready+3s: cpu $(cpu_ms) ms, RSS $(status VmRSS) MiB, classes $(grep -c 'class,load' "$work/classes.log")"
 if ((${FOOTPRINT_LOOKUPS:-0} > 0)); then
   # eviction-warning lookups: MachinePool writes adding a NoExecute taint, each a LIST of the pool's
-  # Machines (needs KUBECONFIG naming a cluster with the pool, e.g. WebhookBench --hold)
+  # Machines (needs a cluster with the pool, e.g. WebhookBench --hold)
   h2load -n "$FOOTPRINT_LOOKUPS" -c 1 -H 'content-type: application/json' \
     -d bench/src/main/resources/reviews/machinepool-taint-update.json \
     "https://127.0.0.1:$port/validate/machinepool" 2>&1 | grep -E '^(finished|status)' | tr '\n' ' '

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
  * </pre>
  *
  * With {@code --controlplane-dir} our server runs as installed, against a cluster ({@link
- * WebhookCluster}: its kubeconfig in {@code KUBECONFIG}, eviction warnings on), and each of our
+ * WebhookCluster}: the webhook pod's in-cluster environment, eviction warnings on), and each of our
  * instances also answers MachinePool writes that add a {@code NoExecute} taint after the cold phase
  * (each a LIST of the pool's bound Machines; latency and RSS reported); the reference does only its
  * CAPI mutation.
@@ -130,7 +131,7 @@ public final class WebhookBench {
                 true));
         in.rssMiB.put("after cold", p.rssMiB());
       }
-      if (cluster != null && server.env().containsKey("KUBECONFIG")) {
+      if (cluster != null && server.env().containsKey("KUBERNETES_SERVICE_HOST")) {
         lookups(in, p, dir, full);
       }
       for (boolean http1 : List.of(false, true)) {
@@ -350,10 +351,17 @@ public final class WebhookBench {
           "webhook bench: local API server with our CRDs and %d Machines bound to %s%n",
           bound, WebhookCluster.POOL);
       bench.cluster = WebhookCluster.start(Path.of(a.get("controlplane-dir")), work, bound);
-      clusterEnv.put("KUBECONFIG", bench.cluster.kubeconfig().toString());
+      clusterEnv.putAll(bench.cluster.podEnvironment(work.resolve("serviceaccount")));
       if (a.containsKey("hold")) {
         // for one-off experiments: the cluster stays up for --hold seconds, nothing is measured
-        System.out.println("webhook bench: holding the API server, " + bench.cluster.kubeconfig());
+        System.out.println(
+            "webhook bench: holding the API server, "
+                + bench.cluster.kubeconfig()
+                + "; the webhook pod's environment: "
+                + clusterEnv.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue())
+                    .sorted()
+                    .collect(Collectors.joining(" ")));
         try {
           Thread.sleep(Long.parseLong(a.get("hold")) * 1000);
         } finally {

@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.bench;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +18,7 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,11 +29,16 @@ import javax.net.ssl.TrustManagerFactory;
  * The cluster our webhook server reads, as an installed server does: a local kube-apiserver
  * (testkit {@link LocalControlPlane}) with our CRDs and one MachinePool, {@value #POOL}, with
  * {@code boundMachines} Machines bound to it (the 4.6 KB spec of the benchmark's IronCore Machine
- * review; none tolerates a {@code NoExecute} taint). The server gets its admin kubeconfig, so it
- * runs its eviction warnings (fabric8 client, discovery, a LIST by field selector {@code
- * spec.machinePoolRef.name} per MachinePool write that adds a {@code NoExecute} taint); the
- * benchmark's MachinePool review ({@code reviews/machinepool-taint-update.json}) is such a write.
- * Without a cluster the server would skip all of that and measure lighter than an installed pod.
+ * review; none tolerates a {@code NoExecute} taint), and the shipped namespaces and RBAC. The
+ * server gets the environment of the webhook's pod ({@link #podEnvironment}: fabric8's in-cluster
+ * configuration with a token of the shipped {@code ironcore-maintenance-webhook} ServiceAccount, no
+ * kubeconfig), so it runs its eviction warnings as installed (fabric8 client, discovery, a LIST by
+ * field selector {@code spec.machinePoolRef.name} per MachinePool write that adds a {@code
+ * NoExecute} taint); the benchmark's MachinePool review ({@code
+ * reviews/machinepool-taint-update.json}) is such a write. Without a cluster the server would skip
+ * all of that and measure lighter than an installed pod; with a kubeconfig (as {@code make run}
+ * gives it) heavier: parsing one makes fabric8 load every model class its jars list (about 5 MiB
+ * more, bench/analysis.md).
  */
 final class WebhookCluster implements AutoCloseable {
   static final String POOL = "bench-pool";
@@ -56,6 +63,9 @@ final class WebhookCluster implements AutoCloseable {
     try {
       CrdsWithConversion.install(cp, "crds");
       cp.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=120s");
+      for (String overlay : List.of("namespaces", "rbac")) {
+        cp.kubectl("apply", "-k", ManifestPaths.overlay(overlay).toString()).orThrow();
+      }
       WebhookCluster cluster = new WebhookCluster(cp, boundMachines);
       cluster.populate();
       return cluster;
@@ -67,6 +77,16 @@ final class WebhookCluster implements AutoCloseable {
 
   Path kubeconfig() {
     return cp.kubeconfig();
+  }
+
+  /**
+   * The webhook pod's environment for this API server ({@link
+   * LocalControlPlane#inClusterEnvironment}: in-cluster configuration, a token of the shipped
+   * webhook ServiceAccount written under {@code dir}); {@code KUBECONFIG} must stay unset.
+   */
+  Map<String, String> podEnvironment(Path dir) {
+    return cp.inClusterEnvironment(
+        "ironcore-maintenance-system", "ironcore-maintenance-webhook", dir);
   }
 
   int boundMachines() {

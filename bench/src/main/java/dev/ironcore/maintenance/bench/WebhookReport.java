@@ -33,8 +33,9 @@ final class WebhookReport {
         .append(".\n\n");
     md.append(
         boundMachines > 0
-            ? "Our server runs as installed: `KUBECONFIG` names a local kube-apiserver with our CRDs"
-                + " and "
+            ? "Our server runs as installed: in the webhook pod's environment (fabric8's in-cluster"
+                + " configuration, a token of the shipped ServiceAccount, its RBAC, no kubeconfig)"
+                + " against a local kube-apiserver with our CRDs and "
                 + boundMachines
                 + " Machines bound to one MachinePool, so its eviction warnings are on (fabric8"
                 + " client, discovery); after the cold phase each of our instances answers "
