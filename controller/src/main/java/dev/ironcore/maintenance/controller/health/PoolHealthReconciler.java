@@ -10,6 +10,7 @@ import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -86,8 +87,8 @@ public final class PoolHealthReconciler implements Reconciler {
     if (outcome.markUnknown()) {
       // the cache may lag (a stalled Lease watch, this process paused): the API server's Lease
       // decides, as a poollet that renewed meanwhile must not see its pool go Unknown
-      String live =
-          renewTime(client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get());
+      Lease liveLease = client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get();
+      String live = renewTime(liveLease);
       PoolHealthDecision.Outcome after =
           PoolHealthDecision.decide(
               outcome.seen(), now, clock.instant(), gracePeriod, reach.observedSince());
@@ -105,7 +106,7 @@ public final class PoolHealthReconciler implements Reconciler {
             live);
         return Result.requeueAfter(gracePeriod, "next health deadline");
       }
-      markUnknown(pool, now);
+      markUnknown(pool, now, liveLease == null ? null : liveLease.getSpec());
     }
     return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
   }
@@ -132,7 +133,7 @@ public final class PoolHealthReconciler implements Reconciler {
    * Writes Ready=Unknown (see {@link PoolUnknownWriter}), then counts it and records the event;
    * nothing when a fresh read of the pool shows its Ready condition moved since {@code decided}.
    */
-  private void markUnknown(MachinePool cached, PoolHealthObservation decided) {
+  private void markUnknown(MachinePool cached, PoolHealthObservation decided, LeaseSpec lease) {
     String poolName = cached.getMetadata().getName();
     MachinePool written =
         writer.markUnknown(
@@ -142,7 +143,12 @@ public final class PoolHealthReconciler implements Reconciler {
       return;
     }
     metrics.poolMarkedUnknown();
-    String why = silence(gracePeriod, decided.leaseRenewTime(), poolName);
+    String why =
+        silence(
+            gracePeriod,
+            decided.leaseRenewTime(),
+            lease == null ? null : lease.getLeaseDurationSeconds(),
+            poolName);
     events.recordInBackground(
         written,
         "Warning",
@@ -157,18 +163,41 @@ public final class PoolHealthReconciler implements Reconciler {
    * period this process watched (in seconds) and when the Lease was last renewed, as the silence
    * may be much longer than the grace period (this process started, or the API server answered
    * again, after the agent stopped), e.g. {@code no Lease renewal or Ready change within the grace
-   * period (10 s); Lease kube-node-lease/pool-1 last renewed at 2026-12-05T12:00:00Z}.
+   * period (10 s); Lease ironcore-machinepool-lease/pool-1 last renewed at 2026-12-05T12:00:00Z}.
+   *
+   * <p>When the Lease's {@code leaseDurationSeconds} is longer than the grace period the message
+   * says so: the agent promised its Lease holds that long after each renewal and need not renew
+   * within the grace period, so its pool may go Unknown while the agent is alive, and again after
+   * each renewal (a grace period below the agents' renew interval is a misconfiguration this
+   * process cannot tell from a dead agent otherwise).
    *
    * @param leaseRenewTime the Lease's {@code renewTime} as an ISO-8601 instant, or null when the
    *     pool has no Lease (or one never renewed)
+   * @param leaseDurationSeconds the Lease's {@code leaseDurationSeconds}, or null
    */
-  static String silence(Duration gracePeriod, String leaseRenewTime, String poolName) {
+  static String silence(
+      Duration gracePeriod, String leaseRenewTime, Integer leaseDurationSeconds, String poolName) {
     String lease = "Lease " + Names.LEASE_NAMESPACE + "/" + poolName;
-    return "no Lease renewal or Ready change within the grace period ("
-        + gracePeriod.toSeconds()
-        + " s); "
-        + (leaseRenewTime == null
-            ? "no renewTime in " + lease + " (none, or never renewed)"
-            : lease + " last renewed at " + leaseRenewTime);
+    String why =
+        "no Lease renewal or Ready change within the grace period ("
+            + gracePeriod.toSeconds()
+            + " s); "
+            + (leaseRenewTime == null
+                ? "no renewTime in " + lease + " (none, or never renewed)"
+                : lease + " last renewed at " + leaseRenewTime);
+    if (leaseDurationSeconds != null
+        && Duration.ofSeconds(leaseDurationSeconds).compareTo(gracePeriod) > 0) {
+      why +=
+          "; the Lease holds "
+              + leaseDurationSeconds
+              + " s after each renewal (leaseDurationSeconds), longer than the grace period: its"
+              + " agent need not renew within "
+              + gracePeriod.toSeconds()
+              + " s, so a live agent's pool goes Unknown too (set"
+              + " --machine-pool-lifecycle-grace-period above "
+              + leaseDurationSeconds
+              + "s)";
+    }
+    return why;
   }
 }

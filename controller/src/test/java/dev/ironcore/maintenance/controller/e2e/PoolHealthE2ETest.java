@@ -136,6 +136,53 @@ class PoolHealthE2ETest extends InProcessController {
   }
 
   /**
+   * A Lease that holds longer than the grace period (here 40 s against 1 s): the agent need not
+   * renew within the grace period, so the PoolUnknown Event says that a live agent's pool goes
+   * Unknown too, and how to set the flag (fresh eyes: a short grace period made healthy pools flap
+   * with no hint why).
+   */
+  @Test
+  void theUnknownEventNamesALeaseHeldLongerThanTheGracePeriod() {
+    String pool = world.poolName("long-lease");
+    world.createPool(pool, List.of());
+    markReady(pool);
+    world
+        .client
+        .leases()
+        .inNamespace(Names.LEASE_NAMESPACE)
+        .resource(
+            new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+                .withNewMetadata()
+                .withName(pool)
+                .withNamespace(Names.LEASE_NAMESPACE)
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity(pool)
+                .withLeaseDurationSeconds(40)
+                .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC))
+                .endSpec()
+                .build())
+        .create();
+    eventually().until(() -> "Unknown".equals(ready(world.pool(pool)).getStatus()));
+    eventually()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        world.client.v1().events().inNamespace("default").list().getItems().stream()
+                            .filter(e -> pool.equals(e.getInvolvedObject().getName()))
+                            .filter(e -> "PoolUnknown".equals(e.getReason())))
+                    .singleElement()
+                    .satisfies(
+                        e ->
+                            assertThat(e.getMessage())
+                                .contains(
+                                    "the Lease holds 40 s after each renewal"
+                                        + " (leaseDurationSeconds), longer than the grace period")
+                                .contains("set --machine-pool-lifecycle-grace-period above 40s")));
+  }
+
+  /**
    * The controller's Lease cache stops following the API server (its informer is killed again and
    * again for 4 s, four grace periods, while the supervisor backs off) while the poollet keeps
    * renewing: the health loop reaches its deadlines on a cache that lags, and must ask the API
