@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -235,13 +236,28 @@ public final class CertificateInstall {
     }
     long lacking = slots.stream().filter(s -> !s.bundle().contains(caCert)).count();
     if (lacking > 0) {
+      // an expired CA verifies nothing: the update drops it, and the plan says so
+      Set<X509Certificate> expired = new LinkedHashSet<>();
+      slots.forEach(
+          s -> {
+            Set<X509Certificate> kept =
+                new HashSet<>(s.bundle().withoutExpired(now).certificates());
+            s.bundle().certificates().stream().filter(c -> !kept.contains(c)).forEach(expired::add);
+          });
       steps.add(
           new Step(
               "add the CA to "
                   + lacking
                   + " of "
                   + slots.size()
-                  + " caBundles, keeping the CAs they trust now",
+                  + " caBundles, keeping the CAs they trust now"
+                  + (expired.isEmpty()
+                      ? ""
+                      : " except the expired "
+                          + expired.stream()
+                              .map(CertificateInstall::describe)
+                              .collect(java.util.stream.Collectors.joining(", "))
+                          + " (removed)"),
               () -> print(trust.update(b -> b.withoutExpired(clock.instant()).plus(caCert)))));
     }
     boolean issue =
@@ -314,10 +330,15 @@ public final class CertificateInstall {
                       out::println)));
     }
     if (othersTrusted) {
+      // before the other CAs go: the servers must present a certificate of the CA that stays
+      // (the one issued above, or the stored one when none was)
       steps.add(
           new Step(
-              "wait until the running webhook server(s) present the new serving certificate "
-                  + "(up to "
+              "wait until the running webhook server(s) present "
+                  + (issue
+                      ? "the new serving certificate"
+                      : "the serving certificate of " + store.describe())
+                  + " (up to "
                   + settings.waitTimeout().toSeconds()
                   + " s)",
               () -> {

@@ -65,6 +65,10 @@ class CertificateInstallChecksTest {
   }
 
   private void run(CertificateInstall.Settings s) {
+    run(s, Clock.systemUTC());
+  }
+
+  private void run(CertificateInstall.Settings s, Clock clock) {
     new CertificateInstall(
             s,
             caFiles,
@@ -72,7 +76,7 @@ class CertificateInstallChecksTest {
             trust,
             new ServerProbe(List.of()),
             new PrintStream(out, true, StandardCharsets.UTF_8),
-            Clock.systemUTC())
+            clock)
         .run();
   }
 
@@ -268,6 +272,49 @@ class CertificateInstallChecksTest {
     refusedUnchanged(
         settings(CertificateInstall.Mode.ROTATE, DNS, List.of("127.0.0.1"), null, null),
         "the serving pair's directory " + dir.resolve("bfile").resolve("serving"));
+  }
+
+  @Test
+  void thePlanNamesTheExpiredCaItDropsFromTheCaBundles() {
+    // fresh eyes: "keeping the CAs they trust now" while the update dropped an expired one
+    CertificateAuthority old = CertificateAuthority.generate("old-ca", Duration.ofDays(1));
+    trust.update(b -> CaBundle.of(old.certificate()));
+    run(
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null),
+        Clock.offset(Clock.systemUTC(), Duration.ofDays(2)));
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains(
+            "add the CA to 3 of 3 caBundles, keeping the CAs they trust now except the expired"
+                + " CN=old-ca (serial ")
+        .contains(") (removed)");
+    assertThat(trust.bundles()).noneMatch(b -> b.contains(old.certificate()));
+  }
+
+  @Test
+  void withNoCertificateToIssueThePlanWaitsForTheStoredOneBeforeDroppingOtherCas() {
+    installed();
+    CertificateAuthority other = CertificateAuthority.generate("other-ca", Duration.ofDays(30));
+    trust.update(b -> b.plus(other.certificate()));
+    out.reset();
+    CertificateInstall.Settings s =
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null);
+    run(
+        new CertificateInstall.Settings(
+            s.mode(),
+            true,
+            s.commonName(),
+            s.dnsNames(),
+            s.ipAddresses(),
+            s.keys(),
+            s.validity(),
+            s.caValidity(),
+            s.waitTimeout()));
+    // fresh eyes: the plan waited for "the new serving certificate" where none was issued
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .doesNotContain("issue a serving certificate")
+        .doesNotContain("the new serving certificate")
+        .contains("wait until the running webhook server(s) present the serving certificate of ")
+        .contains("drop every other CA from the caBundles");
   }
 
   @Test
