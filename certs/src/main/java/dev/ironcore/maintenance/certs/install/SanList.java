@@ -4,7 +4,11 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.bouncycastle.util.IPAddress;
 
@@ -41,7 +45,9 @@ record SanList(List<String> dnsNames, List<String> ipAddresses) {
   }
 
   /**
-   * Sorts and checks the entries; blank ones (as from {@code SANS='a,,b'}) are skipped.
+   * Sorts and checks the entries; blank ones (as from {@code SANS='a,,b'}) are skipped, and a
+   * repeated one is kept once, at its first place (a DNS name in any case, an IP address in any
+   * spelling: {@code ::1} and {@code 0:0:0:0:0:0:0:1}), as a certificate need not name it twice.
    *
    * @param entries DNS names and IP literals, surrounding blanks ignored
    * @return them split into DNS names and IPs
@@ -50,6 +56,7 @@ record SanList(List<String> dnsNames, List<String> ipAddresses) {
   static SanList parse(List<String> entries) {
     List<String> dns = new ArrayList<>();
     List<String> ips = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
     for (String raw : entries) {
       String e = raw.trim();
       if (e.isEmpty()) {
@@ -59,16 +66,31 @@ record SanList(List<String> dnsNames, List<String> ipAddresses) {
         if (!IPV4.matcher(e).matches() && !(e.contains(":") && IPAddress.isValidIPv6(e))) {
           throw bad(e, "not a valid IP address (IPv4 as 10.0.0.1, IPv6 as fd00::1)");
         }
-        ips.add(ipv4MappedAsIpv4(e));
+        String ip = ipv4MappedAsIpv4(e);
+        if (seen.add("ip " + canonicalIp(ip))) {
+          ips.add(ip);
+        }
       } else {
         String why = dnsProblem(e);
         if (why != null) {
           throw bad(e, why);
         }
-        dns.add(e);
+        if (seen.add("dns " + e.toLowerCase(Locale.ROOT))) {
+          dns.add(e);
+        }
       }
     }
     return new SanList(dns, ips);
+  }
+
+  /** The address's bytes as text, the same for every spelling of one address. */
+  private static String canonicalIp(String literal) {
+    try {
+      // a literal (checked above): no name lookup
+      return Arrays.toString(InetAddress.getByName(literal).getAddress());
+    } catch (UnknownHostException e) {
+      return literal;
+    }
   }
 
   /**

@@ -32,6 +32,23 @@ class SanListTest {
    * a later SANS naming the IPv4 form finds the certificate up to date, and so it is.
    */
   @Test
+  void aRepeatedEntryIsKeptOnceAtItsFirstPlace() {
+    // fresh eyes: SANS='a,a' gave a certificate naming a twice
+    SanList l =
+        SanList.parse(
+            List.of(
+                "webhook.ns.svc",
+                "10.0.0.1",
+                "Webhook.NS.svc",
+                "::1",
+                "0:0:0:0:0:0:0:1",
+                "10.0.0.1",
+                "localhost"));
+    assertThat(l.dnsNames()).containsExactly("webhook.ns.svc", "localhost");
+    assertThat(l.ipAddresses()).containsExactly("10.0.0.1", "::1");
+  }
+
+  @Test
   void anIpv4MappedIpv6AddressIsItsIpv4Address() {
     assertThat(
             SanList.parse(List.of("::ffff:127.0.0.2", "::FFFF:7f00:3", "::1", "fd00::1"))
