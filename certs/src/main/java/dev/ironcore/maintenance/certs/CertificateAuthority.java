@@ -128,15 +128,25 @@ public final class CertificateAuthority {
    *
    * @param certName how to name the certificate in error messages (e.g. its file)
    * @param keyName how to name the key in error messages
-   * @throws IllegalArgumentException if the PEM is empty or malformed, the certificate is no CA, or
-   *     the key does not belong to the certificate
+   * @throws IllegalArgumentException if the PEM is empty or malformed, holds more than one
+   *     certificate, the certificate is no CA, or the key does not belong to the certificate
    */
   public static CertificateAuthority parse(
       String certPem, String keyPem, String certName, String keyName) {
     X509Certificate cert;
     PrivateKey key;
     try {
-      cert = Pem.decodeCertificate(certPem);
+      List<X509Certificate> certs = Pem.decodeCertificates(certPem);
+      if (certs.size() > 1) {
+        // which one signs would be a guess, and a chain (an intermediate CA) is not supported:
+        // kube-apiserver is given this one certificate as the caBundle
+        throw new IllegalArgumentException(
+            "holds "
+                + certs.size()
+                + " certificates; a CA file holds its CA's certificate alone (the one the key"
+                + " belongs to)");
+      }
+      cert = certs.get(0);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(certName + ": " + e.getMessage(), e);
     }

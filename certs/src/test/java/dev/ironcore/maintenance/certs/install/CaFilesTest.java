@@ -45,6 +45,17 @@ class CaFilesTest {
     assertThatThrownBy(() -> files.read(Instant.now(), true))
         .isInstanceOf(Refusal.class)
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    // fresh eyes: a second certificate (e.g. the CA pasted twice, or a chain) was ignored
+    Files.writeString(
+        dir.resolve("ca.crt"),
+        ca.certificatePem()
+            + CertificateAuthority.generate("other", Duration.ofDays(1)).certificatePem());
+    assertThatThrownBy(() -> files.read(Instant.now(), true))
+        .isInstanceOf(Refusal.class)
+        .hasMessageContaining(
+            "ca.crt: holds 2 certificates; a CA file holds its CA's certificate alone (the one the"
+                + " key belongs to)")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     Files.delete(dir.resolve("ca.crt"));
     assertThatThrownBy(() -> files.read(Instant.now(), true))
         .hasMessageContaining("ca.crt is missing");
