@@ -47,6 +47,14 @@ class PoolHealthE2ETest extends InProcessController {
     PoolAgent.renewLease(world, pool);
   }
 
+  /** The {@code PoolUnknown} Events on {@code pool}. */
+  private java.util.stream.Stream<io.fabric8.kubernetes.api.model.Event> poolUnknownEvents(
+      String pool) {
+    return world.client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> pool.equals(e.getInvolvedObject().getName()))
+        .filter(e -> "PoolUnknown".equals(e.getReason()));
+  }
+
   private static Condition ready(MachinePool p) {
     return PoolAgent.ready(p);
   }
@@ -89,10 +97,7 @@ class PoolHealthE2ETest extends InProcessController {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () ->
-                assertThat(
-                        world.client.v1().events().inNamespace("default").list().getItems().stream()
-                            .filter(e -> pool.equals(e.getInvolvedObject().getName()))
-                            .filter(e -> "PoolUnknown".equals(e.getReason())))
+                assertThat(poolUnknownEvents(pool))
                     .singleElement()
                     .satisfies(
                         e -> {
@@ -123,10 +128,7 @@ class PoolHealthE2ETest extends InProcessController {
     // stopped right away, while its PoolUnknown Event is likely still held (1 s): a clean stop
     // writes it before the controller is gone
     controller.close();
-    assertThat(
-            world.client.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> pool.equals(e.getInvolvedObject().getName()))
-                .filter(e -> "PoolUnknown".equals(e.getReason())))
+    assertThat(poolUnknownEvents(pool))
         .singleElement()
         .satisfies(
             e ->
@@ -146,32 +148,13 @@ class PoolHealthE2ETest extends InProcessController {
     String pool = world.poolName("long-lease");
     world.createPool(pool, List.of());
     markReady(pool);
-    world
-        .client
-        .leases()
-        .inNamespace(Names.LEASE_NAMESPACE)
-        .resource(
-            new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
-                .withNewMetadata()
-                .withName(pool)
-                .withNamespace(Names.LEASE_NAMESPACE)
-                .endMetadata()
-                .withNewSpec()
-                .withHolderIdentity(pool)
-                .withLeaseDurationSeconds(40)
-                .withRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC))
-                .endSpec()
-                .build())
-        .create();
+    PoolAgent.renewLease(world, pool, 40);
     eventually().until(() -> "Unknown".equals(ready(world.pool(pool)).getStatus()));
     eventually()
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () ->
-                assertThat(
-                        world.client.v1().events().inNamespace("default").list().getItems().stream()
-                            .filter(e -> pool.equals(e.getInvolvedObject().getName()))
-                            .filter(e -> "PoolUnknown".equals(e.getReason())))
+                assertThat(poolUnknownEvents(pool))
                     .singleElement()
                     .satisfies(
                         e ->
@@ -221,10 +204,6 @@ class PoolHealthE2ETest extends InProcessController {
         .during(Duration.ofSeconds(2))
         .atMost(Duration.ofSeconds(4))
         .until(() -> "True".equals(ready(world.pool(pool)).getStatus()));
-    assertThat(
-            world.client.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> pool.equals(e.getInvolvedObject().getName()))
-                .filter(e -> "PoolUnknown".equals(e.getReason())))
-        .isEmpty();
+    assertThat(poolUnknownEvents(pool)).isEmpty();
   }
 }
