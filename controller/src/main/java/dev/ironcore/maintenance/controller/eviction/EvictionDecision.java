@@ -4,6 +4,7 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
+import dev.ironcore.maintenance.api.compute.TimeAdded;
 import dev.ironcore.maintenance.api.compute.Toleration;
 import dev.ironcore.maintenance.api.compute.Tolerations;
 import java.time.Duration;

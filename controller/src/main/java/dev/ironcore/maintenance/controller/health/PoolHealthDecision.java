@@ -17,8 +17,18 @@ public final class PoolHealthDecision {
    *
    * @param observation what was seen last
    * @param lastChange local time when the observation last changed (or was first seen)
+   * @param renewInterval the shortest time between two consecutive Lease {@code renewTime}s this
+   *     process saw (both written by the agent, so no clock of ours is involved; the shortest, as a
+   *     pass that came late sees two renewals as one), or null before two were seen (or when they
+   *     did not parse, or went backwards)
    */
-  public record Seen(PoolHealthObservation observation, Instant lastChange) {}
+  public record Seen(
+      PoolHealthObservation observation, Instant lastChange, Duration renewInterval) {
+    /** Without a known renew interval. */
+    public Seen(PoolHealthObservation observation, Instant lastChange) {
+      this(observation, lastChange, null);
+    }
+  }
 
   /**
    * @param seen the new state to remember
@@ -58,7 +68,17 @@ public final class PoolHealthDecision {
         previous == null
             || current.leaseRenewTimeChanged(previous.observation())
             || current.readyConditionChanged(previous.observation());
-    Seen seen = changed ? new Seen(current, now) : new Seen(current, previous.lastChange());
+    Duration interval = previous == null ? null : previous.renewInterval();
+    if (previous != null && current.leaseRenewTimeChanged(previous.observation())) {
+      Duration between = between(previous.observation().leaseRenewTime(), current.leaseRenewTime());
+      if (between != null && (interval == null || between.compareTo(interval) < 0)) {
+        interval = between;
+      }
+    }
+    Seen seen =
+        changed
+            ? new Seen(current, now, interval)
+            : new Seen(current, previous.lastChange(), interval);
     Instant from = seen.lastChange().isAfter(observedSince) ? seen.lastChange() : observedSince;
     Instant deadline = from.plus(gracePeriod);
     if (now.isBefore(deadline)) {
@@ -66,5 +86,18 @@ public final class PoolHealthDecision {
     }
     boolean alreadyUnknown = "Unknown".equals(current.readyStatus());
     return new Outcome(seen, !alreadyUnknown, gracePeriod);
+  }
+
+  /** {@code to - from} when both parse as instants and it is positive, else null. */
+  private static Duration between(String from, String to) {
+    if (from == null || to == null) {
+      return null;
+    }
+    try {
+      Duration d = Duration.between(Instant.parse(from), Instant.parse(to));
+      return d.isNegative() || d.isZero() ? null : d;
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
   }
 }

@@ -10,7 +10,6 @@ import dev.ironcore.maintenance.controller.metrics.ControllerMetrics;
 import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,8 +86,8 @@ public final class PoolHealthReconciler implements Reconciler {
     if (outcome.markUnknown()) {
       // the cache may lag (a stalled Lease watch, this process paused): the API server's Lease
       // decides, as a poollet that renewed meanwhile must not see its pool go Unknown
-      Lease liveLease = client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get();
-      String live = renewTime(liveLease);
+      String live =
+          renewTime(client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get());
       PoolHealthDecision.Outcome after =
           PoolHealthDecision.decide(
               outcome.seen(), now, clock.instant(), gracePeriod, reach.observedSince());
@@ -99,14 +98,17 @@ public final class PoolHealthReconciler implements Reconciler {
       }
       if (!java.util.Objects.equals(live, now.leaseRenewTime())) {
         PoolHealthObservation fresh = observe(pool, live);
-        seen.put(poolName, new PoolHealthDecision.Seen(fresh, clock.instant()));
+        // (the renewals the lagging cache missed are unknown: the renew interval stays)
+        seen.put(
+            poolName,
+            new PoolHealthDecision.Seen(fresh, clock.instant(), outcome.seen().renewInterval()));
         LOG.info(
             "pool {}: the cached Lease lags behind the API server's (renewTime {}): not Unknown",
             poolName,
             live);
         return Result.requeueAfter(gracePeriod, "next health deadline");
       }
-      markUnknown(pool, now, liveLease == null ? null : liveLease.getSpec());
+      markUnknown(pool, now, outcome.seen().renewInterval());
     }
     return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
   }
@@ -133,7 +135,8 @@ public final class PoolHealthReconciler implements Reconciler {
    * Writes Ready=Unknown (see {@link PoolUnknownWriter}), then counts it and records the event;
    * nothing when a fresh read of the pool shows its Ready condition moved since {@code decided}.
    */
-  private void markUnknown(MachinePool cached, PoolHealthObservation decided, LeaseSpec lease) {
+  private void markUnknown(
+      MachinePool cached, PoolHealthObservation decided, Duration renewInterval) {
     String poolName = cached.getMetadata().getName();
     MachinePool written =
         writer.markUnknown(
@@ -143,12 +146,7 @@ public final class PoolHealthReconciler implements Reconciler {
       return;
     }
     metrics.poolMarkedUnknown();
-    String why =
-        silence(
-            gracePeriod,
-            decided.leaseRenewTime(),
-            lease == null ? null : lease.getLeaseDurationSeconds(),
-            poolName);
+    String why = silence(gracePeriod, decided.leaseRenewTime(), renewInterval, poolName);
     events.recordInBackground(
         written,
         "Warning",
@@ -165,39 +163,41 @@ public final class PoolHealthReconciler implements Reconciler {
    * again, after the agent stopped), e.g. {@code no Lease renewal or Ready change within the grace
    * period (10 s); Lease ironcore-machinepool-lease/pool-1 last renewed at 2026-12-05T12:00:00Z}.
    *
-   * <p>When the Lease's {@code leaseDurationSeconds} is longer than the grace period the message
-   * says so: the agent promised its Lease holds that long after each renewal and need not renew
-   * within the grace period, so its pool may go Unknown while the agent is alive, and again after
-   * each renewal (a grace period below the agents' renew interval is a misconfiguration this
-   * process cannot tell from a dead agent otherwise).
+   * <p>When the agent's renewals were never less than the grace period apart, the message says so:
+   * a live agent that renews that seldom has its pool go Unknown between renewals, again and again
+   * (a grace period below the agents' renew interval is a misconfiguration this process cannot
+   * otherwise tell from a dead agent). The Lease's {@code leaseDurationSeconds} says nothing about
+   * it: agents renew well within it (a kubelet-style agent renews a 40 s Lease every 10 s).
    *
    * @param leaseRenewTime the Lease's {@code renewTime} as an ISO-8601 instant, or null when the
    *     pool has no Lease (or one never renewed)
-   * @param leaseDurationSeconds the Lease's {@code leaseDurationSeconds}, or null
+   * @param renewInterval the shortest time between two renewals of the agent seen ({@link
+   *     PoolHealthDecision.Seen#renewInterval()}), or null
    */
   static String silence(
-      Duration gracePeriod, String leaseRenewTime, Integer leaseDurationSeconds, String poolName) {
+      Duration gracePeriod, String leaseRenewTime, Duration renewInterval, String poolName) {
     String lease = "Lease " + Names.LEASE_NAMESPACE + "/" + poolName;
     String why =
         "no Lease renewal or Ready change within the grace period ("
-            + gracePeriod.toSeconds()
-            + " s); "
+            + seconds(gracePeriod)
+            + "); "
             + (leaseRenewTime == null
                 ? "no renewTime in " + lease + " (none, or never renewed)"
                 : lease + " last renewed at " + leaseRenewTime);
-    if (leaseDurationSeconds != null
-        && Duration.ofSeconds(leaseDurationSeconds).compareTo(gracePeriod) > 0) {
+    if (renewInterval != null && renewInterval.compareTo(gracePeriod) >= 0) {
       why +=
-          "; the Lease holds "
-              + leaseDurationSeconds
-              + " s after each renewal (leaseDurationSeconds), longer than the grace period: its"
-              + " agent need not renew within "
-              + gracePeriod.toSeconds()
-              + " s, so a live agent's pool goes Unknown too (set"
-              + " --machine-pool-lifecycle-grace-period above "
-              + leaseDurationSeconds
-              + "s)";
+          "; its agent renewed it every "
+              + seconds(renewInterval)
+              + " or more: an agent that renews that seldom has its pool go Unknown between"
+              + " renewals while it is alive (set --machine-pool-lifecycle-grace-period above its"
+              + " renew interval)";
     }
     return why;
+  }
+
+  /** {@code 50 s}, {@code 2.5 s}: seconds, with the milliseconds where there are any. */
+  static String seconds(Duration d) {
+    return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString()
+        + " s";
   }
 }

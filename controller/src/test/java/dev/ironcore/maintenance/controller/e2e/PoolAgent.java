@@ -45,14 +45,6 @@ final class PoolAgent {
 
   /** Creates or renews the pool's Lease with {@code renewTime} now. */
   static void renewLease(ControllerWorld world, String pool) {
-    renewLease(world, pool, null);
-  }
-
-  /**
-   * As {@link #renewLease(ControllerWorld, String)}, with {@code leaseDurationSeconds} (null:
-   * none).
-   */
-  static void renewLease(ControllerWorld world, String pool, Integer leaseDurationSeconds) {
     Lease lease =
         new LeaseBuilder()
             .withNewMetadata()
@@ -61,7 +53,6 @@ final class PoolAgent {
             .endMetadata()
             .withNewSpec()
             .withHolderIdentity(pool)
-            .withLeaseDurationSeconds(leaseDurationSeconds)
             .withRenewTime(ZonedDateTime.now(ZoneOffset.UTC))
             .endSpec()
             .build();

@@ -21,6 +21,30 @@ class PoolHealthDecisionTest {
   }
 
   @Test
+  void theShortestTimeBetweenTwoRenewalsSeenIsKept() {
+    var r1 = new PoolHealthObservation("2026-01-01T00:00:00Z", "True", 4L);
+    var r2 = new PoolHealthObservation("2026-01-01T00:00:10Z", "True", 4L);
+    var r4 = new PoolHealthObservation("2026-01-01T00:00:30Z", "True", 4L); // r3 not seen
+    var back = new PoolHealthObservation("2025-01-01T00:00:00Z", "True", 4L);
+    var first = PoolHealthDecision.decide(null, r1, T0, GRACE);
+    assertThat(first.seen().renewInterval()).isNull();
+    var second = PoolHealthDecision.decide(first.seen(), r2, T0.plusSeconds(10), GRACE);
+    assertThat(second.seen().renewInterval()).isEqualTo(Duration.ofSeconds(10));
+    var late = PoolHealthDecision.decide(second.seen(), r4, T0.plusSeconds(31), GRACE);
+    assertThat(late.seen().renewInterval())
+        .as("a pass that saw two renewals as one does not lengthen it")
+        .isEqualTo(Duration.ofSeconds(10));
+    var same = PoolHealthDecision.decide(late.seen(), r4, T0.plusSeconds(32), GRACE);
+    assertThat(same.seen().renewInterval()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(
+            PoolHealthDecision.decide(same.seen(), back, T0.plusSeconds(33), GRACE)
+                .seen()
+                .renewInterval())
+        .as("a renewTime going backwards is no interval")
+        .isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
   void nothingMovingForTheGracePeriodMarksUnknownOnce() {
     var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
     var before = PoolHealthDecision.decide(first.seen(), READY, T0.plusSeconds(49), GRACE);

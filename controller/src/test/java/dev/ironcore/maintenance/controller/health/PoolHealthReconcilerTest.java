@@ -11,7 +11,9 @@ class PoolHealthReconcilerTest {
 
   @Test
   void theMessageNamesTheGracePeriodAndTheLastRenewal() {
-    assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(50), RENEWED, 40, "pool-1"))
+    assertThat(
+            PoolHealthReconciler.silence(
+                Duration.ofSeconds(50), RENEWED, Duration.ofSeconds(10), "pool-1"))
         .isEqualTo(
             "no Lease renewal or Ready change within the grace period (50 s); Lease"
                 + " ironcore-machinepool-lease/pool-1 last renewed at 2026-12-05T12:00:00Z");
@@ -22,21 +24,37 @@ class PoolHealthReconcilerTest {
   }
 
   @Test
-  void aLeaseHeldLongerThanTheGracePeriodIsNamedAsTheLikelyCause() {
-    // the agent promised its Lease holds 40 s: with a grace period of 20 s its pool goes Unknown
-    // between two renewals of a live agent, again and again
-    assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(20), RENEWED, 40, "pool-1"))
+  void aGracePeriodWithMillisecondsIsPrintedWithThem() {
+    // fresh eyes: 2500ms was printed as "2 s"
+    assertThat(PoolHealthReconciler.silence(Duration.ofMillis(2500), null, null, "p"))
+        .startsWith("no Lease renewal or Ready change within the grace period (2.5 s); ");
+    assertThat(PoolHealthReconciler.seconds(Duration.ofMillis(50))).isEqualTo("0.05 s");
+    assertThat(PoolHealthReconciler.seconds(Duration.ofMinutes(2))).isEqualTo("120 s");
+  }
+
+  @Test
+  void anAgentThatRenewsNoMoreOftenThanTheGracePeriodIsNamedAsTheLikelyCause() {
+    // a live agent renewing every 10 s under a grace period of 5 s: its pool goes Unknown
+    // between renewals, again and again
+    assertThat(
+            PoolHealthReconciler.silence(
+                Duration.ofSeconds(5), RENEWED, Duration.ofSeconds(10), "pool-1"))
         .isEqualTo(
-            "no Lease renewal or Ready change within the grace period (20 s); Lease"
-                + " ironcore-machinepool-lease/pool-1 last renewed at 2026-12-05T12:00:00Z; the Lease holds"
-                + " 40 s after each renewal (leaseDurationSeconds), longer than the grace period:"
-                + " its agent need not renew within 20 s, so a live agent's pool goes Unknown too"
-                + " (set --machine-pool-lifecycle-grace-period above 40s)");
-    assertThat(PoolHealthReconciler.silence(Duration.ofMillis(40_500), RENEWED, 40, "pool-1"))
-        .as("a grace period just longer than the Lease")
-        .doesNotContain("leaseDurationSeconds");
-    assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(40), RENEWED, 40, "pool-1"))
+            "no Lease renewal or Ready change within the grace period (5 s); Lease"
+                + " ironcore-machinepool-lease/pool-1 last renewed at 2026-12-05T12:00:00Z; its"
+                + " agent renewed it every 10 s or more: an agent that renews that seldom has its"
+                + " pool go Unknown between renewals while it is alive (set"
+                + " --machine-pool-lifecycle-grace-period above its renew interval)");
+    assertThat(
+            PoolHealthReconciler.silence(
+                Duration.ofSeconds(10), RENEWED, Duration.ofSeconds(10), "pool-1"))
         .as("equal")
-        .doesNotContain("leaseDurationSeconds");
+        .contains("renewed it every 10 s or more");
+    // fresh eyes: the Lease's leaseDurationSeconds said nothing; an agent renewing a 40 s Lease
+    // every 10 s under a grace period of 20 s that stops is simply silent
+    assertThat(
+            PoolHealthReconciler.silence(
+                Duration.ofSeconds(20), RENEWED, Duration.ofMillis(9_999), "pool-1"))
+        .doesNotContain("renewed it every");
   }
 }

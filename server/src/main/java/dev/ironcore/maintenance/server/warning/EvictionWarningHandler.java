@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
 import dev.ironcore.maintenance.server.admission.AdmissionResponse;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -25,14 +26,24 @@ public final class EvictionWarningHandler implements AdmissionHandler {
 
   private final AdmissionHandler inner;
   private final BoundMachines boundMachines;
+  private final Clock clock;
 
   /**
    * @param inner the MachinePool handler whose decision stands (e.g. taint validation)
    * @param boundMachines where the pool's bound Machines are looked up
    */
   public EvictionWarningHandler(AdmissionHandler inner, BoundMachines boundMachines) {
+    this(inner, boundMachines, Clock.systemUTC());
+  }
+
+  /**
+   * As {@link #EvictionWarningHandler(AdmissionHandler, BoundMachines)}, with the clock a taint's
+   * {@code timeAdded} is compared with.
+   */
+  public EvictionWarningHandler(AdmissionHandler inner, BoundMachines boundMachines, Clock clock) {
     this.inner = inner;
     this.boundMachines = boundMachines;
+    this.clock = clock;
   }
 
   @Override
@@ -54,7 +65,7 @@ public final class EvictionWarningHandler implements AdmissionHandler {
       if (bound.isEmpty()) {
         return response;
       }
-      warnings = EvictionWarnings.of(old, updated, bound.get());
+      warnings = EvictionWarnings.of(old, updated, bound.get(), clock.instant());
     } catch (RuntimeException e) {
       return response;
     } catch (LinkageError e) {

@@ -4,7 +4,10 @@ import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
+import dev.ironcore.maintenance.api.compute.TimeAdded;
 import dev.ironcore.maintenance.api.compute.Tolerations;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -32,9 +35,13 @@ public final class EvictionWarnings {
    * @param old the pool before (null on CREATE)
    * @param updated the pool after
    * @param bound the Machines bound to the pool
+   * @param now the time of the write: {@code tolerationSeconds} count from a taint's {@code
+   *     timeAdded} where it is earlier (IronCore IEP-21, as the eviction loop counts them)
    * @return e.g. {@code 2 bound Machines do not tolerate maintenance.ironcore.dev=x:NoExecute and
    *     will be evicted} and {@code 1 bound Machine tolerates k:NoExecute for 30 s only
-   *     (tolerationSeconds) and will be evicted then}; at most two per added taint, none for a
+   *     (tolerationSeconds) and will be evicted then} (the seconds left since {@code timeAdded}),
+   *     or {@code ... tolerates k:NoExecute for less than the 600 s since its timeAdded
+   *     (tolerationSeconds) and will be evicted now}; at most three per added taint, none for a
    *     taint that evicts no Machine
    */
   /**
@@ -57,7 +64,8 @@ public final class EvictionWarnings {
     return false;
   }
 
-  public static List<String> of(MachinePool old, MachinePool updated, List<Machine> bound) {
+  public static List<String> of(
+      MachinePool old, MachinePool updated, List<Machine> bound, Instant now) {
     Set<dev.ironcore.maintenance.api.json.HashKey.Strings> before = new HashSet<>();
     taints(old)
         .forEach(
@@ -74,10 +82,16 @@ public final class EvictionWarnings {
         unchecked++;
         continue;
       }
-      long now = 0;
+      // tolerationSeconds count from the taint's timeAdded (IronCore IEP-21, as the eviction
+      // loop counts them): a taint written with an earlier timeAdded has used some up already
+      Instant added = TimeAdded.parse(t.getTimeAdded());
+      long elapsed =
+          added == null || !added.isBefore(now) ? 0 : Duration.between(added, now).toSeconds();
+      long evictedNow = 0;
       long shortest = Long.MAX_VALUE;
       long longest = 0;
       long later = 0;
+      long elapsedAlready = 0;
       for (Machine m : bound) {
         if (m.getMetadata() != null && m.getMetadata().getDeletionTimestamp() != null) {
           continue;
@@ -85,21 +99,36 @@ public final class EvictionWarnings {
         Long seconds =
             Tolerations.secondsTolerated(
                 t, m.getSpec() == null ? null : m.getSpec().getTolerations());
-        if (seconds == null || (seconds != Tolerations.FOREVER && seconds <= 0)) {
-          now++;
+        long left = seconds == null || seconds == Tolerations.FOREVER ? 0 : seconds - elapsed;
+        if (seconds == null || (seconds != Tolerations.FOREVER && left <= 0)) {
+          if (seconds == null || seconds <= 0) {
+            evictedNow++;
+          } else {
+            elapsedAlready++;
+          }
         } else if (seconds != Tolerations.FOREVER) {
           later++;
-          shortest = Math.min(shortest, seconds);
-          longest = Math.max(longest, seconds);
+          shortest = Math.min(shortest, left);
+          longest = Math.max(longest, left);
         }
       }
-      if (now > 0) {
+      if (evictedNow > 0) {
         warnings.add(
-            (now == 1
+            (evictedNow == 1
                     ? "1 bound Machine does not tolerate "
-                    : now + " bound Machines do not tolerate ")
+                    : evictedNow + " bound Machines do not tolerate ")
                 + describe(t)
                 + " and will be evicted");
+      }
+      if (elapsedAlready > 0) {
+        warnings.add(
+            (elapsedAlready == 1
+                    ? "1 bound Machine tolerates "
+                    : elapsedAlready + " bound Machines tolerate ")
+                + describe(t)
+                + " for less than the "
+                + elapsed
+                + " s since its timeAdded (tolerationSeconds) and will be evicted now");
       }
       if (later > 0) {
         warnings.add(

@@ -10,6 +10,7 @@ import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,12 @@ class EvictionWarningE2ETest {
 
     LiveBoundMachines live = asWebhook();
     WebhookEnvironment.MACHINES.set(live);
+    assertThat(live.boundTo(pool)).hasValueSatisfying(l -> assertThat(l).hasSize(4));
+    // a pool name the API server never accepts (a review sent to the webhook port directly)
+    // selects nothing, and the warnings stay on (fresh eyes: "a=b" turned them off for good)
+    for (String odd : List.of("a=b", "a,b", "a\\b")) {
+      assertThat(live.boundTo(odd)).as(odd).hasValueSatisfying(l -> assertThat(l).isEmpty());
+    }
     assertThat(live.boundTo(pool)).hasValueSatisfying(l -> assertThat(l).hasSize(4));
     // a write that adds no NoExecute taint reads nothing and warns about nothing
     KubectlResult labelled = env.kubectl("label", POOLS, pool, "touched=yes");

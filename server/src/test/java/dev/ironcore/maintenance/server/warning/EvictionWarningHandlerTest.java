@@ -102,6 +102,34 @@ class EvictionWarningHandlerTest {
   }
 
   @Test
+  void theSecondsCountFromTheTaintsTimeAdded() {
+    // fresh eyes: a taint written with a timeAdded 10 minutes back was announced as tolerated
+    // "for 300 s", and the Machine was evicted at once (the eviction loop counts from timeAdded)
+    java.time.Instant now = java.time.Instant.parse("2026-12-06T02:00:00Z");
+    String t =
+        "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\","
+            + "\"timeAdded\":\"2026-12-06T01:50:00Z\"}]";
+    List<Machine> bound =
+        List.of(
+            machine("vm-300", false, forSeconds(300L)),
+            machine("vm-900", false, forSeconds(900L)),
+            machine("vm-none", false));
+    assertThat(
+            new EvictionWarningHandler(
+                    ALLOW,
+                    p -> Optional.of(bound),
+                    java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+                .handle(machinePool(Operation.UPDATE, json(pool(t)), json(pool("[]"))))
+                .warnings())
+        .containsExactly(
+            "1 bound Machine does not tolerate k=v:NoExecute and will be evicted",
+            "1 bound Machine tolerates k=v:NoExecute for less than the 600 s since its timeAdded"
+                + " (tolerationSeconds) and will be evicted now",
+            "1 bound Machine tolerates k=v:NoExecute for 300 s only (tolerationSeconds) and will"
+                + " be evicted then");
+  }
+
+  @Test
   void noWarningForTaintsAlreadyThereNoScheduleOrNobodyEvicted() {
     String t = "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\"}]";
     assertThat(update(t, t, p -> Optional.of(BOUND)).warnings()).isEmpty();

@@ -1,10 +1,13 @@
-package dev.ironcore.maintenance.controller.eviction;
+package dev.ironcore.maintenance.api.compute;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 
-/** Reads a taint's {@code timeAdded} (RFC 3339, as the webhook writes it). */
+/**
+ * Reads a taint's {@code timeAdded} (RFC 3339, as the webhook writes it): the eviction loop and the
+ * eviction warnings count {@code tolerationSeconds} from it (IronCore IEP-21).
+ */
 public final class TimeAdded {
   private TimeAdded() {}
 
