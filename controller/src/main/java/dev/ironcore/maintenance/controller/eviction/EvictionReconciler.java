@@ -109,11 +109,15 @@ public final class EvictionReconciler implements Reconciler {
             Names.EVICTED_REASON,
             "Evicted from MachinePool "
                 + poolName
-                + ": taint "
+                + (outcome.untolerated().size() == 1 ? ": taint " : ": taints ")
                 + taints
-                + (outcome.expired()
-                    ? " was tolerated for its tolerationSeconds only, which have passed"
-                    : " is not tolerated"));
+                + (outcome.untolerated().size() == 1
+                    ? (outcome.expired()
+                        ? " was tolerated for its tolerationSeconds only, which have passed"
+                        : " is not tolerated")
+                    : (outcome.expired()
+                        ? " were tolerated for their tolerationSeconds only, which have passed"
+                        : " are not tolerated")));
     if (!recorded) {
       throw new IllegalStateException(
           "eviction of Machine "
