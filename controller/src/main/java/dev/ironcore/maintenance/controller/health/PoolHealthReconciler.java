@@ -11,6 +11,7 @@ import dev.ironcore.maintenance.controller.runtime.Reconciler;
 import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -197,7 +198,6 @@ public final class PoolHealthReconciler implements Reconciler {
 
   /** {@code 50 s}, {@code 2.5 s}: seconds, with the milliseconds where there are any. */
   static String seconds(Duration d) {
-    return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString()
-        + " s";
+    return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
   }
 }

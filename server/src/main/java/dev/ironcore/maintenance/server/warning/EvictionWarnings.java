@@ -99,17 +99,20 @@ public final class EvictionWarnings {
         Long seconds =
             Tolerations.secondsTolerated(
                 t, m.getSpec() == null ? null : m.getSpec().getTolerations());
-        long left = seconds == null || seconds == Tolerations.FOREVER ? 0 : seconds - elapsed;
-        if (seconds == null || (seconds != Tolerations.FOREVER && left <= 0)) {
-          if (seconds == null || seconds <= 0) {
-            evictedNow++;
-          } else {
+        if (seconds != null && seconds == Tolerations.FOREVER) {
+          continue; // tolerated for good
+        }
+        if (seconds == null || seconds <= 0) {
+          evictedNow++; // not tolerated, or for no time at all
+        } else {
+          long left = seconds - elapsed;
+          if (left <= 0) {
             elapsedAlready++;
+          } else {
+            later++;
+            shortest = Math.min(shortest, left);
+            longest = Math.max(longest, left);
           }
-        } else if (seconds != Tolerations.FOREVER) {
-          later++;
-          shortest = Math.min(shortest, left);
-          longest = Math.max(longest, left);
         }
       }
       if (evictedNow > 0) {
