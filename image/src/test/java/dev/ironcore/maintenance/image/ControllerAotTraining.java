@@ -2,7 +2,6 @@ package dev.ironcore.maintenance.image;
 
 import dev.ironcore.maintenance.testkit.FreePorts;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,71 +13,26 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The training run of the controller's AOT cache ({@code hack/java-runtime.sh}; JDK 25, JEP
- * 483/514): the controller as its Deployment starts it, on the image's runtime, with {@code
- * -XX:AOTCacheOutput}, against a local kube-apiserver holding the CRDs and a small fleet (pools,
- * Leases, CAPI Machines with a nodeRef, bound Machines), until its caches are synced and its loops
- * ran; then stopped with SIGTERM, when the JVM writes the cache. The classes loaded and linked on
- * the way (fabric8's client and informers, Jackson's deserializers of every cached kind, the loops)
- * are what the cache holds; the shipped controller then starts from it.
- *
- * <p>The CRDs are installed without their conversion webhook (strategy None): the fleet is created
- * in v1alpha2, the version the controller reads, so the API server converts nothing.
- *
- * <p>Arguments: {@code <controlplane-dir> <work-dir> <image/target/jvm> <cache file to write>
- * <fleet.yaml>} ({@code image/src/aot-training/controller-fleet.yaml}). Exits 0 when the cache was
- * written, 1 otherwise (the message says why).
+ * The controller's training run ({@link AotTraining}): the controller as its Deployment starts it,
+ * on the image's runtime, with {@code -XX:AOTCacheOutput}, against the training cluster ({@link
+ * AotTraining#install}: the CRDs, a small fleet of pools, Leases, CAPI Machines with a nodeRef and
+ * bound Machines), until its caches are synced and its loops ran; then stopped with SIGTERM, when
+ * the JVM writes the cache. The classes loaded and linked on the way (fabric8's client and
+ * informers, Jackson's deserializers of every cached kind, the loops) are what the cache holds; the
+ * shipped controller then starts from it.
  */
-public final class ControllerAotTraining {
+final class ControllerAotTraining {
   private ControllerAotTraining() {}
 
-  public static void main(String[] args) throws Exception {
-    if (args.length != 5) {
-      System.err.println(
-          "usage: ControllerAotTraining <controlplane-dir> <work-dir> <image/target/jvm> <cache>"
-              + " <fleet.yaml>");
-      System.exit(2);
-    }
-    Path work = Files.createDirectories(Path.of(args[1]).toAbsolutePath());
-    Path cache = Path.of(args[3]).toAbsolutePath();
-    int status;
-    try (LocalControlPlane cp = LocalControlPlane.start(Path.of(args[0]), work.resolve("cp"))) {
-      install(cp, work, Path.of(args[4]));
-      status =
-          train(
-              cp, ShippedContainer.of("controller_deployment.yaml", Path.of(args[2])), work, cache);
-    }
-    System.exit(status);
-  }
-
-  /** The CRDs (conversion strategy None), namespaces and the training fleet. */
-  static void install(LocalControlPlane cp, Path work, Path fleet) throws IOException {
-    Path manifests = ManifestPaths.overlay("crds").getParent();
-    for (String dir : List.of("crds", "capi-local")) {
-      try (var files = Files.list(manifests.resolve(dir))) {
-        for (Path crd : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-          if (crd.getFileName().toString().equals("kustomization.yaml")) {
-            continue;
-          }
-          Path noConversion = work.resolve(dir + "-" + crd.getFileName());
-          Files.writeString(noConversion, withoutConversionWebhook(Files.readString(crd)));
-          cp.kubectl("apply", "-f", noConversion.toString());
-        }
-      }
-    }
-    cp.kubectl("apply", "-k", manifests.resolve("namespaces").toString());
-    cp.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s");
-    cp.kubectl("apply", "--server-side", "-f", fleet.toString());
-  }
-
-  /** A CRD's YAML with its {@code conversion:} block replaced by {@code strategy: None}. */
-  static String withoutConversionWebhook(String crd) {
-    return crd.replaceAll(
-        "(?m)^(  conversion:\\n)(    .*\\n)+", "  conversion:\n    strategy: None\n");
-  }
-
-  private static int train(LocalControlPlane cp, ShippedContainer c, Path work, Path cache)
+  /**
+   * @param work the controller's log
+   * @param cache the AOT cache to write (replaced)
+   * @throws IllegalStateException when the controller is not ready within 90 s, does not stop
+   *     within 60 s of SIGTERM or writes no cache (the message names the log)
+   */
+  static void train(LocalControlPlane cp, ShippedContainer c, Path work, Path cache)
       throws Exception {
+    Files.createDirectories(work);
     List<Integer> ports = FreePorts.pick(1);
     List<String> cmd = c.command();
     for (String arg : c.args()) {
@@ -121,25 +75,20 @@ public final class ControllerAotTraining {
         Thread.sleep(100);
       }
       if (!ready) {
-        System.err.println(
-            "controller AOT training: the controller did not become ready; see "
-                + work.resolve("controller.log"));
-        return 1;
+        throw new IllegalStateException(
+            "the controller did not become ready; see " + work.resolve("controller.log"));
       }
       Thread.sleep(3000); // the loops' first passes (drain, health, orphans)
       controller.destroy(); // SIGTERM: the JVM writes the cache as it exits
       if (!controller.waitFor(60, TimeUnit.SECONDS)) {
-        System.err.println("controller AOT training: the controller did not stop within 60 s");
-        return 1;
+        throw new IllegalStateException("the controller did not stop within 60 s of SIGTERM");
       }
     } finally {
       controller.destroyForcibly();
     }
     if (!Files.isRegularFile(cache) || Files.size(cache) == 0) {
-      System.err.println(
-          "controller AOT training: no cache written; see " + work.resolve("controller.log"));
-      return 1;
+      throw new IllegalStateException(
+          "no controller AOT cache written; see " + work.resolve("controller.log"));
     }
-    return 0;
   }
 }

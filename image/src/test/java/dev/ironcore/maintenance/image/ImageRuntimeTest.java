@@ -2,11 +2,8 @@ package dev.ironcore.maintenance.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ironcore.maintenance.certs.CertificateAuthority;
-import dev.ironcore.maintenance.certs.IssuedCertificate;
 import dev.ironcore.maintenance.testkit.FreePorts;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,15 +11,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,111 +32,26 @@ import org.junit.jupiter.api.io.TempDir;
 class ImageRuntimeTest {
   private static final Path JVM = Path.of("target", "jvm").toAbsolutePath();
 
-  /** The webhook server started as its Deployment starts it, ready, and a client trusting it. */
-  private record Webhook(
-      Process server, HttpClient client, URI base, Path tmp, URI probes, URI metrics)
-      implements AutoCloseable {
-    static Webhook start(Path tmp) throws Exception {
-      return start(tmp, "");
-    }
+  /**
+   * The shipped webhook server, {@code javaOptions} added to its JAVA_TOOL_OPTIONS and {@code
+   * -XX:AOTMode=on}.
+   */
+  private static ShippedWebhook startWebhook(Path tmp, String javaOptions, Map<String, String> env)
+      throws Exception {
+    ShippedContainer c = ShippedContainer.of("webhook_deployment.yaml", JVM);
+    assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
+    return ShippedWebhook.start(
+        JVM, tmp, c.javaToolOptions() + " -XX:AOTMode=on " + javaOptions, env);
+  }
 
-    /** As {@link #start(Path)}, with {@code javaOptions} added to the shipped JAVA_TOOL_OPTIONS. */
-    static Webhook start(Path tmp, String javaOptions) throws Exception {
-      return start(tmp, javaOptions, Map.of());
-    }
-
-    /** As {@link #start(Path, String)}, with {@code env} added to the environment. */
-    static Webhook start(Path tmp, String javaOptions, Map<String, String> env) throws Exception {
-      ShippedContainer c = ShippedContainer.of("webhook_deployment.yaml", JVM);
-      assertThat(c.javaToolOptions()).contains("-XX:AOTCache=" + JVM.resolve("app/webhook.aot"));
-      CertificateAuthority ca = CertificateAuthority.generate("image-test-ca", Duration.ofHours(1));
-      IssuedCertificate serving =
-          ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1));
-      serving.writeTo(tmp.resolve("tls.crt"), tmp.resolve("tls.key"));
-      List<Integer> ports = FreePorts.pick(3);
-      int port = ports.get(0);
-      URI probes = null;
-      URI metrics = null;
-      List<String> cmd = c.command();
-      for (String arg : c.args()) {
-        String flag = arg.split("=", 2)[0];
-        switch (flag) {
-          case "--port" -> cmd.add("--port=" + port);
-          case "--health-probe-bind-address" -> {
-            cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(1));
-            probes = URI.create("http://127.0.0.1:" + ports.get(1));
-          }
-          case "--metrics-bind-address" -> {
-            cmd.add("--metrics-bind-address=127.0.0.1:" + ports.get(2));
-            metrics = URI.create("http://127.0.0.1:" + ports.get(2));
-          }
-          case "--tls-cert-file" -> cmd.add("--tls-cert-file=" + tmp.resolve("tls.crt"));
-          case "--tls-private-key-file" ->
-              cmd.add("--tls-private-key-file=" + tmp.resolve("tls.key"));
-          default -> cmd.add(arg);
-        }
-      }
-      cmd.add("--bind-address=127.0.0.1");
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-      pb.redirectOutput(tmp.resolve("server.log").toFile());
-      pb.environment()
-          .put("JAVA_TOOL_OPTIONS", c.javaToolOptions() + " -XX:AOTMode=on " + javaOptions);
-      // as in the pod: no kubeconfig unless the test gives one
-      pb.environment().remove("KUBECONFIG");
-      pb.environment().putAll(env);
-      Webhook webhook =
-          new Webhook(
-              pb.start(),
-              HttpClient.newBuilder().sslContext(trusting(ca)).build(),
-              URI.create("https://127.0.0.1:" + port),
-              tmp,
-              probes,
-              metrics);
-      HttpResponse<String> ready = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (System.nanoTime() < deadline && webhook.server.isAlive()) {
-        try {
-          ready =
-              webhook.client.send(
-                  HttpRequest.newBuilder(webhook.base.resolve("/readyz")).build(),
-                  HttpResponse.BodyHandlers.ofString());
-          if (ready.statusCode() == 200) {
-            break;
-          }
-        } catch (java.io.IOException notYet) {
-          // not listening yet
-        }
-        Thread.sleep(50);
-      }
-      assertThat(webhook.server.isAlive())
-          .as("server on the image's Java with the AOT cache:\n%s", log(tmp))
-          .isTrue();
-      assertThat(ready).isNotNull();
-      assertThat(ready.statusCode()).isEqualTo(200);
-      return webhook;
-    }
-
-    CompletableFuture<HttpResponse<String>> post(String path, String body) {
-      return client.sendAsync(
-          HttpRequest.newBuilder(base.resolve(path))
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
-      server.destroyForcibly();
-    }
+  private static ShippedWebhook startWebhook(Path tmp) throws Exception {
+    return startWebhook(tmp, "", Map.of());
   }
 
   @Test
   void theWebhookServerStartsOnTheImagesJavaWithItsAotCacheAndAnswersAReview(@TempDir Path tmp)
       throws Exception {
-    try (Webhook webhook = Webhook.start(tmp)) {
+    try (ShippedWebhook webhook = startWebhook(tmp)) {
       String review =
           Files.readString(
               Path.of("..", "bench", "src", "main", "resources", "reviews")
@@ -176,7 +84,7 @@ class ImageRuntimeTest {
       assertThat(scrape.body()).contains("ironcore_maintenance_webhook_requests_total{");
       // TLS on Conscrypt: its native library loads on the image's runtime, without the JDK's
       // restricted-method warning
-      assertThat(log(tmp))
+      assertThat(webhook.log())
           .contains("TLS Conscrypt 2.")
           .doesNotContain("WARNING: java.lang.System::load");
     }
@@ -193,13 +101,12 @@ class ImageRuntimeTest {
       throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), tmp.resolve("cluster"))) {
-      ControllerAotTraining.install(
+      AotTraining.install(
           cp, tmp, Path.of("src", "aot-training", "controller-fleet.yaml").toAbsolutePath());
-      cp.kubectl("apply", "-k", ManifestPaths.overlay("rbac").toString()).orThrow();
       Map<String, String> pod =
           cp.inClusterEnvironment(
               "ironcore-maintenance-system", "ironcore-maintenance-webhook", tmp.resolve("sa"));
-      try (Webhook webhook = Webhook.start(tmp, "", pod)) {
+      try (ShippedWebhook webhook = startWebhook(tmp, "", pod)) {
         String review =
             Files.readString(
                     Path.of("..", "bench", "src", "main", "resources", "reviews")
@@ -212,12 +119,14 @@ class ImageRuntimeTest {
           Thread.sleep(200);
           answer = webhook.post("/validate/machinepool", review).get();
         }
-        assertThat(answer.statusCode()).as(log(tmp)).isEqualTo(200);
+        assertThat(answer.statusCode()).as(webhook.log()).isEqualTo(200);
         assertThat(answer.body())
-            .as(log(tmp))
+            .as(webhook.log())
             .contains("\"allowed\":true")
             .contains("1 bound Machine does not tolerate bench.ironcore.dev/maintenance:NoExecute");
-        assertThat(log(tmp)).contains("eviction warnings on").doesNotContain("\"level\":\"ERROR\"");
+        assertThat(webhook.log())
+            .contains("eviction warnings on")
+            .doesNotContain("\"level\":\"ERROR\"");
       }
     }
   }
@@ -235,8 +144,8 @@ class ImageRuntimeTest {
   void theWebhookServerStartsWithoutSignedJarsOrTheJdksEcSignatures(@TempDir Path tmp)
       throws Exception {
     Path classLog = tmp.resolve("classes.log");
-    try (Webhook webhook =
-        Webhook.start(tmp, "-Xlog:class+load=info,class+init=info:file=" + classLog)) {
+    try (ShippedWebhook webhook =
+        startWebhook(tmp, "-Xlog:class+load=info,class+init=info:file=" + classLog, Map.of())) {
       assertThat(webhook.post("/mutate/capi-machine", "{}").get().statusCode()).isEqualTo(200);
     }
     String classes = Files.readString(classLog);
@@ -270,18 +179,18 @@ class ImageRuntimeTest {
             "\"metadata\"\\s*:\\s*\\{",
             "\"metadata\": {\"annotations\": {\"large\": \"" + "a".repeat(6_900_000) + "\"},");
     assertThat(large.length()).isBetween(6_900_000, 7 * 1024 * 1024);
-    try (Webhook webhook = Webhook.start(tmp)) {
+    try (ShippedWebhook webhook = startWebhook(tmp)) {
       List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         answers.add(webhook.post("/mutate/capi-machine", large));
       }
       for (CompletableFuture<HttpResponse<String>> answer : answers) {
         HttpResponse<String> got = answer.get(60, TimeUnit.SECONDS);
-        assertThat(got.statusCode()).as(log(tmp)).isEqualTo(200);
+        assertThat(got.statusCode()).as(webhook.log()).isEqualTo(200);
         assertThat(got.body()).contains("\"allowed\":true").contains("\"patchType\":\"JSONPatch\"");
       }
       assertThat(webhook.server().isAlive()).isTrue();
-      assertThat(log(tmp)).doesNotContain("OutOfMemoryError: Java heap space");
+      assertThat(webhook.log()).doesNotContain("OutOfMemoryError: Java heap space");
     }
   }
 
@@ -299,10 +208,10 @@ class ImageRuntimeTest {
         Files.readString(
             Path.of("..", "bench", "src", "main", "resources", "reviews")
                 .resolve("capi-machine-create.json"));
-    try (Webhook webhook = Webhook.start(tmp)) {
+    try (ShippedWebhook webhook = startWebhook(tmp)) {
       HttpResponse<String> refused =
           webhook.post("/mutate/capi-machine", dense(review, 250_000)).get(60, TimeUnit.SECONDS);
-      assertThat(refused.statusCode()).as(log(tmp)).isEqualTo(413);
+      assertThat(refused.statusCode()).as(webhook.log()).isEqualTo(413);
       assertThat(refused.body()).contains("too many JSON values");
       List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
       String tenth = dense(review, 50_000);
@@ -312,7 +221,7 @@ class ImageRuntimeTest {
       int answered = 0;
       for (CompletableFuture<HttpResponse<String>> answer : answers) {
         HttpResponse<String> got = answer.get(60, TimeUnit.SECONDS);
-        assertThat(got.statusCode()).as(log(tmp)).isIn(200, 503);
+        assertThat(got.statusCode()).as(webhook.log()).isIn(200, 503);
         answered += got.statusCode() == 200 ? 1 : 0;
       }
       // their trees' reservations grow while read; the oldest waits for the others, so they cannot
@@ -320,11 +229,11 @@ class ImageRuntimeTest {
       assertThat(answered).as("answered of ten at once").isPositive();
       HttpResponse<String> alone =
           webhook.post("/mutate/capi-machine", tenth).get(60, TimeUnit.SECONDS);
-      assertThat(alone.statusCode()).as(log(tmp)).isEqualTo(200);
+      assertThat(alone.statusCode()).as(webhook.log()).isEqualTo(200);
       HttpResponse<String> ordinary = webhook.post("/mutate/capi-machine", review).get();
       assertThat(ordinary.statusCode()).isEqualTo(200);
       assertThat(webhook.server().isAlive()).isTrue();
-      assertThat(log(tmp)).doesNotContain("OutOfMemoryError: Java heap space");
+      assertThat(webhook.log()).doesNotContain("OutOfMemoryError: Java heap space");
     }
   }
 
@@ -366,9 +275,9 @@ class ImageRuntimeTest {
     }
     String body = json.writeValueAsString(review);
     assertThat(body.length()).isBetween(6_000_000, 7 * 1024 * 1024);
-    try (Webhook webhook = Webhook.start(tmp)) {
+    try (ShippedWebhook webhook = startWebhook(tmp)) {
       HttpResponse<String> got = webhook.post("/convert", body).get(60, TimeUnit.SECONDS);
-      assertThat(got.statusCode()).as(log(tmp)).isEqualTo(200);
+      assertThat(got.statusCode()).as(webhook.log()).isEqualTo(200);
       com.fasterxml.jackson.databind.JsonNode response = json.readTree(got.body()).get("response");
       assertThat(response.at("/result/status").asText()).isEqualTo("Success");
       assertThat(response.get("convertedObjects")).hasSize(1_700);
@@ -451,25 +360,5 @@ class ImageRuntimeTest {
     return client.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String log(Path tmp) {
-    try {
-      return Files.readString(tmp.resolve("server.log"));
-    } catch (java.io.IOException e) {
-      return e.toString();
-    }
-  }
-
-  private static SSLContext trusting(CertificateAuthority ca) throws Exception {
-    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", ca.certificate());
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext ssl = SSLContext.getInstance("TLS");
-    ssl.init(null, tmf.getTrustManagers(), null);
-    return ssl;
   }
 }

@@ -8,14 +8,14 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** The training cluster's CRDs: the shipped ones, but converting without the webhook. */
-class ControllerAotTrainingTest {
+class AotTrainingTest {
   @Test
   void theShippedCrdsLoseOnlyTheirConversionWebhook() throws Exception {
     Path crd = ManifestPaths.overlay("crds").resolve("compute.ironcore.dev_machines.yaml");
     String shipped = Files.readString(crd);
     assertThat(shipped).contains("strategy: Webhook").contains("path: /convert");
 
-    String training = ControllerAotTraining.withoutConversionWebhook(shipped);
+    String training = AotTraining.withoutConversionWebhook(shipped);
 
     assertThat(training)
         .contains("  conversion:\n    strategy: None\n  versions:\n")
