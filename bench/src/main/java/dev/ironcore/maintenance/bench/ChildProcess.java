@@ -25,12 +25,16 @@ final class ChildProcess implements AutoCloseable {
 
   /**
    * @param command program and arguments
-   * @param env added to this process's environment
+   * @param env added to this process's environment; when it is a pod's ({@code
+   *     KUBERNETES_SERVICE_HOST}), this process's {@code KUBECONFIG} is not passed on (as in a pod)
    * @param log file receiving stdout and stderr (overwritten)
    */
   static ChildProcess start(List<String> command, Map<String, String> env, Path log) {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.redirectOutput(log.toFile());
+    if (env.containsKey("KUBERNETES_SERVICE_HOST")) {
+      pb.environment().remove("KUBECONFIG");
+    }
     pb.environment().putAll(env);
     try {
       Files.createDirectories(log.toAbsolutePath().getParent());

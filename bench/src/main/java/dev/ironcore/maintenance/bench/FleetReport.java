@@ -50,7 +50,9 @@ final class FleetReport {
                 + " the controller starts once the machine is quiet again (all cores' CPU busy under 25%% for 3 s in a row:"
                 + " %s s after the population; the API server, etcd and the bench's own JVM work off the creations)."
                 + " Controller: its own process as `manifests/deploy/controller_deployment.yaml`"
-                + " runs it (%s), grace period %d s,"
+                + " runs it (%s), in its pod's environment (fabric8's in-cluster configuration"
+                + " with a token of the shipped ServiceAccount, its RBAC, no kubeconfig),"
+                + " grace period %d s,"
                 + " its default workers (2 per loop, 16 for pool health).%n%n",
             machines,
             pools,

@@ -52,7 +52,15 @@ final class ControllerAotTraining {
     pb.redirectOutput(work.resolve("controller.log").toFile());
     pb.environment().put("JAVA_TOOL_OPTIONS", flags);
     pb.environment().put("MALLOC_ARENA_MAX", c.env("MALLOC_ARENA_MAX"));
-    pb.environment().put("KUBECONFIG", cp.kubeconfig().toString());
+    // as in its pod: fabric8's in-cluster configuration with the ServiceAccount's token, no
+    // kubeconfig (parsing one makes fabric8 load every model class it knows, bench/analysis.md)
+    pb.environment().remove("KUBECONFIG");
+    pb.environment()
+        .putAll(
+            cp.inClusterEnvironment(
+                "ironcore-maintenance-system",
+                "ironcore-maintenance-controller",
+                work.resolve("serviceaccount")));
     pb.environment().put("POD_NAMESPACE", "ironcore-maintenance-system");
     pb.environment().put("POD_NAME", "aot-training");
     Process controller = pb.start();
