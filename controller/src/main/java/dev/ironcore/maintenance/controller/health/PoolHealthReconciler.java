@@ -12,6 +12,7 @@ import dev.ironcore.maintenance.controller.runtime.Result;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -164,11 +165,14 @@ public final class PoolHealthReconciler implements Reconciler {
    * again, after the agent stopped), e.g. {@code no Lease renewal or Ready change within the grace
    * period (10 s); Lease ironcore-machinepool-lease/pool-1 last renewed at 2026-12-05T12:00:00Z}.
    *
-   * <p>When the agent's renewals were never less than the grace period apart, the message says so:
-   * a live agent that renews that seldom has its pool go Unknown between renewals, again and again
-   * (a grace period below the agents' renew interval is a misconfiguration this process cannot
-   * otherwise tell from a dead agent). The Lease's {@code leaseDurationSeconds} says nothing about
-   * it: agents renew well within it (a kubelet-style agent renews a 40 s Lease every 10 s).
+   * <p>When the agent's renewals were never less than the grace period apart, the message says so
+   * instead of when the Lease was last renewed: a live agent that renews that seldom has its pool
+   * go Unknown between renewals, again and again (a grace period below the agents' renew interval
+   * is a misconfiguration this process cannot otherwise tell from a dead agent), and each flap then
+   * has the same message, so the recorder counts them on one Event ({@code count}, {@code
+   * lastTimestamp}) instead of creating one per flap (an Event storm across a fleet). The Lease's
+   * {@code leaseDurationSeconds} says nothing about it: agents renew well within it (a
+   * kubelet-style agent renews a 40 s Lease every 10 s).
    *
    * @param leaseRenewTime the Lease's {@code renewTime} as an ISO-8601 instant, or null when the
    *     pool has no Lease (or one never renewed)
@@ -179,21 +183,35 @@ public final class PoolHealthReconciler implements Reconciler {
       Duration gracePeriod, String leaseRenewTime, Duration renewInterval, String poolName) {
     String lease = "Lease " + Names.LEASE_NAMESPACE + "/" + poolName;
     String why =
-        "no Lease renewal or Ready change within the grace period ("
-            + seconds(gracePeriod)
-            + "); "
-            + (leaseRenewTime == null
-                ? "no renewTime in " + lease + " (none, or never renewed)"
-                : lease + " last renewed at " + leaseRenewTime);
+        "no Lease renewal or Ready change within the grace period (" + seconds(gracePeriod) + "); ";
     if (renewInterval != null && renewInterval.compareTo(gracePeriod) >= 0) {
-      why +=
-          "; its agent renewed it every "
-              + seconds(renewInterval)
-              + " or more: an agent that renews that seldom has its pool go Unknown between"
-              + " renewals while it is alive (set --machine-pool-lifecycle-grace-period above its"
-              + " renew interval)";
+      // no renewTime here: the same text for every flap, so they count on one Event (xN)
+      return why
+          + "its agent renewed "
+          + lease
+          + " about every "
+          + roughly(renewInterval)
+          + ": an agent that renews that seldom has its pool go Unknown between"
+          + " renewals while it is alive (set --machine-pool-lifecycle-grace-period above its"
+          + " renew interval)";
     }
-    return why;
+    return why
+        + (leaseRenewTime == null
+            ? "no renewTime in " + lease + " (none, or never renewed)"
+            : lease + " last renewed at " + leaseRenewTime);
+  }
+
+  /**
+   * A renew interval for the message: to 0.1 s below 10 s, to the second from there ({@code 2.5 s}
+   * for 2.499 and 2.509 s, {@code 10 s} for 10.119 s), so that the shortest interval seen, which
+   * shrinks by milliseconds as more renewals are seen, keeps the message the same.
+   */
+  static String roughly(Duration d) {
+    BigDecimal s = BigDecimal.valueOf(d.toMillis(), 3);
+    return s.setScale(d.compareTo(Duration.ofSeconds(10)) >= 0 ? 0 : 1, RoundingMode.HALF_UP)
+            .stripTrailingZeros()
+            .toPlainString()
+        + " s";
   }
 
   /** {@code 50 s}, {@code 2.5 s}: seconds, with the milliseconds where there are any. */
