@@ -11,10 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The cluster our webhook server reads, as an installed server does: a local kube-apiserver
@@ -158,18 +153,10 @@ final class WebhookCluster implements AutoCloseable {
    * that the server really read the pool's Machines from this cluster.
    */
   static String reviewOnce(String url, Path caCrt) throws Exception {
-    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-    trust.load(null, null);
-    try (InputStream in = Files.newInputStream(caCrt)) {
-      trust.setCertificateEntry(
-          "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
-    }
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, tmf.getTrustManagers(), null);
-    HttpClient http = HttpClient.newBuilder().sslContext(tls).build();
+    HttpClient http =
+        HttpClient.newBuilder()
+            .sslContext(dev.ironcore.maintenance.certs.SslContexts.trusting(caCrt))
+            .build();
     byte[] body;
     try (InputStream in = WebhookCluster.class.getResourceAsStream(REVIEW)) {
       body = in.readAllBytes();
