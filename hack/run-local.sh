@@ -181,10 +181,12 @@ for flag in --health-probe-bind-address --metrics-bind-address; do
     "CONTROLLER_HEALTH_PORT=$CONTROLLER_HEALTH_PORT" \
     "$([ -n "$metrics_address" ] && echo "the controller's --metrics-bind-address" || echo CONTROLLER_METRICS_PORT)=$controller_metrics_port"
 done
-case "$TWO_CLUSTERS" in
-  true|false) ;;
-  *) log "TWO_CLUSTERS must be true or false, got '$TWO_CLUSTERS'"; exit 1 ;;
-esac
+for bool_var in TWO_CLUSTERS DEMO; do
+  case "${!bool_var}" in
+    true|false) ;;
+    *) log "$bool_var must be true or false, got '${!bool_var}'"; exit 1 ;;
+  esac
+done
 case " $CONTROLLER_ARGS " in
   *--ironcore-kubeconfig*)
     log "use TWO_CLUSTERS=true instead of --ironcore-kubeconfig in CONTROLLER_ARGS"
@@ -320,6 +322,14 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 0' TERM
 
+# 0. webhook serving certificate (CA kept across runs), before anything starts: a CA that cannot
+#    be used (expired, garbage) stops make run here, with what to do
+if ! java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.certs.GenerateCerts \
+  --out "$LOCAL/certs" --service ironcore-maintenance-webhook --namespace ironcore-maintenance-system >/dev/null; then
+  log "the local CA in $LOCAL/certs cannot be used (above): remove $LOCAL/certs/ca.crt and ca.key and run make run again; it makes a new CA and installs it in its clusters itself (make rotate-certs needs make run up)"
+  exit 1
+fi
+
 # 1. control plane(s) (etcd + kube-apiserver) until we stop them
 # start_controlplane WORK_DIR WHAT: runs LocalControlPlaneMain in the background, waits for WORK/ready
 start_controlplane() {
@@ -350,9 +360,7 @@ else
 fi
 export KUBECONFIG="$LOCAL/kubeconfig"
 
-# 2. webhook serving certificate (CA kept across runs) and manifests/local pointed at it
-java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.certs.GenerateCerts \
-  --out "$LOCAL/certs" --service ironcore-maintenance-webhook --namespace ironcore-maintenance-system >/dev/null
+# 2. manifests/local pointed at the webhook (its certificate is made before anything starts, above)
 # install_manifests KUBECONFIG [--only-api-group GROUP]
 install_manifests() {
   java -cp "$DEVTOOLS_CP" dev.ironcore.maintenance.devtools.InstallManifests \

@@ -31,15 +31,20 @@ public final class GenerateCerts {
       System.out.println(USAGE);
       return;
     }
+    Options o;
     try {
-      Options o = Options.parse(args);
-      run(o.out, o.service, o.namespace, Duration.ofDays(o.validityDays));
-      System.out.println(o.out.toAbsolutePath());
+      o = Options.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println("GenerateCerts: " + e.getMessage());
       System.err.println(USAGE);
       System.exit(2);
-    } catch (IllegalStateException e) {
+      return;
+    }
+    try {
+      run(o.out, o.service, o.namespace, Duration.ofDays(o.validityDays));
+      System.out.println(o.out.toAbsolutePath());
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // not a usage error (fresh eyes: a garbage ca.crt was followed by the usage line)
       System.err.println("GenerateCerts: " + e.getMessage());
       System.exit(1);
     } catch (RuntimeException e) {

@@ -26,21 +26,29 @@ public record ServingPair(
   /**
    * Parses and checks a pair.
    *
-   * @throws IllegalArgumentException when either PEM is empty or malformed, or the key does not
-   *     belong to the leaf certificate
+   * @param certificatePem null when there is none (no file, no Secret key)
+   * @param privateKeyPem null when there is none
+   * @throws IllegalArgumentException when either PEM is missing, empty or malformed, or the key
+   *     does not belong to the leaf certificate
    */
   public static ServingPair parse(String certificatePem, String privateKeyPem) {
-    if (certificatePem == null || certificatePem.isBlank()) {
-      throw new IllegalArgumentException("tls.crt is empty");
-    }
-    if (privateKeyPem == null || privateKeyPem.isBlank()) {
-      throw new IllegalArgumentException("tls.key is empty");
-    }
+    present("tls.crt", certificatePem);
+    present("tls.key", privateKeyPem);
     X509Certificate leaf =
         PemKeyStores.named("tls.crt", () -> Pem.decodeCertificate(certificatePem));
     PrivateKey key = PemKeyStores.named("tls.key", () -> Pem.decodePrivateKey(privateKeyPem));
     KeyMatch.require(leaf.getPublicKey(), key, "tls.key", "tls.crt");
     return new ServingPair(certificatePem, privateKeyPem, leaf, key);
+  }
+
+  private static void present(String name, String pem) {
+    if (pem == null) {
+      // fresh eyes: a deleted tls.key was reported as "tls.key is empty"
+      throw new IllegalArgumentException(name + " is missing");
+    }
+    if (pem.isBlank()) {
+      throw new IllegalArgumentException(name + " is empty");
+    }
   }
 
   /** The pair of an {@link IssuedCertificate}. */

@@ -36,8 +36,13 @@ class ServingPairTest {
     IssuedCertificate two = ca.issueServing("two", List.of(), List.of(), Duration.ofDays(1));
     assertThatThrownBy(() -> ServingPair.parse("", one.privateKeyPem()))
         .hasMessageContaining("tls.crt is empty");
-    assertThatThrownBy(() -> ServingPair.parse(one.certificatePem(), null))
+    assertThatThrownBy(() -> ServingPair.parse(one.certificatePem(), "   "))
         .hasMessageContaining("tls.key is empty");
+    // none at all (a deleted file, a Secret without the key) is not "empty"
+    assertThatThrownBy(() -> ServingPair.parse(one.certificatePem(), null))
+        .hasMessage("tls.key is missing");
+    assertThatThrownBy(() -> ServingPair.parse(null, one.privateKeyPem()))
+        .hasMessage("tls.crt is missing");
     assertThatThrownBy(() -> ServingPair.parse("junk", one.privateKeyPem()))
         .hasMessageContaining("tls.crt");
     assertThatThrownBy(() -> ServingPair.parse(one.certificatePem(), two.privateKeyPem()))

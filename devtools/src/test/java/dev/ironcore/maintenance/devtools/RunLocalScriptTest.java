@@ -72,6 +72,16 @@ class RunLocalScriptTest {
     assertThat(local).doesNotExist();
   }
 
+  /** Fresh eyes: DEMO=maybe silently skipped the demo, while TWO_CLUSTERS=yes was refused. */
+  @Test
+  void switchesTakeTrueOrFalseOnly() throws Exception {
+    assertThat(run(Map.of("DEMO", "maybe")))
+        .isEqualTo(new Run(1, "[run] DEMO must be true or false, got 'maybe'\n"));
+    assertThat(run(Map.of("TWO_CLUSTERS", "yes")))
+        .isEqualTo(new Run(1, "[run] TWO_CLUSTERS must be true or false, got 'yes'\n"));
+    assertThat(local.resolve("run.pid")).as("nothing started").doesNotExist();
+  }
+
   /**
    * The selector has a variable of its own, given to both processes: set in either one's extra
    * flags, the webhook server and the controller would handle different CAPI Machines (fresh eyes:

@@ -236,7 +236,7 @@ public final class ServerProbe {
   /** Null when {@code t} presents {@code expected}; otherwise what it presented or why not. */
   private Seen presented(Target t, X509Certificate expected, X509Certificate ca) {
     if (t.pod() == null) {
-      return handshake(t.name(), t.host(), t.port(), t.sni(), expected, ca);
+      return handshake(t.name(), t.host(), t.port(), t.sni(), expected, ca, true);
     }
     try (LocalPortForward fwd =
         t.client()
@@ -244,7 +244,8 @@ public final class ServerProbe {
             .inNamespace(t.pod().getMetadata().getNamespace())
             .withName(t.pod().getMetadata().getName())
             .portForward(t.port())) {
-      return handshake(t.name(), "127.0.0.1", fwd.getLocalPort(), t.sni(), expected, ca);
+      // the local forwarder accepts whether or not the pod answers: no sign of a running server
+      return handshake(t.name(), "127.0.0.1", fwd.getLocalPort(), t.sni(), expected, ca, false);
     } catch (IOException | RuntimeException e) {
       return new Seen("port-forward failed: " + e.getMessage(), false);
     }
@@ -257,6 +258,9 @@ public final class ServerProbe {
    * @param name the server, for the error
    * @param host where to connect
    * @param sni the name the API server verifies (and sends as SNI unless it is an IP)
+   * @param acceptMeansRunning a connection accepted there is the server's own (not a forwarder's):
+   *     one that then completes no handshake is a running server that does not answer (hung,
+   *     stopped), waited for like one presenting another certificate
    * @throws IllegalStateException when {@code expected} is presented but would be refused
    */
   private static Seen handshake(
@@ -265,10 +269,13 @@ public final class ServerProbe {
       int port,
       String sni,
       X509Certificate expected,
-      X509Certificate ca) {
+      X509Certificate ca,
+      boolean acceptMeansRunning) {
     ApiServerTrust trust = new ApiServerTrust(ca);
+    boolean connected = false;
     try (Socket raw = new Socket()) {
       raw.connect(new InetSocketAddress(host, port), (int) CONNECT_TIMEOUT.toMillis());
+      connected = true;
       raw.setSoTimeout((int) CONNECT_TIMEOUT.toMillis());
       SSLSocket tls =
           (SSLSocket) trust.context().getSocketFactory().createSocket(raw, sni, port, false);
@@ -282,6 +289,12 @@ public final class ServerProbe {
         tls.startHandshake();
       }
     } catch (IOException e) {
+      if (trust.presented() == null && connected && acceptMeansRunning) {
+        // it accepts connections but does not answer (fresh eyes: a stopped process, kill -STOP,
+        // was taken for one not running, and make certs said done): a running server, waited for
+        return new Seen(
+            "accepts connections but completed no TLS handshake (" + e.getMessage() + ")", true);
+      }
       if (trust.presented() == null) {
         return new Seen("cannot connect: " + e.getMessage(), false);
       }

@@ -199,4 +199,34 @@ class ServerProbeTest {
       assertThat(waiting).singleElement().asString().startsWith("  waiting for 127.0.0.1:");
     }
   }
+
+  /**
+   * Fresh eyes: a webhook server stopped with {@code kill -STOP} (its socket accepts, nothing
+   * answers) was taken for one not running, and make certs said done. It is a running server that
+   * has not shown the new pair: waited for, until the timeout.
+   */
+  @Test
+  void aReissueWaitsForAServerThatAcceptsButDoesNotAnswer() throws Exception {
+    IssuedCertificate expected = issue(CA, List.of("svc"), List.of("127.0.0.1"));
+    // the kernel accepts connections to a listening socket nobody reads from
+    try (java.net.ServerSocket hung =
+        new java.net.ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+      TrustSlot.Endpoint endpoint =
+          new TrustSlot.Endpoint(
+              0, "https://127.0.0.1:" + hung.getLocalPort() + "/validate", null, null, 443);
+      List<String> lines = new ArrayList<>();
+      assertThatThrownBy(
+              () ->
+                  new ServerProbe(List.of())
+                      .awaitReloaded(
+                          Set.of(endpoint),
+                          ServingPair.of(expected).leaf(),
+                          CA.certificate(),
+                          Duration.ofSeconds(1),
+                          lines::add))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("accepts connections but completed no TLS handshake");
+      assertThat(lines).singleElement().asString().startsWith("  waiting for 127.0.0.1:");
+    }
+  }
 }
