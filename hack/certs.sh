@@ -4,7 +4,7 @@
 #   hack/certs.sh ensure   issue or reuse CA + serving pair, write the pair and every caBundle
 #   hack/certs.sh rotate   rotate to a new CA + serving pair with overlap
 #
-# Where: with KUBECONFIG pointing at a cluster (not .local/kubeconfig) it acts on that cluster's
+# Where: with KUBECONFIG pointing at a cluster (not make run's .local/kubeconfig or .local/ironcore/kubeconfig) it acts on that cluster's
 # install (Secret, webhook configurations, CRDs; CA kept in CERTS_DIR, default .certs/); otherwise on
 # the running `make run` (.local/kubeconfig; the pair as PEM files in .local/certs, which the
 # running webhook server reloads). A cluster's CA is kept in .certs/<kubeconfig current-context>/
@@ -36,7 +36,14 @@ esac
 # kubectl (PATH, else the one make controlplane built) reads kubeconfigs as the user's tools do:
 # JSON or YAML, several files in KUBECONFIG merged
 KUBECTL="$(command -v kubectl || ls "$HOME"/.cache/ironcore-maintenance/k8s/*/kubectl 2>/dev/null | head -1 || true)"
-if [ -n "${KUBECONFIG:-}" ] && [ "$(realpath -m "$KUBECONFIG")" != "$(realpath -m "$LOCAL/kubeconfig")" ]; then
+# make run's own kubeconfigs (.local/kubeconfig, and .local/ironcore/kubeconfig of TWO_CLUSTERS=true)
+# mean make run: its serving pair is in files, not a Secret (fresh eyes: KUBECONFIG naming the
+# IronCore one took the cluster-install path, which waits for a Secret no server reads)
+case "$(realpath -m "${KUBECONFIG:-$LOCAL/kubeconfig}")" in
+  "$(realpath -m "$LOCAL/kubeconfig")" | "$(realpath -m "$LOCAL/ironcore/kubeconfig")") make_run_kubeconfig=true ;;
+  *) make_run_kubeconfig=false ;;
+esac
+if [ -n "${KUBECONFIG:-}" ] && [ "$make_run_kubeconfig" = false ]; then
   kubeconfig_file="$KUBECONFIG"
   if [[ "$KUBECONFIG" == *:* ]]; then
     if [ -z "$KUBECTL" ]; then
