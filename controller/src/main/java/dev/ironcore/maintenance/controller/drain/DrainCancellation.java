@@ -23,8 +23,9 @@ import java.util.function.Predicate;
  * event on the pool. Maintenance taints already on the pool are kept: Machines that did not
  * tolerate them may already be evicted, and removing the taints would only let new Machines land on
  * a node that was on its way out; the message and a Warning tell the operator to remove them
- * ({@code kubectl edit machinepools.compute.ironcore.dev}) if the node stays. A pool that was only
- * queued carries no taint of ours, so its event is Normal.
+ * ({@code kubectl edit machinepools.compute.ironcore.dev}) if the node stays; once they are gone,
+ * the message says so. A pool that was only queued carries no taint of ours, so its event is
+ * Normal.
  */
 public final class DrainCancellation {
   /** Reasons that claim a drain is queued or running. */
@@ -52,8 +53,9 @@ public final class DrainCancellation {
    * @param capiMachines CAPI Machines observed; only those whose {@code status.nodeRef.name} is the
    *     pool matter (others are ignored)
    * @param selector {@code --capi-machine-selector} on a Machine's labels
-   * @return the cancellation to write, or null when the pool's condition does not claim a drain or
-   *     a drain of it is still under way
+   * @return the cancellation to write (or, for a cancelled drain whose maintenance taints have been
+   *     removed since, its message saying so), or null when the pool's condition does not claim a
+   *     drain or a drain of it is still under way
    */
   public static Cancel decide(
       MachinePool pool,
@@ -67,6 +69,9 @@ public final class DrainCancellation {
         Conditions.find(
             pool.getStatus() == null ? null : pool.getStatus().getConditions(),
             MaintenanceCondition.TYPE);
+    if (c != null && MaintenanceCondition.CANCELLED_REASON.equals(c.getReason())) {
+      return taintsRemovedSince(pool, c.getMessage());
+    }
     if (c == null || !ACTIVE_REASONS.contains(c.getReason())) {
       return null;
     }
@@ -84,11 +89,7 @@ public final class DrainCancellation {
             + c.getReason()
             + ": "
             + why(onNode, selector)
-            + (tainted
-                ? "; the "
-                    + Names.MAINTENANCE_TAINT_KEY
-                    + " taints stay (Machines may already be evicted): remove them if the node stays"
-                : "; the pool was not tainted");
+            + (tainted ? TAINTS_STAY : "; the pool was not tainted");
     DrainEvent event =
         tainted
             ? DrainEvent.warning(
@@ -102,6 +103,37 @@ public final class DrainCancellation {
                 message,
                 DrainEvent.When.REASON_CHANGED);
     return new Cancel(MaintenanceCondition.cancelled(message), event);
+  }
+
+  /** The end of a cancelled drain's message while the pool keeps our taints. */
+  static final String TAINTS_STAY =
+      "; the "
+          + Names.MAINTENANCE_TAINT_KEY
+          + " taints stay (Machines may already be evicted): remove them if the node stays";
+
+  /**
+   * A cancelled drain whose message asks to remove the maintenance taints, on a pool that no longer
+   * carries any: the message says they were removed (fresh eyes: it kept asking for what the
+   * operator had done, for good); no event (the reason stays {@code DrainCancelled}). Null
+   * otherwise.
+   */
+  private static Cancel taintsRemovedSince(MachinePool pool, String message) {
+    int i = message == null ? -1 : message.indexOf(TAINTS_STAY);
+    if (i < 0 || DrainDecision.carriesMaintenanceTaint(pool)) {
+      return null;
+    }
+    String removed =
+        message.substring(0, i)
+            + "; the "
+            + Names.MAINTENANCE_TAINT_KEY
+            + " taints were removed since: nothing left to do";
+    return new Cancel(
+        MaintenanceCondition.cancelled(removed),
+        DrainEvent.normal(
+            DrainEvent.Subject.POOL,
+            DrainEvent.CANCELLED,
+            removed,
+            DrainEvent.When.REASON_CHANGED));
   }
 
   private static final java.util.Comparator<CapiMachine> BY_KEY =

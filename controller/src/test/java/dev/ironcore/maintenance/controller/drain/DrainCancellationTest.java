@@ -130,6 +130,37 @@ class DrainCancellationTest {
         .doesNotContain("node-live");
   }
 
+  /**
+   * Fresh eyes: a cancelled drain kept asking to remove the maintenance taints after the operator
+   * had removed them, for good.
+   */
+  @Test
+  void aCancelledDrainWhoseTaintsWereRemovedSaysSo() {
+    Taint[] ours = DrainDecision.MAINTENANCE_TAINTS.toArray(Taint[]::new);
+    var cancel = DrainCancellation.decide(pool("Draining", ours), List.of(), ROLE);
+    MachinePool cancelled = pool("DrainCancelled", ours);
+    cancelled.getStatus().getConditions().get(0).setMessage(cancel.condition().message());
+    assertThat(DrainCancellation.decide(cancelled, List.of(), ROLE))
+        .as("still tainted: nothing to change")
+        .isNull();
+
+    cancelled.getSpec().setTaints(List.of());
+    var removed = DrainCancellation.decide(cancelled, List.of(), ROLE);
+    assertThat(removed).isNotNull();
+    assertThat(removed.condition().reason()).isEqualTo("DrainCancelled");
+    assertThat(removed.condition().message())
+        .startsWith("drain of pool pool-f cancelled while Draining: no deleting CAPI Machine")
+        .endsWith(
+            "; the "
+                + Names.MAINTENANCE_TAINT_KEY
+                + " taints were removed since: nothing left to do")
+        .doesNotContain("taints stay");
+    assertThat(removed.event().type()).isEqualTo("Normal");
+
+    cancelled.getStatus().getConditions().get(0).setMessage(removed.condition().message());
+    assertThat(DrainCancellation.decide(cancelled, List.of(), ROLE)).as("written once").isNull();
+  }
+
   @Test
   void onlyConditionsClaimingADrainAreCancelled() {
     for (String reason : new String[] {null, "Drained", "DrainCancelled"}) {

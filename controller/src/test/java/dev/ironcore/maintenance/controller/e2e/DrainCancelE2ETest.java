@@ -223,6 +223,30 @@ class DrainCancelE2ETest extends InProcessController {
                           + " was removed by someone else during the deletion: drain cancelled,"
                           + " pre-drain hook released");
               assertThat(reason(pool)).isEqualTo("DrainCancelled");
+              assertThat(maintenance(pool).getMessage())
+                  .contains(Names.MAINTENANCE_TAINT_KEY + " taints stay");
             });
+
+    // the operator does what the message asks (as with kubectl): it then says so (fresh eyes: it
+    // kept asking, for good), with no further event
+    int events = poolEvents(pool).size();
+    world
+        .cp
+        .kubectl(
+            "patch",
+            "machinepools.compute.ironcore.dev",
+            pool,
+            "--type=json",
+            "-p",
+            "[{\"op\":\"remove\",\"path\":\"/spec/taints\"}]")
+        .orThrow();
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(maintenance(pool).getMessage())
+                    .contains("cancelled while Draining")
+                    .endsWith(" taints were removed since: nothing left to do"));
+    assertThat(reason(pool)).isEqualTo("DrainCancelled");
+    assertThat(poolEvents(pool)).as("no further event").hasSize(events);
   }
 }
