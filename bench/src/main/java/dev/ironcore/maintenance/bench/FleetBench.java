@@ -543,6 +543,7 @@ public final class FleetBench {
               machines, pools, drainSize, grace, shipped, populateSeconds, settleSeconds);
       try (ChildProcess controller = ChildProcess.start(cmd, env, work.resolve("controller.log"))) {
         report.readyMillis = awaitReady(controller, healthPort);
+        report.readyCpuMillis = controller.cpuMillis();
         Thread.sleep(1000);
         report.rss.put("caches synced (+1 s)", controller.rssMiB());
         System.out.println("fleet bench: Leases renewed once, then stopped");
