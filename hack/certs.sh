@@ -4,10 +4,11 @@
 #   hack/certs.sh ensure   issue or reuse CA + serving pair, write the pair and every caBundle
 #   hack/certs.sh rotate   rotate to a new CA + serving pair with overlap
 #
-# Where: with KUBECONFIG pointing at a cluster (not make run's .local/kubeconfig or .local/ironcore/kubeconfig) it acts on that cluster's
-# install (Secret, webhook configurations, CRDs; CA kept in CERTS_DIR, default .certs/); otherwise on
-# the running `make run` (.local/kubeconfig; the pair as PEM files in .local/certs, which the
-# running webhook server reloads). A cluster's CA is kept in .certs/<kubeconfig current-context>/
+# Where: with KUBECONFIG pointing at a cluster (not make run's .local/kubeconfig or
+# .local/ironcore/kubeconfig) it acts on that cluster's install (Secret, webhook configurations,
+# CRDs; CA kept in CERTS_DIR, default .certs/); otherwise on the running `make run`
+# (.local/kubeconfig; the pair as PEM files in .local/certs, which the running webhook server
+# reloads). A cluster's CA is kept in .certs/<kubeconfig current-context>/
 # (as kubectl config current-context says; several files in KUBECONFIG are merged by kubectl).
 # Environment: DRY_RUN=true (plan only), CERTS_DIR, CERTS_NAMESPACE, CERTS_SERVICE, CERTS_SECRET,
 # WEBHOOK_CONFIGURATION, CRDS (comma-separated, empty for none), SANS (comma-separated, replaces
