@@ -41,7 +41,8 @@ public final class GenerateCerts {
       return;
     }
     try {
-      run(o.out, o.service, o.namespace, Duration.ofDays(o.validityDays));
+      CertificateAuthority ca = run(o.out, o.service, o.namespace, Duration.ofDays(o.validityDays));
+      expiringCa(ca, o.out.resolve("ca.crt"), Instant.now()).ifPresent(System.err::println);
       System.out.println(o.out.toAbsolutePath());
     } catch (IllegalArgumentException | IllegalStateException e) {
       // not a usage error (fresh eyes: a garbage ca.crt was followed by the usage line)
@@ -81,6 +82,31 @@ public final class GenerateCerts {
     return ca;
   }
 
+  /** How long before a CA's end {@link #main} warns (as the webhook server does for its pair). */
+  static final Duration CA_WARNING = Duration.ofDays(30);
+
+  /**
+   * A warning when the CA in {@code caCrt} ends within {@link #CA_WARNING} of {@code now} (the
+   * serving certificates it issues end with it; fresh eyes: make run started with a CA 4 minutes
+   * from its end and said nothing), empty otherwise.
+   */
+  static java.util.Optional<String> expiringCa(CertificateAuthority ca, Path caCrt, Instant now) {
+    Instant end = ca.certificate().getNotAfter().toInstant();
+    if (end.isAfter(now.plus(CA_WARNING))) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "GenerateCerts: warning: the CA "
+            + caCrt
+            + " expires at "
+            + end
+            + " (in "
+            + Duration.between(now, end).toHours()
+            + " h), and with it every serving certificate it issues: delete it and its ca.key"
+            + " for a new CA (make run then installs the new ca.crt itself; a cluster's caBundles"
+            + " need it), or rotate a cluster's with make rotate-certs");
+  }
+
   /**
    * {@code validity}, shortened to end a minute before the CA does: a serving certificate never
    * outlives its CA (kube-apiserver would refuse it from then on).
@@ -96,8 +122,9 @@ public final class GenerateCerts {
           caCrt
               + (caEnd.isAfter(now) ? " expires at " : " expired at ")
               + caEnd
-              + ": delete it and its ca.key for a new CA (then every caBundle needs the new"
-              + " ca.crt), or rotate with make rotate-certs");
+              + ": delete it and its ca.key for a new CA (make run then installs the new ca.crt"
+              + " itself; a cluster's caBundles need it), or rotate a cluster's with make"
+              + " rotate-certs");
     }
     return validity.compareTo(room) > 0 ? room : validity;
   }

@@ -62,7 +62,23 @@ class GenerateCertsTest {
             () -> GenerateCerts.withinCa(Duration.ofDays(1), loaded, dir.resolve("ca.crt"), later))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("ca.crt expired at " + ca.getNotAfter().toInstant())
+        .hasMessageContaining("make run then installs the new ca.crt itself")
         .hasMessageContaining("make rotate-certs");
+
+    // a CA ending within 30 days is warned of (fresh eyes: make run said nothing 4 minutes before)
+    java.time.Instant now = java.time.Instant.now();
+    assertThat(GenerateCerts.expiringCa(loaded, dir.resolve("ca.crt"), now))
+        .hasValueSatisfying(
+            w ->
+                assertThat(w)
+                    .startsWith("GenerateCerts: warning: the CA " + dir.resolve("ca.crt"))
+                    .contains("expires at " + ca.getNotAfter().toInstant()));
+    assertThat(
+            GenerateCerts.expiringCa(
+                CertificateAuthority.generate("long-ca", Duration.ofDays(31)),
+                dir.resolve("ca.crt"),
+                now))
+        .isEmpty();
   }
 
   @Test

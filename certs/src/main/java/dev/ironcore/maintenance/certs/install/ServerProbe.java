@@ -94,6 +94,32 @@ public final class ServerProbe {
     await(endpoints, expected, ca, timeout, out, false);
   }
 
+  /**
+   * One look, no waiting: the running servers behind {@code endpoints} that do not present {@code
+   * expected} (each as {@code "<server>: <what it presents instead>"}); one that cannot be reached
+   * is left out, as {@link #awaitReloaded} does not wait for it.
+   *
+   * @throws IllegalStateException when a server presents {@code expected} in a handshake the API
+   *     server would refuse
+   */
+  public List<String> notPresenting(
+      Set<TrustSlot.Endpoint> endpoints, X509Certificate expected, X509Certificate ca) {
+    List<String> stale = new ArrayList<>();
+    Set<String> asked = new LinkedHashSet<>();
+    for (TrustSlot.Endpoint ep : endpoints) {
+      for (Target t : targets(ep)) {
+        if (!asked.add(t.name())) {
+          continue;
+        }
+        Seen seen = presented(t, expected, ca);
+        if (seen != null && seen.reachable()) {
+          stale.add(t.name() + ": " + seen.text());
+        }
+      }
+    }
+    return stale;
+  }
+
   private void await(
       Set<TrustSlot.Endpoint> endpoints,
       X509Certificate expected,

@@ -6,18 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ironcore.maintenance.certs.CertificateAuthority;
 import dev.ironcore.maintenance.certs.IssuedCertificate;
-import dev.ironcore.maintenance.certs.PemKeyStores;
 import dev.ironcore.maintenance.certs.ServingPair;
 import java.net.InetAddress;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
-import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,51 +23,6 @@ class ServerProbeTest {
   private static final CertificateAuthority CA =
       CertificateAuthority.generate("probe-ca", Duration.ofDays(1));
 
-  /** A TLS server presenting {@code pair} to every connection, until closed. */
-  private static final class Server implements AutoCloseable {
-    final SSLServerSocket socket;
-    final Thread loop;
-
-    Server(IssuedCertificate pair) throws Exception {
-      KeyManagerFactory kmf =
-          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      kmf.init(
-          PemKeyStores.fromPem(
-              pair.certificatePem(), pair.privateKeyPem(), new char[0], "tls.crt", "tls.key"),
-          new char[0]);
-      SSLContext ctx = SSLContext.getInstance("TLS");
-      ctx.init(kmf.getKeyManagers(), null, new SecureRandom());
-      socket =
-          (SSLServerSocket)
-              ctx.getServerSocketFactory()
-                  .createServerSocket(0, 5, InetAddress.getLoopbackAddress());
-      loop =
-          new Thread(
-              () -> {
-                while (!socket.isClosed()) {
-                  try (SSLSocket s = (SSLSocket) socket.accept()) {
-                    s.startHandshake();
-                  } catch (Exception ignored) {
-                    // a refused handshake is the client's to report
-                  }
-                }
-              });
-      loop.setDaemon(true);
-      loop.start();
-    }
-
-    TrustSlot.Endpoint endpoint() {
-      return new TrustSlot.Endpoint(
-          0, "https://127.0.0.1:" + socket.getLocalPort() + "/validate", null, null, 443);
-    }
-
-    @Override
-    public void close() throws Exception {
-      socket.close();
-      loop.join(5000);
-    }
-  }
-
   private static IssuedCertificate issue(
       CertificateAuthority ca, List<String> dns, List<String> ips) {
     return ca.issueServing("svc", dns, ips, Duration.ofHours(1));
@@ -83,7 +32,7 @@ class ServerProbeTest {
   void theNewCertificateTrustedByTheNewCaForTheIpIsDone() throws Exception {
     IssuedCertificate pair = issue(CA, List.of("svc"), List.of("127.0.0.1"));
     List<String> lines = new ArrayList<>();
-    try (Server server = new Server(pair)) {
+    try (TlsTestServer server = new TlsTestServer(pair)) {
       assertThatCode(
               () ->
                   new ServerProbe(List.of())
@@ -101,7 +50,7 @@ class ServerProbeTest {
   @Test
   void theNewCertificateWithoutTheIpSanIsReportedAtOnce() throws Exception {
     IssuedCertificate pair = issue(CA, List.of("foo.example.com"), List.of());
-    try (Server server = new Server(pair)) {
+    try (TlsTestServer server = new TlsTestServer(pair)) {
       long start = System.nanoTime();
       assertThatThrownBy(
               () ->
@@ -129,7 +78,7 @@ class ServerProbeTest {
     CertificateAuthority old = CertificateAuthority.generate("old-ca", Duration.ofDays(1));
     IssuedCertificate served = issue(old, List.of("svc"), List.of("127.0.0.1"));
     IssuedCertificate expected = issue(CA, List.of("svc"), List.of("127.0.0.1"));
-    try (Server server = new Server(served)) {
+    try (TlsTestServer server = new TlsTestServer(served)) {
       assertThatThrownBy(
               () ->
                   new ServerProbe(List.of())
@@ -163,7 +112,7 @@ class ServerProbeTest {
     IssuedCertificate old = issue(CA, List.of("svc"), List.of("127.0.0.1"));
     IssuedCertificate expected = issue(CA, List.of("svc"), List.of("127.0.0.1"));
     TrustSlot.Endpoint gone;
-    try (Server stopped = new Server(old)) {
+    try (TlsTestServer stopped = new TlsTestServer(old)) {
       gone = stopped.endpoint();
     }
     List<String> lines = new ArrayList<>();
@@ -183,7 +132,7 @@ class ServerProbeTest {
         .contains("cannot connect")
         .endsWith("(not waited for: it reads the new pair when it starts)");
     // the same CA, the old pair still served: waited for, named once, until the timeout
-    try (Server server = new Server(old)) {
+    try (TlsTestServer server = new TlsTestServer(old)) {
       List<String> waiting = new ArrayList<>();
       assertThatThrownBy(
               () ->
