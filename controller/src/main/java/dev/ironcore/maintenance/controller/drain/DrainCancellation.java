@@ -160,7 +160,10 @@ public final class DrainCancellation {
             + DrainDecision.key(m);
       }
     }
-    return "no deleting CAPI Machine references it any more (deleted, its finalizer removed by"
-        + " someone else, or its status.nodeRef changed)";
+    // also when this controller released a drain it no longer selected and the Machine was gone
+    // before this check (fresh eyes: read as blaming someone else)
+    return "no deleting CAPI Machine references it any more (deleted: after its drain was released,"
+        + " e.g. as no longer selected by --capi-machine-selector, or with its finalizer removed by"
+        + " someone else; or its status.nodeRef changed)";
   }
 }
