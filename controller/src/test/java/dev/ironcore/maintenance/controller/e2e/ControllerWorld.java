@@ -192,6 +192,17 @@ final class ControllerWorld {
     return base + "-" + suffix;
   }
 
+  /**
+   * {@code kubectl patch machinepools.compute.ironcore.dev POOL --type=json -p PATCH}, as a user
+   * would (the served version, through the webhooks).
+   *
+   * @throws IllegalStateException when kubectl fails (e.g. a webhook denies the write)
+   */
+  void kubectlPatchPool(String pool, String jsonPatch) {
+    cp.kubectl("patch", "machinepools.compute.ironcore.dev", pool, "--type=json", "-p", jsonPatch)
+        .orThrow();
+  }
+
   MachinePool createPool(String name, List<String> finalizers, Taint... taints) {
     MachinePool p = new MachinePool();
     p.setMetadata(new ObjectMetaBuilder().withName(name).withFinalizers(finalizers).build());

@@ -73,16 +73,9 @@ class DeepObjectE2ETest {
   }
 
   private void taint(String pool) {
-    world
-        .cp
-        .kubectl(
-            "patch",
-            "machinepools.compute.ironcore.dev",
-            pool,
-            "--type=json",
-            "-p",
-            "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[{\"key\":\"k\",\"effect\":\"NoExecute\"}]}]")
-        .orThrow();
+    world.kubectlPatchPool(
+        pool,
+        "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[{\"key\":\"k\",\"effect\":\"NoExecute\"}]}]");
   }
 
   private boolean deleting(String machine) {

@@ -230,16 +230,7 @@ class DrainCancelE2ETest extends InProcessController {
     // the operator does what the message asks (as with kubectl): it then says so (fresh eyes: it
     // kept asking, for good), with no further event
     int events = poolEvents(pool).size();
-    world
-        .cp
-        .kubectl(
-            "patch",
-            "machinepools.compute.ironcore.dev",
-            pool,
-            "--type=json",
-            "-p",
-            "[{\"op\":\"remove\",\"path\":\"/spec/taints\"}]")
-        .orThrow();
+    world.kubectlPatchPool(pool, "[{\"op\":\"remove\",\"path\":\"/spec/taints\"}]");
     eventually()
         .untilAsserted(
             () ->

@@ -12,18 +12,11 @@ import org.junit.jupiter.api.Test;
 class EvictionE2ETest extends InProcessController {
 
   private void kubectlAddTaint(String pool, String effect) {
-    world
-        .cp
-        .kubectl(
-            "patch",
-            "machinepools.compute.ironcore.dev",
-            pool,
-            "--type=json",
-            "-p",
-            "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[{\"key\":\"maintenance.ironcore.dev\",\"effect\":\""
-                + effect
-                + "\"}]}]")
-        .orThrow();
+    world.kubectlPatchPool(
+        pool,
+        "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[{\"key\":\"maintenance.ironcore.dev\",\"effect\":\""
+            + effect
+            + "\"}]}]");
   }
 
   @Test
