@@ -67,7 +67,19 @@ public final class GenerateCerts {
     Path caCrt = out.resolve("ca.crt");
     Path caKey = out.resolve("ca.key");
     CertificateAuthority ca;
-    if (Files.isRegularFile(caCrt) && Files.isRegularFile(caKey)) {
+    if (Files.exists(caCrt) != Files.exists(caKey)) {
+      // fresh eyes: a lone ca.crt was overwritten by a new CA, silently
+      Path present = Files.exists(caCrt) ? caCrt : caKey;
+      Path missing = Files.exists(caCrt) ? caKey : caCrt;
+      throw new IllegalStateException(
+          missing
+              + " is missing while "
+              + present
+              + " exists: restore it, or delete "
+              + present
+              + " too for a new CA (make run then installs the new ca.crt itself)");
+    }
+    if (Files.exists(caCrt)) {
       ca = CertificateAuthority.load(caCrt, caKey);
     } else {
       ca = CertificateAuthority.generate(service + "-ca", validity);
@@ -115,6 +127,16 @@ public final class GenerateCerts {
    *     written)
    */
   static Duration withinCa(Duration validity, CertificateAuthority ca, Path caCrt, Instant now) {
+    Instant caStart = ca.certificate().getNotBefore().toInstant();
+    if (caStart.isAfter(now)) {
+      // fresh eyes: make run started everything, then its webhook server failed its health check
+      throw new IllegalStateException(
+          caCrt
+              + " is not valid before "
+              + caStart
+              + ": delete it and its ca.key for a new CA (make run then installs the new ca.crt"
+              + " itself), or wait until then");
+    }
     Instant caEnd = ca.certificate().getNotAfter().toInstant();
     Duration room = Duration.between(now, caEnd.minus(Duration.ofMinutes(1)));
     if (room.isNegative() || room.isZero()) {

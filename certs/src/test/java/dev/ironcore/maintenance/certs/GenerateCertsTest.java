@@ -81,6 +81,30 @@ class GenerateCertsTest {
         .isEmpty();
   }
 
+  /** Fresh eyes: a lone ca.crt was replaced by a new CA, silently; a future CA started make run. */
+  @Test
+  void aCaWithoutItsKeyOrNotYetValidIsRefusedAndKept(@TempDir Path dir) throws Exception {
+    CertificateAuthority.generate("kept-ca", Duration.ofDays(2))
+        .writeTo(dir.resolve("ca.crt"), dir.resolve("ca.key"));
+    String caCrt = Files.readString(dir.resolve("ca.crt"));
+    Files.delete(dir.resolve("ca.key"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> GenerateCerts.run(dir, "hook", "sys", Duration.ofDays(1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith(
+            dir.resolve("ca.key") + " is missing while " + dir.resolve("ca.crt"));
+    assertThat(Files.readString(dir.resolve("ca.crt"))).isEqualTo(caCrt);
+    assertThat(dir.resolve("tls.crt")).doesNotExist();
+
+    CertificateAuthority ca = CertificateAuthority.generate("future-ca", Duration.ofDays(2));
+    java.time.Instant before = ca.certificate().getNotBefore().toInstant().minusSeconds(60);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> GenerateCerts.withinCa(Duration.ofDays(1), ca, dir.resolve("ca.crt"), before))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(
+            "ca.crt is not valid before " + ca.certificate().getNotBefore().toInstant());
+  }
+
   @Test
   void aValidityThatIsNotAWholeNumberOfDaysIsNamed() throws Exception {
     java.lang.reflect.Method parse =

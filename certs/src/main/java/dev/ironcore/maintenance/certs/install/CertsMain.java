@@ -329,7 +329,7 @@ public final class CertsMain implements Callable<Integer> {
         caValidity,
         MIN_CA_VALIDITY,
         "; a CA outlives the serving certificates it issues, at least 1h each");
-    FlagRange.positive(spec, "--wait-timeout", waitTimeout);
+    FlagRange.positive(spec, "--wait-timeout (WAIT_TIMEOUT)", waitTimeout);
     boolean dryRunEnv;
     try {
       dryRunEnv = EnvBoolean.parse("DRY_RUN", env.get("DRY_RUN"));

@@ -133,7 +133,13 @@ public final class FilePairStore implements ServingPairStore {
     try {
       return Files.exists(file) ? Files.readString(file) : null;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+      // fresh eyes: a directory named tls.crt gave "cannot read ...; run again to continue"
+      throw new Refusal(
+          "cannot read "
+              + file
+              + ": "
+              + e.getMessage()
+              + "; move it out of the way, then make rotate-certs writes a new pair");
     }
   }
 }

@@ -42,4 +42,14 @@ class FilePairStoreTest {
   void emptyDirectoryHoldsNothing() {
     assertThat(new FilePairStore(dir.resolve("absent")).read()).isEmpty();
   }
+
+  /** Fresh eyes: a directory named tls.crt gave "cannot read ...; run again to continue". */
+  @Test
+  void aPairFileThatCannotBeReadIsRefusedWithItsCause() throws Exception {
+    Files.createDirectories(dir.resolve("tls.crt"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new FilePairStore(dir).read())
+        .isInstanceOf(Refusal.class)
+        .hasMessageStartingWith("cannot read " + dir.resolve("tls.crt") + ": ")
+        .hasMessageContaining("move it out of the way, then make rotate-certs writes a new pair");
+  }
 }

@@ -261,7 +261,8 @@ public final class ServingCertificate {
     Duration left = Duration.between(now, current.getNotAfter().toInstant());
     LOG.warn(
         "serving certificate {} (serial {}) expires at {}, in {} (warning window {} days);"
-            + " renew it (make certs re-issues it, make rotate-certs rotates CA and certificate)",
+            + " renew it (make certs re-issues it while its CA outlives the new one; make"
+            + " rotate-certs rotates CA and certificate, also when the CA itself ends then)",
         current.getSubjectX500Principal().getName(),
         Serials.hex(current),
         current.getNotAfter().toInstant(),
