@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * name the fleet's {@code pool-a} and are answered with an eviction warning from the pool's
  * Machines listed on the API server; the rounds start only once one is (the eviction warnings start
  * after the server is ready), so that fabric8's client, discovery and listing are in the cache:
- * about 0.3 s less CPU in the seconds after ready than a cache trained without a cluster
- * (one-off starts, 2026-12-06, bench/analysis.md).
+ * about 0.3 s less CPU in the seconds after ready than a cache trained without a cluster (one-off
+ * starts, 2026-12-06, bench/analysis.md).
  */
 final class WebhookAotTraining {
   private WebhookAotTraining() {}
