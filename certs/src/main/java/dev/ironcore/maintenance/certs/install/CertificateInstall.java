@@ -95,6 +95,8 @@ public final class CertificateInstall {
   private final PrintStream out;
   private final Clock clock;
   private volatile boolean changing;
+  private boolean issuesServing;
+  private boolean createsCa;
 
   /**
    * @param settings what to do
@@ -127,6 +129,16 @@ public final class CertificateInstall {
     return changing;
   }
 
+  /** True when {@link #run} planned a new serving certificate (also in a dry run). */
+  public boolean issuesServing() {
+    return issuesServing;
+  }
+
+  /** True when {@link #run} planned a new CA (also in a dry run). */
+  public boolean createsCa() {
+    return createsCa;
+  }
+
   /** A step of the plan: what it will do, and doing it. */
   private record Step(String description, Runnable action) {}
 
@@ -153,7 +165,11 @@ public final class CertificateInstall {
                 ServingPair.parse(stored.get().certificatePem(), stored.get().privateKeyPem()));
       } catch (IllegalArgumentException e) {
         pairProblem = CaFiles.oneLine(e.getMessage());
-        if (!rotate && cas.next().isEmpty()) {
+        // one of the two files missing is a pair missing, which make certs issues (fresh eyes: a
+        // deleted tls.crt sent the user to make rotate-certs); garbage or a foreign key is refused
+        boolean halfMissing =
+            stored.get().certificatePem() == null || stored.get().privateKeyPem() == null;
+        if (!rotate && cas.next().isEmpty() && !halfMissing) {
           throw new Refusal(
               "unusable serving pair in "
                   + store.describe()
@@ -216,6 +232,7 @@ public final class CertificateInstall {
     }
 
     // 3. the plan
+    createsCa = newCa;
     CertificateAuthority ca = target;
     X509Certificate caCert = target.certificate();
     List<Step> steps = new ArrayList<>();
@@ -265,6 +282,7 @@ public final class CertificateInstall {
             || !CaBundle.signedBy(pair.get().leaf(), caCert)
             || !servesWell(pair.get(), now)
             || !store.consistent();
+    issuesServing = issue;
     // the serving certificate kube-apiserver will verify: issued in memory and checked first
     ServingPair serving = issue ? null : pair.get();
     if (issue) {
@@ -389,19 +407,20 @@ public final class CertificateInstall {
               + describe(caCert));
       return;
     }
+    // a directory it cannot write is found now, not after the caBundles changed, and in a dry run
+    // too (fresh eyes: DRY_RUN printed a plan the real run then refused)
+    if (newCa || pending) { // the steps that save the new CA or make it current
+      WritableDir.require(caFiles.dir(), "the CA directory");
+    }
+    if (issue) {
+      store.requireWritable();
+    }
     out.println((settings.dryRun() ? "plan (DRY_RUN, nothing is changed):" : "plan:"));
     for (int i = 0; i < steps.size(); i++) {
       out.println("  " + (i + 1) + ". " + steps.get(i).description());
     }
     if (settings.dryRun()) {
       return;
-    }
-    // a directory it cannot write is found now, not after the caBundles changed
-    if (newCa || pending) { // the steps that save the new CA or make it current
-      WritableDir.require(caFiles.dir(), "the CA directory");
-    }
-    if (issue) {
-      store.requireWritable();
     }
     changing = true;
     for (int i = 0; i < steps.size(); i++) {

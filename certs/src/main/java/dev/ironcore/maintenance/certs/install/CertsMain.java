@@ -138,8 +138,8 @@ public final class CertsMain implements Callable<Integer> {
       paramLabel = "DURATION",
       converter = DurationFlag.Converter.class,
       description =
-          "Lifetime of a new serving certificate, e.g. 365d, 12h (default 365d, or until an"
-              + " existing CA expires when that is sooner); never past its CA.")
+          "Lifetime of a new serving certificate, e.g. 365d, 12h (default 365d, or until its CA"
+              + " expires when that is sooner); never past its CA.")
   Duration validity;
 
   @Option(
@@ -156,7 +156,8 @@ public final class CertsMain implements Callable<Integer> {
       defaultValue = "300s",
       converter = DurationFlag.Converter.class,
       description =
-          "How long to wait for the servers to present a new pair (default ${DEFAULT-VALUE}).")
+          "How long to wait for the servers to present a new pair, at least 10s (default"
+              + " ${DEFAULT-VALUE}).")
   Duration waitTimeout;
 
   private final PrintStream out;
@@ -250,6 +251,7 @@ public final class CertsMain implements Callable<Integer> {
               out,
               Clock.systemUTC());
       install.run();
+      unusedLifetimes(install).forEach(n -> out.println("note: " + n));
       return 0;
     } catch (Refusal e) {
       err.println("certs: " + e.getMessage() + " (nothing changed)");
@@ -280,6 +282,34 @@ public final class CertsMain implements Callable<Integer> {
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /**
+   * What a finished run did not use of the lifetimes asked for: {@code VALIDITY} when no serving
+   * certificate was issued, {@code CA_VALIDITY} (when given) when no CA was made. Fresh eyes:
+   * {@code VALIDITY=30d make certs} on a current install said "up to date" and nothing more.
+   */
+  private List<String> unusedLifetimes(CertificateInstall install) {
+    List<String> notes = new ArrayList<>();
+    if (validity != null && !install.issuesServing()) {
+      notes.add(
+          "VALIDITY (--validity) applies to a new serving certificate, and none was issued;"
+              + " make rotate-certs issues one");
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--ca-validity")
+        && !install.createsCa()) {
+      notes.add(
+          "CA_VALIDITY (--ca-validity) applies to a new CA, and none was made;"
+              + " make rotate-certs makes one");
+    }
+    return notes;
+  }
+
+  /**
+   * Shortest {@code WAIT_TIMEOUT}: the webhook server re-reads its pair every 10 s, so a shorter
+   * wait for a new one would time out about as often as not (fresh eyes: {@code WAIT_TIMEOUT=5s}
+   * was accepted).
+   */
+  static final Duration MIN_WAIT_TIMEOUT = Duration.ofSeconds(10);
 
   /** Shortest lifetime of a certificate this tool issues (cert-manager's minimum, too). */
   static final Duration MIN_VALIDITY = Duration.ofHours(1);
@@ -330,6 +360,14 @@ public final class CertsMain implements Callable<Integer> {
         MIN_CA_VALIDITY,
         "; a CA outlives the serving certificates it issues, at least 1h each");
     FlagRange.positive(spec, "--wait-timeout (WAIT_TIMEOUT)", waitTimeout);
+    if (waitTimeout.compareTo(MIN_WAIT_TIMEOUT) < 0) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--wait-timeout (WAIT_TIMEOUT) must be at least 10s (the webhook server re-reads its"
+              + " pair every 10 s; in a cluster the kubelet first refreshes the mounted Secret,"
+              + " within about a minute), got "
+              + dev.ironcore.maintenance.process.DurationFlag.format(waitTimeout));
+    }
     boolean dryRunEnv;
     try {
       dryRunEnv = EnvBoolean.parse("DRY_RUN", env.get("DRY_RUN"));

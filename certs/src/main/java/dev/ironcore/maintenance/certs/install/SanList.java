@@ -51,7 +51,8 @@ record SanList(List<String> dnsNames, List<String> ipAddresses) {
    *
    * @param entries DNS names and IP literals, surrounding blanks ignored
    * @return them split into DNS names and IPs
-   * @throws IllegalArgumentException one line naming the first bad entry, why, and {@code SANS}
+   * @throws IllegalArgumentException one line naming the first bad entry, why, and {@code SANS}; or
+   *     saying that no entry is left
    */
   static SanList parse(List<String> entries) {
     List<String> dns = new ArrayList<>();
@@ -79,6 +80,12 @@ record SanList(List<String> dnsNames, List<String> ipAddresses) {
           dns.add(e);
         }
       }
+    }
+    if (dns.isEmpty() && ips.isEmpty()) {
+      // fresh eyes: SANS=',' issued nothing and failed later, at the coverage check (exit 1)
+      throw new IllegalArgumentException(
+          "SANS (--san) names no DNS name or IP address (only empty entries); leave SANS unset"
+              + " for the defaults");
     }
     return new SanList(dns, ips);
   }

@@ -6,9 +6,9 @@ import java.time.Instant;
 
 /**
  * How long a new serving certificate lives: never past its CA, which kube-apiserver would refuse it
- * with from then on. An explicit {@code VALIDITY} that does not fit, or the default that does not
- * fit a CA issued by this run ({@code CA_VALIDITY}), is refused; the default under an existing CA
- * (such as the 365-day one {@code make run} creates) is shortened to end with it.
+ * with from then on. An explicit {@code VALIDITY} that does not fit is refused; the default that
+ * does not fit, under an existing CA (such as the 365-day one {@code make run} creates) or a new
+ * one ({@code CA_VALIDITY=365d}), is shortened to end a minute before it.
  */
 final class ServingValidity {
   /** The lifetime when {@code VALIDITY} is not set. */
@@ -26,8 +26,10 @@ final class ServingValidity {
    * @param ca the CA that issues
    * @param newCa whether this run creates {@code ca} (then {@code CA_VALIDITY} is to blame)
    * @param now the current time
-   * @return {@code requested}, or the default, shortened to end with an existing CA
-   * @throws Refusal when the certificate would outlive its CA and may not be shortened
+   * @return {@code requested}, or the default, shortened to end with the CA (fresh eyes: {@code
+   *     CA_VALIDITY=365d make rotate-certs} was refused, its default certificate outliving the new
+   *     CA by the time the run took)
+   * @throws Refusal when an explicit {@code VALIDITY} would outlive the CA
    */
   static Duration of(Duration requested, X509Certificate ca, boolean newCa, Instant now) {
     Duration wanted = requested == null ? DEFAULT : requested;
@@ -35,7 +37,7 @@ final class ServingValidity {
     if (!now.plus(wanted).isAfter(caEnd.minus(MARGIN))) {
       return wanted;
     }
-    if (requested == null && !newCa) {
+    if (requested == null) {
       return Duration.between(now, caEnd.minus(MARGIN));
     }
     throw outlives(now.plus(wanted), ca, newCa, now);

@@ -12,8 +12,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -141,25 +143,46 @@ class CertificateInstallChecksTest {
   }
 
   @Test
-  void aCaValidityShorterThanTheServingCertificatesIsRefused() throws Exception {
+  void anExplicitValidityBeyondANewCaIsRefused() throws Exception {
     installed();
-    refusedUnchanged(
+    var tooLong =
         settings(
-            CertificateInstall.Mode.ROTATE, DNS, List.of("127.0.0.1"), null, Duration.ofHours(2)),
+            CertificateInstall.Mode.ROTATE,
+            DNS,
+            List.of("127.0.0.1"),
+            Duration.ofHours(3),
+            Duration.ofHours(2));
+    refusedUnchanged(
+        tooLong,
         ", and kube-apiserver would refuse it once the CA has expired; set VALIDITY (--validity)"
             + " to at most 1h, or set CA_VALIDITY (--ca-validity) longer");
-    assertThatThrownBy(
-            () ->
-                run(
-                    settings(
-                        CertificateInstall.Mode.ROTATE,
-                        DNS,
-                        List.of("127.0.0.1"),
-                        null,
-                        Duration.ofHours(2))))
+    assertThatThrownBy(() -> run(tooLong))
         .hasMessageMatching(
             "the serving certificate would expire at \\S+, not 1 minute before its CA"
                 + " CN=ironcore-maintenance-webhook-ca \\(expires \\S+\\), .*");
+  }
+
+  /**
+   * Fresh eyes (session 37): {@code CA_VALIDITY=365d make rotate-certs} was refused, the default
+   * 365-day serving certificate outliving the new CA by the minute the run took; the default now
+   * ends with a new CA as it does with an existing one (a first {@code make certs} here: the same
+   * {@code ServingValidity} decision, with no server to wait for).
+   */
+  @Test
+  void theDefaultValidityUnderANewShorterCaEndsWithIt() throws Exception {
+    // a first make certs (the new CA, nothing to wait for) takes the path of a rotation here
+    run(
+        settings(
+            CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, Duration.ofDays(365)));
+    X509Certificate ca = caFiles.read(Instant.now(), true).current().orElseThrow().certificate();
+    ServingPair pair =
+        ServingPair.parse(
+            store.read().orElseThrow().certificatePem(),
+            store.read().orElseThrow().privateKeyPem());
+    assertThat(pair.leaf().getNotAfter()).isBeforeOrEqualTo(ca.getNotAfter());
+    assertThat(pair.leaf().getNotAfter().toInstant())
+        .isAfter(ca.getNotAfter().toInstant().minus(Duration.ofMinutes(2)));
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("(ending a minute before its CA)");
   }
 
   @Test
@@ -185,6 +208,54 @@ class CertificateInstallChecksTest {
     assertThat(pair.leaf().getNotAfter().toInstant())
         .isAfter(ca.certificate().getNotAfter().toInstant().minus(Duration.ofMinutes(2)));
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("(ending a minute before its CA)");
+  }
+
+  /**
+   * Fresh eyes (session 37): with {@code tls.crt} gone, {@code make certs} sent the user to {@code
+   * make rotate-certs}, while a missing pair is one it issues.
+   */
+  @Test
+  void aPairMissingOneFileIsIssuedAnew() throws Exception {
+    installed();
+    String oldKey = store.read().orElseThrow().privateKeyPem();
+    Files.delete(store.certFile());
+    out.reset();
+    run(settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null));
+    var stored = store.read().orElseThrow();
+    ServingPair.parse(stored.certificatePem(), stored.privateKeyPem()); // a usable pair again
+    assertThat(stored.privateKeyPem()).isNotEqualTo(oldKey);
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("(tls.crt is missing)")
+        .contains("issue a serving certificate");
+  }
+
+  @Test
+  void aPairOfGarbageIsStillRefusedByMakeCerts() throws Exception {
+    installed();
+    Files.writeString(dir.resolve("serving").resolve("..data").resolve("tls.crt"), "garbage");
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null),
+        "); make rotate-certs replaces it");
+  }
+
+  /** Fresh eyes (session 37): DRY_RUN printed a plan that the real run then refused. */
+  @Test
+  void aDryRunRefusesAPairDirectoryTheRunCouldNotCreate() throws Exception {
+    Files.writeString(dir.resolve("file"), "a file, not a directory");
+    store = new FilePairStore(dir.resolve("file").resolve("serving"));
+    var dryRun =
+        new CertificateInstall.Settings(
+            CertificateInstall.Mode.ENSURE,
+            true,
+            "ironcore-maintenance-webhook",
+            DNS,
+            List.of("127.0.0.1"),
+            null,
+            null,
+            Duration.ofDays(3650),
+            Duration.ofSeconds(5));
+    refusedUnchanged(dryRun, "the serving pair's directory ");
+    assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("plan");
   }
 
   @Test

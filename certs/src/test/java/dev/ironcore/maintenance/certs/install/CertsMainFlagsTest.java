@@ -271,6 +271,32 @@ class CertsMainFlagsTest {
     assertThat(ca).doesNotExist();
   }
 
+  /** Fresh eyes (session 37): {@code SANS=','} issued nothing and failed later, with exit 1. */
+  @Test
+  void sansOfEmptyEntriesOnlyAreAFlagError() {
+    Path ca = dir.resolve("ca");
+    assertThat(run("--san=", "--san= ", "--ca-dir=" + ca))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: SANS (--san) names no DNS name or IP address (only empty entries); leave"
+                    + " SANS unset for the defaults\n"));
+    assertThat(ca).doesNotExist();
+  }
+
+  /** Fresh eyes (session 37): {@code WAIT_TIMEOUT=5s} was accepted, under the 10 s reload. */
+  @Test
+  void aWaitTimeoutUnderTheReloadIntervalIsAFlagError() {
+    assertThat(run("--wait-timeout=9s", "--ca-dir=" + dir.resolve("ca")))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: --wait-timeout (WAIT_TIMEOUT) must be at least 10s (the webhook server"
+                    + " re-reads its pair every 10 s; in a cluster the kubelet first refreshes the"
+                    + " mounted Secret, within about a minute), got 9s\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
+  }
+
   @Test
   void aLaterValueWins() {
     Path missing = dir.resolve("later");

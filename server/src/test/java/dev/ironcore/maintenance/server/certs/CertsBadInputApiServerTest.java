@@ -185,6 +185,28 @@ class CertsBadInputApiServerTest {
     return a;
   }
 
+  /**
+   * Fresh eyes (session 37): {@code VALIDITY=30d make certs} on a current install said "up to date"
+   * and nothing more; the lifetimes it did not use are now named, and nothing changes.
+   */
+  @Test
+  void lifetimesAskedForButNotUsedAreNamed() throws IOException {
+    Map<String, Object> before = state();
+    CertsWorld.Run run = CertsWorld.run(args("--validity=30d", "--ca-validity=730d"));
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("up to date")
+        .contains(
+            "note: VALIDITY (--validity) applies to a new serving certificate, and none was"
+                + " issued; make rotate-certs issues one")
+        .contains(
+            "note: CA_VALIDITY (--ca-validity) applies to a new CA, and none was made; make"
+                + " rotate-certs makes one");
+    assertThat(state()).isEqualTo(before);
+    CertsWorld.Run plain = CertsWorld.run(args());
+    assertThat(plain.out()).contains("up to date").doesNotContain("VALIDITY");
+  }
+
   interface Change {
     void apply() throws IOException;
   }
