@@ -17,8 +17,10 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import javax.net.ssl.SNIHostName;
@@ -105,19 +107,37 @@ public final class ServerProbe {
   public List<String> notPresenting(
       Set<TrustSlot.Endpoint> endpoints, X509Certificate expected, X509Certificate ca) {
     List<String> stale = new ArrayList<>();
-    Set<String> asked = new LinkedHashSet<>();
+    look(endpoints, Set.of(), expected, ca)
+        .forEach(
+            (name, seen) -> {
+              if (seen != null && seen.reachable()) {
+                stale.add(name + ": " + seen.text());
+              }
+            });
+    return stale;
+  }
+
+  /**
+   * One look at each server behind {@code endpoints} but those in {@code skip}, each asked once
+   * (several URL paths may lead to one server).
+   *
+   * @return server name to what it presents instead of {@code expected}, null when it presents it
+   * @throws IllegalStateException as {@link #presented}
+   */
+  private Map<String, Seen> look(
+      Set<TrustSlot.Endpoint> endpoints,
+      Set<String> skip,
+      X509Certificate expected,
+      X509Certificate ca) {
+    Map<String, Seen> seen = new LinkedHashMap<>();
     for (TrustSlot.Endpoint ep : endpoints) {
       for (Target t : targets(ep)) {
-        if (!asked.add(t.name())) {
-          continue;
-        }
-        Seen seen = presented(t, expected, ca);
-        if (seen != null && seen.reachable()) {
-          stale.add(t.name() + ": " + seen.text());
+        if (!skip.contains(t.name()) && !seen.containsKey(t.name())) {
+          seen.put(t.name(), presented(t, expected, ca));
         }
       }
     }
-    return stale;
+    return seen;
   }
 
   private void await(
@@ -132,29 +152,24 @@ public final class ServerProbe {
     Set<String> waitedFor = new LinkedHashSet<>();
     while (true) {
       List<String> pending = new ArrayList<>();
-      Set<String> askedThisPass = new LinkedHashSet<>(); // several URL paths, one server
-      for (TrustSlot.Endpoint ep : endpoints) {
-        for (Target t : targets(ep)) {
-          if (confirmed.contains(t.name()) || !askedThisPass.add(t.name())) {
-            continue;
-          }
-          Seen seen = presented(t, expected, ca);
-          if (seen == null) {
-            confirmed.add(t.name());
-            out.accept("  " + t.name() + " presents the new certificate");
-          } else if (!seen.reachable() && !waitForUnreachable) {
-            confirmed.add(t.name());
-            out.accept(
-                "  "
-                    + t.name()
-                    + ": "
-                    + seen.text()
-                    + " (not waited for: it reads the new pair when it starts)");
-          } else {
-            pending.add(t.name() + ": " + seen.text());
-            if (waitedFor.add(t.name())) {
-              out.accept("  waiting for " + t.name() + " (" + seen.text() + ")");
-            }
+      for (Map.Entry<String, Seen> e : look(endpoints, confirmed, expected, ca).entrySet()) {
+        String name = e.getKey();
+        Seen seen = e.getValue();
+        if (seen == null) {
+          confirmed.add(name);
+          out.accept("  " + name + " presents the new certificate");
+        } else if (!seen.reachable() && !waitForUnreachable) {
+          confirmed.add(name);
+          out.accept(
+              "  "
+                  + name
+                  + ": "
+                  + seen.text()
+                  + " (not waited for: it reads the new pair when it starts)");
+        } else {
+          pending.add(name + ": " + seen.text());
+          if (waitedFor.add(name)) {
+            out.accept("  waiting for " + name + " (" + seen.text() + ")");
           }
         }
       }
