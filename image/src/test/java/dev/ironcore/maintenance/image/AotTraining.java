@@ -103,6 +103,18 @@ public final class AotTraining {
     cp.kubectl("apply", "--server-side", "-f", fleet.toString()).orThrow();
   }
 
+  /**
+   * The benchmark's MachinePool review ({@code reviews/machinepool-taint-update.json}: an UPDATE
+   * adding a {@code NoExecute} taint) naming the training fleet's {@code pool-a} instead of the
+   * benchmark's {@code bench-pool}, so its eviction warning lists the fleet's bound Machines.
+   *
+   * @param reviews the benchmark's review directory
+   */
+  static String fleetPoolReview(Path reviews) throws IOException {
+    return Files.readString(reviews.resolve("machinepool-taint-update.json"))
+        .replace("\"bench-pool\"", "\"pool-a\"");
+  }
+
   /** A CRD's YAML with its {@code conversion:} block replaced by {@code strategy: None}. */
   static String withoutConversionWebhook(String crd) {
     return crd.replaceAll(

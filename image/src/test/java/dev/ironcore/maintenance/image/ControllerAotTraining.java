@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,15 +36,14 @@ final class ControllerAotTraining {
       throws Exception {
     Files.createDirectories(work);
     List<Integer> ports = FreePorts.pick(1);
-    List<String> cmd = c.command();
-    for (String arg : c.args()) {
-      switch (arg.split("=", 2)[0]) {
-        case "--health-probe-bind-address" ->
-            cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(0));
-        case "--metrics-bind-address" -> cmd.add("--metrics-bind-address=0");
-        default -> cmd.add(arg);
-      }
-    }
+    List<String> cmd =
+        c.commandWith(
+            Map.of(
+                "--health-probe-bind-address",
+                "127.0.0.1:" + ports.get(0),
+                "--metrics-bind-address",
+                "0"),
+            Set.of());
     String flags =
         c.javaToolOptions().replaceAll("-XX:AOTCache=\\S+", "")
             + " -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput="

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -108,10 +109,8 @@ class ImageRuntimeTest {
               "ironcore-maintenance-system", "ironcore-maintenance-webhook", tmp.resolve("sa"));
       try (ShippedWebhook webhook = startWebhook(tmp, "", pod)) {
         String review =
-            Files.readString(
-                    Path.of("..", "bench", "src", "main", "resources", "reviews")
-                        .resolve("machinepool-taint-update.json"))
-                .replace("bench-pool", "pool-a");
+            AotTraining.fleetPoolReview(
+                Path.of("..", "bench", "src", "main", "resources", "reviews"));
         // the client starts after the server is ready: no warning until it has discovered the API
         HttpResponse<String> answer = webhook.post("/validate/machinepool", review).get();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -312,17 +311,12 @@ class ImageRuntimeTest {
             "contexts: [{name: x, context: {cluster: c, user: u}}]",
             "current-context: x",
             ""));
-    List<String> cmd = c.command();
-    for (String arg : c.args()) {
-      switch (arg.split("=", 2)[0]) {
-        case "--health-probe-bind-address" ->
-            cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(0));
-        case "--metrics-bind-address" ->
-            cmd.add("--metrics-bind-address=127.0.0.1:" + ports.get(1));
-        case "--leader-elect" -> {} // no Lease to win without an API server
-        default -> cmd.add(arg);
-      }
-    }
+    List<String> cmd =
+        c.commandWith(
+            Map.of(
+                "--health-probe-bind-address", "127.0.0.1:" + ports.get(0),
+                "--metrics-bind-address", "127.0.0.1:" + ports.get(1)),
+            Set.of("--leader-elect")); // no Lease to win without an API server
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.redirectOutput(tmp.resolve("controller.log").toFile());
     pb.environment().put("JAVA_TOOL_OPTIONS", c.javaToolOptions() + " -XX:AOTMode=on");

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The container of a shipped Deployment ({@code manifests/deploy}), with the image's paths mapped
@@ -51,6 +53,28 @@ record ShippedContainer(Container container, Path jvm) {
       cmd.add(
           arg.replace("/opt/java/", jvm.resolve("runtime") + "/")
               .replace("@/app/jvm/classpath", "@" + jvm.resolve("local.classpath")));
+    }
+    return cmd;
+  }
+
+  /**
+   * The command and the container's args as a test or the training starts them here: each arg whose
+   * flag ({@code --name} before any {@code =}) is a key of {@code replaced} written as {@code
+   * --name=<value>}, each in {@code dropped} left out, the others as written.
+   *
+   * @param replaced flag to its local value, e.g. {@code --health-probe-bind-address} to {@code
+   *     127.0.0.1:<port>}
+   * @param dropped flags not to pass here, e.g. {@code --leader-elect} without an API server
+   */
+  List<String> commandWith(Map<String, String> replaced, Set<String> dropped) {
+    List<String> cmd = command();
+    for (String arg : args()) {
+      String flag = arg.split("=", 2)[0];
+      if (replaced.containsKey(flag)) {
+        cmd.add(flag + "=" + replaced.get(flag));
+      } else if (!dropped.contains(flag)) {
+        cmd.add(arg);
+      }
     }
     return cmd;
   }

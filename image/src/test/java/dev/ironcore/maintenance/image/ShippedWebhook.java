@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -56,26 +57,17 @@ record ShippedWebhook(
     ca.issueServing("localhost", List.of(), List.of("127.0.0.1"), Duration.ofHours(1))
         .writeTo(dir.resolve("tls.crt"), dir.resolve("tls.key"));
     List<Integer> ports = FreePorts.pick(3);
-    URI probes = null;
-    URI metrics = null;
-    List<String> cmd = c.command();
-    for (String arg : c.args()) {
-      switch (arg.split("=", 2)[0]) {
-        case "--port" -> cmd.add("--port=" + ports.get(0));
-        case "--health-probe-bind-address" -> {
-          cmd.add("--health-probe-bind-address=127.0.0.1:" + ports.get(1));
-          probes = URI.create("http://127.0.0.1:" + ports.get(1));
-        }
-        case "--metrics-bind-address" -> {
-          cmd.add("--metrics-bind-address=127.0.0.1:" + ports.get(2));
-          metrics = URI.create("http://127.0.0.1:" + ports.get(2));
-        }
-        case "--tls-cert-file" -> cmd.add("--tls-cert-file=" + dir.resolve("tls.crt"));
-        case "--tls-private-key-file" ->
-            cmd.add("--tls-private-key-file=" + dir.resolve("tls.key"));
-        default -> cmd.add(arg);
-      }
-    }
+    URI probes = URI.create("http://127.0.0.1:" + ports.get(1));
+    URI metrics = URI.create("http://127.0.0.1:" + ports.get(2));
+    List<String> cmd =
+        c.commandWith(
+            Map.of(
+                "--port", String.valueOf(ports.get(0)),
+                "--health-probe-bind-address", "127.0.0.1:" + ports.get(1),
+                "--metrics-bind-address", "127.0.0.1:" + ports.get(2),
+                "--tls-cert-file", dir.resolve("tls.crt").toString(),
+                "--tls-private-key-file", dir.resolve("tls.key").toString()),
+            Set.of());
     cmd.add("--bind-address=127.0.0.1");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.redirectOutput(dir.resolve("server.log").toFile());

@@ -41,9 +41,7 @@ final class WebhookAotTraining {
       throws Exception {
     String capiMachine = Files.readString(reviews.resolve("capi-machine-create.json"));
     String machine = Files.readString(reviews.resolve("ironcore-machine-create.json"));
-    String pool =
-        Files.readString(reviews.resolve("machinepool-taint-update.json"))
-            .replace("\"bench-pool\"", "\"pool-a\"");
+    String pool = AotTraining.fleetPoolReview(reviews);
     String conversion = Files.readString(training.resolve("machine-conversion.json"));
     String flags =
         ShippedContainer.of("webhook_deployment.yaml", jvm)
