@@ -40,6 +40,15 @@ public final class HttpsConnectors {
   static final int MAX_CONCURRENT_STREAMS = 32;
 
   /**
+   * Listen backlog of the webhook port: connections the kernel completes while the server accepts
+   * none (a pause, a starved CPU, a burst of API server replicas reconnecting). Java's default is
+   * 50, past which the kernel drops SYNs and the clients retry only after 1 s, 3 s, 7 s; Go's
+   * listeners (controller-runtime's webhook server) take the kernel's {@code net.core.somaxconn},
+   * 4096 since Linux 5.4, which also caps this value.
+   */
+  static final int ACCEPT_QUEUE_SIZE = 4096;
+
+  /**
    * HTTP/2 receive window of a connection: twice room for all its streams (about 4 MiB). Jetty
    * gives a connection more window once half of it was read, so the half that waiting streams may
    * fill must never reach it: with Jetty's 1 MiB, two waiting 7 MB reviews stopped a third for the
@@ -118,6 +127,7 @@ public final class HttpsConnectors {
     connector.addBean(new EngineRelease());
     connector.setHost(host);
     connector.setPort(port);
+    connector.setAcceptQueueSize(ACCEPT_QUEUE_SIZE);
     return connector;
   }
 }
