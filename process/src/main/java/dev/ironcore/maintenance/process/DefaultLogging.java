@@ -3,7 +3,6 @@ package dev.ironcore.maintenance.process;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
@@ -39,15 +38,11 @@ public final class DefaultLogging extends ContextAwareBase implements Configurat
         || (loader != null && loader.getResource("logback-test.xml") != null)) {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-    encoder.setContext(context);
-    encoder.setPattern(Logging.TEXT_PATTERN);
-    encoder.start();
     ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
     console.setContext(context);
     console.setName(Logging.APPENDER);
     console.setTarget("System.err");
-    console.setEncoder(encoder);
+    console.setEncoder(Logging.textEncoder(context));
     console.start();
     context
         .getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")

@@ -2,10 +2,11 @@ package dev.ironcore.maintenance.process;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import net.logstash.logback.encoder.LogstashEncoder;
 import net.logstash.logback.fieldnames.LogstashFieldNames;
 import org.slf4j.LoggerFactory;
@@ -72,10 +73,19 @@ public final class Logging {
     return context;
   }
 
-  private static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+  /**
+   * The text format's encoder: {@link #TEXT_PATTERN}, its {@code %msg} written on one line ({@link
+   * OneLineMessageConverter}).
+   */
+  static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {
+    PatternLayout layout = new PatternLayout();
+    layout.setContext(context);
+    layout.getInstanceConverterMap().put("msg", OneLineMessageConverter::new);
+    layout.setPattern(TEXT_PATTERN);
+    layout.start();
+    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
     encoder.setContext(context);
-    encoder.setPattern(TEXT_PATTERN);
+    encoder.setLayout(layout);
     encoder.start();
     return encoder;
   }

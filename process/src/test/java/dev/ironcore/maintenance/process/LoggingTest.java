@@ -65,6 +65,26 @@ class LoggingTest {
         .anySatisfy(st -> assertThat(st.getMessage()).isEqualTo(DefaultLogging.CONFIGURED));
   }
 
+  /**
+   * Fresh eyes (session 38): a review's uid holding a newline wrote a forged ERROR line into the
+   * text log, a NUL made the log binary for grep; every event is one line now, in both formats.
+   */
+  @Test
+  void whatAClientSentCannotForgeALogLine() {
+    String forged =
+        "abc\n2026-12-06T06:00:00.000Z [main] ERROR WebhookServer - FORGED\r\u0000\u2028end\ttab";
+    String text = capture(LogFormat.TEXT, () -> LOG.warn("rejected review uid={}", forged));
+    assertThat(text.lines()).hasSize(1);
+    assertThat(text)
+        .contains(
+            "rejected review uid=abc\\n2026-12-06T06:00:00.000Z [main] ERROR WebhookServer -"
+                + " FORGED\\r\\u0000\\u2028end\ttab")
+        .doesNotContain("\u0000");
+    String json = capture(LogFormat.JSON, () -> LOG.warn("rejected review uid={}", forged));
+    assertThat(json.lines()).hasSize(1);
+    assertThat(OneLineMessageConverter.escape("plain")).isSameAs("plain");
+  }
+
   @Test
   void theLevelFlagDecidesWhichLinesAreWrittenAndLeavesQuietedLoggersAlone() {
     var context = (ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory();
