@@ -84,8 +84,9 @@ public final class WebhookServerMain implements Callable<Integer> {
       fallbackValue = "true",
       description =
           "Warn (kubectl prints it) when a NoExecute taint added to a MachinePool will evict bound Machines,"
-              + " counted from a watch of Machines (needs list/watch on machines.compute.ironcore.dev; without"
-              + " API access, or until the first list, no warning). Default ${DEFAULT-VALUE}.")
+              + " counted by one LIST of the pool's Machines per such write, at most 2 s (needs list on"
+              + " machines.compute.ironcore.dev; without API access or an answer in time, no warning)."
+              + " Default ${DEFAULT-VALUE}.")
   boolean evictionWarnings;
 
   @Option(

@@ -35,6 +35,9 @@ final class ConversionReviewScan {
   /** True when {@code request} is an object. */
   boolean requestIsObject;
 
+  /** The JSON type of {@code request} ("an array", ...), or {@code null} when absent. */
+  String requestType;
+
   /** {@code request.uid} if it is a string, else {@code null}. */
   String uid;
 
@@ -69,6 +72,7 @@ final class ConversionReviewScan {
     scan.kind = ConversionReviews.textAt(review, "/kind");
     JsonNode request = review == null ? null : review.get("request");
     scan.requestIsObject = scan.shape == Shape.OBJECT && request != null && request.isObject();
+    scan.requestType = type(request);
     if (scan.requestIsObject) {
       scan.uid = text(request.get("uid"));
       scan.uidType = type(request.get("uid"));
@@ -161,6 +165,7 @@ final class ConversionReviewScan {
 
   private void readRequest(JsonParser p, JsonToken start) throws IOException {
     requestIsObject = start == JsonToken.START_OBJECT;
+    requestType = type(start);
     uid = null;
     uidType = null;
     desiredApiVersion = null;

@@ -312,7 +312,14 @@ public final class ConversionReviews {
               + ComputeConverter.quoted(h.apiVersion));
     }
     if (!h.requestIsObject) {
-      return failure(webhook, h.apiVersion, uid, "request must be an object");
+      // fresh eyes: a review without request was told "request must be an object"
+      return failure(
+          webhook,
+          h.apiVersion,
+          uid,
+          h.requestType == null
+              ? "request is missing"
+              : "request must be an object, got " + h.requestType);
     }
     if (h.uid == null) {
       return failure(

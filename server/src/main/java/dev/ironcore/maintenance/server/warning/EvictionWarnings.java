@@ -32,19 +32,6 @@ public final class EvictionWarnings {
   static final int MAX_WARNINGS = 16;
 
   /**
-   * @param old the pool before (null on CREATE)
-   * @param updated the pool after
-   * @param bound the Machines bound to the pool
-   * @param now the time of the write: {@code tolerationSeconds} count from a taint's {@code
-   *     timeAdded} where it is earlier (IronCore IEP-21, as the eviction loop counts them)
-   * @return e.g. {@code 2 bound Machines do not tolerate maintenance.ironcore.dev=x:NoExecute and
-   *     will be evicted} and {@code 1 bound Machine tolerates k:NoExecute for 30 s only
-   *     (tolerationSeconds) and will be evicted then} (the seconds left since {@code timeAdded}),
-   *     or {@code ... tolerates k:NoExecute for less than the 600 s since its timeAdded
-   *     (tolerationSeconds) and will be evicted now}; at most three per added taint, none for a
-   *     taint that evicts no Machine
-   */
-  /**
    * @return whether {@code updated} carries a {@code NoExecute} taint (key, value, effect) that
    *     {@code old} (null on CREATE) does not: only then can {@link #of} warn, so only then are the
    *     bound Machines read
@@ -64,6 +51,21 @@ public final class EvictionWarnings {
     return false;
   }
 
+  /**
+   * @param old the pool before (null on CREATE)
+   * @param updated the pool after
+   * @param bound the Machines bound to the pool
+   * @param now the time of the write: {@code tolerationSeconds} count from a taint's {@code
+   *     timeAdded} where it is earlier (IronCore IEP-21, as the eviction loop counts them)
+   * @return e.g. {@code 2 bound Machines do not tolerate maintenance.ironcore.dev=x:NoExecute and
+   *     will be evicted} and {@code 1 bound Machine tolerates k:NoExecute for 30 s only
+   *     (tolerationSeconds) and will be evicted then} (the seconds left since {@code timeAdded}),
+   *     or {@code ... tolerates k:NoExecute for less than the 600 s since its timeAdded
+   *     (tolerationSeconds) and will be evicted now}; a {@code timeAdded} ahead of {@code now} adds
+   *     its distance to every toleration's seconds, as the eviction loop waits for it ({@code ...
+   *     for 130 to 700 s only (tolerationSeconds, counted from its timeAdded 100 s from now) ...});
+   *     at most three per added taint, none for a taint that evicts no Machine
+   */
   public static List<String> of(
       MachinePool old, MachinePool updated, List<Machine> bound, Instant now) {
     Set<dev.ironcore.maintenance.api.json.HashKey.Strings> before = new HashSet<>();
@@ -85,8 +87,9 @@ public final class EvictionWarnings {
       // tolerationSeconds count from the taint's timeAdded (IronCore IEP-21, as the eviction
       // loop counts them): a taint written with an earlier timeAdded has used some up already
       Instant added = TimeAdded.parse(t.getTimeAdded());
-      long elapsed =
-          added == null || !added.isBefore(now) ? 0 : Duration.between(added, now).toSeconds();
+      // negative for a timeAdded ahead (fresh eyes: announced as "for 30 s" while the eviction
+      // loop waits for timeAdded first)
+      long elapsed = added == null ? 0 : Duration.between(added, now).toSeconds();
       long evictedNow = 0;
       long shortest = Long.MAX_VALUE;
       long longest = 0;
@@ -102,10 +105,15 @@ public final class EvictionWarnings {
         if (seconds != null && seconds == Tolerations.FOREVER) {
           continue; // tolerated for good
         }
-        if (seconds == null || seconds <= 0) {
+        if (seconds == null || (seconds <= 0 && elapsed >= 0)) {
           evictedNow++; // not tolerated, or for no time at all
         } else {
-          long left = seconds - elapsed;
+          long tolerated = Math.max(seconds, 0);
+          // saturating: tolerationSeconds may be up to 2^63-1, elapsed negative
+          long left =
+              elapsed < 0 && tolerated > Long.MAX_VALUE + elapsed
+                  ? Long.MAX_VALUE
+                  : tolerated - elapsed;
           if (left <= 0) {
             elapsedAlready++;
           } else {
@@ -139,7 +147,9 @@ public final class EvictionWarnings {
                 + describe(t)
                 + " for "
                 + (shortest == longest ? shortest + " s" : shortest + " to " + longest + " s")
-                + " only (tolerationSeconds) and will be evicted then");
+                + " only (tolerationSeconds"
+                + (elapsed < 0 ? ", counted from its timeAdded " + -elapsed + " s from now" : "")
+                + ") and will be evicted then");
       }
     }
     if (unchecked > 0) {

@@ -130,6 +130,35 @@ class EvictionWarningHandlerTest {
   }
 
   @Test
+  void aTimeAddedAheadIsWaitedForFirst() {
+    // fresh eyes: a taint with a timeAdded 100 s ahead was announced as tolerated "for 30 to 600
+    // s", while the eviction loop evicts 130 to 700 s later (its deadlines count from timeAdded)
+    java.time.Instant now = java.time.Instant.parse("2026-12-06T02:00:00Z");
+    String t =
+        "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\","
+            + "\"timeAdded\":\"2026-12-06T02:01:40Z\"}]";
+    List<Machine> bound =
+        List.of(
+            machine("vm-30", false, forSeconds(30L)),
+            machine("vm-600", false, forSeconds(600L)),
+            machine("vm-0", false, forSeconds(0L)),
+            machine("vm-max", false, forSeconds(Long.MAX_VALUE)),
+            machine("vm-none", false));
+    assertThat(
+            new EvictionWarningHandler(
+                    ALLOW,
+                    p -> Optional.of(bound),
+                    java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+                .handle(machinePool(Operation.UPDATE, json(pool(t)), json(pool("[]"))))
+                .warnings())
+        .containsExactly(
+            "1 bound Machine does not tolerate k=v:NoExecute and will be evicted",
+            "4 bound Machines tolerate k=v:NoExecute for 100 to 9223372036854775807 s only"
+                + " (tolerationSeconds, counted from its timeAdded 100 s from now) and will be"
+                + " evicted then");
+  }
+
+  @Test
   void noWarningForTaintsAlreadyThereNoScheduleOrNobodyEvicted() {
     String t = "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\"}]";
     assertThat(update(t, t, p -> Optional.of(BOUND)).warnings()).isEmpty();
