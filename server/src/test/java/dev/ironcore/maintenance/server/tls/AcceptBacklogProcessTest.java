@@ -3,9 +3,7 @@ package dev.ironcore.maintenance.server.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.certs.SslContexts;
-import dev.ironcore.maintenance.server.WebhookServerMain;
 import dev.ironcore.maintenance.testkit.FreePorts;
-import dev.ironcore.maintenance.testkit.JavaMain;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -46,15 +44,7 @@ class AcceptBacklogProcessTest {
     TestCertificates certs = TestCertificates.create(dir);
     int port = FreePorts.pick(1).get(0);
     Process server =
-        JavaMain.processBuilder(
-                WebhookServerMain.class,
-                "--port=" + port,
-                "--bind-address=127.0.0.1",
-                "--tls-cert-file=" + certs.certFile(),
-                "--tls-private-key-file=" + certs.keyFile(),
-                "--no-eviction-warnings")
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("server.log").toFile())
+        TlsProviderProcessTest.serverProcess(certs, port, dir.resolve("server.log"), "auto")
             .start();
     HttpClient client =
         HttpClient.newBuilder()

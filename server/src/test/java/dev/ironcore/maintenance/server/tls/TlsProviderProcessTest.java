@@ -30,19 +30,29 @@ class TlsProviderProcessTest {
 
   private Process start(TestCertificates certs, int port, String provider, String jvmOptions)
       throws Exception {
-    ProcessBuilder pb =
-        JavaMain.processBuilder(
-                WebhookServerMain.class,
-                "--port=" + port,
-                "--bind-address=127.0.0.1",
-                "--tls-cert-file=" + certs.certFile(),
-                "--tls-private-key-file=" + certs.keyFile(),
-                "--no-eviction-warnings",
-                "--tls-provider=" + provider)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("server.log").toFile());
+    ProcessBuilder pb = serverProcess(certs, port, dir.resolve("server.log"), provider);
     pb.environment().put("JAVA_TOOL_OPTIONS", jvmOptions + " -Xlog:library=info");
     return pb.start();
+  }
+
+  /**
+   * The webhook server as a process of its own on {@code 127.0.0.1:port}, without a cluster
+   * (eviction warnings off), its output to {@code log}.
+   *
+   * @param provider {@code --tls-provider}
+   */
+  static ProcessBuilder serverProcess(
+      TestCertificates certs, int port, java.nio.file.Path log, String provider) {
+    return JavaMain.processBuilder(
+            WebhookServerMain.class,
+            "--port=" + port,
+            "--bind-address=127.0.0.1",
+            "--tls-cert-file=" + certs.certFile(),
+            "--tls-private-key-file=" + certs.keyFile(),
+            "--no-eviction-warnings",
+            "--tls-provider=" + provider)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile());
   }
 
   private String log() throws Exception {

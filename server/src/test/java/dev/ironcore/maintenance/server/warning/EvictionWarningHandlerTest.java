@@ -101,6 +101,14 @@ class EvictionWarningHandlerTest {
                 + " be evicted then");
   }
 
+  /** The warnings of an UPDATE adding {@code taints} to a pool without any, at {@code now}. */
+  private static List<String> addedAt(java.time.Instant now, String taints, List<Machine> bound) {
+    return new EvictionWarningHandler(
+            ALLOW, p -> Optional.of(bound), java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
+        .handle(machinePool(Operation.UPDATE, json(pool(taints)), json(pool("[]"))))
+        .warnings();
+  }
+
   @Test
   void theSecondsCountFromTheTaintsTimeAdded() {
     // fresh eyes: a taint written with a timeAdded 10 minutes back was announced as tolerated
@@ -114,13 +122,7 @@ class EvictionWarningHandlerTest {
             machine("vm-300", false, forSeconds(300L)),
             machine("vm-900", false, forSeconds(900L)),
             machine("vm-none", false));
-    assertThat(
-            new EvictionWarningHandler(
-                    ALLOW,
-                    p -> Optional.of(bound),
-                    java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
-                .handle(machinePool(Operation.UPDATE, json(pool(t)), json(pool("[]"))))
-                .warnings())
+    assertThat(addedAt(now, t, bound))
         .containsExactly(
             "1 bound Machine does not tolerate k=v:NoExecute and will be evicted",
             "1 bound Machine tolerates k=v:NoExecute for less than the 600 s since its timeAdded"
@@ -144,13 +146,7 @@ class EvictionWarningHandlerTest {
             machine("vm-0", false, forSeconds(0L)),
             machine("vm-max", false, forSeconds(Long.MAX_VALUE)),
             machine("vm-none", false));
-    assertThat(
-            new EvictionWarningHandler(
-                    ALLOW,
-                    p -> Optional.of(bound),
-                    java.time.Clock.fixed(now, java.time.ZoneOffset.UTC))
-                .handle(machinePool(Operation.UPDATE, json(pool(t)), json(pool("[]"))))
-                .warnings())
+    assertThat(addedAt(now, t, bound))
         .containsExactly(
             "1 bound Machine does not tolerate k=v:NoExecute and will be evicted",
             "4 bound Machines tolerate k=v:NoExecute for 100 to 9223372036854775807 s only"
