@@ -282,7 +282,7 @@ public final class ControllerMain implements Callable<Integer> {
         new ControllerApp(clusters, options, new ControllerMetrics(registry))
             .withInformerDownThreshold(informerDownThreshold)
             .withOrphanedMachineGrace(orphanedMachineGrace);
-    String identity = leaderElect ? candidateIdentity() : null;
+    String identity = leaderElect ? Instance.name() : null;
     Readiness readiness = new Readiness(identity);
     readiness.informers(app::isReady);
     HealthServer health = null;
@@ -419,14 +419,6 @@ public final class ControllerMain implements Callable<Integer> {
     return s.length() <= 63
         && LabelSyntax.dns1123SubdomainErrors(s).isEmpty()
         && s.indexOf('.') < 0;
-  }
-
-  /** $POD_NAME, else host name and pid: unique among the candidates for the Lease. */
-  private static String candidateIdentity() throws java.net.UnknownHostException {
-    String podName = System.getenv("POD_NAME");
-    return podName != null && !podName.isBlank()
-        ? podName
-        : java.net.InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
   }
 
   private java.util.Optional<java.net.InetSocketAddress> bindAddress(String flag, String value) {

@@ -41,6 +41,9 @@ public final class EventRecorder implements AutoCloseable {
   /** The event source / reporting component. */
   public static final String COMPONENT = "ironcore-maintenance-controller";
 
+  /** {@code reportingInstance} of every Event this process writes ({@link Instance#name()}). */
+  static final String INSTANCE = Instance.name();
+
   /** How long after its last occurrence a repeat still updates the same Event object. */
   public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(10);
 
@@ -413,7 +416,7 @@ public final class EventRecorder implements AutoCloseable {
                 .withComponent(COMPONENT)
                 .endSource()
                 .withReportingComponent(COMPONENT)
-                .withReportingInstance(COMPONENT)
+                .withReportingInstance(INSTANCE)
                 .withFirstTimestamp(time)
                 .withLastTimestamp(time)
                 .withCount(1)

@@ -104,7 +104,17 @@ class EventRecorderE2ETest {
     for (int i = 0; i < 3; i++) {
       recorder.recordOnce(pool, "Normal", "Announced", "before the write");
     }
-    assertThat(eventsOn(name)).singleElement().satisfies(e -> assertThat(e.getCount()).isOne());
+    assertThat(eventsOn(name))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getCount()).isOne();
+              assertThat(e.getReportingComponent()).isEqualTo("ironcore-maintenance-controller");
+              // which replica wrote it: this process ($POD_NAME, else host name and pid)
+              assertThat(e.getReportingInstance())
+                  .isEqualTo(dev.ironcore.maintenance.controller.Instance.name())
+                  .isNotEqualTo("ironcore-maintenance-controller");
+            });
     // a restarted process remembers nothing: one more Event, never a lost one
     new EventRecorder(world.client, Clock.systemUTC())
         .recordOnce(pool, "Normal", "Announced", "before the write");
