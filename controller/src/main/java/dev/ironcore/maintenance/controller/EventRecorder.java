@@ -41,8 +41,12 @@ public final class EventRecorder implements AutoCloseable {
   /** The event source / reporting component. */
   public static final String COMPONENT = "ironcore-maintenance-controller";
 
-  /** {@code reportingInstance} of every Event this process writes ({@link Instance#name()}). */
-  static final String INSTANCE = Instance.name();
+  /**
+   * {@code reportingInstance} of every Event this process writes ({@link Instance#name()}), cut to
+   * the 128 characters Kubernetes' Event validation allows there.
+   */
+  static final String INSTANCE =
+      Instance.name().length() <= 128 ? Instance.name() : Instance.name().substring(0, 128);
 
   /** How long after its last occurrence a repeat still updates the same Event object. */
   public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(10);
