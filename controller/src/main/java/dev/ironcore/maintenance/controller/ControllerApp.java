@@ -309,8 +309,12 @@ public final class ControllerApp implements AutoCloseable {
         options.capiMachineSelector(),
         DurationFlag.format(options.resyncPeriod()),
         DurationFlag.format(options.gracePeriod()),
-        DurationFlag.format(options.drainPolicy().drainTimeout()),
-        options.drainPolicy().maxConcurrentDrains());
+        options.drainPolicy().drainTimeout().isZero()
+            ? "off"
+            : DurationFlag.format(options.drainPolicy().drainTimeout()),
+        options.drainPolicy().maxConcurrentDrains() == 0
+            ? "unlimited"
+            : options.drainPolicy().maxConcurrentDrains());
 
     return this;
   }

@@ -164,7 +164,19 @@ public final class EventRecorder implements AutoCloseable {
    *     on, and a crash before the retry lost it)
    */
   public boolean recordOnce(HasMetadata object, String type, String reason, String message) {
-    return attempt(object, type, reason, message, false).write().getAsBoolean();
+    return attempt(object, type, reason, message, false, false).write().getAsBoolean();
+  }
+
+  /**
+   * As {@link #recordOnce}, but a repeat within the window is one whatever its message: for an
+   * announcement whose message carries a time that grows between the attempts of its write ({@code
+   * DrainCompleted}'s "drained in 13s"; fresh eyes: a hook removal refused again and again recorded
+   * a new DrainCompleted, "in 23s", "in 33s", on every retry while the hook stayed). The Event on
+   * record keeps its first message.
+   */
+  public boolean recordOncePerReason(
+      HasMetadata object, String type, String reason, String message) {
+    return attempt(object, type, reason, message, false, true).write().getAsBoolean();
   }
 
   /**
@@ -180,7 +192,7 @@ public final class EventRecorder implements AutoCloseable {
    * thread instead; a clean stop writes what is still held ({@link #close}), a crash loses it.
    */
   public void recordInBackground(HasMetadata object, String type, String reason, String message) {
-    Attempt attempt = attempt(object, type, reason, message, true);
+    Attempt attempt = attempt(object, type, reason, message, true, false);
     hold.add(attempt.what(), attempt.write());
   }
 
@@ -199,7 +211,7 @@ public final class EventRecorder implements AutoCloseable {
 
   private void record(
       HasMetadata object, String type, String reason, String message, boolean countRepeat) {
-    Attempt attempt = attempt(object, type, reason, message, countRepeat);
+    Attempt attempt = attempt(object, type, reason, message, countRepeat, false);
     if (!attempt.write().getAsBoolean()) {
       retries.retry(attempt.what(), attempt.write());
     }
@@ -208,8 +220,16 @@ public final class EventRecorder implements AutoCloseable {
   /** One Event write, repeatable: {@code what} names it for the log. */
   private record Attempt(String what, BooleanSupplier write) {}
 
+  /**
+   * @param anyMessage the message is not part of what makes a repeat ({@link #recordOncePerReason})
+   */
   private Attempt attempt(
-      HasMetadata object, String type, String reason, String message, boolean countRepeat) {
+      HasMetadata object,
+      String type,
+      String reason,
+      String message,
+      boolean countRepeat,
+      boolean anyMessage) {
     var meta = object.getMetadata();
     String ns = meta.getNamespace() == null ? "default" : meta.getNamespace();
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
@@ -222,7 +242,7 @@ public final class EventRecorder implements AutoCloseable {
             meta.getUid(),
             type,
             reason,
-            message);
+            anyMessage ? "" : message);
     return new Attempt(
         reason + " on " + ns + "/" + meta.getName(),
         () -> recordUnderLock(key, object, ns, type, reason, message, now, countRepeat));

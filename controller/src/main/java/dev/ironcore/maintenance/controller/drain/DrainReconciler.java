@@ -223,11 +223,22 @@ public final class DrainReconciler implements Reconciler {
     request[0] = CONDITION;
     PoolConditionWriter.Write write = conditionFirst ? writeCondition(key, pool, outcome) : null;
     request[0] = what(step);
-    Performed performed =
-        perform(
-            key,
-            step,
-            () -> record(outcome.events(), DrainEvent.When.BEFORE_WRITE, pool, cached, null, null));
+    Performed performed;
+    try {
+      performed =
+          perform(
+              key,
+              step,
+              () ->
+                  record(outcome.events(), DrainEvent.When.BEFORE_WRITE, pool, cached, null, null));
+    } catch (RuntimeException e) {
+      if (step instanceof DrainStep.RemoveHook s
+          && !s.poolMissing()
+          && (ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e))) {
+        showHookRemovalFailing(key, pool);
+      }
+      throw e;
+    }
     if (performed == Performed.CACHE_BEHIND) {
       return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
     }
@@ -289,16 +300,49 @@ public final class DrainReconciler implements Reconciler {
   }
 
   /**
+   * While the pre-drain hook's removal fails (an admission webhook refusing or timing out, the CAPI
+   * API server answering 5xx), the pool's condition says so instead of naming the last Machine it
+   * waited for (fresh eyes: "waiting for 1 Machine: vm-g1 (deleting, held by finalizer ...)" stayed
+   * for as long as the hook did, with vm-g1 gone, and docs/operations.md sent the operator to its
+   * poollet). Best effort: the failure itself is reported and retried by the caller; a failing
+   * condition write is only logged here.
+   */
+  private void showHookRemovalFailing(String key, MachinePool pool) {
+    try {
+      writeCondition(
+          key,
+          pool,
+          MaintenanceCondition.draining(
+              HOOK_REMOVAL_FAILING_PREFIX
+                  + key
+                  + " failed, retrying (its DrainWriteFailed events say why)"));
+    } catch (RuntimeException e) {
+      LOG.debug("drain {}: could not show the failing hook removal on the pool: {}", key, e);
+    }
+  }
+
+  /**
+   * Start of the {@code Draining} message while the hook's removal fails; the CAPI Machine next.
+   */
+  static final String HOOK_REMOVAL_FAILING_PREFIX =
+      "no bound Machine blocks the maintenance taint; removing the pre-drain hook from CAPI"
+          + " Machine ";
+
+  /**
    * Sets the outcome's Maintenance condition on {@code pool} (the cache's copy; when it changes);
    * or null.
    */
   private PoolConditionWriter.Write writeCondition(
       String key, MachinePool pool, DrainOutcome outcome) {
-    if (outcome.condition() == null || pool == null) {
+    return outcome.condition() == null ? null : writeCondition(key, pool, outcome.condition());
+  }
+
+  private PoolConditionWriter.Write writeCondition(
+      String key, MachinePool pool, MaintenanceCondition c) {
+    if (pool == null) {
       return null;
     }
     String node = pool.getMetadata().getName();
-    MaintenanceCondition c = outcome.condition();
     PoolConditionWriter.Write write =
         conditions.set(pool, MaintenanceCondition.TYPE, c.status(), c.reason(), c.message());
     if (write.written()) {
@@ -355,7 +399,12 @@ public final class DrainReconciler implements Reconciler {
       }
       if (when == DrainEvent.When.BEFORE_WRITE) {
         // a retried write: not again; an event the API server could not take holds the write
-        if (!events.recordOnce(on, e.type(), e.reason(), e.message())) {
+        // DrainCompleted's message names the time the drain took, which grows with each retry
+        boolean onRecord =
+            DrainEvent.COMPLETED.equals(e.reason())
+                ? events.recordOncePerReason(on, e.type(), e.reason(), e.message())
+                : events.recordOnce(on, e.type(), e.reason(), e.message());
+        if (!onRecord) {
           if (DrainEvent.STARTED.equals(e.reason()) && start != null) {
             started.remove(start);
           }

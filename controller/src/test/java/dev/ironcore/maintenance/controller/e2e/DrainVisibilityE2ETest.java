@@ -445,6 +445,105 @@ class DrainVisibilityE2ETest extends InProcessController {
   }
 
   /**
+   * Fresh eyes (session 38): a pre-drain hook removal that an admission check refuses (here a
+   * ValidatingAdmissionPolicy keeping the hook on) recorded a new {@code DrainCompleted} ("drained
+   * in 13s", "in 23s", ...) on every retry while the hook stayed, and the pool's condition kept
+   * naming the Machine it had waited for, gone by then. Now the announcement is on record once, and
+   * the condition says that the hook's removal fails; once the policy is gone the drain completes.
+   */
+  @Test
+  void aHookRemovalThatIsRefusedIsShownOnThePoolAndAnnouncedOnce() {
+    String pool = world.poolName("hook-kept");
+    poolWithOneMachineAndHookedCapiMachine(pool, "vm-k", "node-k");
+    String name = "e2e-keep-hook-" + world.ns;
+    String policy =
+        """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicy
+            metadata: {name: %1$s}
+            spec:
+              failurePolicy: Fail
+              matchConstraints:
+                resourceRules:
+                - apiGroups: [cluster.x-k8s.io]
+                  apiVersions: ["*"]
+                  operations: [UPDATE]
+                  resources: [machines]
+              validations:
+              - expression: >-
+                  object.metadata.namespace != '%2$s' || object.metadata.name != 'node-k'
+                  || (has(object.metadata.annotations) && '%3$s' in object.metadata.annotations)
+                message: the pre-drain hook stays
+            ---
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicyBinding
+            metadata: {name: %1$s}
+            spec:
+              policyName: %1$s
+              validationActions: [Deny]
+            """
+            .formatted(name, world.ns, Names.PRE_DRAIN_HOOK_ANNOTATION);
+    String failing =
+        "no bound Machine blocks the maintenance taint; removing the pre-drain hook from CAPI"
+            + " Machine "
+            + world.ns
+            + "/node-k failed, retrying (its DrainWriteFailed events say why)";
+    try {
+      world.cp.kubectlTool().runWithInput(policy, "apply", "-f", "-").orThrow();
+      eventually()
+          .until(
+              () ->
+                  !world
+                      .cp
+                      .kubectl(
+                          "annotate",
+                          "machines.cluster.x-k8s.io",
+                          "-n",
+                          world.ns,
+                          "node-k",
+                          Names.PRE_DRAIN_HOOK_ANNOTATION + "-",
+                          "--dry-run=server")
+                      .ok());
+      world.deleteCapiMachine("node-k");
+      eventually().until(() -> maintenanceTainted(pool));
+      world.poolletReleases("vm-k");
+      ControllerWorld.processStarts()
+          .untilAsserted(
+              () -> {
+                assertThat(events("node-k", "DrainWriteFailed"))
+                    .singleElement()
+                    .satisfies(
+                        e -> {
+                          assertThat(e.getMessage())
+                              .startsWith("pool " + pool + ": removing the pre-drain hook failed")
+                              .contains("the pre-drain hook stays");
+                          assertThat(e.getCount()).as("retried").isGreaterThanOrEqualTo(3);
+                        });
+                Condition c = maintenance(pool);
+                assertThat(c.getReason()).isEqualTo("Draining");
+                assertThat(c.getMessage()).isEqualTo(failing);
+              });
+      assertThat(hasHook(world.capiMachine("node-k"))).isTrue();
+      assertThat(events("node-k", "DrainCompleted"))
+          .as("announced once, not once per retry")
+          .singleElement()
+          .satisfies(e -> assertThat(e.getCount()).isOne());
+    } finally {
+      world
+          .cp
+          .kubectl(
+              "delete",
+              "validatingadmissionpolicybindings,validatingadmissionpolicies",
+              name,
+              "--ignore-not-found")
+          .orThrow();
+    }
+    eventually().until(() -> !hasHook(world.capiMachine("node-k")));
+    eventually().until(() -> "Drained".equals(maintenance(pool).getReason()));
+    assertThat(events("node-k", "DrainCompleted")).hasSize(1);
+  }
+
+  /**
    * The taint write succeeds but every write of the pool's status (its Maintenance condition) fails
    * with 500: the {@code DrainWriteFailed} Warning names the condition write, not the step before
    * it.
