@@ -232,10 +232,12 @@ public final class DrainReconciler implements Reconciler {
               () ->
                   record(outcome.events(), DrainEvent.When.BEFORE_WRITE, pool, cached, null, null));
     } catch (RuntimeException e) {
-      if (step instanceof DrainStep.RemoveHook s
-          && !s.poolMissing()
-          && (ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e))) {
-        showHookRemovalFailing(key, pool);
+      if (ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e)) {
+        if (step instanceof DrainStep.RemoveHook s && !s.poolMissing()) {
+          showWriteFailing(key, pool, hookRemovalFailing(key));
+        } else if (step instanceof DrainStep.AddTaints) {
+          showWriteFailing(key, pool, taintingFailing(key));
+        }
       }
       throw e;
     }
@@ -300,33 +302,38 @@ public final class DrainReconciler implements Reconciler {
   }
 
   /**
-   * While the pre-drain hook's removal fails (an admission webhook refusing or timing out, the CAPI
-   * API server answering 5xx), the pool's condition says so instead of naming the last Machine it
-   * waited for (fresh eyes: "waiting for 1 Machine: vm-g1 (deleting, held by finalizer ...)" stayed
+   * While a drain's write to the CAPI Machine or the pool fails (an admission webhook refusing or
+   * timing out, the API server answering 5xx), the pool's {@code Draining} condition says which
+   * write, instead of naming the last Machine it waited for or nothing at all (fresh eyes: with the
+   * hook's removal refused, "waiting for 1 Machine: vm-g1 (deleting, held by finalizer ...)" stayed
    * for as long as the hook did, with vm-g1 gone, and docs/operations.md sent the operator to its
-   * poollet). Best effort: the failure itself is reported and retried by the caller; a failing
+   * poollet; with the taint write failing, the pool showed no Maintenance condition). Best effort:
+   * the failure itself is reported ({@code DrainWriteFailed}) and retried by the caller; a failing
    * condition write is only logged here.
    */
-  private void showHookRemovalFailing(String key, MachinePool pool) {
+  private void showWriteFailing(String key, MachinePool pool, String message) {
     try {
-      writeCondition(
-          key,
-          pool,
-          MaintenanceCondition.draining(
-              HOOK_REMOVAL_FAILING_PREFIX
-                  + key
-                  + " failed, retrying (its DrainWriteFailed events say why)"));
+      writeCondition(key, pool, MaintenanceCondition.draining(message));
     } catch (RuntimeException e) {
-      LOG.debug("drain {}: could not show the failing hook removal on the pool: {}", key, e);
+      LOG.debug("drain {}: could not show the failing write on the pool: {}", key, e.toString());
     }
   }
 
-  /**
-   * Start of the {@code Draining} message while the hook's removal fails; the CAPI Machine next.
-   */
-  static final String HOOK_REMOVAL_FAILING_PREFIX =
-      "no bound Machine blocks the maintenance taint; removing the pre-drain hook from CAPI"
-          + " Machine ";
+  /** The {@code Draining} message while the removal of CAPI Machine {@code key}'s hook fails. */
+  static String hookRemovalFailing(String key) {
+    return "no bound Machine blocks the maintenance taint; removing the pre-drain hook from CAPI"
+        + " Machine "
+        + key
+        + " failed, retrying (its DrainWriteFailed events say why)";
+  }
+
+  /** The {@code Draining} message while the drain of CAPI Machine {@code key} cannot taint. */
+  static String taintingFailing(String key) {
+    return "adding the maintenance taints failed, retrying (the DrainWriteFailed events of CAPI"
+        + " Machine "
+        + key
+        + " say why); nothing is evicted until they are on, and the pre-drain hook is held";
+  }
 
   /**
    * Sets the outcome's Maintenance condition on {@code pool} (the cache's copy; when it changes);

@@ -349,6 +349,23 @@ class DrainVisibilityE2ETest extends InProcessController {
                                 .endsWith("; retrying");
                           }));
       assertThat(maintenanceTainted(pool)).isFalse();
+      // fresh eyes (session 38): the pool showed no Maintenance condition meanwhile
+      eventually()
+          .untilAsserted(
+              () ->
+                  assertThat(maintenance(pool))
+                      .isNotNull()
+                      .satisfies(
+                          c -> {
+                            assertThat(c.getReason()).isEqualTo("Draining");
+                            assertThat(c.getMessage())
+                                .isEqualTo(
+                                    "adding the maintenance taints failed, retrying (the"
+                                        + " DrainWriteFailed events of CAPI Machine "
+                                        + world.ns
+                                        + "/node-u say why); nothing is evicted until they are on,"
+                                        + " and the pre-drain hook is held");
+                          }));
       assertThat(scrape())
           .as("counted for alerting")
           .containsPattern("(?m)^ironcore_maintenance_drain_write_failures_total [1-9]");
