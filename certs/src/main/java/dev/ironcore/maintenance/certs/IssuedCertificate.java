@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 
@@ -44,9 +43,10 @@ public record IssuedCertificate(String certificatePem, String privateKeyPem) {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Files.writeString(file, text, StandardCharsets.UTF_8);
-      if (secret && Files.getFileStore(file).supportsFileAttributeView("posix")) {
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+      if (secret) {
+        PrivateFiles.write(file, text);
+      } else {
+        Files.writeString(file, text, StandardCharsets.UTF_8);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);

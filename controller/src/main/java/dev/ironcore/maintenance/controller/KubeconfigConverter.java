@@ -26,8 +26,22 @@ public final class KubeconfigConverter implements CommandLine.ITypeConverter<Con
     try {
       return Config.fromKubeconfig(file);
     } catch (RuntimeException e) {
+      // fabric8 wraps the parser's reason as "An error has occurred." (fresh eyes): the cause says
       throw new CommandLine.TypeConversionException(
-          "cannot use kubeconfig " + value + ": " + e.getMessage());
+          "cannot use kubeconfig " + value + ": " + reason(e));
     }
+  }
+
+  /**
+   * The first message in {@code e}'s cause chain that is not fabric8's generic one, on one line.
+   */
+  static String reason(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && !m.isBlank() && !m.startsWith("An error has occurred")) {
+        return m.strip().replaceAll("\\s*\\R\\s*", " ");
+      }
+    }
+    return e.getClass().getSimpleName();
   }
 }

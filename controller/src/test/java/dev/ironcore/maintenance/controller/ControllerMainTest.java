@@ -290,6 +290,35 @@ class ControllerMainTest {
                     + ": context \"x\" names user \"bob\", which is not in the file\n"));
   }
 
+  /**
+   * Fresh eyes (session 38): an empty {@code --ironcore-kubeconfig} failed with a
+   * NullPointerException's text, one of garbage with fabric8's "An error has occurred.".
+   */
+  @Test
+  void anEmptyOrUnparsableIronCoreKubeconfigIsAFlagErrorWithItsReason(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path empty = Files.writeString(dir.resolve("empty.kc"), "");
+    assertThat(validate("--ironcore-kubeconfig=" + empty))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: Invalid value for option"
+                    + " '--ironcore-kubeconfig': kubeconfig "
+                    + empty
+                    + ": the file is empty (no cluster, no context; kubectl refuses it too)\n"));
+    java.nio.file.Path garbage = Files.writeString(dir.resolve("garb.kc"), "{{{");
+    Run r = validate("--ironcore-kubeconfig=" + garbage);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith(
+            "ironcore-maintenance-controller: Invalid value for option '--ironcore-kubeconfig':"
+                + " cannot use kubeconfig "
+                + garbage
+                + ": ")
+        .doesNotContain("An error has occurred")
+        .hasLineCount(1);
+  }
+
   @Test
   void tooFewWorkersIsAUsageError() {
     int code =

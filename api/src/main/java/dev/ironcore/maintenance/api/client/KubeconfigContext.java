@@ -31,7 +31,8 @@ public final class KubeconfigContext {
   /**
    * Checks the files fabric8's auto-configuration reads: those {@code KUBECONFIG} names, else
    * {@code ~/.kube/config}; files that do not exist or are empty are skipped (fabric8 skips them
-   * too, and {@code KUBECONFIG} naming a missing file is refused before this).
+   * too, and {@code KUBECONFIG} naming a missing file is refused before this), but {@code
+   * KUBECONFIG} naming only empty files is refused.
    *
    * @param env the process environment ({@code System.getenv()})
    * @throws IllegalArgumentException one line, {@code KUBECONFIG=<its value>: <what is wrong>} (or
@@ -52,9 +53,12 @@ public final class KubeconfigContext {
     } else {
       Path config = home(env).resolve(".kube").resolve("config");
       files.add(config);
-      source = "kubeconfig " + config;
+      // an empty ~/.kube/config is not refused here: in a pod fabric8 goes on in-cluster, and
+      // outside one noCluster says what is missing
+      check("kubeconfig " + config, files, false);
+      return;
     }
-    check(source, files);
+    check(source, files, true);
   }
 
   /**
@@ -125,11 +129,18 @@ public final class KubeconfigContext {
    *     current context cannot be used
    */
   public static void check(Path file) {
-    check("kubeconfig " + file, List.of(file));
+    check("kubeconfig " + file, List.of(file), true);
   }
 
-  private static void check(String source, List<Path> files) {
+  /**
+   * @param named the files were named ({@code KUBECONFIG}, a flag): then files that are all empty
+   *     are refused (fresh eyes: fabric8 took an empty {@code KUBECONFIG} file for no configuration
+   *     and talked to {@code https://kubernetes.default.svc/}, failing 20 s later without saying
+   *     why; kubectl refuses it, {@code no configuration has been provided})
+   */
+  private static void check(String source, List<Path> files, boolean named) {
     List<JsonNode> configs = new ArrayList<>();
+    int blank = 0;
     for (Path file : files) {
       String text;
       try {
@@ -141,6 +152,7 @@ public final class KubeconfigContext {
         return; // reported by whatever loads it
       }
       if (text.isBlank()) {
+        blank++;
         continue;
       }
       try {
@@ -153,6 +165,13 @@ public final class KubeconfigContext {
       }
     }
     if (configs.isEmpty()) {
+      if (named && blank > 0) {
+        throw new IllegalArgumentException(
+            source
+                + ": "
+                + (blank == 1 ? "the file is empty" : "these files are empty")
+                + " (no cluster, no context; kubectl refuses it too)");
+      }
       return;
     }
     String problem = problem(configs, files.size() == 1 ? "the file" : "these files");

@@ -152,9 +152,40 @@ class KubeconfigContextTest {
   void whatIsNotAKubeconfigIsLeftToItsLoading() throws Exception {
     Path garbage = Files.writeString(dir.resolve("garbage"), "not: yaml: [\n");
     assertThatCode(() -> KubeconfigContext.check(garbage)).doesNotThrowAnyException();
+  }
+
+  /**
+   * Fresh eyes (session 38): an empty file named by KUBECONFIG or a flag made fabric8 use its
+   * defaults (https://kubernetes.default.svc/), failing 20 s later without saying why.
+   */
+  @Test
+  void namedFilesThatAreAllEmptyAreRefused() throws Exception {
     Path empty = Files.writeString(dir.resolve("empty"), "");
-    assertThatCode(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", empty.toString())))
-        .as("an empty file is skipped, as fabric8 skips it")
+    Path blank = Files.writeString(dir.resolve("blank"), "\n\n");
+    assertThatThrownBy(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", empty.toString())))
+        .hasMessage(
+            "KUBECONFIG="
+                + empty
+                + ": the file is empty (no cluster, no context; kubectl refuses it too)");
+    String both = empty + java.io.File.pathSeparator + blank;
+    assertThatThrownBy(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", both)))
+        .hasMessage(
+            "KUBECONFIG="
+                + both
+                + ": these files are empty (no cluster, no context; kubectl"
+                + " refuses it too)");
+    assertThatThrownBy(() -> KubeconfigContext.check(blank))
+        .hasMessage(
+            "kubeconfig "
+                + blank
+                + ": the file is empty (no cluster, no context; kubectl refuses"
+                + " it too)");
+    Path good = file("good", "- name: x\n  context: {cluster: c}\n", "x");
+    assertThatCode(
+            () ->
+                KubeconfigContext.checkEnv(
+                    Map.of("KUBECONFIG", empty + java.io.File.pathSeparator + good)))
+        .as("an empty file beside a usable one is skipped, as kubectl and fabric8 skip it")
         .doesNotThrowAnyException();
   }
 }

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -130,9 +129,10 @@ public final class CaFiles {
     try {
       Files.createDirectories(dir);
       Path tmp = dir.resolve(name + ".tmp");
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      if (secret && Files.getFileStore(tmp).supportsFileAttributeView("posix")) {
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+      if (secret) {
+        dev.ironcore.maintenance.certs.PrivateFiles.write(tmp, text);
+      } else {
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
       }
       Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.certs.install;
 import dev.ironcore.maintenance.certs.CaBundle;
 import dev.ironcore.maintenance.certs.CertificateAuthority;
 import dev.ironcore.maintenance.certs.KeyAlgorithm;
+import dev.ironcore.maintenance.certs.Pem;
 import dev.ironcore.maintenance.certs.Renewal;
 import dev.ironcore.maintenance.certs.Serials;
 import dev.ironcore.maintenance.certs.ServingPair;
@@ -448,17 +449,27 @@ public final class CertificateInstall {
     if (settings.keys() != null) {
       return settings.keys();
     }
+    // the key's type, else the certificate's: also when the other file is missing (fresh eyes:
+    // an RSA tls.key whose tls.crt was deleted was re-issued as ECDSA)
+    String algorithm = null;
+    if (stored.isPresent()) {
+      algorithm = keyAlgorithm(() -> Pem.decodePrivateKey(stored.get().privateKeyPem()));
+      if (algorithm == null) {
+        algorithm =
+            keyAlgorithm(() -> Pem.decodeCertificate(stored.get().certificatePem()).getPublicKey());
+      }
+    }
+    return algorithm != null && KeyAlgorithm.RSA.matches(algorithm)
+        ? KeyAlgorithm.RSA
+        : KeyAlgorithm.ECDSA;
+  }
+
+  /** The key's algorithm name; null when there is no readable key. */
+  private static String keyAlgorithm(java.util.function.Supplier<java.security.Key> key) {
     try {
-      return stored
-          .map(s -> ServingPair.parse(s.certificatePem(), s.privateKeyPem()))
-          .map(
-              p ->
-                  KeyAlgorithm.RSA.matches(p.privateKey().getAlgorithm())
-                      ? KeyAlgorithm.RSA
-                      : KeyAlgorithm.ECDSA)
-          .orElse(KeyAlgorithm.ECDSA);
-    } catch (IllegalArgumentException e) {
-      return KeyAlgorithm.ECDSA;
+      return key.get().getAlgorithm();
+    } catch (RuntimeException unreadable) {
+      return null;
     }
   }
 

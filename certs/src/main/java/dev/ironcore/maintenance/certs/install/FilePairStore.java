@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -70,11 +69,7 @@ public final class FilePairStore implements ServingPairStore {
       String stamp = ".." + LocalDateTime.now(ZoneOffset.UTC).format(STAMP);
       Path version = Files.createDirectory(dir.resolve(stamp));
       Files.writeString(version.resolve("tls.crt"), certificatePem, StandardCharsets.UTF_8);
-      Path key = version.resolve("tls.key");
-      Files.writeString(key, privateKeyPem, StandardCharsets.UTF_8);
-      if (Files.getFileStore(key).supportsFileAttributeView("posix")) {
-        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-      }
+      dev.ironcore.maintenance.certs.PrivateFiles.write(version.resolve("tls.key"), privateKeyPem);
       Path previous =
           Files.isSymbolicLink(dir.resolve(DATA))
               ? Files.readSymbolicLink(dir.resolve(DATA))

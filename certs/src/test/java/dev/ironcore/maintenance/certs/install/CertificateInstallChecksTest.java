@@ -229,6 +229,30 @@ class CertificateInstallChecksTest {
         .contains("issue a serving certificate");
   }
 
+  /** Fresh eyes (session 38): an RSA tls.key whose tls.crt was deleted was re-issued as ECDSA. */
+  @Test
+  void aPairMissingItsCertificateKeepsItsKeyType() throws Exception {
+    run(
+        new CertificateInstall.Settings(
+            CertificateInstall.Mode.ENSURE,
+            false,
+            "ironcore-maintenance-webhook",
+            DNS,
+            List.of("127.0.0.1"),
+            dev.ironcore.maintenance.certs.KeyAlgorithm.RSA,
+            null,
+            Duration.ofDays(3650),
+            Duration.ofSeconds(5)));
+    Files.delete(store.certFile());
+    out.reset();
+    run(settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null));
+    var stored = store.read().orElseThrow();
+    assertThat(ServingPair.parse(stored.certificatePem(), stored.privateKeyPem()).privateKey())
+        .extracting(java.security.Key::getAlgorithm)
+        .isEqualTo("RSA");
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("issue a serving certificate (RSA");
+  }
+
   @Test
   void aPairOfGarbageIsStillRefusedByMakeCerts() throws Exception {
     installed();
