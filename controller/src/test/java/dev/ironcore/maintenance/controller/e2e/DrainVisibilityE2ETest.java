@@ -308,6 +308,53 @@ class DrainVisibilityE2ETest extends InProcessController {
   /** A webhook URL nothing listens on (port 1): the API server's call is refused at once. */
   private static final String UNREACHABLE = "https://127.0.0.1:1/validate";
 
+  /**
+   * A ValidatingAdmissionPolicy {@code name} with its Deny binding: an UPDATE of {@code group}'s
+   * {@code resource} passes only where the CEL {@code expression} holds, else it is refused with
+   * {@code message}.
+   */
+  private void denyUpdates(
+      String name, String group, String resource, String expression, String message) {
+    String yaml =
+        """
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicy
+            metadata: {name: %1$s}
+            spec:
+              failurePolicy: Fail
+              matchConstraints:
+                resourceRules:
+                - apiGroups: [%2$s]
+                  apiVersions: ["*"]
+                  operations: [UPDATE]
+                  resources: [%3$s]
+              validations:
+              - expression: >-
+                  %4$s
+                message: %5$s
+            ---
+            apiVersion: admissionregistration.k8s.io/v1
+            kind: ValidatingAdmissionPolicyBinding
+            metadata: {name: %1$s}
+            spec:
+              policyName: %1$s
+              validationActions: [Deny]
+            """
+            .formatted(name, group, resource, expression, message);
+    world.cp.kubectlTool().runWithInput(yaml, "apply", "-f", "-").orThrow();
+  }
+
+  private void deletePolicy(String name) {
+    world
+        .cp
+        .kubectl(
+            "delete",
+            "validatingadmissionpolicybindings,validatingadmissionpolicies",
+            name,
+            "--ignore-not-found")
+        .orThrow();
+  }
+
   private boolean maintenanceTainted(String pool) {
     MachinePool p = world.pool(pool);
     return p != null
@@ -388,33 +435,14 @@ class DrainVisibilityE2ETest extends InProcessController {
     String pool = world.poolName("locked");
     poolWithOneMachineAndHookedCapiMachine(pool, "vm-l", "node-l");
     String name = "e2e-lock-" + world.ns;
-    String policy =
-        """
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingAdmissionPolicy
-            metadata: {name: %1$s}
-            spec:
-              failurePolicy: Fail
-              matchConstraints:
-                resourceRules:
-                - apiGroups: [compute.ironcore.dev]
-                  apiVersions: ["*"]
-                  operations: [UPDATE]
-                  resources: [machinepools]
-              validations:
-              - expression: "object.metadata.name != '%2$s' || object.spec == oldObject.spec"
-                message: pool spec is locked
-            ---
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingAdmissionPolicyBinding
-            metadata: {name: %1$s}
-            spec:
-              policyName: %1$s
-              validationActions: [Deny]
-            """
-            .formatted(name, pool);
+
     try {
-      world.cp.kubectlTool().runWithInput(policy, "apply", "-f", "-").orThrow();
+      denyUpdates(
+          name,
+          "compute.ironcore.dev",
+          "machinepools",
+          "object.metadata.name != '" + pool + "' || object.spec == oldObject.spec",
+          "pool spec is locked");
       eventually()
           .until(
               () ->
@@ -449,14 +477,7 @@ class DrainVisibilityE2ETest extends InProcessController {
       assertThat(scrape())
           .containsPattern("(?m)^ironcore_maintenance_drain_write_failures_total [1-9]");
     } finally {
-      world
-          .cp
-          .kubectl(
-              "delete",
-              "validatingadmissionpolicybindings,validatingadmissionpolicies",
-              name,
-              "--ignore-not-found")
-          .orThrow();
+      deletePolicy(name);
     }
     eventually().until(() -> maintenanceTainted(pool));
   }
@@ -473,40 +494,23 @@ class DrainVisibilityE2ETest extends InProcessController {
     String pool = world.poolName("hook-kept");
     poolWithOneMachineAndHookedCapiMachine(pool, "vm-k", "node-k");
     String name = "e2e-keep-hook-" + world.ns;
-    String policy =
-        """
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingAdmissionPolicy
-            metadata: {name: %1$s}
-            spec:
-              failurePolicy: Fail
-              matchConstraints:
-                resourceRules:
-                - apiGroups: [cluster.x-k8s.io]
-                  apiVersions: ["*"]
-                  operations: [UPDATE]
-                  resources: [machines]
-              validations:
-              - expression: >-
-                  object.metadata.namespace != '%2$s' || object.metadata.name != 'node-k'
-                  || (has(object.metadata.annotations) && '%3$s' in object.metadata.annotations)
-                message: the pre-drain hook stays
-            ---
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingAdmissionPolicyBinding
-            metadata: {name: %1$s}
-            spec:
-              policyName: %1$s
-              validationActions: [Deny]
-            """
-            .formatted(name, world.ns, Names.PRE_DRAIN_HOOK_ANNOTATION);
+
     String failing =
         "no bound Machine blocks the maintenance taint; removing the pre-drain hook from CAPI"
             + " Machine "
             + world.ns
             + "/node-k failed, retrying (its DrainWriteFailed events say why)";
     try {
-      world.cp.kubectlTool().runWithInput(policy, "apply", "-f", "-").orThrow();
+      denyUpdates(
+          name,
+          "cluster.x-k8s.io",
+          "machines",
+          "object.metadata.namespace != '"
+              + world.ns
+              + "' || object.metadata.name != 'node-k' || (has(object.metadata.annotations) && '"
+              + Names.PRE_DRAIN_HOOK_ANNOTATION
+              + "' in object.metadata.annotations)",
+          "the pre-drain hook stays");
       eventually()
           .until(
               () ->
@@ -546,14 +550,7 @@ class DrainVisibilityE2ETest extends InProcessController {
           .singleElement()
           .satisfies(e -> assertThat(e.getCount()).isOne());
     } finally {
-      world
-          .cp
-          .kubectl(
-              "delete",
-              "validatingadmissionpolicybindings,validatingadmissionpolicies",
-              name,
-              "--ignore-not-found")
-          .orThrow();
+      deletePolicy(name);
     }
     eventually().until(() -> !hasHook(world.capiMachine("node-k")));
     eventually().until(() -> "Drained".equals(maintenance(pool).getReason()));
