@@ -19,8 +19,8 @@ public final class OneLineMessageConverter extends MessageConverter {
 
   /**
    * @param message a formatted message, or null
-   * @return {@code message} with U+0000–U+001F (but tab), U+007F, U+2028 and U+2029 escaped; the
-   *     same instance when it holds none
+   * @return {@code message} with U+0000–U+001F (but tab), U+007F, U+0085 (next line), U+2028 and
+   *     U+2029 escaped (line breaks to some log readers); the same instance when it holds none
    */
   static String escape(String message) {
     if (message == null) {
@@ -50,6 +50,6 @@ public final class OneLineMessageConverter extends MessageConverter {
   }
 
   private static boolean control(char c) {
-    return (c < 0x20 && c != '\t') || c == 0x7f || c == '\u2028' || c == '\u2029';
+    return (c < 0x20 && c != '\t') || c == 0x7f || c == 0x85 || c == '\u2028' || c == '\u2029';
   }
 }

@@ -72,13 +72,13 @@ class LoggingTest {
   @Test
   void whatAClientSentCannotForgeALogLine() {
     String forged =
-        "abc\n2026-12-06T06:00:00.000Z [main] ERROR WebhookServer - FORGED\r\u0000\u2028end\ttab";
+        "abc\n2026-12-06T06:00:00.000Z [main] ERROR WebhookServer - FORGED\r\u0000\u2028\u0085end\ttab";
     String text = capture(LogFormat.TEXT, () -> LOG.warn("rejected review uid={}", forged));
     assertThat(text.lines()).hasSize(1);
     assertThat(text)
         .contains(
             "rejected review uid=abc\\n2026-12-06T06:00:00.000Z [main] ERROR WebhookServer -"
-                + " FORGED\\r\\u0000\\u2028end\ttab")
+                + " FORGED\\r\\u0000\\u2028\\u0085end\ttab")
         .doesNotContain("\u0000");
     String json = capture(LogFormat.JSON, () -> LOG.warn("rejected review uid={}", forged));
     assertThat(json.lines()).hasSize(1);
