@@ -422,6 +422,13 @@ public final class DrainReconciler implements Reconciler {
                   + e.reason()
                   + " event could not be written: the write it announces waits; retrying both");
         }
+      } else if (when == DrainEvent.When.EVERY_PASS) {
+        // a pass's progress (DrainBlocked, PoolShared), whose state is written already: off the
+        // worker, so a CAPI API server that does not answer (frozen or cut off: up to the loops'
+        // 70 s request timeout) holds the Event, not the pass (fresh eyes: with the CAPI API server
+        // stopped, a DrainBlocked write held the worker, and the pool's condition in the IronCore
+        // API kept naming Machines long gone)
+        events.recordInBackground(on, e.type(), e.reason(), e.message());
       } else {
         events.record(on, e.type(), e.reason(), e.message());
       }

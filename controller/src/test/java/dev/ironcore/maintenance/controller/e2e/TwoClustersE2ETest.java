@@ -209,6 +209,85 @@ class TwoClustersE2ETest {
     }
   }
 
+  /**
+   * Fresh eyes (session 38): with the CAPI API server stopped (kill -STOP) mid-drain, a pass's
+   * {@code DrainBlocked} Event on the CAPI Machine held the drain worker for up to the loops' 70 s
+   * request timeout, and the pool's {@code Maintenance} condition in the IronCore API kept naming a
+   * Machine that was gone. The pass's progress Event is now written off the worker: while the CAPI
+   * API server answers nothing, the condition follows the IronCore side.
+   */
+  @Test
+  void aFrozenCapiApiServerDoesNotHoldThePoolsConditionInTheIronCoreApi() throws Exception {
+    world = new ControllerWorld(ironcoreCluster);
+    String pool = world.poolName("frozen-capi");
+    world.createPool(pool, List.of());
+    world.createMachine("vm-1", pool);
+    world.createMachine("vm-2", pool);
+    world.createMachine("vm-3", pool);
+    world.createCapiMachine("node", pool, Map.of());
+    Path dir = Files.createDirectories(Path.of("target", "fault-tests", world.ns));
+    try (var proxy =
+            dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir);
+        KubernetesClient capi =
+            dev.ironcore.maintenance.api.json.JsonMappers.client(
+                Config.fromKubeconfig(Files.readString(proxy.kubeconfig())));
+        KubernetesClient ironcore =
+            dev.ironcore.maintenance.api.json.JsonMappers.client(
+                Config.fromKubeconfig(Files.readString(ironcoreCluster.kubeconfig())));
+        ControllerApp app =
+            new ControllerApp(
+                    new Clusters(capi, ironcore),
+                    ControllerOptions.defaults(),
+                    ControllerMetrics.inMemory())
+                .start()) {
+      eventually().until(() -> hasHook(world.capiMachine("node")));
+      world.deleteCapiMachine("node");
+      eventually().until(() -> held("vm-1", "vm-2", "vm-3").equals(maintenanceMessage(pool)));
+      proxy.freeze(Duration.ofSeconds(50));
+      // the pass that follows writes its condition, then its DrainBlocked Event into the frozen
+      // CAPI API server; the one after must not wait for that Event
+      world.poolletReleases("vm-1");
+      eventually().until(() -> held("vm-2", "vm-3").equals(maintenanceMessage(pool)));
+      world.poolletReleases("vm-2");
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> held("vm-3").equals(maintenanceMessage(pool)));
+      assertThat(proxy.frozen()).as("the condition moved while the CAPI side was frozen").isTrue();
+      proxy.freeze(Duration.ZERO);
+      world.poolletReleases("vm-3");
+      eventually().until(() -> !hasHook(world.capiMachine("node")));
+    }
+  }
+
+  /**
+   * The Maintenance message of a drain waiting for {@code machines}, evicted, held by the poollet.
+   */
+  private String held(String... machines) {
+    return "waiting for "
+        + (machines.length == 1 ? "1 Machine: " : machines.length + " Machines: ")
+        + String.join(
+            ", ",
+            java.util.Arrays.stream(machines)
+                .map(
+                    m ->
+                        world.ns
+                            + "/"
+                            + m
+                            + " (deleting, held by finalizer machinepoollet.ironcore.dev/machine)")
+                .toList());
+  }
+
+  private String maintenanceMessage(String pool) {
+    MachinePool p = world.pool(pool);
+    var c =
+        p == null
+            ? null
+            : Conditions.find(
+                p.getStatus() == null ? null : p.getStatus().getConditions(), "Maintenance");
+    return c == null ? null : c.getMessage();
+  }
+
   private static KubernetesClient impersonated(Path kubeconfig) throws java.io.IOException {
     Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
     config.setImpersonateUsername(SERVICE_ACCOUNT);
