@@ -132,6 +132,24 @@ class EvictionWarningHandlerTest {
   }
 
   @Test
+  void aTimeAddedWithinASecondCountsAsNow() {
+    // the mutating webhook stamps timeAdded (seconds) in the same write; a second boundary
+    // between it and this webhook must not turn "for 30 s" into "for 29 s"
+    java.time.Instant now = java.time.Instant.parse("2026-12-06T02:00:01.100Z");
+    for (String added : List.of("2026-12-06T02:00:00Z", "2026-12-06T02:00:02Z")) {
+      String t =
+          "[{\"key\":\"k\",\"value\":\"v\",\"effect\":\"NoExecute\",\"timeAdded\":\""
+              + added
+              + "\"}]";
+      assertThat(addedAt(now, t, List.of(machine("vm-30", false, forSeconds(30L)))))
+          .as(added)
+          .containsExactly(
+              "1 bound Machine tolerates k=v:NoExecute for 30 s only (tolerationSeconds) and will"
+                  + " be evicted then");
+    }
+  }
+
+  @Test
   void aTimeAddedAheadIsWaitedForFirst() {
     // fresh eyes: a taint with a timeAdded 100 s ahead was announced as tolerated "for 30 to 600
     // s", while the eviction loop evicts 130 to 700 s later (its deadlines count from timeAdded)
