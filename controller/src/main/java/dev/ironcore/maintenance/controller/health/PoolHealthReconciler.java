@@ -202,13 +202,18 @@ public final class PoolHealthReconciler implements Reconciler {
   }
 
   /**
-   * A renew interval for the message: to 0.1 s below 10 s, to the second from there ({@code 2.5 s}
-   * for 2.499 and 2.509 s, {@code 10 s} for 10.119 s), so that the shortest interval seen, which
-   * shrinks by milliseconds as more renewals are seen, keeps the message the same.
+   * A renew interval for the message: to the half second below 10 s, to 5 s from there ({@code 2.5
+   * s} for 2.44 to 2.74 s, {@code 10 s} for 9.75 to 12.49 s), so that the shortest interval seen,
+   * which settles as more renewals are seen (fresh eyes: 11 s, then 10.2 s, of an agent renewing
+   * every 10 s), keeps the message, and the flaps count on one Event.
    */
   static String roughly(Duration d) {
     BigDecimal s = BigDecimal.valueOf(d.toMillis(), 3);
-    return s.setScale(d.compareTo(Duration.ofSeconds(10)) >= 0 ? 0 : 1, RoundingMode.HALF_UP)
+    BigDecimal step =
+        d.compareTo(Duration.ofMillis(9_750)) >= 0 ? BigDecimal.valueOf(5) : new BigDecimal("0.5");
+    return s.divide(step, 0, RoundingMode.HALF_UP)
+            .max(BigDecimal.ONE) // never "0 s"
+            .multiply(step)
             .stripTrailingZeros()
             .toPlainString()
         + " s";

@@ -35,6 +35,12 @@ class PoolHealthReconcilerTest {
     assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(2509))).isEqualTo("2.5 s");
     assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(10_119))).isEqualTo("10 s");
     assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(9_960))).isEqualTo("10 s");
+    // fresh eyes (session 38): an agent renewing every 10 s was seen at 11 s first, then 10.2 s
+    assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(11_020))).isEqualTo("10 s");
+    assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(2_440))).isEqualTo("2.5 s");
+    assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(31_000))).isEqualTo("30 s");
+    assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(400))).isEqualTo("0.5 s");
+    assertThat(PoolHealthReconciler.roughly(Duration.ofMillis(100))).isEqualTo("0.5 s");
   }
 
   @Test
