@@ -45,8 +45,7 @@ public final class EventRecorder implements AutoCloseable {
    * {@code reportingInstance} of every Event this process writes ({@link Instance#name()}), cut to
    * the 128 characters Kubernetes' Event validation allows there.
    */
-  static final String INSTANCE =
-      Instance.name().length() <= 128 ? Instance.name() : Instance.name().substring(0, 128);
+  static final String INSTANCE = Instance.name(128);
 
   /** How long after its last occurrence a repeat still updates the same Event object. */
   public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(10);

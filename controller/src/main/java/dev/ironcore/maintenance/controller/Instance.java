@@ -29,4 +29,13 @@ public final class Instance {
     }
     return host + "-" + ProcessHandle.current().pid();
   }
+
+  /**
+   * @param maxLength the most characters the field takes
+   * @return {@link #name()} (one host-name lookup), cut to {@code maxLength}
+   */
+  public static String name(int maxLength) {
+    String name = name();
+    return name.length() <= maxLength ? name : name.substring(0, maxLength);
+  }
 }
