@@ -532,7 +532,7 @@ public final class DrainDecision {
    * @param waiting what the drain waits for, appended to the stuck message
    * @param held how long the drain has held the hook (from its taint, else from the deletion)
    */
-  private static DrainOutcome untilTimeout(
+  static DrainOutcome untilTimeout(
       DrainStep step,
       String pool,
       String waiting,

@@ -6,8 +6,9 @@ import java.time.Duration;
  * How drains are bounded and paced.
  *
  * @param drainTimeout {@code --drain-timeout}: a drain holding the pre-drain hook longer than this,
- *     counted from the CAPI Machine's {@code deletionTimestamp}, is reported {@code DrainStuck}
- *     (never released by force); {@link Duration#ZERO} turns the detection off
+ *     counted from this drain's maintenance taint, else from the CAPI Machine's {@code
+ *     deletionTimestamp}, is reported {@code DrainStuck} (never released by force), also while its
+ *     own write keeps failing ({@link FailingWrite}); {@link Duration#ZERO} turns the detection off
  * @param maxConcurrentDrains {@code --max-concurrent-drains}: at most this many pools carry the
  *     maintenance taints for a deleting CAPI Machine at once; 0 means unlimited
  */

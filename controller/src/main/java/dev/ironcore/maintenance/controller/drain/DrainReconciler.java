@@ -233,10 +233,9 @@ public final class DrainReconciler implements Reconciler {
                   record(outcome.events(), DrainEvent.When.BEFORE_WRITE, pool, cached, null, null));
     } catch (RuntimeException e) {
       if (ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e)) {
-        if (step instanceof DrainStep.RemoveHook s && !s.poolMissing()) {
-          showWriteFailing(key, pool, hookRemovalFailing(key));
-        } else if (step instanceof DrainStep.AddTaints) {
-          showWriteFailing(key, pool, taintingFailing(key));
+        if ((step instanceof DrainStep.RemoveHook s && !s.poolMissing())
+            || step instanceof DrainStep.AddTaints) {
+          showWriteFailing(key, cached, pool, step);
         }
       }
       throw e;
@@ -304,35 +303,22 @@ public final class DrainReconciler implements Reconciler {
   /**
    * While a drain's write to the CAPI Machine or the pool fails (an admission webhook refusing or
    * timing out, the API server answering 5xx), the pool's {@code Draining} condition says which
-   * write, instead of naming the last Machine it waited for or nothing at all (fresh eyes: with the
-   * hook's removal refused, "waiting for 1 Machine: vm-g1 (deleting, held by finalizer ...)" stayed
-   * for as long as the hook did, with vm-g1 gone, and docs/operations.md sent the operator to its
-   * poollet; with the taint write failing, the pool showed no Maintenance condition). Best effort:
-   * the failure itself is reported ({@code DrainWriteFailed}) and retried by the caller; a failing
-   * condition write is only logged here.
+   * write ({@link FailingWrite}: {@code DrainStuck} past {@code --drain-timeout}), instead of
+   * naming the last Machine it waited for or nothing at all (fresh eyes: with the hook's removal
+   * refused, "waiting for 1 Machine: vm-g1 (deleting, held by finalizer ...)" stayed for as long as
+   * the hook did, with vm-g1 gone, and docs/operations.md sent the operator to its poollet; with
+   * the taint write failing, the pool showed no Maintenance condition). Best effort: the failure
+   * itself is reported ({@code DrainWriteFailed}) and retried by the caller; a failing condition
+   * write or {@code DrainStuck} Event is only logged here.
    */
-  private void showWriteFailing(String key, MachinePool pool, String message) {
+  private void showWriteFailing(String key, CapiMachine capi, MachinePool pool, DrainStep step) {
     try {
-      writeCondition(key, pool, MaintenanceCondition.draining(message));
+      DrainOutcome failing = FailingWrite.outcome(capi, pool, step, policy, clock);
+      PoolConditionWriter.Write write = writeCondition(key, pool, failing);
+      record(failing.events(), DrainEvent.When.REASON_CHANGED, pool, capi, write, failing);
     } catch (RuntimeException e) {
       LOG.debug("drain {}: could not show the failing write on the pool: {}", key, e.toString());
     }
-  }
-
-  /** The {@code Draining} message while the removal of CAPI Machine {@code key}'s hook fails. */
-  static String hookRemovalFailing(String key) {
-    return "no bound Machine blocks the maintenance taint; removing the pre-drain hook from CAPI"
-        + " Machine "
-        + key
-        + " failed, retrying (its DrainWriteFailed events say why)";
-  }
-
-  /** The {@code Draining} message while the drain of CAPI Machine {@code key} cannot taint. */
-  static String taintingFailing(String key) {
-    return "adding the maintenance taints failed, retrying (the DrainWriteFailed events of CAPI"
-        + " Machine "
-        + key
-        + " say why); nothing is evicted until they are on, and the pre-drain hook is held";
   }
 
   /**

@@ -396,7 +396,15 @@ class DrainVisibilityE2ETest extends InProcessController {
                                 .endsWith("; retrying");
                           }));
       assertThat(maintenanceTainted(pool)).isFalse();
-      // fresh eyes (session 38): the pool showed no Maintenance condition meanwhile
+      // fresh eyes (session 38): the pool showed no Maintenance condition meanwhile; and past
+      // --drain-timeout (1 s here) such a drain is stuck like a blocked one (session 39: it stayed
+      // Draining for good, unseen by the drains-stuck gauge and its alert)
+      String failing =
+          "adding the maintenance taints failed, retrying (the DrainWriteFailed events of CAPI"
+              + " Machine "
+              + world.ns
+              + "/node-u say why); nothing is evicted until they are on, and the pre-drain hook is"
+              + " held";
       eventually()
           .untilAsserted(
               () ->
@@ -404,15 +412,18 @@ class DrainVisibilityE2ETest extends InProcessController {
                       .isNotNull()
                       .satisfies(
                           c -> {
-                            assertThat(c.getReason()).isEqualTo("Draining");
+                            assertThat(c.getReason()).isEqualTo("DrainStuck");
                             assertThat(c.getMessage())
-                                .isEqualTo(
-                                    "adding the maintenance taints failed, retrying (the"
-                                        + " DrainWriteFailed events of CAPI Machine "
-                                        + world.ns
-                                        + "/node-u say why); nothing is evicted until they are on,"
-                                        + " and the pre-drain hook is held");
+                                .startsWith(
+                                    "drain of pool "
+                                        + pool
+                                        + " has held the pre-drain hook longer than"
+                                        + " --drain-timeout=1s (CAPI Machine deleted at ")
+                                .endsWith("; the hook is kept; " + failing);
                           }));
+      assertThat(events("node-u", "DrainStuck"))
+          .singleElement()
+          .satisfies(e -> assertThat(e.getMessage()).endsWith(failing));
       assertThat(scrape())
           .as("counted for alerting")
           .containsPattern("(?m)^ironcore_maintenance_drain_write_failures_total [1-9]");
@@ -540,9 +551,10 @@ class DrainVisibilityE2ETest extends InProcessController {
                               .contains("the pre-drain hook stays");
                           assertThat(e.getCount()).as("retried").isGreaterThanOrEqualTo(3);
                         });
+                // held past --drain-timeout (1 s here) before and while the removal fails
                 Condition c = maintenance(pool);
-                assertThat(c.getReason()).isEqualTo("Draining");
-                assertThat(c.getMessage()).isEqualTo(failing);
+                assertThat(c.getReason()).isEqualTo("DrainStuck");
+                assertThat(c.getMessage()).endsWith("; the hook is kept; " + failing);
               });
       assertThat(hasHook(world.capiMachine("node-k"))).isTrue();
       assertThat(events("node-k", "DrainCompleted"))
