@@ -241,7 +241,7 @@ public final class DrainDecision {
             DrainEvent.normal(
                 DrainEvent.Subject.CAPI_MACHINE,
                 DrainEvent.COMPLETED,
-                "pool " + s.pool() + " does not exist: pre-drain hook removed",
+                "pool " + s.pool() + " does not exist: removing the pre-drain hook",
                 DrainEvent.When.BEFORE_WRITE));
         return new DrainOutcome(step, null, events, null);
       }
@@ -257,7 +257,7 @@ public final class DrainDecision {
                   + " drained in "
                   + HumanDuration.of(held)
                   + sinceDeletion(deletedAt, since, held, now)
-                  + ": pre-drain hook removed, CAPI may drain and delete the node",
+                  + ": removing the pre-drain hook, so CAPI may drain and delete the node",
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, MaintenanceCondition.drained(DRAINED_MESSAGE), events, null);
     }
@@ -267,8 +267,8 @@ public final class DrainDecision {
               DrainEvent.Subject.CAPI_MACHINE,
               DrainEvent.CANCELLED,
               FINALIZER_REMOVED
-                  + ": drain cancelled, pre-drain hook released, CAPI may drain and delete the"
-                  + " node"
+                  + ": drain cancelled, releasing the pre-drain hook, so CAPI may drain and"
+                  + " delete the node"
                   + (capi.nodeName() == null
                       ? ""
                       : "; Machines still bound to pool "
@@ -283,7 +283,7 @@ public final class DrainDecision {
           DrainEvent.normal(
               DrainEvent.Subject.CAPI_MACHINE,
               DrainEvent.COMPLETED,
-              NO_NODE + ": pre-drain hook released, CAPI may delete the Machine",
+              NO_NODE + ": releasing the pre-drain hook, so CAPI may delete the Machine",
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }

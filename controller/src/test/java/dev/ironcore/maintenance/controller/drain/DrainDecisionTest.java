@@ -78,8 +78,9 @@ class DrainDecisionTest {
               assertThat(e.message())
                   .isEqualTo(
                       "finalizer maintenance.ironcore.dev/machinepool-cleanup was removed by"
-                          + " someone else during the deletion: drain cancelled, pre-drain hook"
-                          + " released, CAPI may drain and delete the node; Machines still bound"
+                          + " someone else during the deletion: drain cancelled, releasing the"
+                          + " pre-drain hook, so CAPI may drain and delete the node; Machines"
+                          + " still bound"
                           + " to pool pool-a are not waited for");
             });
   }

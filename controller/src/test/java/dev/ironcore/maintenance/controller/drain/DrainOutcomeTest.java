@@ -624,8 +624,8 @@ class DrainOutcomeTest {
     assertThat(reasons(o)).containsExactly("DrainCompleted");
     assertThat(o.events().get(0).message())
         .isEqualTo(
-            "no status.nodeRef, so no pool to drain: pre-drain hook released, CAPI may delete the"
-                + " Machine");
+            "no status.nodeRef, so no pool to drain: releasing the pre-drain hook, so CAPI may"
+                + " delete the Machine");
   }
 
   /**

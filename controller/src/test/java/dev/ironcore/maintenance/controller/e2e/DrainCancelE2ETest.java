@@ -221,7 +221,7 @@ class DrainCancelE2ETest extends InProcessController {
                       "Warning finalizer "
                           + Names.CLEANUP_FINALIZER
                           + " was removed by someone else during the deletion: drain cancelled,"
-                          + " pre-drain hook released");
+                          + " releasing the pre-drain hook");
               assertThat(reason(pool)).isEqualTo("DrainCancelled");
               assertThat(maintenance(pool).getMessage())
                   .contains(Names.MAINTENANCE_TAINT_KEY + " taints stay");
