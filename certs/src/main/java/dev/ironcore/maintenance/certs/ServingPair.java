@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.certs;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.PrivateKey;
@@ -110,14 +111,59 @@ public record ServingPair(
     }
   }
 
-  private static String canonicalIp(String name) {
+  /**
+   * An IP literal in its canonical text form: IPv4 dotted decimal, IPv6 as RFC 5952 writes it
+   * ({@code ::1}, as kubectl and Go print it; the JDK writes {@code 0:0:0:0:0:0:0:1}); anything
+   * else unchanged.
+   */
+  static String canonicalIp(String name) {
     if (!name.matches("[0-9.]+|.*:.*")) {
       return name;
     }
     try {
-      return InetAddress.getByName(name).getHostAddress();
+      InetAddress address = InetAddress.getByName(name); // a literal: no name lookup
+      return address instanceof Inet6Address
+          ? rfc5952(address.getAddress())
+          : address.getHostAddress();
     } catch (UnknownHostException e) {
       return name;
     }
+  }
+
+  /**
+   * RFC 5952 section 4: groups in lowercase hex without leading zeros, the longest run of two or
+   * more zero groups (the first of equal runs) as {@code ::}.
+   */
+  private static String rfc5952(byte[] sixteen) {
+    int[] groups = new int[8];
+    for (int i = 0; i < 8; i++) {
+      groups[i] = ((sixteen[2 * i] & 0xff) << 8) | (sixteen[2 * i + 1] & 0xff);
+    }
+    int bestStart = -1;
+    int bestLength = 1;
+    for (int i = 0; i < 8; ) {
+      int j = i;
+      while (j < 8 && groups[j] == 0) {
+        j++;
+      }
+      if (j - i > bestLength) {
+        bestStart = i;
+        bestLength = j - i;
+      }
+      i = j == i ? i + 1 : j;
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < 8; i++) {
+      if (i == bestStart) {
+        out.append("::");
+        i += bestLength - 1;
+        continue;
+      }
+      if (out.length() > 0 && out.charAt(out.length() - 1) != ':') {
+        out.append(':');
+      }
+      out.append(Integer.toHexString(groups[i]));
+    }
+    return out.toString();
   }
 }

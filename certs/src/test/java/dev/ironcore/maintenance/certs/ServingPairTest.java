@@ -30,6 +30,33 @@ class ServingPairTest {
     assertThat(diff.extra()).containsExactly("svc.ns.svc", "127.0.0.1");
   }
 
+  /**
+   * Fresh eyes (session 37): make certs printed {@code ::1} from the certificate as {@code
+   * 0:0:0:0:0:0:0:1}, as the JDK writes it; RFC 5952 is how kubectl, openssl and Go print it.
+   */
+  @Test
+  void ipv6NamesReadInRfc5952Form() {
+    IssuedCertificate issued =
+        ca.issueServing(
+            "svc",
+            List.of("svc"),
+            List.of("::1", "2001:DB8:0:0:1:0:0:1", "fe80::", "1:0:0:2:0:0:0:3"),
+            Duration.ofDays(1));
+    ServingPair pair = ServingPair.of(issued);
+    assertThat(pair.subjectAlternativeNames())
+        .containsExactly("svc", "::1", "2001:db8::1:0:0:1", "fe80::", "1:0:0:2::3");
+    assertThat(
+            pair.sansAgainst(
+                    List.of(
+                        "svc", "0:0:0:0:0:0:0:1", "2001:db8:0:0:1::1", "fe80:0::0", "1::2:0:0:0:3"))
+                .none())
+        .isTrue();
+    assertThat(ServingPair.canonicalIp("0:0:0:0:0:0:0:0")).isEqualTo("::");
+    assertThat(ServingPair.canonicalIp("1:2:3:4:5:6:7:0")).isEqualTo("1:2:3:4:5:6:7:0");
+    assertThat(ServingPair.canonicalIp("::ffff:10.0.0.1")).isEqualTo("10.0.0.1");
+    assertThat(ServingPair.canonicalIp("svc.ns.svc")).isEqualTo("svc.ns.svc");
+  }
+
   @Test
   void refusesEmptyGarbageAndMismatchedPairs() {
     IssuedCertificate one = ca.issueServing("one", List.of(), List.of(), Duration.ofDays(1));
