@@ -10,8 +10,11 @@ import dev.ironcore.maintenance.api.compute.Conditions;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
+import dev.ironcore.maintenance.controller.LeaderElection;
+import dev.ironcore.maintenance.controller.Readiness;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
@@ -126,5 +129,61 @@ class RbacE2ETest {
     eventually().until(() -> !hasHook(world.capiMachine("node")));
     world.capiFinishes("node");
     eventually().until(() -> world.pool(pool) == null && world.capiMachine("node") == null);
+  }
+
+  /**
+   * Leader election as the ServiceAccount: the start's dry-run create, leading (create, then
+   * renewals) and the release on the way out, with the leader-election Role granting only get,
+   * create, update and patch on Leases (fresh eyes, session 39: it also granted list and watch,
+   * which nothing sends).
+   */
+  @Test
+  void leaderElectionWorksWithOnlyItsOwnRole() throws Exception {
+    String namespace = "ironcore-maintenance-system";
+    String lease = "rbac-e2e-" + world.ns;
+    LeaderElection.checkLeaseCanBeWritten(asController, namespace, lease);
+    java.util.concurrent.CountDownLatch leading = new java.util.concurrent.CountDownLatch(1);
+    var elector =
+        LeaderElection.start(
+            asController,
+            namespace,
+            lease,
+            "rbac-candidate",
+            new Readiness("rbac-candidate"),
+            leading::countDown,
+            () -> true);
+    try {
+      assertThat(leading.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("leads").isTrue();
+      Lease held = world.client.leases().inNamespace(namespace).withName(lease).get();
+      assertThat(held.getSpec().getHolderIdentity()).isEqualTo("rbac-candidate");
+      assertThat(held.getSpec().getLeaseDurationSeconds()).isEqualTo(15);
+      // renewed (an update) at least once: every 2 s
+      java.time.ZonedDateTime acquired = held.getSpec().getRenewTime();
+      eventually()
+          .until(
+              () ->
+                  world
+                      .client
+                      .leases()
+                      .inNamespace(namespace)
+                      .withName(lease)
+                      .get()
+                      .getSpec()
+                      .getRenewTime()
+                      .isAfter(acquired.plusSeconds(1)));
+    } finally {
+      elector.cancel(true);
+    }
+    eventually()
+        .untilAsserted(
+            () -> {
+              Lease released = world.client.leases().inNamespace(namespace).withName(lease).get();
+              assertThat(released).isNotNull();
+              // fabric8's release (an update): the Lease expires a second later
+              assertThat(released.getSpec().getLeaseDurationSeconds())
+                  .as("released: %s", released.getSpec())
+                  .isEqualTo(1);
+            });
+    world.client.leases().inNamespace(namespace).withName(lease).delete();
   }
 }
