@@ -238,9 +238,20 @@ public final class ControllerMain implements Callable<Integer> {
             healthWorkers,
             gracePeriod,
             new DrainPolicy(drainTimeout, maxConcurrentDrains));
+    // with --leader-elect, every write of both clients waits on this replica's leadership
+    LeadershipGate gate = new LeadershipGate();
+    java.util.function.Consumer<io.fabric8.kubernetes.client.http.HttpClient.Builder> gated =
+        b -> {
+          if (leaderElect) {
+            b.addOrReplaceInterceptor("leadership", gate);
+          }
+        };
     KubernetesClient client;
     try {
-      client = dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder().build();
+      client =
+          dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
+              .withHttpClientBuilderConsumer(gated)
+              .build();
     } catch (RuntimeException e) {
       // e.g. a kubeconfig that is not YAML: the parser's message names neither file nor kubeconfig
       String env = System.getenv("KUBECONFIG");
@@ -253,7 +264,11 @@ public final class ControllerMain implements Callable<Integer> {
         ironcoreKubeconfig == null
             ? Clusters.single(client)
             : new Clusters(
-                client, dev.ironcore.maintenance.api.json.JsonMappers.client(ironcoreKubeconfig));
+                client,
+                dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
+                    .withConfig(ironcoreKubeconfig)
+                    .withHttpClientBuilderConsumer(gated)
+                    .build());
     org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
         .info(
             clusters.separate()
@@ -278,6 +293,16 @@ public final class ControllerMain implements Callable<Integer> {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
+    if (leaderElect) {
+      // client-go's (and so controller-runtime's) gauge: 1 on the replica that leads, 0 on a
+      // standby; alerting on its max over the replicas sees a controller that nobody runs
+      io.micrometer.core.instrument.Gauge.builder(
+              "leader_election_master_status", gate, g -> g.leads() ? 1 : 0)
+          .description(
+              "1 while this replica leads (renewed the Lease within the renew deadline), else 0")
+          .tag("name", leaderElectionId)
+          .register(registry);
+    }
     ControllerApp app =
         new ControllerApp(clusters, options, new ControllerMetrics(registry))
             .withInformerDownThreshold(informerDownThreshold)
@@ -338,7 +363,8 @@ public final class ControllerMain implements Callable<Integer> {
               identity,
               readiness,
               () -> startOrExit(app, readiness),
-              stopping::get);
+              stopping::get,
+              gate);
     } else {
       app.start();
       readiness.synced();
@@ -347,9 +373,11 @@ public final class ControllerMain implements Callable<Integer> {
     stopping.set(true);
     org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControllerMain.class);
     log.info(
-        leaderElect
-            ? "controller stopping: loops finish their passes, then the Lease is released"
-            : "controller stopping: loops finish their passes");
+        !leaderElect
+            ? "controller stopping: loops finish their passes"
+            : gate.leads()
+                ? "controller stopping: loops finish their passes, then the Lease is released"
+                : "controller stopping: a standby (no loops ran, no Lease of its own to release)");
     app.close();
     if (elector != null) {
       // releases the Lease when this process leads; an API server that does not answer would hold

@@ -173,7 +173,33 @@ public final class LeaderElection {
       Readiness readiness,
       Runnable whileLeading,
       java.util.function.BooleanSupplier stopping) {
+    return start(
+        client,
+        namespace,
+        leaseName,
+        identity,
+        readiness,
+        whileLeading,
+        stopping,
+        new LeadershipGate());
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, String, String, String, Readiness, Runnable,
+   * java.util.function.BooleanSupplier)}; {@code gate} (installed in the clients the loops write
+   * with) follows this elector's renewals from now on.
+   */
+  public static CompletableFuture<?> start(
+      KubernetesClient client,
+      String namespace,
+      String leaseName,
+      String identity,
+      Readiness readiness,
+      Runnable whileLeading,
+      java.util.function.BooleanSupplier stopping,
+      LeadershipGate gate) {
     RenewalWatchdog watchdog = new RenewalWatchdog(RENEW_DEADLINE, System::nanoTime);
+    gate.follow(watchdog);
     startWatching(watchdog, identity, namespace + "/" + leaseName, stopping);
     return client
         .leaderElector()

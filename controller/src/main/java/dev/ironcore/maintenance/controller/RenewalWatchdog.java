@@ -94,6 +94,37 @@ public final class RenewalWatchdog {
     return since.compareTo(renewDeadline) > 0 ? since : null;
   }
 
+  /**
+   * Why this candidate must not write to the API servers now, or null when it may: it leads,
+   * renewed the Lease within the renew deadline, and has not released it. The deadline is shorter
+   * than the Lease's duration (10 s against 15 s), so a replica that may write cannot overlap with
+   * another that acquired the expired Lease (client-go's renewDeadline against leaseDuration). Read
+   * on every write ({@link LeadershipGate}): a process resumed after a pause (SIGSTOP, a frozen VM,
+   * a long GC) sees the monotonic clock's jump at its first write, before {@link #overdue}'s
+   * periodic check has ended it (fresh eyes: a leader paused 27 s wrote {@code Evicted} Events for
+   * Machines the new leader had evicted already, and for two whose taint was gone).
+   *
+   * @return a phrase for an error message, e.g. {@code "the Lease was last renewed 27631 ms ago,
+   *     longer than the renew deadline (10 s): another replica may lead"}
+   */
+  public String notLeading() {
+    if (released) {
+      return "the Lease was released (stopping)";
+    }
+    if (!leading) {
+      return "not leading (yet)";
+    }
+    long sinceMillis = Duration.ofNanos(nanoTime.getAsLong() - lastRenewal).toMillis();
+    if (sinceMillis > renewDeadline.toMillis()) {
+      return "the Lease was last renewed "
+          + sinceMillis
+          + " ms ago, longer than the renew deadline ("
+          + renewDeadline.toSeconds()
+          + " s): another replica may lead";
+    }
+    return null;
+  }
+
   /** True once a write of the Lease without a holder (fabric8's release) succeeded. */
   public boolean released() {
     return released;

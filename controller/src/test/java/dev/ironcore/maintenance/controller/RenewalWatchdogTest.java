@@ -116,4 +116,27 @@ class RenewalWatchdogTest {
     lock.update(null, heldBy(null));
     assertThat(watchdog.released()).isTrue();
   }
+
+  /**
+   * What {@link LeadershipGate} reads on every write: refused before leading, within the deadline
+   * allowed, past it refused at once (not at the next periodic check), and after the release.
+   */
+  @Test
+  void notLeadingSaysWhyAWriteMustNotGoOut() {
+    Lock lock = watchdog.wrap(new CountingLock());
+    assertThat(watchdog.notLeading()).isEqualTo("not leading (yet)");
+    watchdog.leading();
+    assertThat(watchdog.notLeading()).isNull();
+    advance(Duration.ofSeconds(10));
+    assertThat(watchdog.notLeading()).as("at the deadline").isNull();
+    advance(Duration.ofMillis(1));
+    assertThat(watchdog.notLeading())
+        .isEqualTo(
+            "the Lease was last renewed 10001 ms ago, longer than the renew deadline (10 s):"
+                + " another replica may lead");
+    lock.update(null, heldBy("me"));
+    assertThat(watchdog.notLeading()).as("renewed").isNull();
+    lock.update(null, heldBy(null));
+    assertThat(watchdog.notLeading()).isEqualTo("the Lease was released (stopping)");
+  }
 }

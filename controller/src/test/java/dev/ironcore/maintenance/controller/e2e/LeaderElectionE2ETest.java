@@ -115,6 +115,13 @@ class LeaderElectionE2ETest {
     assertThat(readyz(b).body()).contains("standby, the Lease is held by pod-a");
     assertThat(ready(a)).isTrue();
     assertThat(lease(world).getSpec().getHolderIdentity()).isEqualTo("pod-a");
+    // client-go's gauge, so that an alert sees a controller nobody runs (fresh eyes, session 39)
+    assertThat(a.metrics())
+        .containsPattern(
+            "(?m)^leader_election_master_status\\{name=\"ironcore-maintenance-controller\",?} 1\\.0$");
+    assertThat(b.metrics())
+        .containsPattern(
+            "(?m)^leader_election_master_status\\{name=\"ironcore-maintenance-controller\",?} 0\\.0$");
 
     // a drain in progress: two Machines evicted, their VMs not yet off (the test is the poollet)
     String pool = world.poolName("ha");
@@ -214,5 +221,68 @@ class LeaderElectionE2ETest {
     assertThat(lease(world).getSpec().getHolderIdentity()).isEqualTo("pod-new");
     world.createCapiMachine("after-rollout", null, Map.of());
     await().atMost(Duration.ofSeconds(30)).until(() -> hasHook(world.capiMachine("after-rollout")));
+  }
+
+  /**
+   * Fresh eyes (session 39): a leader paused (SIGSTOP) past the Lease's expiry, while another
+   * replica took over and the pool's taint was removed, wrote {@code Evicted} Events on resume for
+   * Machines whose tolerationSeconds had passed meanwhile (by its stale cache), in the 250 ms
+   * before its watchdog ended it; only that race kept the DELETEs from going out. Now every write
+   * waits on the replica's leadership ({@code LeadershipGate}): the resumed replica writes nothing
+   * and exits.
+   */
+  @Test
+  void aLeaderResumedAfterAPauseLongerThanTheLeaseWritesNothing() throws Exception {
+    ControllerWorld world = new ControllerWorld();
+    Path dir = Files.createDirectories(Path.of("target", "leader-election"));
+    ControllerProcess paused = start(world, dir.resolve(world.ns + "-paused.log"), "pod-paused");
+    await().atMost(Duration.ofSeconds(60)).until(() -> ready(paused));
+    ControllerProcess successor =
+        start(world, dir.resolve(world.ns + "-successor.log"), "pod-successor");
+    await().atMost(Duration.ofSeconds(60)).until(() -> ready(successor));
+    assertThat(lease(world).getSpec().getHolderIdentity()).isEqualTo("pod-paused");
+
+    String pool = world.poolName("paused");
+    dev.ironcore.maintenance.api.compute.Taint taint =
+        new dev.ironcore.maintenance.api.compute.Taint("example.com/gate", null, "NoExecute");
+    java.time.Instant tainted =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    taint.setTimeAdded(tainted.toString());
+    world.createPool(pool, List.of(), taint);
+    List<String> machines = List.of("vm-p1", "vm-p2", "vm-p3");
+    for (String name : machines) {
+      dev.ironcore.maintenance.api.compute.Toleration t =
+          new dev.ironcore.maintenance.api.compute.Toleration(
+              "example.com/gate", "Exists", null, "NoExecute");
+      t.setTolerationSeconds(20L);
+      world.createMachine(name, pool, t);
+    }
+    Thread.sleep(3_000); // the leader has seen them: each is due for eviction 20 s after the taint
+    paused.pause();
+    try {
+      world.kubectlPatchPool(pool, "[{\"op\":\"remove\",\"path\":\"/spec/taints\"}]");
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> "pod-successor".equals(lease(world).getSpec().getHolderIdentity()));
+      // past the tolerationSeconds, which the paused replica's cache still counts against the taint
+      long wait = Duration.between(java.time.Instant.now(), tainted.plusSeconds(22)).toMillis();
+      if (wait > 0) {
+        Thread.sleep(wait);
+      }
+    } finally {
+      paused.resume();
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> !paused.alive());
+    assertThat(paused.exitCode()).isEqualTo(1);
+    for (String name : machines) {
+      assertThat(world.machine(name).getMetadata().getDeletionTimestamp()).as(name).isNull();
+    }
+    assertThat(
+            world.client.v1().events().inNamespace(world.ns).list().getItems().stream()
+                .filter(e -> "Evicted".equals(e.getReason()))
+                .map(e -> e.getInvolvedObject().getName() + " by " + e.getReportingInstance())
+                .toList())
+        .as("no eviction announced for Machines whose taint is gone")
+        .isEmpty();
   }
 }
