@@ -148,46 +148,11 @@ public final class LeaderElection {
    * @param leaseName the Lease's name
    * @param identity this candidate's name in the Lease ({@code holderIdentity}), e.g. the pod name
    * @param readiness told when this process leads and which holder it saw
+   * @param stopping while true, the end of leadership is this process releasing the Lease on its
+   *     way out (logged, no exit 1)
+   * @param gate installed in the clients the loops write with: follows this elector's renewals from
+   *     now on, so that nothing is written unless this process leads within the renew deadline
    * @return the running elector; cancel it to step down and release the Lease
-   */
-  public static CompletableFuture<?> start(
-      KubernetesClient client,
-      String namespace,
-      String leaseName,
-      String identity,
-      Readiness readiness,
-      Runnable whileLeading) {
-    return start(client, namespace, leaseName, identity, readiness, whileLeading, () -> false);
-  }
-
-  /**
-   * As {@link #start(KubernetesClient, String, String, String, Readiness, Runnable)}; while {@code
-   * stopping} is true, the end of leadership is this process releasing the Lease on its way out
-   * (logged, no exit 1).
-   */
-  public static CompletableFuture<?> start(
-      KubernetesClient client,
-      String namespace,
-      String leaseName,
-      String identity,
-      Readiness readiness,
-      Runnable whileLeading,
-      java.util.function.BooleanSupplier stopping) {
-    return start(
-        client,
-        namespace,
-        leaseName,
-        identity,
-        readiness,
-        whileLeading,
-        stopping,
-        new LeadershipGate());
-  }
-
-  /**
-   * As {@link #start(KubernetesClient, String, String, String, Readiness, Runnable,
-   * java.util.function.BooleanSupplier)}; {@code gate} (installed in the clients the loops write
-   * with) follows this elector's renewals from now on.
    */
   public static CompletableFuture<?> start(
       KubernetesClient client,

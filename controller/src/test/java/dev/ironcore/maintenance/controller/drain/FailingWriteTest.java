@@ -30,19 +30,19 @@ class FailingWriteTest {
     return Clock.fixed(DELETED.plus(sinceDeletion), ZoneOffset.UTC);
   }
 
+  /** The taint write of an untainted pool's drain failing {@code sinceDeletion} after it. */
+  private static DrainOutcome taintWriteFailing(Duration sinceDeletion) {
+    return FailingWrite.outcome(
+        marked("pool-a", true), pool("pool-a"), addTaints(), TEN_MINUTES, at(sinceDeletion));
+  }
+
   private static DrainStep addTaints() {
     return new DrainStep.AddTaints("pool-a", DrainDecision.MAINTENANCE_TAINTS);
   }
 
   @Test
   void aFailingTaintWriteWithinTheTimeoutIsDrainingNamingTheWrite() {
-    var o =
-        FailingWrite.outcome(
-            marked("pool-a", true),
-            pool("pool-a"),
-            addTaints(),
-            TEN_MINUTES,
-            at(Duration.ofMinutes(9)));
+    var o = taintWriteFailing(Duration.ofMinutes(9));
     assertThat(o.condition()).isEqualTo(MaintenanceCondition.draining(TAINTING_FAILS));
     assertThat(o.events()).isEmpty();
     assertThat(o.requeueAfter()).isEqualTo(DrainDecision.HOLD_RECHECK);
@@ -55,13 +55,7 @@ class FailingWriteTest {
    */
   @Test
   void aTaintWriteFailingLongerThanTheTimeoutIsStuckWithAWarningOnTheTransition() {
-    var o =
-        FailingWrite.outcome(
-            marked("pool-a", true),
-            pool("pool-a"),
-            addTaints(),
-            TEN_MINUTES,
-            at(Duration.ofMinutes(10)));
+    var o = taintWriteFailing(Duration.ofMinutes(10));
     String stuck =
         "drain of pool pool-a has held the pre-drain hook longer than --drain-timeout=10m0s (CAPI"
             + " Machine deleted at 2026-11-29T08:00:00Z); the hook is kept; "

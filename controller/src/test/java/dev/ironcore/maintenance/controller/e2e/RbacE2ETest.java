@@ -151,7 +151,8 @@ class RbacE2ETest {
             "rbac-candidate",
             new Readiness("rbac-candidate"),
             leading::countDown,
-            () -> true);
+            () -> true,
+            new dev.ironcore.maintenance.controller.LeadershipGate());
     try {
       assertThat(leading.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("leads").isTrue();
       Lease held = world.client.leases().inNamespace(namespace).withName(lease).get();
