@@ -73,6 +73,35 @@ class DroppedFieldsWarningTest {
         .contains("2 entries lose their tolerationSeconds");
   }
 
+  /**
+   * Fresh eyes (sessions 38 and 39): a v1alpha1 JSON Patch of one toleration's value or key, the
+   * annotation sent back as read, dropped that toleration's seconds without a word.
+   */
+  @Test
+  void anEntryChangedInPlaceLosesItsSecondsWithAWarning() throws Exception {
+    ObjectNode old = readInV1alpha1();
+    ObjectNode changed = old.deepCopy();
+    ((ObjectNode) changed.at("/spec/tolerations/0")).put("key", "a2");
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, changed, old)).warnings())
+        .singleElement()
+        .asString()
+        .startsWith(
+            "this v1alpha1 update changed the annotation "
+                + Names.V1ALPHA2_FIELDS_ANNOTATION
+                + " (or entries it records)")
+        .contains("1 entry loses its tolerationSeconds (it now tolerates the taint for good)");
+    ObjectNode valued = old.deepCopy();
+    ((ObjectNode) valued.at("/spec/tolerations/1")).put("operator", "Equal").put("value", "y");
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, valued, old)).warnings())
+        .singleElement()
+        .asString()
+        .contains("1 entry loses its tolerationSeconds");
+    // an entry without seconds changed: nothing lost
+    ObjectNode plain = old.deepCopy();
+    ((ObjectNode) plain.at("/spec/tolerations/2")).put("key", "c2");
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, plain, old)).warnings()).isEmpty();
+  }
+
   @Test
   void anUpdateKeepingTheAnnotationIsNotWarnedAbout() throws Exception {
     ObjectNode old = readInV1alpha1();
