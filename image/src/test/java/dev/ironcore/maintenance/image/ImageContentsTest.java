@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ironcore.maintenance.process.VersionInfo;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.io.File;
@@ -25,8 +26,8 @@ import picocli.CommandLine;
  * entrypoint's {@code java} (the image's own runtime at /opt/java) and classpath argfile (read from
  * this module's {@code pom.xml}; it names every jar of the image's runtime classpath) with a main
  * class that is on that classpath; their {@code args} parse with that class's real flag parser; the
- * image runs as the non-root user the pods require; and no simulator, demo or test tool is on the
- * image's classpath.
+ * image runs as the non-root user the pods require; its labels name the version and the full git
+ * commit; and no simulator, demo or test tool is on the image's classpath.
  */
 class ImageContentsTest {
   private static final Map<String, String> MAINS =
@@ -156,6 +157,33 @@ class ImageContentsTest {
                 .getCommand())
         .as("the controller Deployment runs the image's own entrypoint")
         .isEqualTo(entrypoint);
+  }
+
+  /**
+   * The image's OCI labels name its version and the full commit it was built from, the one whose
+   * abbreviation {@code --version} prints; {@code image.revision} is what {@code ${git.commit.id}}
+   * is in this module's build (surefire, image/pom.xml).
+   */
+  @Test
+  void theImageIsLabelledWithItsVersionAndTheFullCommitThatVersionNames() throws Exception {
+    Map<String, String> labels = new java.util.LinkedHashMap<>();
+    NodeList list =
+        ((Element) jibContainer().getElementsByTagName("labels").item(0)).getChildNodes();
+    for (int i = 0; i < list.getLength(); i++) {
+      if (list.item(i) instanceof Element label) {
+        labels.put(label.getTagName(), label.getTextContent().trim());
+      }
+    }
+    assertThat(labels)
+        .containsEntry("org.opencontainers.image.version", "${project.version}")
+        .containsEntry("org.opencontainers.image.revision", "${git.commit.id}");
+    String revision = System.getProperty("image.revision");
+    String commit = VersionInfo.current().commit().replaceFirst("-dirty$", "");
+    if (commit.equals("unknown")) { // a source tree without .git
+      assertThat(revision).isEqualTo("unknown");
+    } else {
+      assertThat(revision).matches("[0-9a-f]{40}").startsWith(commit);
+    }
   }
 
   @Test
