@@ -12,6 +12,7 @@ import dev.ironcore.maintenance.server.validation.MachinePoolRefImmutable;
 import dev.ironcore.maintenance.server.validation.MachinePoolRefName;
 import dev.ironcore.maintenance.server.validation.ReadableDepth;
 import dev.ironcore.maintenance.server.validation.V1alpha1AnnotationsFit;
+import dev.ironcore.maintenance.server.validation.V1alpha2FieldsReadable;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import dev.ironcore.maintenance.server.warning.EvictionWarningHandler;
@@ -124,6 +125,7 @@ public final class AdmissionRoutes {
                         new MachinePoolRefName(),
                         ListFieldValidator.tolerations(),
                         V1alpha1AnnotationsFit.tolerations(),
+                        V1alpha2FieldsReadable.tolerations(),
                         new ReadableDepth())))));
     routes.put(
         VALIDATE_MACHINEPOOL,
@@ -136,6 +138,7 @@ public final class AdmissionRoutes {
                     List.of(
                         ListFieldValidator.taints(),
                         V1alpha1AnnotationsFit.taints(),
+                        V1alpha2FieldsReadable.taints(),
                         new ReadableDepth())),
                 boundMachines)));
     return routes;

@@ -1,15 +1,11 @@
 package dev.ironcore.maintenance.server.conversion;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.validation.Excerpt;
 import dev.ironcore.maintenance.server.admission.TokenAllowance;
-import dev.ironcore.maintenance.server.admission.TokenCountingParser;
-import java.io.IOException;
 import java.util.List;
 
 /**
@@ -31,6 +27,10 @@ import java.util.List;
  *       that is empty: both were created by down-conversion), so it never shows in a v1alpha2 read.
  *       A v1alpha1 entry that carries such a member itself (stored before v1alpha2 existed) keeps
  *       it.
+ *   <li>An annotation that is not what down-conversion writes ({@link V1alpha2Fields#read}, e.g.
+ *       {@code not json}, stored before our webhooks) carries no v1alpha2 fields: up-conversion
+ *       leaves it as it is and puts nothing back, down-conversion keeps it unless there are fields
+ *       to record (then it is replaced). The conversion never fails on the annotation's content.
  *   <li>Same version: only the copy.
  * </ul>
  */
@@ -45,7 +45,7 @@ public final class ComputeConverter {
    * @return the converted copy; {@code object} is not changed
    * @throws ConversionException when {@code object} is not a JSON object, its apiVersion or the
    *     desired one is not one of {@link ComputeVersions#ALL}, its kind is not Machine or
-   *     MachinePool, or (up-conversion) the annotation does not hold what down-conversion writes
+   *     MachinePool, or (down-conversion) its metadata or annotations are not JSON objects
    */
   public static ObjectNode convert(JsonNode object, String desiredApiVersion)
       throws ConversionException {
@@ -67,9 +67,9 @@ public final class ComputeConverter {
 
   /**
    * As {@link #convertOwned(JsonNode, String)}, with the tree parsed from the annotation (on
-   * up-conversion) bounded by {@code allowance}: the annotation is one string of the object, but
-   * its JSON can hold any number of values (a fresh-eyes check: one of 1.8 MB, {@code [{},{},...]},
-   * ended the 64 MiB server).
+   * up-conversion, and on down-conversion of an object that carries one) bounded by {@code
+   * allowance}: the annotation is one string of the object, but its JSON can hold any number of
+   * values (a fresh-eyes check: one of 1.8 MB, {@code [{},{},...]}, ended the 64 MiB server).
    *
    * @throws TokenAllowance.Refused when the annotation's tree would exceed {@code allowance}
    */
@@ -104,24 +104,31 @@ public final class ComputeConverter {
       return out;
     }
     if (desiredApiVersion.equals(ComputeVersions.V1ALPHA1)) {
-      down(out, fields);
+      down(out, fields, allowance);
     } else {
       up(out, fields, allowance);
     }
     return out;
   }
 
-  private static void down(ObjectNode out, List<V1alpha2Fields.ListField> fields)
+  private static void down(
+      ObjectNode out, List<V1alpha2Fields.ListField> fields, TokenAllowance allowance)
       throws ConversionException {
     ObjectNode record = V1alpha2Fields.strip(out.get("spec"), fields);
     if (record == null) {
-      // one set in v1alpha2 by hand says nothing about this object's fields: a v1alpha1 read must
-      // not carry it, or a v1alpha1 round trip would put its members onto the v1alpha2 object
+      // a readable one set in v1alpha2 by hand says nothing about this object's fields: a v1alpha1
+      // read must not carry it, or a v1alpha1 round trip would put its members onto the v1alpha2
+      // object; an unreadable one puts nothing back and stays, so that a v1alpha1 object stored
+      // with it (before our webhooks) round trips as it is
       if (out.get("metadata") instanceof ObjectNode meta
           && meta.get("annotations") instanceof ObjectNode annotations
-          && annotations.remove(V1alpha2Fields.ANNOTATION) != null
-          && annotations.isEmpty()) {
-        meta.remove("annotations");
+          && annotations.has(V1alpha2Fields.ANNOTATION)
+          && V1alpha2Fields.read(annotations.get(V1alpha2Fields.ANNOTATION), fields, allowance)
+              .readable()) {
+        annotations.remove(V1alpha2Fields.ANNOTATION);
+        if (annotations.isEmpty()) {
+          meta.remove("annotations");
+        }
       }
       return;
     }
@@ -154,32 +161,18 @@ public final class ComputeConverter {
   }
 
   private static void up(
-      ObjectNode out, List<V1alpha2Fields.ListField> fields, TokenAllowance allowance)
-      throws ConversionException {
+      ObjectNode out, List<V1alpha2Fields.ListField> fields, TokenAllowance allowance) {
     if (!(out.get("metadata") instanceof ObjectNode meta)
         || !(meta.get("annotations") instanceof ObjectNode annotations)
         || !annotations.has(V1alpha2Fields.ANNOTATION)) {
       return;
     }
-    JsonNode value = annotations.get(V1alpha2Fields.ANNOTATION);
-    if (!value.isTextual()) {
-      throw new ConversionException(
-          "annotation " + V1alpha2Fields.ANNOTATION + " must be a string");
+    V1alpha2Fields.Reading reading =
+        V1alpha2Fields.read(annotations.get(V1alpha2Fields.ANNOTATION), fields, allowance);
+    if (!reading.readable()) {
+      return; // carries no v1alpha2 fields; stays visible, so that its owner can remove it
     }
-    JsonNode record;
-    try {
-      record = readTree(value.asText(), allowance);
-    } catch (JsonProcessingException e) {
-      throw new ConversionException(
-          "annotation "
-              + V1alpha2Fields.ANNOTATION
-              + " is not valid JSON: "
-              + e.getOriginalMessage());
-    }
-    if (record == null || record.isMissingNode()) {
-      throw new ConversionException("annotation " + V1alpha2Fields.ANNOTATION + " is empty");
-    }
-    V1alpha2Fields.restore(out.get("spec"), record, fields);
+    V1alpha2Fields.restore(out.get("spec"), reading.record(), fields);
     annotations.remove(V1alpha2Fields.ANNOTATION);
     if (annotations.isEmpty()) {
       meta.remove("annotations");
@@ -189,17 +182,30 @@ public final class ComputeConverter {
     }
   }
 
-  /** As {@link ObjectMapper#readTree(String)}, counting the tokens against {@code allowance}. */
-  private static JsonNode readTree(String json, TokenAllowance allowance)
-      throws JsonProcessingException {
-    try (JsonParser parser = TokenCountingParser.wrap(MAPPER.createParser(json), allowance)) {
-      JsonNode tree = MAPPER.readTree(parser);
-      return tree == null ? MissingNode.getInstance() : tree; // as readTree(String) for ""
-    } catch (JsonProcessingException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new IllegalStateException("reading a String", e); // no I/O: not expected
+  /**
+   * Why up-conversion ignores the {@value V1alpha2Fields#ANNOTATION} annotation of {@code object}
+   * (for validation, which refuses a v1alpha1 write that brings such a value): see {@link
+   * V1alpha2Fields#read}. Pure.
+   *
+   * @param object a Machine or MachinePool in any version (any node)
+   * @return e.g. {@code not valid JSON: Unrecognized token 'not': ...}; empty when the object has
+   *     no such annotation, its annotation is readable, or its kind is not Machine or MachinePool
+   */
+  public static java.util.Optional<String> unreadableAnnotation(JsonNode object) {
+    JsonNode annotations = object == null ? null : object.path("metadata").path("annotations");
+    if (annotations == null || !annotations.has(V1alpha2Fields.ANNOTATION)) {
+      return java.util.Optional.empty();
     }
+    List<V1alpha2Fields.ListField> fields;
+    try {
+      fields = V1alpha2Fields.of(text(object, "kind"));
+    } catch (ConversionException e) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.ofNullable(
+        V1alpha2Fields.read(
+                annotations.get(V1alpha2Fields.ANNOTATION), fields, TokenAllowance.UNLIMITED)
+            .problem());
   }
 
   private static String text(JsonNode node, String field) {

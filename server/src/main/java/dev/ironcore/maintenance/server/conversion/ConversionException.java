@@ -2,8 +2,9 @@ package dev.ironcore.maintenance.server.conversion;
 
 /**
  * One object of a ConversionReview cannot be converted (not an object, unknown apiVersion or kind,
- * unreadable {@value V1alpha2Fields#ANNOTATION}). {@link ConversionReviews} turns it into a {@code
- * result.status: Failure} whose message names the object.
+ * metadata or annotations that are not objects; never the content of {@value
+ * V1alpha2Fields#ANNOTATION}, which is ignored when unreadable). {@link ConversionReviews} turns it
+ * into a {@code result.status: Failure} whose message names the object.
  */
 public final class ConversionException extends Exception {
   private static final long serialVersionUID = 1L;

@@ -1,11 +1,18 @@
 package dev.ironcore.maintenance.server.conversion;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ironcore.maintenance.api.json.HashKey;
 import dev.ironcore.maintenance.api.validation.Excerpt;
+import dev.ironcore.maintenance.server.admission.TokenAllowance;
+import dev.ironcore.maintenance.server.admission.TokenCountingParser;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,12 +45,20 @@ import java.util.Map;
  * tolerating for good); members written on a twin cannot be told from removing a twin and adding an
  * entry with members (fresh eyes: the 20 s moved onto the twin that tolerated for good), so the
  * recorded ones lose theirs then too.
+ *
+ * <p>An annotation that does not hold what {@link #strip} writes ({@link #read}: not JSON, not an
+ * object, a list that is no array, an item without index or entry) is unreadable: it carries no
+ * v1alpha2 fields. Up-conversion then puts nothing back and leaves it on the object, and
+ * down-conversion keeps it when there is nothing else to record, so the object converts and round
+ * trips as it is, and its owner can see the value and remove it. Only objects stored before our
+ * webhooks can have one: the validating webhook refuses a v1alpha1 write that brings a new one.
  */
 final class V1alpha2Fields {
   /** The annotation of a v1alpha1 object that carries the v1alpha2-only fields. */
   static final String ANNOTATION = dev.ironcore.maintenance.api.Names.V1ALPHA2_FIELDS_ANNOTATION;
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   /**
    * One list with v1alpha2-only members.
@@ -111,16 +126,55 @@ final class V1alpha2Fields {
   }
 
   /**
-   * Puts recorded members back into {@code spec} (changed in place).
+   * What the annotation's value holds, read as up-conversion reads it: either its parsed record
+   * ({@link #readable()}) or why it is unreadable.
    *
-   * @param spec the object's {@code spec} (any node)
-   * @param record the annotation's parsed value
-   * @throws ConversionException when {@code record} does not have the shape {@link #strip} writes
+   * @param record the parsed value in the shape {@link #strip} writes; null when unreadable
+   * @param problem why the value is not such a record, e.g. {@code not valid JSON: ...}; null when
+   *     readable
    */
-  static void restore(JsonNode spec, JsonNode record, List<ListField> fields)
-      throws ConversionException {
+  record Reading(JsonNode record, String problem) {
+    /** True when {@link #record()} holds what down-conversion writes. */
+    boolean readable() {
+      return problem == null;
+    }
+
+    private static Reading unreadable(String problem) {
+      return new Reading(null, problem);
+    }
+  }
+
+  /**
+   * Reads the annotation's value: a string of JSON in the shape {@link #strip} writes (an object
+   * whose members named after {@code fields}' lists are null or arrays of {@code {index: int,
+   * entry: object}}; other members are ignored). Pure; never throws for the value's content: an
+   * annotation written before our webhooks guarded it (stored while the CRD served only v1alpha1)
+   * may hold anything, and a conversion that failed on it failed every list of the kind in v1alpha2
+   * and every write of the object in either version, for good.
+   *
+   * @param value the annotation's value (any node)
+   * @param allowance bounds the tree parsed from the value
+   * @return the record, or why it is unreadable: {@code must be a string}, {@code is empty}, {@code
+   *     not valid JSON: <parser's message>}, {@code must hold a JSON object}, {@code <list> must be
+   *     a JSON array}, {@code each <list> item must be {index: int, entry: object}}
+   * @throws TokenAllowance.Refused when the value's tree would exceed {@code allowance} (the
+   *     server's heap, not the value's content: the review is answered later or refused whole)
+   */
+  static Reading read(JsonNode value, List<ListField> fields, TokenAllowance allowance) {
+    if (value == null || !value.isTextual()) {
+      return Reading.unreadable("must be a string");
+    }
+    JsonNode record;
+    try {
+      record = readTree(value.asText(), allowance);
+    } catch (JsonProcessingException e) {
+      return Reading.unreadable("not valid JSON: " + Excerpt.of(e.getOriginalMessage()));
+    }
+    if (record.isMissingNode()) {
+      return Reading.unreadable("is empty");
+    }
     if (!record.isObject()) {
-      throw new ConversionException("annotation " + ANNOTATION + " must hold a JSON object");
+      return Reading.unreadable("must hold a JSON object");
     }
     for (ListField field : fields) {
       JsonNode recorded = record.get(field.list());
@@ -128,8 +182,45 @@ final class V1alpha2Fields {
         continue;
       }
       if (!recorded.isArray()) {
-        throw new ConversionException(
-            "annotation " + ANNOTATION + ": " + field.list() + " must be a JSON array");
+        return Reading.unreadable(field.list() + " must be a JSON array");
+      }
+      for (JsonNode item : recorded) {
+        JsonNode index = item.get("index");
+        if (!(item.get("entry") instanceof ObjectNode)
+            || index == null
+            || !index.canConvertToInt()) {
+          return Reading.unreadable(
+              "each " + field.list() + " item must be {index: int, entry: object}");
+        }
+      }
+    }
+    return new Reading(record, null);
+  }
+
+  /** As {@link ObjectMapper#readTree(String)}, counting the tokens against {@code allowance}. */
+  private static JsonNode readTree(String json, TokenAllowance allowance)
+      throws JsonProcessingException {
+    try (JsonParser parser = TokenCountingParser.wrap(MAPPER.createParser(json), allowance)) {
+      JsonNode tree = MAPPER.readTree(parser);
+      return tree == null ? MissingNode.getInstance() : tree; // as readTree(String) for ""
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a String", e); // no I/O: not expected
+    }
+  }
+
+  /**
+   * Puts recorded members back into {@code spec} (changed in place).
+   *
+   * @param spec the object's {@code spec} (any node)
+   * @param record a record {@link #read} found readable
+   */
+  static void restore(JsonNode spec, JsonNode record, List<ListField> fields) {
+    for (ListField field : fields) {
+      JsonNode recorded = record.get(field.list());
+      if (recorded == null || recorded.isNull()) {
+        continue;
       }
       JsonNode list = spec == null ? null : spec.get(field.list());
       boolean[] used = new boolean[list != null && list.isArray() ? list.size() : 0];
@@ -156,14 +247,6 @@ final class V1alpha2Fields {
       for (JsonNode item : recorded) {
         JsonNode entry = item.get("entry");
         JsonNode index = item.get("index");
-        if (!(entry instanceof ObjectNode) || index == null || !index.canConvertToInt()) {
-          throw new ConversionException(
-              "annotation "
-                  + ANNOTATION
-                  + ": each "
-                  + field.list()
-                  + " item must be {index: int, entry: object}");
-        }
         if (used.length == 0) {
           continue;
         }

@@ -143,8 +143,8 @@ public final class ListFieldValidator implements Validator {
    * sent on its entries kept there), as up-conversion does ({@link ComputeConverter}), so that a
    * v1alpha1 client cannot store through the annotation what a v1alpha2 write is denied (e.g. a
    * {@code tolerationSeconds} that is not a number, or one on a NoSchedule toleration). Any other
-   * object, and one whose annotation does not convert (the API server's conversion refuses that
-   * write with its own message), is returned as it is.
+   * object is returned as it is; an annotation that is not what down-conversion writes carries
+   * nothing into the spec, as in up-conversion ({@link V1alpha2FieldsReadable} refuses a new one).
    *
    * @param object {@code request.object} or {@code request.oldObject}
    * @return the hub-version (v1alpha2) view, a copy, or {@code object} itself

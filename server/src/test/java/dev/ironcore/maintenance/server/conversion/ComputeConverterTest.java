@@ -344,35 +344,117 @@ class ComputeConverterTest {
                 ComputeConverter.convert(
                     json("{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Volume'}"), V2))
         .hasMessage("kind must be Machine or MachinePool, got Volume");
-    assertThatThrownBy(
-            () ->
-                ComputeConverter.convert(
-                    json(
-                        "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine',"
-                            + "'metadata':{'annotations':{'"
-                            + V1alpha2Fields.ANNOTATION
-                            + "':'{oops'}}}"),
-                    V2))
-        .hasMessageContaining("is not valid JSON");
-    assertThatThrownBy(
-            () ->
-                ComputeConverter.convert(
-                    json(
-                        "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine',"
-                            + "'metadata':{'annotations':{'"
-                            + V1alpha2Fields.ANNOTATION
-                            + "':' '}}}"),
-                    V2))
-        .hasMessageEndingWith("is empty");
-    assertThatThrownBy(
-            () ->
-                ComputeConverter.convert(
-                    json(
-                        "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine',"
-                            + "'metadata':{'annotations':{'"
-                            + V1alpha2Fields.ANNOTATION
-                            + "':'{\\\"tolerations\\\":[{\\\"index\\\":\\\"x\\\"}]}'}}}"),
-                    V2))
-        .hasMessageContaining("{index: int, entry: object}");
+  }
+
+  /** A v1alpha1 Machine (or pool) as stored before our webhooks, with {@code annotation}. */
+  private static ObjectNode storedWith(String kind, JsonNode annotation) {
+    ObjectNode object =
+        (ObjectNode)
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'"
+                    + kind
+                    + "','metadata':{'name':'old-ann','namespace':'default',"
+                    + "'annotations':{'note':'kept'}},'spec':{'tolerations':"
+                    + "[{'key':'k','operator':'Exists','effect':'NoExecute'}],"
+                    + "'taints':[{'key':'t','effect':'NoExecute'}]}}");
+    ((ObjectNode) object.at("/metadata/annotations")).set(V1alpha2Fields.ANNOTATION, annotation);
+    return object;
+  }
+
+  /**
+   * An annotation that is not what down-conversion writes (stored while the CRD served only
+   * v1alpha1, before our webhooks) carries no v1alpha2 fields: the object converts (a tester's
+   * Machine {@code default/old-ann} with {@code 'not json'} failed every v1alpha2 list, and every
+   * write of it in either version, for good), the value stays visible, nothing is put back, not
+   * even from the readable part of a value, and the round trip gives back the object as stored.
+   */
+  @Test
+  void anUnreadableAnnotationCarriesNoFieldsAndRoundTripsAsStored() throws Exception {
+    com.fasterxml.jackson.databind.node.JsonNodeFactory nodes =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+    String recorded =
+        "{\"index\":0,\"entry\":{\"key\":\"k\",\"operator\":\"Exists\","
+            + "\"effect\":\"NoExecute\",\"tolerationSeconds\":30}}";
+    java.util.List<JsonNode> values =
+        java.util.List.of(
+            nodes.textNode("not json"),
+            nodes.textNode(""),
+            nodes.textNode(" "),
+            nodes.textNode("[]"),
+            nodes.textNode("null"),
+            nodes.textNode("7"),
+            nodes.textNode("{oops"),
+            nodes.textNode("{\"tolerations\":\"x\"}"),
+            nodes.textNode("{\"taints\":\"x\"}"),
+            nodes.textNode("{\"tolerations\":[{\"index\":\"x\"}]}"),
+            nodes.textNode("{\"tolerations\":[" + recorded + ",\"garbage\"]}"),
+            nodes.textNode("{\"taints\":[{\"index\":0}]}"),
+            nodes.numberNode(7),
+            nodes.nullNode());
+    for (String kind : java.util.List.of("Machine", "MachinePool")) {
+      for (JsonNode value : values) {
+        ObjectNode stored = storedWith(kind, value);
+        boolean aboutTheOtherKind =
+            value.asText().contains(kind.equals("Machine") ? "taints" : "tolerations");
+        if (aboutTheOtherKind) {
+          continue; // readable for this kind: the other kind's list is not read
+        }
+        ObjectNode up = ComputeConverter.convert(stored, V2);
+        assertThat(up.get("apiVersion").asText()).isEqualTo(V2);
+        assertThat(up.at("/metadata/annotations").get(V1alpha2Fields.ANNOTATION))
+            .as("%s %s stays visible", kind, value)
+            .isEqualTo(value);
+        assertThat(up.get("spec"))
+            .as("%s %s puts nothing back", kind, value)
+            .isEqualTo(stored.get("spec"));
+        assertThat(ComputeConverter.convert(up, V1))
+            .as("%s %s round trips", kind, value)
+            .isEqualTo(stored);
+        assertThat(ComputeConverter.unreadableAnnotation(stored))
+            .as("%s %s", kind, value)
+            .isPresent();
+      }
+    }
+    assertThat(ComputeConverter.unreadableAnnotation(storedWith("Machine", nodes.textNode("x"))))
+        .hasValueSatisfying(p -> assertThat(p).startsWith("not valid JSON: Unrecognized token"));
+    assertThat(
+            ComputeConverter.unreadableAnnotation(
+                storedWith("Machine", nodes.textNode("{\"tolerations\":\"x\"}"))))
+        .hasValue("tolerations must be a JSON array");
+    assertThat(ComputeConverter.unreadableAnnotation(storedWith("Machine", nodes.textNode(""))))
+        .hasValue("is empty");
+    assertThat(
+            ComputeConverter.unreadableAnnotation(
+                storedWith("Machine", nodes.textNode("{\"tolerations\":[" + recorded + "]}"))))
+        .isEmpty();
+  }
+
+  /**
+   * An unreadable annotation on a v1alpha2 object with v1alpha2 fields to record is replaced by the
+   * record (one annotation holds both); with nothing to record it is kept, and a readable one set
+   * by hand in v1alpha2 is still dropped (it would put its members onto the object).
+   */
+  @Test
+  void downConversionReplacesAnUnreadableAnnotationOnlyWhenItHasFieldsToRecord() throws Exception {
+    ObjectNode v2 = (ObjectNode) machineV2();
+    ((ObjectNode) v2.at("/metadata/annotations")).put(V1alpha2Fields.ANNOTATION, "not json");
+    ObjectNode down = ComputeConverter.convert(v2, V1);
+    assertThat(down.at("/metadata/annotations").get(V1alpha2Fields.ANNOTATION).asText())
+        .contains("\"tolerationSeconds\":9223372036854775807");
+    ObjectNode plain = (ObjectNode) v2.deepCopy();
+    ((ObjectNode) plain.at("/spec/tolerations/0")).remove("tolerationSeconds");
+    assertThat(
+            ComputeConverter.convert(plain, V1)
+                .at("/metadata/annotations")
+                .get(V1alpha2Fields.ANNOTATION)
+                .asText())
+        .isEqualTo("not json");
+    ((ObjectNode) plain.at("/metadata/annotations"))
+        .put(V1alpha2Fields.ANNOTATION, "{\"tolerations\":[]}");
+    assertThat(
+            ComputeConverter.convert(plain, V1)
+                .at("/metadata/annotations")
+                .has(V1alpha2Fields.ANNOTATION))
+        .isFalse();
   }
 }

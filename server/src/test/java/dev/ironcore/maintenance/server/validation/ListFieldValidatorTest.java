@@ -336,7 +336,9 @@ class ListFieldValidatorTest {
     assertThat(TOLERATIONS.validate(machine(Operation.CREATE, fine, null))).isEmpty();
     // ratcheting compares what is stored: an unchanged bad entry of the old object passes
     assertThat(TOLERATIONS.validate(machine(Operation.UPDATE, notANumber, notANumber))).isEmpty();
-    // an annotation that does not convert is left to the API server's conversion
+    // an annotation that is not what down-conversion writes carries no fields
+    // (V1alpha2FieldsReadable
+    // refuses a new one)
     JsonNode unreadable =
         v1alpha1Vm("[{'key':'k','operator':'Exists','effect':'NoExecute'}]", "not json");
     assertThat(TOLERATIONS.validate(machine(Operation.CREATE, unreadable, null))).isEmpty();
