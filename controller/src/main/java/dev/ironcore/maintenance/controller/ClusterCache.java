@@ -8,16 +8,19 @@ import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
+import dev.ironcore.maintenance.controller.informers.SyncFailure;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The controller's read side: fabric8 informers on CAPI Machines (all of them; the {@code
@@ -164,10 +167,31 @@ public final class ClusterCache implements AutoCloseable {
     leases.addHandler(h);
   }
 
-  /** Starts all informers and waits until each has listed once. */
+  /**
+   * Starts all informers and waits until each has listed once.
+   *
+   * @param timeout how long to wait
+   * @throws IllegalStateException when they did not all list within {@code timeout}, saying which
+   *     did not and why ({@link SyncFailure#timedOut}), e.g. {@code caches did not sync within 60
+   *     s: informer machines: list failed: answered 500: conversion webhook ... failed: ...}; the
+   *     informers keep retrying until {@link #close()}
+   */
   public void start(Duration timeout) throws Exception {
-    CompletableFuture.allOf(capiMachines.start(), machines.start(), pools.start(), leases.start())
-        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    CompletableFuture<Void> all =
+        CompletableFuture.allOf(
+            capiMachines.start(), machines.start(), pools.start(), leases.start());
+    try {
+      all.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      Map<String, String> notSynced = new LinkedHashMap<>();
+      for (SupervisedInformer<?> informer : informers()) {
+        informer.notSynced().ifPresent(why -> notSynced.put(informer.resource(), why));
+      }
+      IllegalStateException failure =
+          new IllegalStateException(SyncFailure.timedOut(timeout, notSynced));
+      failure.addSuppressed(e); // for the stack trace at debug
+      throw failure;
+    }
   }
 
   /** The CAPI Machine with key {@code namespace/name}, or null (absent or not selected). */

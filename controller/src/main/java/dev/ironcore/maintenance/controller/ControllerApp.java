@@ -126,7 +126,9 @@ public final class ControllerApp implements AutoCloseable {
    *
    * @throws IllegalStateException first of all when the API server does not say which versions of
    *     compute.ironcore.dev it serves (after fabric8's retries of 5xx, 429 and no answer); a
-   *     refusal of the credentials (401, 403) is said in one phrase ({@link RefusedRequest})
+   *     refusal of the credentials (401, 403) is said in one phrase ({@link RefusedRequest}); then
+   *     when the caches did not sync within 60 s, naming each informer that did not list and its
+   *     last failure ({@link ClusterCache#start})
    */
   public ControllerApp start() throws Exception {
     List<String> served;

@@ -462,8 +462,11 @@ public final class ControllerMain implements Callable<Integer> {
       app.start();
       readiness.synced();
     } catch (Exception e) {
-      org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
-          .error("controller failed to start", e);
+      // as a start without --leader-elect ends: one line with the reason and its causes (e.g. the
+      // caches that did not sync, and why), the stack trace only at debug
+      dev.ironcore.maintenance.process.StartFailure.report(
+          ControllerMain.class.getAnnotation(Command.class).name(), Cli.reason(e));
+      org.slf4j.LoggerFactory.getLogger(ControllerMain.class).debug("stack trace", e);
       Runtime.getRuntime().halt(1);
     }
   }

@@ -41,9 +41,10 @@ public final class Cli {
    * repeats an earlier one is left out, and so are fabric8's "An error has occurred." and a cause
    * without a message that wraps another (its cause says what happened); a throwable without one is
    * otherwise named by its class (the JDK's message-less {@code ConnectException} as {@code cannot
-   * connect (ConnectException)}, after which nothing more is added).
+   * connect (ConnectException)}, after which nothing more is added). Also for a start that fails
+   * outside {@code call()} (the controller's loops, started once it leads).
    */
-  static String reason(Throwable e) {
+  public static String reason(Throwable e) {
     StringBuilder out = new StringBuilder();
     java.util.Set<Throwable> seen = new java.util.HashSet<>();
     for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -58,6 +59,10 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   private final java.util.Map<Relist, java.util.concurrent.atomic.AtomicLong> relists =
       new java.util.EnumMap<>(Relist.class);
   private volatile boolean watchFailedSinceList;
+
+  /** The last list or watch failure since the last list, in words ({@link #notSynced()}). */
+  private volatile String failureSinceList;
+
   private Duration backoff = FIRST_BACKOFF;
   private Instant nextRestart = Instant.MIN;
   private boolean closed;
@@ -134,6 +139,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         (started, t) -> {
           // fabric8 calls this for every failure it retries by listing again, never for 410 Gone
           watchFailedSinceList = true;
+          failureSinceList = (started ? "watch" : "list") + " failed: " + SyncFailure.describe(t);
           LOG.warn(
               "informer {}: {} failed, retrying with back-off: {}",
               resource,
@@ -168,6 +174,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
           @Override
           public void onList(String resourceVersion, boolean remainedEmpty) {
             watchFailedSinceList = false;
+            failureSinceList = null;
             LOG.info("informer {}: listed at resourceVersion {}", resource, resourceVersion);
           }
         });
@@ -212,6 +219,24 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         && !i.stopped().toCompletableFuture().isDone()
         && i.hasSynced()
         && i.isWatching();
+  }
+
+  /**
+   * Why the current informer has not listed yet, for the start's one line when its caches do not
+   * sync in time ({@link SyncFailure#timedOut}).
+   *
+   * @return empty once it has listed; else the last failure fabric8 is retrying, e.g. {@code list
+   *     failed: answered 403 Forbidden: machines.compute.ironcore.dev is forbidden: ...} ({@link
+   *     SyncFailure#describe}), or {@code no list answer yet} when none failed (the API server is
+   *     slow, or fabric8 still retries a 5xx or an unanswered request)
+   */
+  public Optional<String> notSynced() {
+    SharedIndexInformer<T> i = current;
+    if (i != null && i.hasSynced()) {
+      return Optional.empty();
+    }
+    String failure = failureSinceList;
+    return Optional.of(failure != null ? failure : "no list answer yet");
   }
 
   /** Since when the informer is not {@link #up()}, or null while it is. */
