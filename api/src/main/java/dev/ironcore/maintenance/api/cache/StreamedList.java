@@ -197,8 +197,12 @@ public final class StreamedList<T extends HasMetadata>
   }
 
   /**
-   * True if the API server answered the streaming request with a status that will not change on a
-   * retry: 4xx but 408 and 429 (e.g. 422 where the {@code WatchList} feature gate is off), or 501.
+   * True if the API server answered the streaming request with a status that says it does not
+   * stream lists and will not on a retry: 4xx (e.g. 422 where the {@code WatchList} feature gate is
+   * off) but 408 and 429, and but those a paged LIST gets as well — 401 (credentials), 403 (RBAC),
+   * 404 (no such resource yet) and 410 — or 501. Fresh eyes (session 39): a 403 for want of the
+   * list verb switched the informer to pages for good, logged as "the API server does not stream
+   * lists", and kept it paged once the RBAC was fixed.
    */
   static boolean refused(Throwable failure) {
     Throwable t = unwrap(failure);
@@ -206,7 +210,10 @@ public final class StreamedList<T extends HasMetadata>
       return false;
     }
     int code = ((KubernetesClientException) t).getCode();
-    return code == 501 || (code >= 400 && code < 500 && code != 408 && code != 429);
+    return code == 501
+        || (code >= 400
+            && code < 500
+            && !java.util.Set.of(401, 403, 404, 408, 410, 429).contains(code));
   }
 
   private static Throwable unwrap(Throwable failure) {

@@ -105,6 +105,12 @@ class InitialEventsTest {
     assertThat(StreamedList.refused(new KubernetesClientException("busy", 429, null))).isFalse();
     assertThat(StreamedList.refused(new KubernetesClientException("slow", 408, null))).isFalse();
     assertThat(StreamedList.refused(new KubernetesClientException("down", 503, null))).isFalse();
+    // what a paged LIST gets too: not a sign that lists are not streamed
+    for (int code : new int[] {401, 403, 404, 410}) {
+      assertThat(StreamedList.refused(new KubernetesClientException("no", code, null)))
+          .as("%d", code)
+          .isFalse();
+    }
     assertThat(StreamedList.refused(new IOException("connection reset"))).isFalse();
     assertThat(StreamedList.refused(new IllegalStateException("no end bookmark"))).isFalse();
   }
