@@ -15,8 +15,8 @@ import java.util.function.LongSupplier;
  * network path) blocks for the client's request timeout and retries, so a leader went on leading
  * for minutes while a standby could take the expired Lease after {@code leaseDuration}. Pure state:
  * {@link #wrap} records each successful renewal (a create or update of the Lease naming this
- * candidate), {@link #overdue} says whether the deadline passed since the last one while leading;
- * the caller checks it periodically and stops the process.
+ * candidate) as of the moment it was sent, {@link #overdue} says whether the deadline passed since
+ * the last one while leading; the caller checks it periodically and stops the process.
  */
 public final class RenewalWatchdog {
   private final Duration renewDeadline;
@@ -44,16 +44,23 @@ public final class RenewalWatchdog {
         return lock.get(client);
       }
 
+      // the renewal counts from before it was sent, not from its answer: the Lease keeps the
+      // renewTime stamped before the request, and a successor counts the Lease's duration from
+      // that (fresh eyes, session 39: renewals answered after 7-9 s, behind a slow admission
+      // webhook on Leases, kept the old leader's writes going for seconds after another replica
+      // had acquired the Lease, and both evicted the same Machines)
       @Override
       public void create(KubernetesClient client, LeaderElectionRecord record) {
+        long sent = nanoTime.getAsLong();
         lock.create(client, record);
-        renewed(record);
+        renewed(record, sent);
       }
 
       @Override
       public void update(KubernetesClient client, LeaderElectionRecord record) {
+        long sent = nanoTime.getAsLong();
         lock.update(client, record);
-        renewed(record);
+        renewed(record, sent);
       }
 
       @Override
@@ -66,9 +73,9 @@ public final class RenewalWatchdog {
         return lock.describe();
       }
 
-      private void renewed(LeaderElectionRecord record) {
+      private void renewed(LeaderElectionRecord record, long sent) {
         if (lock.identity().equals(record.getHolderIdentity())) {
-          lastRenewal = nanoTime.getAsLong();
+          lastRenewal = sent;
         } else if (record.getHolderIdentity() == null || record.getHolderIdentity().isEmpty()) {
           released = true; // fabric8's release on a clean stop went through
         }

@@ -139,4 +139,32 @@ class RenewalWatchdogTest {
     lock.update(null, heldBy(null));
     assertThat(watchdog.notLeading()).isEqualTo("the Lease was released (stopping)");
   }
+
+  /**
+   * Fresh eyes (session 39): a renewal answered 7-9 s after it was sent (a slow admission webhook
+   * on Leases) counted from its answer, so the old leader went on writing after a successor had
+   * acquired the Lease (15 s after the renewTime stamped before the request): both evicted the same
+   * Machines. The renewal counts from when it was sent.
+   */
+  @Test
+  void aSlowRenewalCountsFromWhenItWasSent() {
+    Lock slow =
+        watchdog.wrap(
+            new CountingLock() {
+              @Override
+              public void update(KubernetesClient client, LeaderElectionRecord record) {
+                advance(Duration.ofSeconds(8)); // the answer comes 8 s later
+                super.update(client, record);
+              }
+            });
+    watchdog.leading();
+    advance(Duration.ofSeconds(2));
+    slow.update(null, heldBy("me")); // sent at 2 s, answered at 10 s
+    assertThat(watchdog.notLeading()).as("8 s after the send").isNull();
+    advance(Duration.ofMillis(2_001));
+    assertThat(watchdog.notLeading())
+        .as("10 s after the send, 2 s after the answer")
+        .startsWith("the Lease was last renewed 10001 ms ago");
+    assertThat(watchdog.overdue()).isNotNull();
+  }
 }
