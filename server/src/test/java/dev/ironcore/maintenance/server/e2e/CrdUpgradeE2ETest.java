@@ -82,22 +82,7 @@ class CrdUpgradeE2ETest {
               "-")
           .orThrow();
 
-      Path certsDir = Files.createDirectories(dir.resolve("certs"));
-      TestCertificates certs = TestCertificates.create(certsDir);
-      try (WebhookServer server =
-          new WebhookServer(
-              WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                  .withBindAddress("127.0.0.1"))) {
-        int port = server.start(0);
-        WebhookInstaller.install(
-            cp,
-            ManifestPaths.overlay("local"),
-            "https://127.0.0.1:" + port,
-            certs.ca().certificatePem());
-        await("conversion served")
-            .atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(250))
-            .until(() -> cp.kubectl("get", V2, "-n", "old", "before", "-o", "name").ok());
+      try (WebhookServer server = upgrade(cp, dir, "old", "before")) {
 
         JsonNode before = json(cp.kubectl("get", V2, "-n", "old", "before", "-o", "json").stdout());
         assertThat(before.get("apiVersion").asText()).isEqualTo("compute.ironcore.dev/v1alpha2");
@@ -214,22 +199,7 @@ class CrdUpgradeE2ETest {
               "-")
           .orThrow();
 
-      Path certsDir = Files.createDirectories(dir.resolve("certs"));
-      TestCertificates certs = TestCertificates.create(certsDir);
-      try (WebhookServer server =
-          new WebhookServer(
-              WebhookServerConfig.of(certs.certFile(), certs.keyFile())
-                  .withBindAddress("127.0.0.1"))) {
-        int port = server.start(0);
-        WebhookInstaller.install(
-            cp,
-            ManifestPaths.overlay("local"),
-            "https://127.0.0.1:" + port,
-            certs.ca().certificatePem());
-        await("conversion served")
-            .atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(250))
-            .until(() -> cp.kubectl("get", V2, "-n", "default", "old-ann", "-o", "name").ok());
+      try (WebhookServer server = upgrade(cp, dir, "default", "old-ann")) {
 
         // every list in v1alpha2 (what the controller's informer sends) works, the value visible
         JsonNode list = json(cp.kubectl("get", V2, "-A", "-o", "json").orThrow().stdout());
@@ -312,5 +282,34 @@ class CrdUpgradeE2ETest {
 
   private static JsonNode json(String text) {
     return WebhookEnvironment.json(text);
+  }
+
+  /**
+   * The upgrade: our webhook server started and the real CRDs and webhooks ({@code
+   * manifests/local}) installed over the v1alpha1-only ones; returns once Machine {@code
+   * namespace/name} reads in v1alpha2 (the conversion served).
+   */
+  private static WebhookServer upgrade(
+      LocalControlPlane cp, Path dir, String namespace, String name) throws Exception {
+    TestCertificates certs = TestCertificates.create(Files.createDirectories(dir.resolve("certs")));
+    WebhookServer server =
+        new WebhookServer(
+            WebhookServerConfig.of(certs.certFile(), certs.keyFile()).withBindAddress("127.0.0.1"));
+    try {
+      int port = server.start(0);
+      WebhookInstaller.install(
+          cp,
+          ManifestPaths.overlay("local"),
+          "https://127.0.0.1:" + port,
+          certs.ca().certificatePem());
+      await("conversion served")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> cp.kubectl("get", V2, "-n", namespace, name, "-o", "name").ok());
+      return server;
+    } catch (Exception | Error e) {
+      server.close();
+      throw e;
+    }
   }
 }
