@@ -202,6 +202,12 @@ final class V1alpha2Fields {
       throws JsonProcessingException {
     try (JsonParser parser = TokenCountingParser.wrap(MAPPER.createParser(json), allowance)) {
       JsonNode tree = MAPPER.readTree(parser);
+      // one JSON value and nothing after it: Jackson stops after the first value, so "{}x" or a
+      // record followed by "]]" counted as readable (fresh eyes, session 39)
+      if (tree != null && parser.nextToken() != null) {
+        throw new com.fasterxml.jackson.core.JsonParseException(
+            parser, "unexpected content after the JSON value");
+      }
       return tree == null ? MissingNode.getInstance() : tree; // as readTree(String) for ""
     } catch (JsonProcessingException e) {
       throw e;

@@ -389,6 +389,10 @@ class ComputeConverterTest {
             nodes.textNode("{\"tolerations\":[{\"index\":\"x\"}]}"),
             nodes.textNode("{\"tolerations\":[" + recorded + ",\"garbage\"]}"),
             nodes.textNode("{\"taints\":[{\"index\":0}]}"),
+            // trailing content (fresh eyes, session 39: Jackson stopped after the first value)
+            nodes.textNode("{}x"),
+            nodes.textNode("{\"tolerations\":[" + recorded + "]}]]"),
+            nodes.textNode("{} {}"),
             nodes.numberNode(7),
             nodes.nullNode());
     for (String kind : java.util.List.of("Machine", "MachinePool")) {

@@ -40,7 +40,8 @@ class V1alpha2FieldsReadableTest {
 
   @Test
   void aV1alpha1WriteBringingAnUnreadableValueIsRefusedNamingTheAnnotation() {
-    for (String value : new String[] {"not json", "", "[]", "null", "{\"tolerations\":\"x\"}"}) {
+    for (String value :
+        new String[] {"not json", "", "[]", "null", "{\"tolerations\":\"x\"}", "{}x", "{}]]"}) {
       assertThat(MACHINES.validate(machine(Operation.CREATE, vm("v1alpha1", value, "a"), null)))
           .as(value)
           .singleElement()
