@@ -102,15 +102,14 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
    * v1alpha1 shows them) count only where the entry at that place lost it: a write-back as read
    * warns nothing (fresh eyes: every v1alpha1 write of such a Machine warned), dropping the plain
    * twin while the other loses its seconds warns 1 (fresh eyes: a multiset count missed it).
-   * Entries removed are not counted; an entry changed in place (a list of the same length whose
-   * entry at that index had the member, and now differs and has none: a JSON Patch of one
-   * toleration's key or value through v1alpha1) is (fresh eyes, sessions 38 and 39: such a change
-   * turned a 30 s toleration into one for good without a word, while adding a twin warned).
+   * Entries removed are not counted; an entry changed (a JSON Patch of one toleration's key or
+   * value through v1alpha1) is ({@link #changedEntries}; fresh eyes, sessions 38 and 39: such a
+   * change turned a 30 s toleration into one for good without a word, while adding a twin warned).
    */
   private int lost(JsonNode before, JsonNode after) {
     var was = withMember(before);
     var now = withMember(after);
-    int lost = changedInPlace(before, after);
+    int lost = changedEntries(before, after);
     for (var entry : was.entrySet()) {
       List<Boolean> b = entry.getValue();
       List<Boolean> a = now.getOrDefault(entry.getKey(), List.of());
@@ -123,22 +122,29 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
     return lost;
   }
 
-  /** Entries at the same index of lists of equal length that had the member and were changed. */
-  private int changedInPlace(JsonNode before, JsonNode after) {
-    if (!before.isArray() || !after.isArray() || before.size() != after.size()) {
-      return 0;
+  /**
+   * Entries that had the member and were changed: as many as both disappeared (entries with the
+   * member whose form without it is gone from {@code after}) and appeared (entries without the
+   * member whose form is new in {@code after}) — a change is one entry gone and one new. A reorder
+   * moves nothing in or out (fresh eyes: an index-by-index comparison warned about reorders); a
+   * removal alone adds nothing new; a change beside an added entry still counts.
+   */
+  private int changedEntries(JsonNode before, JsonNode after) {
+    var was = withMember(before);
+    var now = withMember(after);
+    int disappeared = 0;
+    for (var entry : was.entrySet()) {
+      int gone = entry.getValue().size() - now.getOrDefault(entry.getKey(), List.of()).size();
+      int withIt = (int) entry.getValue().stream().filter(b -> b).count();
+      disappeared += Math.max(0, Math.min(gone, withIt));
     }
-    int changed = 0;
-    for (int i = 0; i < before.size(); i++) {
-      if (before.get(i) instanceof com.fasterxml.jackson.databind.node.ObjectNode b
-          && b.has(member)
-          && after.get(i) instanceof com.fasterxml.jackson.databind.node.ObjectNode a
-          && !a.has(member)
-          && !b.deepCopy().without(member).equals(a)) {
-        changed++;
-      }
+    int appeared = 0;
+    for (var entry : now.entrySet()) {
+      int fresh = entry.getValue().size() - was.getOrDefault(entry.getKey(), List.of()).size();
+      int without = (int) entry.getValue().stream().filter(b -> !b).count();
+      appeared += Math.max(0, Math.min(fresh, without));
     }
-    return changed;
+    return Math.min(disappeared, appeared);
   }
 
   /** Per entry-without-the-member, in list order: whether each such entry has the member. */

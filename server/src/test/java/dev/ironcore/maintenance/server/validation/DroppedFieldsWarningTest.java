@@ -100,6 +100,37 @@ class DroppedFieldsWarningTest {
     ObjectNode plain = old.deepCopy();
     ((ObjectNode) plain.at("/spec/tolerations/2")).put("key", "c2");
     assertThat(HANDLER.handle(machine(Operation.UPDATE, plain, old)).warnings()).isEmpty();
+    // changed beside an added entry (fresh eyes: the index comparison needed equal lengths)
+    ObjectNode grown = changed.deepCopy();
+    ((ArrayNode) grown.at("/spec/tolerations"))
+        .addObject()
+        .put("key", "d")
+        .put("operator", "Exists")
+        .put("effect", "NoSchedule");
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, grown, old)).warnings())
+        .singleElement()
+        .asString()
+        .contains("1 entry loses its tolerationSeconds");
+  }
+
+  /**
+   * Fresh eyes (session 39): a reorder through v1alpha1 (a JSON Patch move, a reversed list in a
+   * merge patch, replace or apply) keeps every entry's seconds, and warned that one lost them.
+   */
+  @Test
+  void aReorderWarnsNothing() throws Exception {
+    ObjectNode old = readInV1alpha1();
+    ArrayNode list = (ArrayNode) old.at("/spec/tolerations");
+    for (int[] order : new int[][] {{1, 2, 0}, {2, 0, 1}, {2, 1, 0}, {1, 0, 2}}) {
+      ObjectNode reordered = old.deepCopy();
+      ArrayNode to = ((ObjectNode) reordered.path("spec")).putArray("tolerations");
+      for (int i : order) {
+        to.add(list.get(i).deepCopy());
+      }
+      assertThat(HANDLER.handle(machine(Operation.UPDATE, reordered, old)).warnings())
+          .as(java.util.Arrays.toString(order))
+          .isEmpty();
+    }
   }
 
   @Test
