@@ -59,6 +59,13 @@ public final class DefaultLogging extends ContextAwareBase implements Configurat
     context
         .getLogger("io.fabric8.kubernetes.client.jdkhttp.JdkWebSocketImpl")
         .setLevel(Level.ERROR);
+    // an informer's failed list or watch that fabric8 retries: a WARN with the whole stack trace
+    // per attempt beside the controller's own one-line WARN of the same failure
+    // (SupervisedInformer; fresh eyes: 183 lines in the 60 s before a start gave up); what fabric8
+    // gives up on stays at ERROR
+    context
+        .getLogger("io.fabric8.kubernetes.client.informers.impl.cache.Reflector")
+        .setLevel(Level.ERROR);
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.toLevel(System.getProperty(LEVEL_PROPERTY), Level.INFO));
     root.addAppender(console);

@@ -59,6 +59,11 @@ class LoggingTest {
     assertThat(
             context.getLogger("io.fabric8.kubernetes.client.jdkhttp.JdkWebSocketImpl").getLevel())
         .isEqualTo(ch.qos.logback.classic.Level.ERROR);
+    assertThat(
+            context
+                .getLogger("io.fabric8.kubernetes.client.informers.impl.cache.Reflector")
+                .getLevel())
+        .isEqualTo(ch.qos.logback.classic.Level.ERROR);
     // set in code (DefaultLogging), not read from XML: logback's Joran never ran
     assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("CONSOLE")).isNotNull();
     assertThat(context.getStatusManager().getCopyOfStatusList())
