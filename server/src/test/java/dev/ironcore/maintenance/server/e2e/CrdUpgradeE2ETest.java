@@ -55,16 +55,7 @@ class CrdUpgradeE2ETest {
   void objectsStoredBeforeV1alpha2ReadListAndUpdateInBothVersions() throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
-      for (GenericKubernetesResource crd : v1alpha1OnlyCrds(cp)) {
-        cp.client().resource(crd).serverSideApply();
-      }
-      cp.kubectl(
-              "wait",
-              "--for=condition=Established",
-              "--timeout=60s",
-              "crd/machines.compute.ironcore.dev",
-              "crd/machinepools.compute.ironcore.dev")
-          .orThrow();
+      installV1alpha1OnlyCrds(cp);
       cp.kubectl("create", "namespace", "old").orThrow();
       cp.kubectlTool()
           .runWithInput(
@@ -154,16 +145,7 @@ class CrdUpgradeE2ETest {
   void anUnreadableAnnotationStoredBeforeTheUpgradeBreaksNothingAndCanBeRemoved() throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
-      for (GenericKubernetesResource crd : v1alpha1OnlyCrds(cp)) {
-        cp.client().resource(crd).serverSideApply();
-      }
-      cp.kubectl(
-              "wait",
-              "--for=condition=Established",
-              "--timeout=60s",
-              "crd/machines.compute.ironcore.dev",
-              "crd/machinepools.compute.ironcore.dev")
-          .orThrow();
+      installV1alpha1OnlyCrds(cp);
       String stored =
           """
           apiVersion: compute.ironcore.dev/v1alpha1
@@ -311,5 +293,19 @@ class CrdUpgradeE2ETest {
       server.close();
       throw e;
     }
+  }
+
+  /** The install before the upgrade: CRDs serving and storing only v1alpha1, no webhooks. */
+  private static void installV1alpha1OnlyCrds(LocalControlPlane cp) throws Exception {
+    for (GenericKubernetesResource crd : v1alpha1OnlyCrds(cp)) {
+      cp.client().resource(crd).serverSideApply();
+    }
+    cp.kubectl(
+            "wait",
+            "--for=condition=Established",
+            "--timeout=60s",
+            "crd/machines.compute.ironcore.dev",
+            "crd/machinepools.compute.ironcore.dev")
+        .orThrow();
   }
 }
