@@ -217,14 +217,24 @@ public final class ClusterCache implements AutoCloseable {
     return leases.informer().getStore().getByKey(Names.LEASE_NAMESPACE + "/" + name);
   }
 
-  /** Every cached CAPI Machine (selected or not). */
+  /** Every cached CAPI Machine (selected or not); empty before {@link #start}. */
   public List<CapiMachine> capiMachines() {
-    return capiMachines.informer().getStore().list();
+    return listed(capiMachines);
   }
 
-  /** Every cached MachinePool. */
+  /**
+   * Every cached MachinePool; empty before {@link #start} (fresh eyes: a scrape of the pools gauge
+   * in the moment between winning the Lease and starting the informers logged a WARN with a
+   * NullPointerException).
+   */
   public List<MachinePool> pools() {
-    return pools.informer().getStore().list();
+    return listed(pools);
+  }
+
+  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> List<T> listed(
+      SupervisedInformer<T> supervised) {
+    SharedIndexInformer<T> informer = supervised.informer();
+    return informer == null ? List.of() : informer.getStore().list();
   }
 
   /** IronCore Machines bound to pool {@code name}, deleting ones included. */

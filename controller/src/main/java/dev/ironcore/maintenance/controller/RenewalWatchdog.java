@@ -25,6 +25,9 @@ public final class RenewalWatchdog {
   private volatile boolean leading;
   private volatile boolean released;
 
+  /** A write of the Lease naming this candidate succeeded (the acquisition, then renewals). */
+  private volatile boolean acquired;
+
   /**
    * @param renewDeadline how long a leader may go without a successful renewal (10 s, as
    *     controller-runtime's default and our elector's)
@@ -76,6 +79,7 @@ public final class RenewalWatchdog {
       private void renewed(LeaderElectionRecord record, long sent) {
         if (lock.identity().equals(record.getHolderIdentity())) {
           lastRenewal = sent;
+          acquired = true;
         } else if (record.getHolderIdentity() == null || record.getHolderIdentity().isEmpty()) {
           released = true; // fabric8's release on a clean stop went through
         }
@@ -85,7 +89,11 @@ public final class RenewalWatchdog {
 
   /** This candidate leads from now (right after a successful acquisition). */
   public void leading() {
-    lastRenewal = nanoTime.getAsLong();
+    // the acquisition's write (create or update, through wrap) counted from when it was sent; the
+    // answer may come late (fresh eyes, session 39: an acquisition answered 9.3 s late, counted
+    // from
+    // here, let the replica evict 8.5 s past its deadline while a third replica took the expired
+    // Lease and evicted too)
     leading = true;
   }
 
@@ -118,7 +126,10 @@ public final class RenewalWatchdog {
     if (released) {
       return "the Lease was released (stopping)";
     }
-    if (!leading) {
+    if (!leading || !acquired) {
+      // fabric8 announces the leadership before its write when the Lease it read names this
+      // candidate already (a restart under the same $POD_NAME): nothing goes out until that write
+      // went through
       return "not leading (yet)";
     }
     long sinceMillis = Duration.ofNanos(nanoTime.getAsLong() - lastRenewal).toMillis();

@@ -125,7 +125,11 @@ class RenewalWatchdogTest {
   void notLeadingSaysWhyAWriteMustNotGoOut() {
     Lock lock = watchdog.wrap(new CountingLock());
     assertThat(watchdog.notLeading()).isEqualTo("not leading (yet)");
+    // fabric8 may announce the leadership before its write (the Lease it read names this
+    // candidate already): no write until the acquisition went through
     watchdog.leading();
+    assertThat(watchdog.notLeading()).isEqualTo("not leading (yet)");
+    lock.update(null, heldBy("me"));
     assertThat(watchdog.notLeading()).isNull();
     advance(Duration.ofSeconds(10));
     assertThat(watchdog.notLeading()).as("at the deadline").isNull();
@@ -166,5 +170,29 @@ class RenewalWatchdogTest {
         .as("10 s after the send, 2 s after the answer")
         .startsWith("the Lease was last renewed 10001 ms ago");
     assertThat(watchdog.overdue()).isNotNull();
+  }
+
+  /**
+   * Fresh eyes (session 39, second round): the acquisition itself, answered 9.3 s late, counted
+   * from when this candidate started leading (after the answer), so it wrote 8.5 s past its
+   * deadline while another replica took the expired Lease. It counts from when it was sent.
+   */
+  @Test
+  void aSlowAcquisitionCountsFromWhenItWasSent() {
+    Lock slow =
+        watchdog.wrap(
+            new CountingLock() {
+              @Override
+              public void update(KubernetesClient client, LeaderElectionRecord record) {
+                advance(Duration.ofMillis(9_300));
+                super.update(client, record);
+              }
+            });
+    advance(Duration.ofSeconds(30)); // a standby for a while
+    slow.update(null, heldBy("me")); // the acquisition: sent at 30 s, answered at 39.3 s
+    watchdog.leading();
+    assertThat(watchdog.notLeading()).isNull();
+    advance(Duration.ofMillis(701));
+    assertThat(watchdog.notLeading()).startsWith("the Lease was last renewed 10001 ms ago");
   }
 }

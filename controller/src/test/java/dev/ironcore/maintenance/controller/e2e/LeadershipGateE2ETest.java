@@ -67,6 +67,53 @@ class LeadershipGateE2ETest {
     return m.getMetadata().getLabels() == null ? null : m.getMetadata().getLabels().get("gate");
   }
 
+  /** The elector's acquisition of the Lease went through (as its lock, wrapped, reports it). */
+  private void acquired() {
+    watchdog
+        .wrap(
+            new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock() {
+              @Override
+              public io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
+                      .LeaderElectionRecord
+                  get(KubernetesClient client) {
+                return null;
+              }
+
+              @Override
+              public void create(
+                  KubernetesClient client,
+                  io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
+                          .LeaderElectionRecord
+                      record) {}
+
+              @Override
+              public void update(
+                  KubernetesClient client,
+                  io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
+                          .LeaderElectionRecord
+                      record) {}
+
+              @Override
+              public String identity() {
+                return "me";
+              }
+
+              @Override
+              public String describe() {
+                return "test";
+              }
+            })
+        .create(
+            null,
+            new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
+                .LeaderElectionRecord(
+                "me",
+                Duration.ofSeconds(15),
+                java.time.ZonedDateTime.now(),
+                java.time.ZonedDateTime.now(),
+                0));
+  }
+
   @Test
   void writesGoOutOnlyWhileLeadingWithinTheRenewDeadline() {
     String pool = world.poolName("gate");
@@ -101,6 +148,10 @@ class LeadershipGateE2ETest {
 
     gate.follow(watchdog);
     watchdog.leading();
+    // announced leading, but the acquisition's write has not gone through yet: still nothing
+    assertThatThrownBy(() -> label(loops, "announced"))
+        .hasStackTraceContaining("this replica must not write: not leading (yet)");
+    acquired();
     label(loops, "leading");
     assertThat(labelOnServer()).isEqualTo("leading");
 
