@@ -44,8 +44,14 @@ public final class MultiPairStore implements ServingPairStore {
     stores.forEach(s -> s.write(certificatePem, privateKeyPem));
   }
 
+  /**
+   * E.g. {@code Secret ns/tls in cluster 1 and Secret ns/tls in cluster 2}, numbered in the order
+   * given, as the caBundle lines number the clusters (fresh eyes: the two Secrets read alike).
+   */
   @Override
   public String describe() {
-    return stores.stream().map(ServingPairStore::describe).collect(Collectors.joining(" and "));
+    return java.util.stream.IntStream.range(0, stores.size())
+        .mapToObj(i -> stores.get(i).describe() + " in cluster " + (i + 1))
+        .collect(Collectors.joining(" and "));
   }
 }
