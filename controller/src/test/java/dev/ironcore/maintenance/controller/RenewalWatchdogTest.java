@@ -49,6 +49,18 @@ class RenewalWatchdogTest {
     return new LeaderElectionRecord(holder, Duration.ofSeconds(15), now, now, 0);
   }
 
+  /** The lock, wrapped, whose writes are answered {@code delay} after they are sent. */
+  private Lock answeredAfter(Duration delay) {
+    return watchdog.wrap(
+        new CountingLock() {
+          @Override
+          public void update(KubernetesClient client, LeaderElectionRecord record) {
+            advance(delay);
+            super.update(client, record);
+          }
+        });
+  }
+
   private void advance(Duration d) {
     nanos.addAndGet(d.toNanos());
   }
@@ -152,15 +164,7 @@ class RenewalWatchdogTest {
    */
   @Test
   void aSlowRenewalCountsFromWhenItWasSent() {
-    Lock slow =
-        watchdog.wrap(
-            new CountingLock() {
-              @Override
-              public void update(KubernetesClient client, LeaderElectionRecord record) {
-                advance(Duration.ofSeconds(8)); // the answer comes 8 s later
-                super.update(client, record);
-              }
-            });
+    Lock slow = answeredAfter(Duration.ofSeconds(8));
     watchdog.leading();
     advance(Duration.ofSeconds(2));
     slow.update(null, heldBy("me")); // sent at 2 s, answered at 10 s
@@ -179,15 +183,7 @@ class RenewalWatchdogTest {
    */
   @Test
   void aSlowAcquisitionCountsFromWhenItWasSent() {
-    Lock slow =
-        watchdog.wrap(
-            new CountingLock() {
-              @Override
-              public void update(KubernetesClient client, LeaderElectionRecord record) {
-                advance(Duration.ofMillis(9_300));
-                super.update(client, record);
-              }
-            });
+    Lock slow = answeredAfter(Duration.ofMillis(9_300));
     advance(Duration.ofSeconds(30)); // a standby for a while
     slow.update(null, heldBy("me")); // the acquisition: sent at 30 s, answered at 39.3 s
     watchdog.leading();
