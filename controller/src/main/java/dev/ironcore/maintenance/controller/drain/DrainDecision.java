@@ -111,10 +111,11 @@ public final class DrainDecision {
     DrainStep step = next(in);
     CapiMachine capi = in.capiMachine();
     Instant now = clock.instant();
-    Instant deletedAt = deletedAt(capi);
-    Instant tainted = deletedAt == null ? null : taintedAt(in.pool(), deletedAt, now);
-    Instant since = tainted != null ? tainted : deletedAt;
-    Duration held = since == null ? Duration.ZERO : Duration.between(since, now);
+    Hold hold = Hold.of(capi, in.pool(), now);
+    Instant deletedAt = hold.deletedAt();
+    Instant tainted = hold.tainted();
+    Instant since = hold.since();
+    Duration held = hold.held();
     List<DrainEvent> events = new ArrayList<>();
     if (step instanceof DrainStep.AddTaints s) {
       DrainBudget.Verdict v =
@@ -182,9 +183,7 @@ public final class DrainDecision {
           MaintenanceCondition.draining(waiting),
           events,
           policy.drainTimeout(),
-          held,
-          tainted,
-          deletedAt);
+          hold);
     }
     if (step instanceof DrainStep.SharedPool s) {
       boolean taintedPool = carriesMaintenanceTaint(in.pool());
@@ -216,9 +215,7 @@ public final class DrainDecision {
           MaintenanceCondition.held(shared),
           events,
           policy.drainTimeout(),
-          held,
-          tainted,
-          deletedAt);
+          hold);
     }
     if (step instanceof DrainStep.RemoveHook s) {
       if (s.poolMissing()) {
@@ -530,7 +527,7 @@ public final class DrainDecision {
    * {@code DrainStuck} Warning on the transition. The hook stays either way.
    *
    * @param waiting what the drain waits for, appended to the stuck message
-   * @param held how long the drain has held the hook (from its taint, else from the deletion)
+   * @param hold how long the drain has held the hook (from its taint, else from the deletion)
    */
   static DrainOutcome untilTimeout(
       DrainStep step,
@@ -539,9 +536,8 @@ public final class DrainDecision {
       MaintenanceCondition beforeTimeout,
       List<DrainEvent> events,
       Duration timeout,
-      Duration held,
-      Instant tainted,
-      Instant deletedAt) {
+      Hold hold) {
+    Duration held = hold.held();
     if (timeout.isZero() || held.compareTo(timeout) < 0) {
       Duration untilStuck = timeout.isZero() ? HOLD_RECHECK : timeout.minus(held);
       return new DrainOutcome(
@@ -555,9 +551,9 @@ public final class DrainDecision {
             + pool
             + " has held the pre-drain hook longer than --drain-timeout="
             + HumanDuration.of(timeout)
-            + (tainted != null
-                ? " (drain started at " + tainted
-                : " (CAPI Machine deleted at " + deletedAt)
+            + (hold.tainted() != null
+                ? " (drain started at " + hold.tainted()
+                : " (CAPI Machine deleted at " + hold.deletedAt())
             + "); the hook is kept; "
             + waiting;
     events.add(
@@ -603,6 +599,29 @@ public final class DrainDecision {
   /** {@code namespace/name} of {@code o}. */
   public static String key(HasMetadata o) {
     return o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+  }
+
+  /**
+   * How long a drain has held the pre-drain hook, as {@code --drain-timeout} counts it: from this
+   * drain's taint ({@link #taintedAt}), else from the CAPI Machine's deletion.
+   *
+   * @param deletedAt the CAPI Machine's {@code deletionTimestamp}, or null when not deleting
+   * @param tainted when this drain tainted the pool, or null
+   * @param held the time since {@link #since()} (zero without either)
+   */
+  record Hold(Instant deletedAt, Instant tainted, Duration held) {
+    static Hold of(CapiMachine capi, MachinePool pool, Instant now) {
+      Instant deletedAt = DrainDecision.deletedAt(capi);
+      Instant tainted = deletedAt == null ? null : taintedAt(pool, deletedAt, now);
+      Instant since = tainted != null ? tainted : deletedAt;
+      return new Hold(
+          deletedAt, tainted, since == null ? Duration.ZERO : Duration.between(since, now));
+    }
+
+    /** The taint's time, else the deletion's; null when neither. */
+    Instant since() {
+      return tainted != null ? tainted : deletedAt;
+    }
   }
 
   /**

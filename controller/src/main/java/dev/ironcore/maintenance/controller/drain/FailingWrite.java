@@ -3,8 +3,6 @@ package dev.ironcore.maintenance.controller.drain;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 
 /**
@@ -46,11 +44,6 @@ public final class FailingWrite {
     if (pool == null) {
       return DrainOutcome.of(step);
     }
-    Instant now = clock.instant();
-    Instant deletedAt = DrainDecision.deletedAt(capi);
-    Instant tainted = deletedAt == null ? null : DrainDecision.taintedAt(pool, deletedAt, now);
-    Instant since = tainted != null ? tainted : deletedAt;
-    Duration held = since == null ? Duration.ZERO : Duration.between(since, now);
     return DrainDecision.untilTimeout(
         step,
         pool.getMetadata().getName(),
@@ -58,9 +51,7 @@ public final class FailingWrite {
         MaintenanceCondition.draining(message),
         new ArrayList<>(),
         policy.drainTimeout(),
-        held,
-        tainted,
-        deletedAt);
+        DrainDecision.Hold.of(capi, pool, clock.instant()));
   }
 
   /** The {@code Draining} message while the removal of CAPI Machine {@code key}'s hook fails. */
