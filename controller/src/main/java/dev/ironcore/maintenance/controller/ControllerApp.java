@@ -216,6 +216,7 @@ public final class ControllerApp implements AutoCloseable {
             metrics);
     ApiServerReach reach = ApiServerReach.of(loopClients.ironcore(), clock).start();
     running.add(reach);
+    metrics.apiServerReachable(reach::reachable);
     Loop health =
         new Loop(
             "health",

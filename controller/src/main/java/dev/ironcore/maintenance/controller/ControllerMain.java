@@ -355,6 +355,10 @@ public final class ControllerMain implements Callable<Integer> {
         }
         throw e;
       }
+      // a start that fails after this process won the Lease releases it on its way out, so a
+      // standby need not wait for it to expire (controller-runtime: ReleaseOnCancel)
+      java.util.concurrent.atomic.AtomicReference<CompletableFuture<?>> started =
+          new java.util.concurrent.atomic.AtomicReference<>();
       elector =
           LeaderElection.start(
               client,
@@ -362,9 +366,20 @@ public final class ControllerMain implements Callable<Integer> {
               leaderElectionId,
               identity,
               readiness,
-              () -> startOrExit(app, readiness),
+              () ->
+                  startOrExit(
+                      app,
+                      readiness,
+                      () -> {
+                        stopping.set(true);
+                        CompletableFuture<?> running = started.get();
+                        if (running != null) {
+                          releaseLease(running);
+                        }
+                      }),
               stopping::get,
               gate);
+      started.set(elector);
     } else {
       app.start();
       readiness.synced();
@@ -380,20 +395,7 @@ public final class ControllerMain implements Callable<Integer> {
                 : "controller stopping: a standby (no loops ran, no Lease of its own to release)");
     app.close();
     if (elector != null) {
-      // releases the Lease when this process leads; an API server that does not answer would hold
-      // the stop for fabric8's retries (about 40 s, past a pod's 30 s grace period): at most 5 s,
-      // then the Lease expires on its own (15 s)
-      CompletableFuture<?> running = elector;
-      Thread release = new Thread(() -> running.cancel(true), "lease-release");
-      release.setDaemon(true);
-      release.start();
-      release.join(LEASE_RELEASE_WAIT.toMillis());
-      if (release.isAlive()) {
-        log.warn(
-            "leader election: the API server did not take the Lease's release within {} s; it"
-                + " expires on its own",
-            LEASE_RELEASE_WAIT.toSeconds());
-      }
+      releaseLease(elector);
     }
     if (health != null) {
       health.close();
@@ -457,13 +459,44 @@ public final class ControllerMain implements Callable<Integer> {
     }
   }
 
-  private static void startOrExit(ControllerApp app, Readiness readiness) {
+  /**
+   * Steps down: cancels the elector, which releases the Lease when this process leads. An API
+   * server that does not answer would hold the caller for fabric8's retries (about 40 s, past a
+   * pod's 30 s grace period): at most {@link #LEASE_RELEASE_WAIT}, then the Lease expires on its
+   * own (15 s).
+   */
+  private static void releaseLease(CompletableFuture<?> elector) throws InterruptedException {
+    Thread release = new Thread(() -> elector.cancel(true), "lease-release");
+    release.setDaemon(true);
+    release.start();
+    release.join(LEASE_RELEASE_WAIT.toMillis());
+    if (release.isAlive()) {
+      org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+          .warn(
+              "leader election: the API server did not take the Lease's release within {} s; it"
+                  + " expires on its own",
+              LEASE_RELEASE_WAIT.toSeconds());
+    }
+  }
+
+  /** What a failed start does before it exits: e.g. release the Lease it won. */
+  @FunctionalInterface
+  private interface BeforeExit {
+    void run() throws InterruptedException;
+  }
+
+  private static void startOrExit(ControllerApp app, Readiness readiness, BeforeExit beforeExit) {
     try {
       app.start();
       readiness.synced();
     } catch (Exception e) {
+      try {
+        beforeExit.run();
+      } catch (InterruptedException | RuntimeException ignored) {
+        // exiting anyway: the Lease then expires on its own
+      }
       // as a start without --leader-elect ends: one line with the reason and its causes (e.g. the
-      // caches that did not sync, and why), the stack trace only at debug
+      // caches that did not sync, and why), the stack trace only at debug, and last
       dev.ironcore.maintenance.process.StartFailure.report(
           ControllerMain.class.getAnnotation(Command.class).name(), Cli.reason(e));
       org.slf4j.LoggerFactory.getLogger(ControllerMain.class).debug("stack trace", e);

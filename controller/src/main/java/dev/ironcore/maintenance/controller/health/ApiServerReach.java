@@ -98,6 +98,14 @@ public final class ApiServerReach implements AutoCloseable {
   }
 
   /**
+   * Whether the API server counts as reachable: false from {@link #PATIENCE_TICKS} probe intervals
+   * without an answer (about 6 s) until its next answer; true before the first probe.
+   */
+  public synchronized boolean reachable() {
+    return lostAt == null;
+  }
+
+  /**
    * One probe tick: counts the tick without an answer, loses the API server after {@link
    * #PATIENCE_TICKS} of them in a row, and sends a probe unless one is in flight.
    */

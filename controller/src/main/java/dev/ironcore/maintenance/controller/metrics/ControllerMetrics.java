@@ -276,6 +276,19 @@ public final class ControllerMetrics {
   }
 
   /**
+   * The health loop's view of the IronCore API server ({@code ApiServerReach}): exported as {@code
+   * ironcore_maintenance_api_server_reachable}, 1 or 0.
+   */
+  public void apiServerReachable(java.util.function.BooleanSupplier reachable) {
+    Gauge.builder(
+            "ironcore.maintenance.api.server.reachable", () -> reachable.getAsBoolean() ? 1 : 0)
+        .description(
+            "1 while the API server that holds the pools' Leases answers GET /readyz, 0 from about"
+                + " 6 s without an answer until it answers again (no pool is set Ready=Unknown then)")
+        .register(registry);
+  }
+
+  /**
    * Exposes an informer's state.
    *
    * @param resource e.g. {@code machines}

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * renews within the grace period must not be set {@code Ready=Unknown} (it was, with a {@code
  * PoolUnknown} Warning, and back to {@code True} at the next renewal: found with {@code make run}
  * and {@code kill -STOP} on its kube-apiserver); a pool whose agent stays silent is set Unknown one
- * grace period after the API server answered again, not earlier.
+ * grace period after the API server answered again, not earlier. Meanwhile {@code
+ * ironcore_maintenance_api_server_reachable} reads 0.
  */
 class ApiServerFreezeHealthE2ETest extends InProcessController {
   private static final Duration GRACE = Duration.ofSeconds(4);
@@ -86,8 +87,13 @@ class ApiServerFreezeHealthE2ETest extends InProcessController {
         .until(() -> "True".equals(PoolAgent.ready(world.pool(alive)).getStatus()));
 
     // the API server stops answering the controller; the agents cannot renew either
+    assertThat(scrape()).contains("\nironcore_maintenance_api_server_reachable 1.0\n");
     renewing.cancel(false);
     proxy.freeze(FREEZE);
+    // what an operator sees meanwhile: the gauge (the log says it too), not only a log line
+    eventually()
+        .atMost(FREEZE.minusSeconds(2))
+        .until(() -> scrape().contains("\nironcore_maintenance_api_server_reachable 0.0\n"));
     ControllerWorld.processStarts()
         .pollInterval(Duration.ofMillis(20))
         .until(() -> !proxy.frozen());
@@ -101,6 +107,7 @@ class ApiServerFreezeHealthE2ETest extends InProcessController {
     eventually()
         .atMost(Duration.ofSeconds(30))
         .until(() -> "Unknown".equals(PoolAgent.ready(world.pool(dead)).getStatus()));
+    assertThat(scrape()).contains("\nironcore_maintenance_api_server_reachable 1.0\n");
     Instant deadUnknown = Instant.parse(PoolAgent.ready(world.pool(dead)).getLastTransitionTime());
     assertThat(deadUnknown)
         .as("the silent pool's grace period counted from the API server's answer")

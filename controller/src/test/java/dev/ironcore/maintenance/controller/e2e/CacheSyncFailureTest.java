@@ -21,9 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
  * may list everything the caches read but Machines (as a conversion webhook that fails every
  * v1alpha2 list of Machines, or RBAC without that list, would leave it). The start waits 60 s for
  * its caches, then ends with exit code 1 and one line naming what did not sync and why; it used to
- * be {@code ironcore-maintenance-controller: TimeoutException}.
+ * be {@code ironcore-maintenance-controller: TimeoutException}. It runs with {@code
+ * --leader-elect}: the Lease it won is released on the way out (it used to stay held until it
+ * expired, 15 s, with the standby waiting).
  */
 class CacheSyncFailureTest {
+  private static final String LEASE = "sync-failure";
+
   @TempDir Path dir;
 
   @Test
@@ -46,7 +50,7 @@ class CacheSyncFailureTest {
             rules:
             - {apiGroups: [cluster.x-k8s.io], resources: [machines], verbs: [list, watch]}
             - {apiGroups: [compute.ironcore.dev], resources: [machinepools], verbs: [list, watch]}
-            - {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [list, watch]}
+            - {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [list, watch, get, create, update, patch]}
             ---
             apiVersion: rbac.authorization.k8s.io/v1
             kind: ClusterRoleBinding
@@ -75,7 +79,14 @@ class CacheSyncFailureTest {
       Path file = Files.writeString(dir.resolve("kubeconfig"), yaml.asYaml(kubeconfig));
       Path log = dir.resolve("controller.log");
       long started = System.nanoTime();
-      try (ControllerProcess controller = ControllerProcess.start(file, log, Map.of())) {
+      try (ControllerProcess controller =
+          ControllerProcess.start(
+              file,
+              log,
+              Map.of("POD_NAME", "sync-failure-0"),
+              "--leader-elect",
+              "--leader-election-namespace=" + world.ns,
+              "--leader-election-id=" + LEASE)) {
         Awaitility.await()
             .atMost(Duration.ofSeconds(150))
             .pollInterval(Duration.ofMillis(500))
@@ -85,7 +96,15 @@ class CacheSyncFailureTest {
       assertThat(Duration.ofNanos(System.nanoTime() - started))
           .as("the start waits 60 s for its caches")
           .isGreaterThan(Duration.ofSeconds(60));
-      assertThat(Files.readString(log))
+      String text = Files.readString(log);
+      // fabric8 releases as a 1 s lease renewed then (the holder name stays)
+      var lease = world.client.leases().inNamespace(world.ns).withName(LEASE).get().getSpec();
+      assertThat(lease.getHolderIdentity()).isEqualTo("sync-failure-0");
+      assertThat(lease.getLeaseDurationSeconds()).isEqualTo(1);
+      assertThat(text)
+          .contains("sync-failure-0 released the lease")
+          .doesNotContain("lost the lease");
+      assertThat(text)
           .endsWith(
               "\nironcore-maintenance-controller: caches did not sync within 60 s: informer"
                   + " machines: list failed: answered 403 Forbidden:"

@@ -179,9 +179,7 @@ class DrainBudgetE2ETest extends InProcessController {
                 + ": waiting for a free drain slot (--max-concurrent-drains=1): draining "
                 + busy
                 + "; position 1 in the queue");
-    assertThat(
-            ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry()).scrape())
-        .contains("ironcore_maintenance_drains_in_progress 1.0");
+    assertThat(scrape()).contains("ironcore_maintenance_drains_in_progress 1.0");
     assertThat(world.eventsJsonpath("node-hand", "DrainQueued", "{.items[*].message}")).isEmpty();
 
     // the slot frees: the drain deleted before node-hand's starts, node-hand's still blocked

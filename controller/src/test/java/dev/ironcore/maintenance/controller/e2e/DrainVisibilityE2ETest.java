@@ -240,10 +240,6 @@ class DrainVisibilityE2ETest extends InProcessController {
         .contains(world.ns + "/orphan-1, " + world.ns + "/orphan-2");
   }
 
-  private String scrape() {
-    return ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry()).scrape();
-  }
-
   /**
    * A held drain's row in {@code ironcore_maintenance_drain_blocking_machines} goes when its CAPI
    * Machine goes while held (its finalizers removed by hand), not only when the drain ends.

@@ -18,6 +18,11 @@ abstract class InProcessController {
   protected final dev.ironcore.maintenance.controller.metrics.ControllerMetrics metrics =
       dev.ironcore.maintenance.controller.metrics.ControllerMetrics.inMemory();
 
+  /** The controller's meters as {@code /metrics} exports them (Prometheus text). */
+  protected final String scrape() {
+    return ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry()).scrape();
+  }
+
   /** The controller's options; by default a 5 s resync. */
   protected ControllerOptions options() {
     return ControllerOptions.defaults().withResyncPeriod(Duration.ofSeconds(5));

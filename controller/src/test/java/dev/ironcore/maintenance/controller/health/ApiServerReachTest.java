@@ -64,12 +64,15 @@ class ApiServerReachTest {
     }
     assertThat(probes).as("never two at a time").hasSize(1);
     assertThat(reach.observedSince()).as("still patient").isEqualTo(Instant.EPOCH);
+    assertThat(reach.reachable()).isTrue();
     now = now.plusSeconds(2);
     reach.tick();
     assertThat(reach.observedSince()).as("unreachable: now").isEqualTo(now);
+    assertThat(reach.reachable()).as("the gauge an operator sees").isFalse();
     now = now.plusSeconds(60);
     assertThat(reach.observedSince()).isEqualTo(now);
     last().complete(200); // the frozen API server answers at last
+    assertThat(reach.reachable()).isTrue();
     Instant back = now;
     now = now.plusSeconds(10);
     assertThat(reach.observedSince()).isEqualTo(back);
