@@ -263,12 +263,29 @@ class ControllerMainTest {
     Files.writeString(notYaml, "not: yaml: [\n");
     Run garbage =
         start(dir, notYaml.toString(), "--health-probe-bind-address=0", "--metrics-bind-address=0");
-    assertThat(garbage.exitCode()).isEqualTo(1);
+    assertThat(garbage.exitCode()).isEqualTo(2);
     assertThat(garbage.err().lines().toList())
         .last()
         .asString()
-        .startsWith(
-            "ironcore-maintenance-controller: cannot load the kubeconfig " + notYaml + ": ");
+        .isEqualTo(
+            "ironcore-maintenance-controller: KUBECONFIG="
+                + notYaml
+                + ": the file is not YAML (mapping values are not allowed here, line 1, column 10)");
+    // fresh eyes (session 40): a token named by KUBECONFIG was quoted into the log
+    java.nio.file.Path token = dir.resolve("token");
+    Files.writeString(token, "eyJhbGciOiJSUzI1NiJ9.SIGNATURE-SECRET");
+    Run tokenRun =
+        start(dir, token.toString(), "--health-probe-bind-address=0", "--metrics-bind-address=0");
+    assertThat(tokenRun.exitCode()).isEqualTo(2);
+    assertThat(tokenRun.err()).doesNotContain("SECRET").doesNotContain("eyJ");
+    assertThat(tokenRun.err().lines().toList())
+        .last()
+        .asString()
+        .isEqualTo(
+            "ironcore-maintenance-controller: KUBECONFIG="
+                + token
+                + ": the file is not a kubeconfig: it holds a text, not a mapping of clusters,"
+                + " contexts and users (its content is not shown: it may be a credential)");
   }
 
   /**
@@ -312,9 +329,9 @@ class ControllerMainTest {
     assertThat(r.err())
         .startsWith(
             "ironcore-maintenance-controller: Invalid value for option '--ironcore-kubeconfig':"
-                + " cannot use kubeconfig "
+                + " kubeconfig "
                 + garbage
-                + ": ")
+                + ": the file is not YAML (")
         .doesNotContain("An error has occurred")
         .hasLineCount(1);
   }

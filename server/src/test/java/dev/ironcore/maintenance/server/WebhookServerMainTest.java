@@ -287,6 +287,26 @@ class WebhookServerMainTest {
   }
 
   /**
+   * Fresh eyes (session 40): {@code KUBECONFIG} naming a ServiceAccount token (or a private key)
+   * started the server with a WARN that quoted the file's content. Refused at start, as the
+   * controller refuses it, naming the file and never its content.
+   */
+  @Test
+  void aKubeconfigThatIsACredentialIsRefusedWithoutQuotingIt() throws Exception {
+    Path token =
+        java.nio.file.Files.writeString(
+            dir.resolve("token"), "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.SIGNATURE-SECRET");
+    Run r = startWithKubeconfig(token);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .isEqualTo(
+            "webhook-server: KUBECONFIG="
+                + token
+                + ": the file is not a kubeconfig: it holds a text, not a mapping of clusters,"
+                + " contexts and users (its content is not shown: it may be a credential)\n");
+  }
+
+  /**
    * No kubeconfig and not in a pod: the server serves and says once at start that there are no
    * eviction warnings and why, instead of trying https://kubernetes.default.svc/ (which logged "API
    * discovery failed (... An error has occurred.)" 20 s later).

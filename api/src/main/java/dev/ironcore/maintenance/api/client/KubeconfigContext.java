@@ -23,7 +23,11 @@ import java.util.Optional;
  *
  * <p>Several files (a {@code KUBECONFIG} list) are merged as kubectl merges them: the first file
  * that sets a {@code current-context} chooses it, and the first file defining a name defines it. A
- * file that cannot be read or parsed is not judged here: loading it reports that.
+ * file that cannot be read is not judged here: loading it reports that. A file that is not YAML, or
+ * whose YAML is not shaped as a kubeconfig (a mapping; {@code clusters}, {@code contexts} and
+ * {@code users} lists of mappings), is refused here, naming the file, what is wrong and where, but
+ * never its content: fabric8's parser would quote up to 256 characters of it, which for a file
+ * named by mistake (a private key, a ServiceAccount token) put a credential into the log.
  */
 public final class KubeconfigContext {
   private KubeconfigContext() {}
@@ -155,14 +159,25 @@ public final class KubeconfigContext {
         blank++;
         continue;
       }
+      String where = files.size() == 1 ? "the file " : file + " ";
+      JsonNode config;
       try {
-        JsonNode config = YAML.readTree(text);
-        if (config != null && config.isObject()) {
-          configs.add(config);
-        }
+        config = YAML.readTree(text);
       } catch (IOException | RuntimeException e) {
-        return; // not YAML: the client's loading names the file and the parser's reason
+        throw new IllegalArgumentException(
+            source + ": " + where + "is not YAML (" + yamlProblem(e) + ")");
       }
+      String shape = shapeProblem(config);
+      if (shape != null) {
+        throw new IllegalArgumentException(
+            source
+                + ": "
+                + where
+                + "is not a kubeconfig: "
+                + shape
+                + " (its content is not shown: it may be a credential)");
+      }
+      configs.add(config);
     }
     if (configs.isEmpty()) {
       if (named && blank > 0) {
@@ -178,6 +193,84 @@ public final class KubeconfigContext {
     if (problem != null) {
       throw new IllegalArgumentException(source + ": " + problem);
     }
+  }
+
+  /**
+   * The parser's problem and where it is, without the line it quotes (a kubeconfig line can hold a
+   * token), e.g. {@code mapping values are not allowed here, line 3, column 9}.
+   */
+  private static String yamlProblem(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.yaml.snakeyaml.error.MarkedYAMLException marked
+          && marked.getProblem() != null) {
+        var mark = marked.getProblemMark();
+        return marked.getProblem()
+            + (mark == null
+                ? ""
+                : ", line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1));
+      }
+    }
+    if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+        && j.getLocation() != null) {
+      return "line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr();
+    }
+    return e.getClass().getSimpleName();
+  }
+
+  /**
+   * What keeps a parsed file from being read as a kubeconfig, or null: the document is not a
+   * mapping, or {@code clusters}, {@code contexts} or {@code users} is not a list of mappings whose
+   * {@code cluster}, {@code context} or {@code user} is a mapping. Names the place and the kind of
+   * value found, never the value.
+   */
+  static String shapeProblem(JsonNode config) {
+    if (config == null || !config.isObject()) {
+      return "it holds " + kind(config) + ", not a mapping of clusters, contexts and users";
+    }
+    for (String[] list :
+        new String[][] {{"clusters", "cluster"}, {"contexts", "context"}, {"users", "user"}}) {
+      JsonNode entries = config.get(list[0]);
+      if (entries == null || entries.isNull()) {
+        continue;
+      }
+      if (!entries.isArray()) {
+        return list[0] + " is " + kind(entries) + ", not a list";
+      }
+      for (int i = 0; i < entries.size(); i++) {
+        JsonNode entry = entries.get(i);
+        String at = list[0] + "[" + i + "]";
+        if (!entry.isObject()) {
+          return at + " is " + kind(entry) + ", not a mapping";
+        }
+        JsonNode body = entry.get(list[1]);
+        if (body != null && !body.isNull() && !body.isObject()) {
+          return at + "." + list[1] + " is " + kind(body) + ", not a mapping";
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The kind of a YAML value, for a message: "a text", "a list", "a number", ... */
+  private static String kind(JsonNode node) {
+    if (node == null || node.isNull() || node.isMissingNode()) {
+      return "nothing";
+    }
+    if (node.isTextual()) {
+      return "a text";
+    }
+    if (node.isArray()) {
+      return "a list";
+    }
+    if (node.isObject()) {
+      return "a mapping";
+    }
+    if (node.isBoolean()) {
+      return "a boolean";
+    }
+    return node.isNumber()
+        ? "a number"
+        : "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /**

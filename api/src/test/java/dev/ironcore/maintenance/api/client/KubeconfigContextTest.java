@@ -148,10 +148,62 @@ class KubeconfigContextTest {
             "kubeconfig " + config + ": current-context \"foo\" is not a context of the file");
   }
 
+  /**
+   * Fresh eyes (session 40): KUBECONFIG naming a private key or a ServiceAccount token put up to
+   * 256 characters of it into the log (fabric8's parser quotes the value it cannot map). Refused
+   * here with the file, what is wrong and where, never the content.
+   */
   @Test
-  void whatIsNotAKubeconfigIsLeftToItsLoading() throws Exception {
-    Path garbage = Files.writeString(dir.resolve("garbage"), "not: yaml: [\n");
-    assertThatCode(() -> KubeconfigContext.check(garbage)).doesNotThrowAnyException();
+  void whatIsNotAKubeconfigIsRefusedWithoutItsContent() throws Exception {
+    String key =
+        "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIMFpzk6ZetSECRETKEYMATERIAL\n-----END EC PRIVATE KEY-----\n";
+    Path pem = Files.writeString(dir.resolve("tls.key"), key);
+    assertThatThrownBy(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", pem.toString())))
+        .hasMessage(
+            "KUBECONFIG="
+                + pem
+                + ": the file is not a kubeconfig: it holds a text, not a mapping of clusters, contexts"
+                + " and users (its content is not shown: it may be a credential)");
+    Path token = Files.writeString(dir.resolve("token"), "eyJhbGciOiJSUzI1NiJ9.SIGNATURE-SECRET");
+    Path good = file("good", "- name: x\n  context: {cluster: c}\n", "x");
+    String list = good + java.io.File.pathSeparator + token;
+    assertThatThrownBy(() -> KubeconfigContext.checkEnv(Map.of("KUBECONFIG", list)))
+        .as("in a list, the file is named")
+        .hasMessage(
+            "KUBECONFIG="
+                + list
+                + ": "
+                + token
+                + " is not a kubeconfig: it holds a text, not a mapping of clusters, contexts"
+                + " and users (its content is not shown: it may be a credential)");
+    Path tokenAsUser =
+        Files.writeString(
+            dir.resolve("token-as-user"),
+            Files.readString(good)
+                .replace("user: {token: t}", "user: eyJhbGciOiJSUzI1NiJ9.SECRET"));
+    assertThatThrownBy(() -> KubeconfigContext.check(tokenAsUser))
+        .hasMessage(
+            "kubeconfig "
+                + tokenAsUser
+                + ": the file is not a kubeconfig: users[0].user is a text, not a mapping (its content is"
+                + " not shown: it may be a credential)");
+    Path clustersText = Files.writeString(dir.resolve("clusters-text"), "clusters: secret\n");
+    assertThatThrownBy(() -> KubeconfigContext.check(clustersText))
+        .hasMessageContaining(": the file is not a kubeconfig: clusters is a text, not a list");
+    Path garbage = Files.writeString(dir.resolve("garbage"), "token: abc\nnot: yaml: [\n");
+    assertThatThrownBy(() -> KubeconfigContext.check(garbage))
+        .hasMessage(
+            "kubeconfig "
+                + garbage
+                + ": the file is not YAML (mapping values are not allowed here, line 2,"
+                + " column 10)");
+    for (Path p : java.util.List.of(pem, token, tokenAsUser, clustersText, garbage)) {
+      assertThatThrownBy(() -> KubeconfigContext.check(p))
+          .message()
+          .doesNotContain("SECRET")
+          .doesNotContain("MHcC")
+          .doesNotContain("abc");
+    }
   }
 
   /**

@@ -90,6 +90,20 @@ class CertsMainFlagsTest {
                     + typo
                     + ": current-context \"foo\" is not a context of the file\n"));
     assertThat(dir.resolve("ca")).doesNotExist();
+    // fresh eyes (session 40): a private key named by KUBECONFIG was quoted in the error
+    Path key =
+        Files.writeString(
+            dir.resolve("tls.key"),
+            "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEISECRET\n-----END EC PRIVATE KEY-----\n");
+    assertThat(runWith(Map.of("KUBECONFIG", key.toString()), "--ca-dir=" + dir.resolve("ca")))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: KUBECONFIG="
+                    + key
+                    + ": the file is not a kubeconfig: it holds a text, not a mapping of clusters,"
+                    + " contexts and users (its content is not shown: it may be a credential)\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
   }
 
   /**
