@@ -30,9 +30,15 @@ import java.util.Objects;
  *   <li>A NoExecute taint that the old object already had (same key, effect and value; an absent
  *       value equals {@code ""}) keeps the old object's {@code timeAdded}: a client that drops or
  *       changes it gets it back, so it never moves. An old taint without one stays without.
- *   <li>A NoExecute taint that is new in the request (every one on CREATE) gets the current time of
- *       the injected clock, RFC 3339 in UTC with whole seconds (as {@code metav1.Time}), unless the
- *       request gives it a {@code timeAdded} itself (as Kubernetes keeps a node taint's).
+ *   <li>A NoExecute taint that is new in the request (every one on CREATE; on UPDATE one whose key,
+ *       effect and value the old object does not have, e.g. re-added after its removal, or turned
+ *       from NoSchedule into NoExecute) gets the current time of the injected clock, RFC 3339 in
+ *       UTC with whole seconds (as {@code metav1.Time}). A {@code timeAdded} the request gives it
+ *       is kept when it is not earlier than that (a later one delays the eviction); an earlier one
+ *       is replaced, with a warning: its {@code tolerationSeconds} would have run out before the
+ *       taint was there (a manifest that carries the {@code timeAdded} a removed taint had, as
+ *       {@code kubectl apply} users copy it, evicted tolerating Machines at once). Kubernetes'
+ *       taint eviction counts from when it sees a taint, whatever its {@code timeAdded}.
  *   <li>A NoExecute taint the old object had with a {@code timeAdded} that is no RFC 3339 date-time
  *       (stored before validation checked it, e.g. through v1alpha1) gets the request's own {@code
  *       timeAdded} when that is one, else the current time: the stored value would make the API
@@ -86,8 +92,10 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
     Map<KeyValue, JsonNode> oldNoExecute =
         oldNoExecute(request.oldObject() == null ? null : request.oldObject().at("/spec/taints"));
     TextNode now = TextNode.valueOf(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
+    Instant nowInstant = Instant.parse(now.asText());
     JsonPatch.Builder patch = JsonPatch.builder();
     ObjectNode stamped = null; // the object as the patch leaves it, copied at the first change
+    List<String> backdated = new java.util.ArrayList<>();
     for (int i = 0; i < taints.size(); i++) {
       JsonNode taint = taints.get(i);
       if (!taint.isObject() || !TaintEffect.NO_EXECUTE.equals(KubeObjects.text(taint, "effect"))) {
@@ -101,7 +109,16 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
       JsonNode wanted;
       if (old == null || mend) {
         if (present != null && (old == null || TaintValidation.isDateTime(present))) {
-          continue; // a new taint that comes with its own time keeps it
+          if (old != null || !earlier(present, nowInstant)) {
+            continue; // a taint that comes with its own time keeps it, unless new and backdated
+          }
+          backdated.add(
+              "spec.taints["
+                  + i
+                  + "] ("
+                  + KubeObjects.text(taint, "key")
+                  + ":NoExecute) timeAdded "
+                  + present.asText());
         }
         wanted = now;
       } else {
@@ -127,7 +144,29 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
         return AdmissionResponse.invalid(request.kind(), request.displayName(), errors);
       }
     }
-    return AdmissionResponse.patched(patch.build());
+    AdmissionResponse patched = AdmissionResponse.patched(patch.build());
+    if (backdated.isEmpty()) {
+      return patched;
+    }
+    return patched.withWarnings(
+        (backdated.size() == 1
+                ? backdated.get(0)
+                : backdated.size()
+                    + " taints new in this write carry an earlier timeAdded: "
+                    + String.join(", ", backdated.subList(0, Math.min(3, backdated.size())))
+                    + (backdated.size() > 3 ? ", ..." : ""))
+            + (backdated.size() == 1 ? " lies before this write, so it is set to " : "; set to ")
+            + now.asText()
+            + ": a NoExecute taint added now counts tolerationSeconds from now (the time a removed"
+            + " taint had would evict tolerating Machines at once)");
+  }
+
+  /** Whether {@code time} (an RFC 3339 date-time) lies before {@code now}. */
+  private static boolean earlier(JsonNode time, Instant now) {
+    Instant t =
+        dev.ironcore.maintenance.api.compute.TimeAdded.parse(
+            time.asText().toUpperCase(java.util.Locale.ROOT));
+    return t != null && t.isBefore(now);
   }
 
   /**

@@ -414,6 +414,49 @@ class ConversionE2ETest {
     env.kubectl("delete", V2_POOLS, pool, "--wait=false");
   }
 
+  /**
+   * Fresh eyes (session 40): a manifest that carries the {@code timeAdded} its taint had (as
+   * kubectl apply users copy it), applied again after the taint was removed, brought the old time
+   * back, and Machines tolerating the taint for 120 s were evicted at once. The taint added back
+   * counts from that write, and kubectl says so.
+   */
+  @Test
+  void aTaintAppliedBackWithItsOldTimeAddedCountsFromTheWrite() {
+    String pool = "readd-pool-" + ns;
+    String old =
+        java.time.Instant.now()
+            .minusSeconds(600)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .toString();
+    String manifest =
+        """
+        apiVersion: compute.ironcore.dev/v1alpha2
+        kind: MachinePool
+        metadata: {name: %s}
+        spec:
+          providerID: x
+          taints: %s
+        """;
+    env.apply(manifest.formatted(pool, "[]")).orThrow();
+    java.time.Instant before =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    KubectlResult readded =
+        env.apply(
+            manifest.formatted(
+                pool, "[{key: upgrade, effect: NoExecute, timeAdded: \"" + old + "\"}]"));
+    readded.orThrow();
+    assertThat(readded.stderr())
+        .contains(
+            "Warning: spec.taints[0] (upgrade:NoExecute) timeAdded "
+                + old
+                + " lies before this write, so it is set to ");
+    java.time.Instant stored =
+        java.time.Instant.parse(
+            env.get(V2_POOLS, "", pool).at("/spec/taints/0/timeAdded").asText());
+    assertThat(stored).isAfterOrEqualTo(before);
+    env.kubectl("delete", V2_POOLS, pool, "--wait=false");
+  }
+
   @Test
   void validationDeniesInV1alpha2WithTheSameFieldPaths() {
     KubectlResult denied =

@@ -135,11 +135,67 @@ class TaintTimeAddedMutatorTest {
   }
 
   @Test
-  void aNewTaintWithItsOwnTimeKeepsIt() {
-    JsonNode object = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2025-01-01T00:00:00Z'}]");
+  void aNewTaintWithItsOwnTimeKeepsItUnlessEarlierThanNow() {
+    JsonNode later = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2026-11-30T17:00:00Z'}]");
+    AdmissionResponse kept = MUTATOR.handle(request("v1alpha2", Operation.CREATE, later, null));
+    assertThat(kept.patch().isEmpty()).as("a later time delays the eviction: kept").isTrue();
+    assertThat(kept.warnings()).isEmpty();
+    JsonNode sameSecond =
+        pool("[{'key':'b','effect':'NoExecute','timeAdded':'2026-11-30T16:00:00Z'}]");
     assertThat(
-            MUTATOR.handle(request("v1alpha2", Operation.CREATE, object, null)).patch().isEmpty())
+            MUTATOR
+                .handle(request("v1alpha2", Operation.CREATE, sameSecond, null))
+                .patch()
+                .isEmpty())
         .isTrue();
+    JsonNode earlier =
+        pool("[{'key':'b','effect':'NoExecute','timeAdded':'2025-01-01T00:00:00Z'}]");
+    AdmissionResponse set = MUTATOR.handle(request("v1alpha2", Operation.CREATE, earlier, null));
+    assertThat(applyWirePatch(set, earlier).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2026-11-30T16:00:00Z");
+    assertThat(set.warnings())
+        .containsExactly(
+            "spec.taints[0] (b:NoExecute) timeAdded 2025-01-01T00:00:00Z lies before this write,"
+                + " so it is set to 2026-11-30T16:00:00Z: a NoExecute taint added now counts"
+                + " tolerationSeconds from now (the time a removed taint had would evict"
+                + " tolerating Machines at once)");
+  }
+
+  /**
+   * Fresh eyes (session 40): a taint removed and added back with the {@code timeAdded} it had (a
+   * manifest that carries it, as kubectl apply users copy it), or turned from NoSchedule back into
+   * NoExecute with its old time, evicted Machines tolerating it for 120 s at once.
+   */
+  @Test
+  void aTaintAddedBackWithTheTimeItHadCountsFromNow() {
+    JsonNode removed = pool("[]");
+    JsonNode back = pool("[{'key':'up','effect':'NoExecute','timeAdded':'2026-11-30T15:58:00Z'}]");
+    AdmissionResponse readded =
+        MUTATOR.handle(request("v1alpha2", Operation.UPDATE, back, removed));
+    assertThat(applyWirePatch(readded, back).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2026-11-30T16:00:00Z");
+    assertThat(readded.warnings()).hasSize(1);
+    JsonNode noSchedule =
+        pool("[{'key':'e','effect':'NoSchedule','timeAdded':'2026-11-30T15:00:00Z'}]");
+    JsonNode noExecute =
+        pool("[{'key':'e','effect':'NoExecute','timeAdded':'2026-11-30T15:00:00Z'}]");
+    assertThat(
+            mutate(Operation.UPDATE, noExecute, noSchedule).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2026-11-30T16:00:00Z");
+    JsonNode many =
+        pool(
+            "[{'key':'a','effect':'NoExecute','timeAdded':'2026-11-30T15:00:00Z'},"
+                + "{'key':'b','effect':'NoExecute','timeAdded':'2026-11-30T15:00:00Z'},"
+                + "{'key':'c','effect':'NoExecute','timeAdded':'2026-11-30T15:00:00Z'},"
+                + "{'key':'d','effect':'NoExecute','timeAdded':'2026-11-30T15:00:00Z'}]");
+    assertThat(MUTATOR.handle(request("v1alpha2", Operation.UPDATE, many, removed)).warnings())
+        .containsExactly(
+            "4 taints new in this write carry an earlier timeAdded: spec.taints[0] (a:NoExecute)"
+                + " timeAdded 2026-11-30T15:00:00Z, spec.taints[1] (b:NoExecute) timeAdded"
+                + " 2026-11-30T15:00:00Z, spec.taints[2] (c:NoExecute) timeAdded"
+                + " 2026-11-30T15:00:00Z, ...; set to 2026-11-30T16:00:00Z: a NoExecute taint"
+                + " added now counts tolerationSeconds from now (the time a removed taint had"
+                + " would evict tolerating Machines at once)");
   }
 
   @Test
