@@ -155,19 +155,17 @@ public final class TaintValidation {
   /**
    * @return whether {@code time} is a JSON string holding an RFC 3339 date-time with an offset (as
    *     {@code metav1.Time} writes it; fractions of a second allowed): the shape the v1alpha2
-   *     schema's {@code format: date-time} accepts, with a real date and time (read by {@link
-   *     java.time.OffsetDateTime#parse}, as the controller reads it)
+   *     schema's {@code format: date-time} accepts, with a real date and time and an offset from
+   *     {@code -23:59} to {@code +23:59} (read by {@link
+   *     dev.ironcore.maintenance.api.compute.TimeAdded#parse}, as the controller reads it)
    */
   public static boolean isDateTime(JsonNode time) {
     if (time == null || !time.isTextual() || !RFC3339.matcher(time.asText()).matches()) {
       return false;
     }
-    try {
-      java.time.OffsetDateTime.parse(time.asText().toUpperCase(java.util.Locale.ROOT));
-      return true;
-    } catch (java.time.format.DateTimeParseException e) {
-      return false;
-    }
+    return dev.ironcore.maintenance.api.compute.TimeAdded.parse(
+            time.asText().toUpperCase(java.util.Locale.ROOT))
+        != null;
   }
 
   /**

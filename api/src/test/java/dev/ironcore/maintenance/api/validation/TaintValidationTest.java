@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -102,6 +104,36 @@ class TaintValidationTest {
                 .toString())
         .contains("\"yesterday\"")
         .contains("must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z");
+  }
+
+  /**
+   * Fresh eyes (session 40): offsets past {@code ±18:00} (java.time's limit) were refused as "must
+   * be an RFC 3339 date-time", while RFC 3339, the schema and Go's {@code metav1.Time} take up to
+   * {@code ±23:59}.
+   */
+  @Test
+  void everyRfc3339OffsetIsADateTimeAndReadAsTheInstantItNames() {
+    for (String ok :
+        List.of(
+            "2026-12-06T10:00:00+19:00",
+            "2026-12-06T10:00:00-23:59",
+            "2026-12-06T10:00:00.25+18:30",
+            "2026-12-06T10:00:00+18:00")) {
+      assertThat(TaintValidation.isDateTime(TextNode.valueOf(ok))).as(ok).isTrue();
+    }
+    for (String bad :
+        List.of(
+            "2026-12-06T10:00:00+24:00",
+            "2026-12-06T10:00:00+19:60",
+            "2026-12-32T10:00:00+19:00")) {
+      assertThat(TaintValidation.isDateTime(TextNode.valueOf(bad))).as(bad).isFalse();
+    }
+    assertThat(dev.ironcore.maintenance.api.compute.TimeAdded.parse("2026-12-06T10:00:00+19:00"))
+        .isEqualTo(java.time.Instant.parse("2026-12-05T15:00:00Z"));
+    assertThat(dev.ironcore.maintenance.api.compute.TimeAdded.parse("2026-12-06T10:00:00.5-23:30"))
+        .isEqualTo(java.time.Instant.parse("2026-12-07T09:30:00.5Z"));
+    assertThat(dev.ironcore.maintenance.api.compute.TimeAdded.parse("2026-12-06T10:00:00+01:00"))
+        .isEqualTo(java.time.Instant.parse("2026-12-06T09:00:00Z"));
   }
 
   @Test

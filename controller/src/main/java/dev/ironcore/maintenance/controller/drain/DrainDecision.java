@@ -443,7 +443,7 @@ public final class DrainDecision {
           && Names.MAINTENANCE_TAINT_KEY.equals(t.getKey())
           && "NoExecute".equals(t.getEffect())
           && t.getTimeAdded() != null) {
-        return instant(t.getTimeAdded());
+        return dev.ironcore.maintenance.api.compute.TimeAdded.parse(t.getTimeAdded());
       }
     }
     return null;

@@ -46,8 +46,11 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
         "/spec/tolerations",
         "spec.tolerations",
         "tolerationSeconds",
+        // true also of an entry whose key or effect changed: it no longer tolerates the old taint
+        // at all (fresh eyes, session 40: "it now tolerates the taint for good" said otherwise)
         new Consequence(
-            "it now tolerates the taint for good", "they now tolerate the taint for good"));
+            "a toleration without them tolerates matching NoExecute taints for good",
+            "a toleration without them tolerates matching NoExecute taints for good"));
   }
 
   @Override

@@ -181,7 +181,8 @@ class ConversionE2ETest {
             "Warning: this v1alpha1 update removed the annotation "
                 + ANNOTATION
                 + ", which keeps the tolerationSeconds of spec.tolerations in v1alpha1: 1 entry"
-                + " loses its tolerationSeconds (it now tolerates the taint for good)");
+                + " loses its tolerationSeconds (a toleration without them tolerates matching"
+                + " NoExecute taints for good)");
     assertThat(get(V2_MACHINES, "vm-drop").at("/spec/tolerations/0").has("tolerationSeconds"))
         .isFalse();
     // an update that keeps the annotation warns of nothing

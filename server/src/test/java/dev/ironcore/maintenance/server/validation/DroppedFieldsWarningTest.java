@@ -51,11 +51,13 @@ class DroppedFieldsWarningTest {
     assertThat(warnings(list -> {}))
         .singleElement()
         .asString()
-        .contains("2 entries lose their tolerationSeconds (they now tolerate the taint for good)");
+        .contains(
+            "2 entries lose their tolerationSeconds (a toleration without them tolerates matching NoExecute taints for good)");
     assertThat(warnings(list -> list.remove(0)))
         .singleElement()
         .asString()
-        .contains("1 entry loses its tolerationSeconds (it now tolerates the taint for good)");
+        .contains(
+            "1 entry loses its tolerationSeconds (a toleration without them tolerates matching NoExecute taints for good)");
     assertThat(warnings(list -> ((ObjectNode) list.get(2)).put("tolerationSeconds", 5)))
         .singleElement()
         .asString()
@@ -89,7 +91,8 @@ class DroppedFieldsWarningTest {
             "this v1alpha1 update changed the annotation "
                 + Names.V1ALPHA2_FIELDS_ANNOTATION
                 + " (or entries it records)")
-        .contains("1 entry loses its tolerationSeconds (it now tolerates the taint for good)");
+        .contains(
+            "1 entry loses its tolerationSeconds (a toleration without them tolerates matching NoExecute taints for good)");
     ObjectNode valued = old.deepCopy();
     ((ObjectNode) valued.at("/spec/tolerations/1")).put("operator", "Equal").put("value", "y");
     assertThat(HANDLER.handle(machine(Operation.UPDATE, valued, old)).warnings())
