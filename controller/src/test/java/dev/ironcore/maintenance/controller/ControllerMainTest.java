@@ -139,6 +139,25 @@ class ControllerMainTest {
   }
 
   @Test
+  void aPositiveDurationUnder1msIsRefusedNotTurnedOff() {
+    // 0.4ms was rounded to 0, which turns the drain timeout off; 0.0001ms was refused as "0s"
+    for (String flag : List.of("--drain-timeout", "--resync-period")) {
+      for (String tiny : List.of("0.4ms", "0.0001ms")) {
+        assertThat(validate(flag + "=" + tiny))
+            .isEqualTo(
+                new Run(
+                    2,
+                    "ironcore-maintenance-controller: Invalid value for option '"
+                        + flag
+                        + "': invalid duration \""
+                        + tiny
+                        + "\": less than 1ms (durations here are whole milliseconds)\n"));
+      }
+    }
+    assertThat(parse("--drain-timeout=1.4ms").drainTimeout).isEqualTo(Duration.ofMillis(1));
+  }
+
+  @Test
   void everyBindAddressIsCheckedWhenTheFlagsAreParsed() {
     for (String flag : List.of("--health-probe-bind-address", "--metrics-bind-address")) {
       for (String bad :

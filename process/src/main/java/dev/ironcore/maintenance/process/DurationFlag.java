@@ -12,7 +12,9 @@ import picocli.CommandLine;
  * runtime) writes them, plus days: decimal numbers with units {@code ms}, {@code s}, {@code m},
  * {@code h}, {@code d} (e.g. {@code 50s}, {@code 1m30s}, {@code 500ms}, {@code 1.5s}, {@code 30d}),
  * {@code 0} alone, or ISO-8601 ({@code PT1H}, {@code P30D}). Never negative; a bare number other
- * than {@code 0} is refused (seconds or minutes?).
+ * than {@code 0} is refused (seconds or minutes?). Durations here are whole milliseconds: a longer
+ * value is rounded to the nearest millisecond ({@code 1.4ms} is {@code 1ms}), and a positive one
+ * under {@code 1ms} is refused rather than rounded to {@code 0}, which turns some flags off.
  */
 public final class DurationFlag {
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h|d)");
@@ -27,9 +29,10 @@ public final class DurationFlag {
 
   /**
    * @param text the flag's value
-   * @return the duration, rounded to milliseconds, zero or positive
+   * @return the duration, rounded to the nearest millisecond: zero only for a zero value, else at
+   *     least 1ms
    * @throws IllegalArgumentException naming the text and the expected form when it does not parse,
-   *     is negative or longer than Go's durations (2562047h)
+   *     is negative, positive but under 1ms, or longer than Go's durations (2562047h)
    */
   public static Duration parse(String text) {
     String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
@@ -40,7 +43,7 @@ public final class DurationFlag {
       try {
         Duration d = Duration.parse(t);
         if (!d.isNegative()) {
-          return d;
+          return wholeMillis(text, d.getSeconds() * 1000.0 + d.getNano() / 1_000_000.0);
         }
       } catch (DateTimeParseException e) {
         // reported below
@@ -66,9 +69,20 @@ public final class DurationFlag {
     if (end == 0 || end != t.length()) {
       throw invalid(text);
     }
+    return wholeMillis(text, millis);
+  }
+
+  /** {@code millis} (zero or positive) rounded to whole milliseconds, never a positive one to 0. */
+  private static Duration wholeMillis(String text, double millis) {
     if (millis > MAX_MILLIS) {
       throw new IllegalArgumentException(
           "invalid duration \"" + text + "\": too large, at most 2562047h (about 292 years)");
+    }
+    if (millis > 0 && millis < 1) {
+      throw new IllegalArgumentException(
+          "invalid duration \""
+              + text
+              + "\": less than 1ms (durations here are whole milliseconds)");
     }
     return Duration.ofMillis(Math.round(millis));
   }

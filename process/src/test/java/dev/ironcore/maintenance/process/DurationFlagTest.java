@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DurationFlagTest {
@@ -41,6 +42,35 @@ class DurationFlagTest {
                 + " years)");
     assertThatThrownBy(() -> DurationFlag.parse("2562048h")).hasMessageContaining("too large");
     assertThat(DurationFlag.parse("2562047h")).isEqualTo(java.time.Duration.ofHours(2562047));
+  }
+
+  @Test
+  void aPositiveDurationUnder1msIsRefusedNotRoundedTo0() {
+    // 0 turns --drain-timeout off: 0.4ms used to round to it silently
+    for (String tiny : List.of("0.4ms", "0.0001ms", "0.5ms", "0.999ms", "0.0004s", "PT0.0004S")) {
+      assertThatThrownBy(() -> DurationFlag.parse(tiny))
+          .as(tiny)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "invalid duration \""
+                  + tiny
+                  + "\": less than 1ms (durations here are whole milliseconds)");
+    }
+    // a zero written with a fraction is still 0
+    assertThat(DurationFlag.parse("0.0ms")).isZero();
+    assertThat(DurationFlag.parse("PT0S")).isZero();
+  }
+
+  @Test
+  void longerDurationsAreRoundedToTheNearestMillisecondIsoOnesToo() {
+    assertThat(DurationFlag.parse("1ms")).isEqualTo(Duration.ofMillis(1));
+    assertThat(DurationFlag.parse("1.4ms")).isEqualTo(Duration.ofMillis(1));
+    assertThat(DurationFlag.parse("1.5ms")).isEqualTo(Duration.ofMillis(2));
+    assertThat(DurationFlag.parse("1.0004s")).isEqualTo(Duration.ofMillis(1000));
+    assertThat(DurationFlag.parse("PT1.0004S")).isEqualTo(Duration.ofMillis(1000));
+    assertThat(DurationFlag.parse("PT0.0015S")).isEqualTo(Duration.ofMillis(2));
+    // ISO-8601 is held to Go's limit as well
+    assertThatThrownBy(() -> DurationFlag.parse("PT2562048H")).hasMessageContaining("too large");
   }
 
   @Test
