@@ -38,6 +38,13 @@ class ControllerMainTest {
         .hasMessageContaining("invalid duration \"50\"");
   }
 
+  @Test
+  void anEmptyValueSetIsASelectorAsForKubectl() {
+    // labels.Parse reads "a in ()" as a in (""): kubectl and the API server accept it
+    assertThat(validate("--capi-machine-selector=a in ()")).isEqualTo(new Run(0, ""));
+    assertThat(validate("--capi-machine-selector=a notin (),b")).isEqualTo(new Run(0, ""));
+  }
+
   private record Run(int exitCode, String err) {}
 
   /** The real command line as {@link ControllerMain#main} runs it, with --validate-flags. */

@@ -9,7 +9,9 @@ import java.util.List;
  * Parses kubectl's {@code -l} selector syntax (Kubernetes {@code labels.Parse}): comma-separated
  * requirements {@code key}, {@code !key}, {@code key=v}, {@code key==v}, {@code key!=v}, {@code
  * key>n}, {@code key<n}, {@code key in (v1,v2)}, {@code key notin (v1,v2)}; whitespace is allowed
- * between tokens. Keys must be qualified names and values valid label values.
+ * between tokens. Keys must be qualified names and values valid label values. A missing value is
+ * the empty one, as in {@code labels.Parse}: {@code a=} is {@code a=""}, {@code a in (,x)} is
+ * {@code a in ("",x)}, and {@code a in ()} is {@code a in ("")}.
  */
 final class LabelSelectorParser {
   private enum Kind {
@@ -99,8 +101,10 @@ final class LabelSelectorParser {
   private List<String> valueSet() {
     expect(Kind.OPEN, "'('");
     List<String> values = new ArrayList<>();
-    if (peek().kind() == Kind.CLOSE) {
-      throw error(peek(), "the value set of 'in'/'notin' must not be empty");
+    if (accept(Kind.CLOSE)) {
+      // labels.Parse reads "()" as the set {""}: "a in ()" selects a present and empty, and
+      // "a notin ()" a absent or not empty, as kubectl and the API server do
+      return List.of("");
     }
     do {
       values.add(value(true));

@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param key label key
  * @param operator how to compare
  * @param values the values: one for {@code =}, {@code !=}, {@code >}, {@code <}; one or more for
- *     {@code in}/{@code notin}; none for exists/does-not-exist
+ *     {@code in}/{@code notin} (the empty value for kubectl's {@code in ()}); none for
+ *     exists/does-not-exist
  */
 public record Requirement(String key, Operator operator, List<String> values) {
 

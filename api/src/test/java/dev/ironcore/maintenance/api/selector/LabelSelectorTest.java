@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.api.selector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,32 @@ class LabelSelectorTest {
   }
 
   @Test
+  void anEmptyValueSetIsTheEmptyValueAsInLabelsParse() {
+    // apimachinery's labels.Parse (and so kubectl -l and the API server) reads "()" as {""}
+    LabelSelector in = LabelSelector.parse("a in ()");
+    assertThat(in.requirements())
+        .containsExactly(new Requirement("a", Requirement.Operator.IN, List.of("")));
+    assertThat(in.test(Map.of("a", ""))).isTrue();
+    assertThat(in.test(Map.of("a", "x"))).isFalse();
+    assertThat(in.test(Map.of())).isFalse();
+    assertThat(in.toString()).isEqualTo("a in ()");
+
+    LabelSelector notIn = LabelSelector.parse("a notin ( ),b");
+    assertThat(notIn.requirements())
+        .containsExactly(
+            new Requirement("a", Requirement.Operator.NOT_IN, List.of("")),
+            new Requirement("b", Requirement.Operator.EXISTS, List.of()));
+    assertThat(notIn.test(Map.of("b", ""))).isTrue();
+    assertThat(notIn.test(Map.of("a", "x", "b", ""))).isTrue();
+    assertThat(notIn.test(Map.of("a", "", "b", ""))).isFalse();
+    assertThat(notIn.test(Map.of("a", "x"))).isFalse();
+    assertThat(notIn.toString()).isEqualTo("a notin (),b");
+    // an empty value among others, as in labels.Parse
+    assertThat(LabelSelector.parse("a in (,x)").test(Map.of("a", ""))).isTrue();
+    assertThat(LabelSelector.parse("a in (x,)").test(Map.of("a", "x"))).isTrue();
+  }
+
+  @Test
   void numericComparisons() {
     assertThat(LabelSelector.parse("n>5").test(Map.of("n", "6"))).isTrue();
     assertThat(LabelSelector.parse("n>5").test(Map.of("n", "5"))).isFalse();
@@ -63,8 +90,6 @@ class LabelSelectorTest {
         .hasMessageContaining("position 5")
         .hasMessageContaining("label key");
     assertThatThrownBy(() -> LabelSelector.parse("a in x")).hasMessageContaining("'('");
-    assertThatThrownBy(() -> LabelSelector.parse("a in ()"))
-        .hasMessageContaining("must not be empty");
     assertThatThrownBy(() -> LabelSelector.parse("a b")).hasMessageContaining("operator");
     assertThatThrownBy(() -> LabelSelector.parse("-a=b")).hasMessageContaining("invalid label key");
     assertThatThrownBy(() -> LabelSelector.parse("a=b c")).hasMessageContaining("position 5");

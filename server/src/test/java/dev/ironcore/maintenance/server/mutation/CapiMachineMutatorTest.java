@@ -156,4 +156,25 @@ class CapiMachineMutatorTest {
                 .isEmpty())
         .isTrue();
   }
+
+  @Test
+  void anEmptyValueSetSelectsAsKubectlDoes() {
+    // "pool notin ()" is "pool notin (\"\")" for kubectl and the API server: no pool label, or a
+    // non-empty one
+    CapiMachineMutator notEmpty = new CapiMachineMutator(LabelSelector.parse("pool notin ()"));
+    CapiMachineMutator empty = new CapiMachineMutator(LabelSelector.parse("pool in ()"));
+    JsonNode none = machine("{'name':'m'}");
+    JsonNode set = machine("{'name':'m','labels':{'pool':'ironcore'}}");
+    JsonNode blank = machine("{'name':'m','labels':{'pool':''}}");
+    assertThat(notEmpty.handle(capiMachine(Operation.CREATE, none, null)).patch().size())
+        .isEqualTo(2);
+    assertThat(notEmpty.handle(capiMachine(Operation.CREATE, set, null)).patch().size())
+        .isEqualTo(2);
+    assertThat(notEmpty.handle(capiMachine(Operation.CREATE, blank, null)).patch().isEmpty())
+        .isTrue();
+    assertThat(empty.handle(capiMachine(Operation.CREATE, blank, null)).patch().size())
+        .isEqualTo(2);
+    assertThat(empty.handle(capiMachine(Operation.CREATE, set, null)).patch().isEmpty()).isTrue();
+    assertThat(empty.handle(capiMachine(Operation.CREATE, none, null)).patch().isEmpty()).isTrue();
+  }
 }
