@@ -85,8 +85,11 @@ public final class LeaderElection {
    * either). 409 (the Lease exists) is the usual answer; anything else (5xx, no answer) is left to
    * the elector's retries.
    *
-   * @throws IllegalStateException naming the flag, the Lease and the API server's message; for a
-   *     401 the Lease and {@link RefusedRequest}'s phrase
+   * @throws IllegalStateException for a 404 or 403, {@code --leader-election-namespace=NS: cannot
+   *     write Lease NAME there: <the API server's message>} (e.g. {@code namespaces "NS" not
+   *     found}); for a 401, the Lease and {@link RefusedRequest}'s phrase; fabric8's exception is
+   *     attached as suppressed, not as the cause, so that its message (the URL and the whole Status
+   *     object) stays out of the one-line start failure
    */
   public static void checkLeaseCanBeWritten(
       KubernetesClient client, String namespace, String leaseName) {
@@ -116,18 +119,25 @@ public final class LeaderElection {
         return; // RBAC that grants get/update on a Lease created beforehand, but not create
       }
       if (e.getCode() == 404 || e.getCode() == 403) {
+        // the API server's message alone (namespaces "x" not found): fabric8's own, "Failure
+        // executing: POST at: <url> ... Received status: Status(...)", would follow it on the
+        // start failure's line were it the cause
         String message =
-            e.getStatus() != null && e.getStatus().getMessage() != null
+            e.getStatus() != null
+                    && e.getStatus().getMessage() != null
+                    && !e.getStatus().getMessage().isBlank()
                 ? e.getStatus().getMessage()
-                : e.getMessage();
-        throw new IllegalStateException(
-            "--leader-election-namespace="
-                + namespace
-                + ": cannot write Lease "
-                + leaseName
-                + " there: "
-                + message,
-            e);
+                : "answered " + e.getCode();
+        IllegalStateException failure =
+            new IllegalStateException(
+                "--leader-election-namespace="
+                    + namespace
+                    + ": cannot write Lease "
+                    + leaseName
+                    + " there: "
+                    + message);
+        failure.addSuppressed(e); // the stack trace (debug) keeps fabric8's
+        throw failure;
       }
     }
   }
