@@ -158,6 +158,102 @@ class ConnectionCeilingHttpTest {
     }
   }
 
+  /**
+   * Silent connections that Jetty's idle timeout closes at the limit count in {@code
+   * ..._connections_closed_without_request_total} as the sweep's do (the counter stayed 0 for them:
+   * {@code sleep 40 | openssl s_client -quiet} clients at {@code --max-connections=2}), and a
+   * connection its client closes at the limit does not. Scraped on the metrics port, which the
+   * limit does not count.
+   */
+  @Test
+  void silentConnectionsClosedAtTheLimitAreCountedAndClientClosesAreNot() throws Exception {
+    LoopbackServer started =
+        LoopbackServer.start(
+            dir, config -> config.withMaxConnections(2).withMetricsBindAddress("127.0.0.1:0"));
+    WebhookServer server = started.server();
+    int port = server.port();
+    HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    try (SSLSocket closedByClient = http1Handshaken(started.certs(), port);
+        SSLSocket silentHttp1 = http1Handshaken(started.certs(), port)) {
+      // the limit is reached; one of the two is closed by its client at once
+      closedByClient.close();
+      awaitMetric(plain, server, "ironcore_maintenance_webhook_connections 1.0");
+      // an HTTP/2 connection that made one request and then says nothing fills the limit again;
+      // a TCP connection that never sends a byte waits in the accept queue
+      try (SSLSocket silentHttp2 =
+              RawHttp2.post(started.certs(), port, "/healthz", 0, new byte[0]);
+          Socket waiting = new Socket("127.0.0.1", port)) {
+        assertThat(closedByServerWithin(silentHttp1, Duration.ofSeconds(15)))
+            .as("the silent HTTP/1.1 connection was closed at the limit")
+            .isTrue();
+        assertThat(closedByServerWithin(silentHttp2, Duration.ofSeconds(15)))
+            .as("the silent HTTP/2 connection was closed at the limit")
+            .isTrue();
+        // the waiting one got in, alone: below the limit it stays
+        awaitMetric(plain, server, "ironcore_maintenance_webhook_connections 1.0");
+        assertThat(scrape(plain, server))
+            .contains("ironcore_maintenance_webhook_connections_closed_without_request_total 2.0");
+      }
+    } finally {
+      server.stop();
+    }
+  }
+
+  /** A TLS connection without ALPN (so HTTP/1.1) whose handshake is complete; no request sent. */
+  private static SSLSocket http1Handshaken(TestCertificates certs, int port) throws IOException {
+    SSLSocket socket =
+        (SSLSocket)
+            SslContexts.trusting(certs.caFile()).getSocketFactory().createSocket("127.0.0.1", port);
+    socket.startHandshake();
+    return socket;
+  }
+
+  /** The server's {@code /metrics} text, from its plain metrics port. */
+  private static String scrape(HttpClient plain, WebhookServer server) throws Exception {
+    return plain
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + server.metricsPort() + "/metrics"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  /** Waits up to 15 s for a line of the metrics port's {@code /metrics}. */
+  private static void awaitMetric(HttpClient plain, WebhookServer server, String line)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (!scrape(plain, server).contains(line) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(scrape(plain, server)).contains(line);
+  }
+
+  /**
+   * True when the server closed {@code socket} within {@code limit}: what it sends is read and
+   * dropped until the end of the stream (or a reset).
+   */
+  private static boolean closedByServerWithin(Socket socket, Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    InputStream in = socket.getInputStream();
+    byte[] buffer = new byte[4096];
+    try {
+      while (System.nanoTime() < deadline) {
+        socket.setSoTimeout(
+            (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        if (in.read(buffer) == -1) {
+          return true;
+        }
+      }
+      return false;
+    } catch (SocketTimeoutException e) {
+      return false;
+    } catch (IOException e) {
+      return true; // reset by the server
+    }
+  }
+
   /** The server's {@code /metrics} text, fetched over {@code client}. */
   private static String metrics(HttpClient client, int port) throws Exception {
     return client

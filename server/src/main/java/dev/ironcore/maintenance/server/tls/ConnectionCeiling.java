@@ -3,6 +3,8 @@ package dev.ironcore.maintenance.server.tls;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -26,12 +28,17 @@ import org.slf4j.LoggerFactory;
  * sends bytes (30 s of silence otherwise): connections that only sit there, or keep busy with a
  * byte every few seconds, a TLS handshake that never ends or HTTP/2 PINGs, free their places for
  * those that wait. Requests count through {@link RequestProgress} (the server's handler must be
- * wrapped with {@link RequestProgress#tracking}). A warning is logged when the ceiling is reached
- * (at most once every {@link #WARNING_INTERVAL}, with how often it was reached since), and
- * callbacks (the metrics' counters) hear of every time and of every connection closed for making no
- * request.
+ * wrapped with {@link RequestProgress#tracking}). Silent connections are closed by Jetty's idle
+ * timeout, shortened at the ceiling; connections that send bytes by a sweep of the open connections
+ * every {@link #SWEEP_INTERVAL}. A warning is logged when the ceiling is reached (at most once
+ * every {@link #WARNING_INTERVAL}, with how often it was reached since), and callbacks (the
+ * metrics' counters) hear of every time and of every connection closed at the ceiling without a
+ * request in flight, whichever of the two closed it. Idle-timeout closes are heard of on a
+ * connector of {@link HttpsConnectors#create}, whose TLS connections report them; on another
+ * connector (the plain ports') only the sweep's closes reach the callback.
  */
-public final class ConnectionCeiling extends NetworkConnectionLimit implements Connection.Listener {
+public final class ConnectionCeiling extends NetworkConnectionLimit
+    implements Connection.Listener, HttpsConnectors.IdleCloseListener {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionCeiling.class);
 
   /**
@@ -57,6 +64,12 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
   /** When each open connection was first seen at the ceiling; the sweeping thread's only. */
   private Map<EndPoint, Long> seenAtCeiling = new HashMap<>();
 
+  /**
+   * Open connections counted as closed without a request (and closing): none is counted twice when
+   * the sweep finds one that its idle timeout is closing. Each leaves when it has closed.
+   */
+  private final Set<EndPoint> closedWithoutRequest = ConcurrentHashMap.newKeySet();
+
   private final AtomicBoolean sweeping = new AtomicBoolean();
   private long reached;
   private long reachedAtLastWarning;
@@ -72,9 +85,10 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
    *     that it starts and stops with it)
    * @param onReached called (under Jetty's lock: must not block) each time the open connections
    *     rise to {@code max}
-   * @param onClosedWithoutRequest called (on Jetty's scheduler: must not block) for each connection
-   *     closed at the ceiling because it had no request in flight for {@link
-   *     #IDLE_TIMEOUT_AT_CEILING}
+   * @param onClosedWithoutRequest called (on Jetty's scheduler or under its lock: must not block)
+   *     once for each connection closed at the ceiling because it had no request in flight for
+   *     {@link #IDLE_TIMEOUT_AT_CEILING}: a silent one by its idle timeout, one that sends bytes by
+   *     the sweep; not for connections their client closes, nor for idle timeouts below the ceiling
    * @throws IllegalArgumentException when {@code max} is below 1
    */
   public ConnectionCeiling(
@@ -98,7 +112,8 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
    * @param limit what the warning names
    * @param connector the connector whose connections count
    * @param onReached called each time the open connections rise to {@code max}
-   * @param onClosedWithoutRequest called for each connection closed for making no request
+   * @param onClosedWithoutRequest called once for each connection closed at the ceiling for making
+   *     no request
    * @param idleTimeoutAtCeiling idle timeout of open connections while at the ceiling, positive
    * @param nanoTime monotonic clock in nanoseconds (for the warnings' interval)
    * @throws IllegalArgumentException when {@code max} is below 1 or the timeout not positive
@@ -185,6 +200,42 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
     }
   }
 
+  /**
+   * True while at the ceiling for a connection with no request in flight: if its idle timeout (then
+   * {@link #IDLE_TIMEOUT_AT_CEILING}) closes it, it counts (below the ceiling, after 30 s of
+   * silence, it does not). Asked before Jetty acts, which may take the count below the ceiling.
+   */
+  @Override
+  public boolean hearsOfIdleClose(EndPoint network) {
+    if (!atCeiling) {
+      return false;
+    }
+    RequestProgress progress = RequestProgress.of(network.getConnection());
+    return progress == null || progress.inFlight() == 0;
+  }
+
+  /** Counts a connection closed by its idle timeout at the ceiling without a request. */
+  @Override
+  public void onIdleClose(EndPoint network) {
+    countClosedWithoutRequest(network);
+  }
+
+  /** Forgets a closed connection that was counted. */
+  @Override
+  public void onClosed(Connection connection) {
+    closedWithoutRequest.remove(connection.getEndPoint());
+  }
+
+  private void countClosedWithoutRequest(EndPoint network) {
+    if (closedWithoutRequest.add(network)) {
+      onClosedWithoutRequest.run();
+      if (!network.isOpen()) {
+        // closing or closed already, perhaps before it was added: onClosed may not come again
+        closedWithoutRequest.remove(network);
+      }
+    }
+  }
+
   private void schedule() {
     connector
         .getScheduler()
@@ -214,8 +265,8 @@ public final class ConnectionCeiling extends NetworkConnectionLimit implements C
       long first = seenAtCeiling.getOrDefault(endPoint, now);
       RequestProgress progress = RequestProgress.of(endPoint.getConnection());
       if (withoutRequest(now, first, progress, deadline)) {
+        countClosedWithoutRequest(endPoint);
         endPoint.close();
-        onClosedWithoutRequest.run();
       } else {
         seen.put(endPoint, first);
       }

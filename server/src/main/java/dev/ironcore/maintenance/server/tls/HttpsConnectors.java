@@ -1,11 +1,17 @@
 package dev.ironcore.maintenance.server.tls;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import org.eclipse.jetty.http2.HTTP2Cipher;
+import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -79,6 +85,103 @@ public final class HttpsConnectors {
   }
 
   /**
+   * Hears of the TLS connections of a connector made by {@link #create} that their idle timeout
+   * closes. A bean of the connector (as {@link ConnectionCeiling} makes itself) is asked.
+   */
+  interface IdleCloseListener {
+    /**
+     * Called as the idle timeout of a connection expires, before Jetty acts on it (on Jetty's
+     * scheduler, or on a thread that shortened the idle timeout; must not block).
+     *
+     * @param network the connection's TCP end point, one of the connector's connected end points
+     * @return whether to call {@link #onIdleClose} if the timeout closes the connection
+     */
+    boolean hearsOfIdleClose(EndPoint network);
+
+    /**
+     * Called, after {@link #hearsOfIdleClose} returned true, when the idle timeout closes the
+     * connection (must not block): with nothing in flight Jetty closes an HTTP/1.1 connection (its
+     * output at once, the rest when the client closes), an HTTP/2 one after a GOAWAY, one still in
+     * its TLS handshake at once. Not called when the timeout leaves it open (an HTTP/1.1 request in
+     * flight gets the timeout instead). The connection may have closed already.
+     *
+     * @param network the connection's TCP end point
+     */
+    void onIdleClose(EndPoint network);
+  }
+
+  /**
+   * Makes {@link IdleReportingSslConnection}s, as Jetty's factory makes its {@link SslConnection}s.
+   */
+  static final class IdleReportingSslConnectionFactory extends SslConnectionFactory {
+    IdleReportingSslConnectionFactory(SslContextFactory.Server tls, String nextProtocol) {
+      super(tls, nextProtocol);
+    }
+
+    @Override
+    protected SslConnection newSslConnection(
+        Connector connector, EndPoint endPoint, SSLEngine engine) {
+      return new IdleReportingSslConnection(
+          connector,
+          endPoint,
+          engine,
+          getSslContextFactory(),
+          isDirectBuffersForEncryption(),
+          isDirectBuffersForDecryption());
+    }
+  }
+
+  /**
+   * A TLS connection that tells its connector's {@link IdleCloseListener}s when its idle timeout
+   * closes it (Jetty tells its connection listeners only that it closed, not why).
+   */
+  static final class IdleReportingSslConnection extends SslConnection {
+    private final Connector connector;
+
+    IdleReportingSslConnection(
+        Connector connector,
+        EndPoint endPoint,
+        SSLEngine engine,
+        SslContextFactory.Server tls,
+        boolean directForEncryption,
+        boolean directForDecryption) {
+      super(
+          connector.getByteBufferPool(),
+          connector.getExecutor(),
+          tls,
+          endPoint,
+          engine,
+          directForEncryption,
+          directForDecryption);
+      this.connector = connector;
+    }
+
+    /**
+     * Lets the connection speaking HTTP (or ALPN, during the handshake) decide as Jetty does, then
+     * tells the listeners that asked when that closes the connection: it returns true (Jetty then
+     * closes the end point), or it is HTTP/2 and closed its session (a GOAWAY, then the end point
+     * closes).
+     */
+    @Override
+    public boolean onIdleExpired(TimeoutException timeout) {
+      EndPoint network = getEndPoint();
+      List<IdleCloseListener> hearing = new ArrayList<>(1);
+      for (IdleCloseListener listener : connector.getBeans(IdleCloseListener.class)) {
+        if (listener.hearsOfIdleClose(network)) {
+          hearing.add(listener);
+        }
+      }
+      boolean close = super.onIdleExpired(timeout);
+      if (close
+          || getSslEndPoint().getConnection() instanceof HTTP2Connection h2
+              && h2.getSession().isClosed()) {
+        hearing.forEach(listener -> listener.onIdleClose(network));
+      }
+      return close;
+    }
+  }
+
+  /**
    * @param server the Jetty server
    * @param base HTTP settings to copy (a {@link SecureRequestCustomizer} is added to the copy)
    * @param tls TLS settings, e.g. {@link ServingCertificate#sslContextFactory()}; its JCA provider
@@ -89,7 +192,8 @@ public final class HttpsConnectors {
    * @param host address to bind, e.g. {@code "0.0.0.0"}
    * @param port port to bind; 0 picks a free one
    * @return the connector (not yet started); ALPN prefers {@code h2}, falls back to {@code
-   *     http/1.1} and uses {@code http/1.1} for clients without ALPN
+   *     http/1.1} and uses {@code http/1.1} for clients without ALPN; its {@link IdleCloseListener}
+   *     beans hear of connections that their idle timeout closes
    */
   public static ServerConnector create(
       Server server,
@@ -117,7 +221,7 @@ public final class HttpsConnectors {
     http2.setInitialSessionRecvWindow(SESSION_RECV_WINDOW_BYTES);
     AlpnConnectionFactory alpn = new AlpnConnectionFactory(conscrypt);
     alpn.setDefaultProtocol(http1.getProtocol());
-    SslConnectionFactory ssl = new SslConnectionFactory(tls, alpn.getProtocol());
+    SslConnectionFactory ssl = new IdleReportingSslConnectionFactory(tls, alpn.getProtocol());
 
     // one selector thread per core, at most 4 (Jetty's default is half the cores): an HTTP/1.x
     // review is answered on its selector's thread (Routes), so the selectors are what uses the
