@@ -204,9 +204,13 @@ done
 # WEBHOOK_ARGS: what a string can tell, before anything is built (its flags are checked by the
 # server itself below, once built)
 for a in $WEBHOOK_ARGS; do
-  case "$a" in --port | --port=*)
-    log "WEBHOOK_ARGS sets --port: set WEBHOOK_PORT instead (make run waits for the server there and points the webhooks at it)"
-    exit 1 ;;
+  case "$a" in
+    --port | --port=*)
+      log "WEBHOOK_ARGS sets --port: set WEBHOOK_PORT instead (make run waits for the server there and points the webhooks at it)"
+      exit 1 ;;
+    --bind-address | --bind-address=*)
+      log "WEBHOOK_ARGS sets --bind-address: make run serves the webhooks on 127.0.0.1, which the webhooks and its readiness check point at"
+      exit 1 ;;
   esac
 done
 

@@ -102,6 +102,30 @@ class RunLocalScriptTest {
     assertThat(local.resolve("run.pid")).as("nothing started").doesNotExist();
   }
 
+  /**
+   * The webhook server's port and address are make run's: the webhooks and the readiness check
+   * point at 127.0.0.1:WEBHOOK_PORT. A tester's {@code WEBHOOK_ARGS='--bind-address=127.0.0.2'} was
+   * accepted, the server listened on 127.0.0.2 and make run failed 60 s later ("webhook server not
+   * ready after 60 s").
+   */
+  @Test
+  void aPortOrBindAddressInWebhookArgsIsRefusedBeforeTheBuild() throws Exception {
+    String bindAddress =
+        "[run] WEBHOOK_ARGS sets --bind-address: make run serves the webhooks on 127.0.0.1, which"
+            + " the webhooks and its readiness check point at\n";
+    assertThat(run(Map.of("WEBHOOK_ARGS", "--zap-log-level=debug --bind-address=127.0.0.2")))
+        .isEqualTo(new Run(1, bindAddress));
+    assertThat(run(Map.of("WEBHOOK_ARGS", "--bind-address 0.0.0.0")))
+        .isEqualTo(new Run(1, bindAddress));
+    assertThat(run(Map.of("WEBHOOK_ARGS", "--port=9444")))
+        .isEqualTo(
+            new Run(
+                1,
+                "[run] WEBHOOK_ARGS sets --port: set WEBHOOK_PORT instead (make run waits for the"
+                    + " server there and points the webhooks at it)\n"));
+    assertThat(local.resolve("run.pid")).as("nothing started").doesNotExist();
+  }
+
   @Test
   void aWebhookPortInWebhookArgsThatIsTheControllersIsRefusedBeforeTheBuild() throws Exception {
     Map<String, String> ports =
