@@ -4,23 +4,28 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.Optional;
 
 /**
  * A listener address in controller-runtime's notation: {@code :8080} (all interfaces), {@code
  * 127.0.0.1:8080}, {@code [::1]:8080}, {@code localhost:8080}, port {@code 0} for any free port,
- * and {@code 0} alone for "no listener". Checked when the flags are parsed, before anything starts:
- * the port is 0–65535 and the host resolves to an address of this machine (a wildcard, a loopback
- * address or one of a network interface), so a typo never reaches the listener.
+ * and {@code 0} alone for "no listener". An IPv6 host takes brackets: {@code ::1:8080} is refused,
+ * as Go's {@code net.SplitHostPort} refuses it ("too many colons"). Checked when the flags are
+ * parsed, before anything starts: the port is 0–65535 and the host resolves to an address of this
+ * machine (a wildcard, a loopback address or one of a network interface), so a typo never reaches
+ * the listener.
  */
 public final class BindAddress {
   private BindAddress() {}
 
   /**
    * @return empty for {@code "0"} (turned off), else the (resolved) socket address to bind
-   * @throws IllegalArgumentException naming the text when there is no {@code :port}, the port is
-   *     not 0–65535, or the host does not resolve to an address of this machine
+   * @throws IllegalArgumentException naming the text when there is no {@code :port}, an IPv6 host
+   *     has no brackets (the message names the bracketed form, e.g. {@code use [::1]:8080}), the
+   *     port is not 0–65535, or the host does not resolve to an address of this machine
    */
   public static Optional<InetSocketAddress> parse(String text) {
     if ("0".equals(text)) {
@@ -34,6 +39,12 @@ public final class BindAddress {
     String host = text.substring(0, colon);
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
+    } else if (host.contains(":")) {
+      throw new IllegalArgumentException(
+          "invalid bind address \""
+              + text
+              + "\": an IPv6 host takes brackets: "
+              + bracketed(host, text.substring(colon + 1)));
     }
     int port = port(text.substring(colon + 1));
     if (port < 0) {
@@ -76,6 +87,25 @@ public final class BindAddress {
               + ") is not an address of this machine (use 0.0.0.0 for all interfaces)");
     }
     return address;
+  }
+
+  /**
+   * What to write instead of an unbracketed IPv6 host and its port: {@code use [::1]:8080}, or,
+   * when the two are no IPv6 address and port (e.g. {@code ::1} alone, read as host {@code :} and
+   * port 1), an example.
+   */
+  private static String bracketed(String host, String portText) {
+    String candidate = "[" + host + "]:" + portText;
+    boolean ipv6 = false;
+    if (port(portText) >= 0) {
+      try {
+        // a server-based authority only for a well-formed IPv6 literal: no name is looked up
+        ipv6 = new URI(null, candidate, null, null, null).getHost() != null;
+      } catch (URISyntaxException e) {
+        ipv6 = false;
+      }
+    }
+    return ipv6 ? "use " + candidate : "write [address]:port, e.g. [::1]:8080";
   }
 
   /**

@@ -41,6 +41,35 @@ class BindAddressTest {
         .hasMessageContaining("is not an address of this machine");
   }
 
+  /**
+   * An IPv6 host without brackets is what Go's {@code net.SplitHostPort} refuses ("too many
+   * colons"), so controller-runtime's notation does not have it: {@code ::1:36502} was read as
+   * {@code [::1]:36502}.
+   */
+  @Test
+  void refusesAnIPv6HostWithoutBracketsNamingTheBracketedForm() {
+    assertThatThrownBy(() -> BindAddress.parse("::1:36502"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "invalid bind address \"::1:36502\": an IPv6 host takes brackets: use [::1]:36502");
+    assertThatThrownBy(() -> BindAddress.parse(":::8080"))
+        .hasMessage("invalid bind address \":::8080\": an IPv6 host takes brackets: use [::]:8080");
+    assertThatThrownBy(() -> BindAddress.parse("fe80::1:0"))
+        .hasMessageEndingWith("use [fe80::1]:0");
+    // no IPv6 address and port to put in brackets: an example instead
+    assertThatThrownBy(() -> BindAddress.parse("::1"))
+        .hasMessage(
+            "invalid bind address \"::1\": an IPv6 host takes brackets: write [address]:port,"
+                + " e.g. [::1]:8080");
+    assertThatThrownBy(() -> BindAddress.parse("a:b:8080"))
+        .hasMessageEndingWith("write [address]:port, e.g. [::1]:8080");
+    assertThatThrownBy(() -> BindAddress.parse("::1:http"))
+        .hasMessageEndingWith("write [address]:port, e.g. [::1]:8080");
+    // the bracketed forms stay accepted
+    assertThat(BindAddress.parse("[::1]:36502").orElseThrow().getPort()).isEqualTo(36502);
+    assertThat(BindAddress.parse("[::]:0").orElseThrow().getAddress().isAnyLocalAddress()).isTrue();
+  }
+
   @Test
   void hostAloneIsCheckedTheSameWay() {
     assertThat(BindAddress.host("127.0.0.1").isLoopbackAddress()).isTrue();
