@@ -6,6 +6,7 @@ import dev.ironcore.maintenance.server.http.BodyBudget;
 import dev.ironcore.maintenance.server.http.HealthEndpoints;
 import dev.ironcore.maintenance.server.http.MeteredEndpoint;
 import dev.ironcore.maintenance.server.http.MetricsEndpoint;
+import dev.ironcore.maintenance.server.http.PlainErrors;
 import dev.ironcore.maintenance.server.http.PlainPort;
 import dev.ironcore.maintenance.server.http.Routes;
 import dev.ironcore.maintenance.server.metrics.WebhookMetrics;
@@ -128,6 +129,8 @@ public final class WebhookServer implements AutoCloseable {
     routes.get("/metrics", new MetricsEndpoint(prometheus::scrape));
     // request threads with deep stacks: writing a 10,000-level object recurses
     Server jetty = new Server(threadPool(config.maxThreads()));
+    // what Jetty refuses itself (a 431, an ambiguous path) is text/plain too, not an HTML page
+    jetty.setErrorHandler(new PlainErrors());
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
     ServerConnector connector =
