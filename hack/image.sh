@@ -2,6 +2,7 @@
 # make image: ONE OCI image with the webhook server and the controller, built by Jib (image/ module).
 #   make image                                    -> image/target/jib-image.tar (OCI tarball)
 #   make image IMAGE=registry/name:tag PUSH=true  -> pushed to the registry (credentials as for docker)
+# PUSH is true or false (default); anything else is refused before anything is built.
 # No Docker engine is needed. Two Maven calls: first the jars, the image's Java runtime and both AOT
 # caches (image/target/jvm; `package`, no Jib), then Jib (its `package` finds all that up to date),
 # so they are built whatever Jib does, even where Maven cannot load the Jib plugin (it has no
@@ -14,6 +15,11 @@ cd "$(dirname "$0")/.."
 read -r -a MVN_CMD <<<"${MVN:-mvn}"
 IMAGE="${IMAGE:-ironcore-maintenance:latest}"
 PUSH="${PUSH:-false}"
+# PUSH=yes would silently build the tarball instead of pushing: refused before anything is built
+case "$PUSH" in
+  true | false) ;;
+  *) echo "make image: PUSH='$PUSH': use true or false" >&2; exit 1 ;;
+esac
 goal=jib:buildTar
 [ "$PUSH" = "true" ] && goal=jib:build
 mkdir -p image/target

@@ -184,7 +184,7 @@ done
 for bool_var in TWO_CLUSTERS DEMO; do
   case "${!bool_var}" in
     true|false) ;;
-    *) log "$bool_var must be true or false, got '${!bool_var}'"; exit 1 ;;
+    *) log "$bool_var='${!bool_var}': use true or false"; exit 1 ;;
   esac
 done
 case " $CONTROLLER_ARGS " in

@@ -72,13 +72,16 @@ class RunLocalScriptTest {
     assertThat(local).doesNotExist();
   }
 
-  /** Fresh eyes: DEMO=maybe silently skipped the demo, while TWO_CLUSTERS=yes was refused. */
+  /**
+   * Fresh eyes: DEMO=maybe silently skipped the demo, while TWO_CLUSTERS=yes was refused. Worded as
+   * make certs' DRY_RUN and make image's PUSH: the value, then what is accepted.
+   */
   @Test
   void switchesTakeTrueOrFalseOnly() throws Exception {
     assertThat(run(Map.of("DEMO", "maybe")))
-        .isEqualTo(new Run(1, "[run] DEMO must be true or false, got 'maybe'\n"));
+        .isEqualTo(new Run(1, "[run] DEMO='maybe': use true or false\n"));
     assertThat(run(Map.of("TWO_CLUSTERS", "yes")))
-        .isEqualTo(new Run(1, "[run] TWO_CLUSTERS must be true or false, got 'yes'\n"));
+        .isEqualTo(new Run(1, "[run] TWO_CLUSTERS='yes': use true or false\n"));
     assertThat(local.resolve("run.pid")).as("nothing started").doesNotExist();
   }
 

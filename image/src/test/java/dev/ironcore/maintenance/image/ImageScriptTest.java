@@ -173,4 +173,20 @@ class ImageScriptTest {
     assertThat(Files.readAllLines(calls).get(3))
         .contains(" package jib:build -Dimage=registry.example/x:1 ");
   }
+
+  /**
+   * PUSH=yes built the tarball and said so, pushing nothing; refused now, before anything is built,
+   * worded as make run's DEMO and make certs' DRY_RUN. Empty is the default, false.
+   */
+  @Test
+  void pushTakesTrueOrFalseOnly() throws Exception {
+    for (String push : new String[] {"yes", "1", "TRUE"}) {
+      assertThat(makeImage(Map.of("JIB_LOG", "ok", "PUSH", push)))
+          .isEqualTo(new Run(1, "", "make image: PUSH='" + push + "': use true or false\n"));
+      assertThat(calls).as("no Maven call").doesNotExist();
+    }
+    assertThat(makeImage(Map.of("JIB_LOG", "ok", "PUSH", "")).out())
+        .startsWith(
+            "make image: ironcore-maintenance:latest as OCI tarball image/target/jib-image.tar");
+  }
 }

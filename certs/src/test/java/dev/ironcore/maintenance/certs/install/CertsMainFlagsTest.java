@@ -265,9 +265,7 @@ class CertsMainFlagsTest {
           .isEqualTo(
               new Run(
                   2,
-                  "certs: DRY_RUN='"
-                      + value
-                      + "' is not a yes/no value: use true, or false (or leave DRY_RUN empty)\n"));
+                  "certs: DRY_RUN='" + value + "': use true or false (or leave DRY_RUN empty)\n"));
     }
     assertThat(dir.resolve("ca")).doesNotExist();
   }

@@ -21,15 +21,16 @@ class EnvBooleanTest {
     assertThat(EnvBoolean.parse("DRY_RUN", "TRUE")).isTrue();
   }
 
+  /**
+   * The message names what is accepted and nothing else: it read "DRY_RUN='yes' is not a yes/no
+   * value: use true, or false", as if yes were one.
+   */
   @Test
   void anythingElseIsRefusedNamingTheAllowedValues() {
     for (String v : new String[] {"yes", "1", "0", "no", " true", "on"}) {
       assertThatThrownBy(() -> EnvBoolean.parse("DRY_RUN", v))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage(
-              "DRY_RUN='"
-                  + v
-                  + "' is not a yes/no value: use true, or false (or leave DRY_RUN empty)");
+          .hasMessage("DRY_RUN='" + v + "': use true or false (or leave DRY_RUN empty)");
     }
   }
 }
