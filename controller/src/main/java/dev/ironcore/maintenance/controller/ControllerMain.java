@@ -255,10 +255,13 @@ public final class ControllerMain implements Callable<Integer> {
     } catch (RuntimeException e) {
       // e.g. a kubeconfig that is not YAML: the parser's message names neither file nor kubeconfig
       String env = System.getenv("KUBECONFIG");
-      throw new IllegalStateException(
-          "cannot load the kubeconfig "
-              + (env == null || env.isBlank() ? "(~/.kube/config or in-cluster)" : env),
-          e);
+      String where = env == null || env.isBlank() ? "(~/.kube/config or in-cluster)" : env;
+      String why = KubeconfigContext.loadFailure(e);
+      if (why != null) {
+        // the parser's message (the cause) would quote the file, a token or a key: not attached
+        throw new IllegalStateException("cannot load the kubeconfig " + where + ": " + why);
+      }
+      throw new IllegalStateException("cannot load the kubeconfig " + where, e);
     }
     Clusters clusters =
         ironcoreKubeconfig == null

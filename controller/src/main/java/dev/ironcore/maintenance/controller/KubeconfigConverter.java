@@ -27,8 +27,9 @@ public final class KubeconfigConverter implements CommandLine.ITypeConverter<Con
       return Config.fromKubeconfig(file);
     } catch (RuntimeException e) {
       // fabric8 wraps the parser's reason as "An error has occurred." (fresh eyes): the cause says
+      String why = KubeconfigContext.loadFailure(e);
       throw new CommandLine.TypeConversionException(
-          "cannot use kubeconfig " + value + ": " + reason(e));
+          "cannot use kubeconfig " + value + ": " + (why != null ? why : reason(e)));
     }
   }
 

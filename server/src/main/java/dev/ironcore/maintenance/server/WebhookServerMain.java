@@ -220,8 +220,14 @@ public final class WebhookServerMain implements Callable<Integer> {
         client = LiveBoundMachines.client(null);
         startEvictionWarnings(client, bound);
       } catch (RuntimeException e) {
+        // the kubeconfig parser's message would quote the file (a token, a key): the place alone
+        String why = KubeconfigContext.loadFailure(e);
         org.slf4j.LoggerFactory.getLogger(WebhookServerMain.class)
-            .warn("no eviction warnings: {}", e.getMessage());
+            .warn(
+                "no eviction warnings: {}",
+                why != null
+                    ? "KUBECONFIG " + System.getenv("KUBECONFIG") + ": " + why
+                    : e.getMessage());
       }
     }
     try {

@@ -152,6 +152,12 @@ public final class KubeconfigContext {
           continue;
         }
         text = Files.readString(file);
+      } catch (java.nio.charset.CharacterCodingException e) {
+        throw new IllegalArgumentException(
+            source
+                + ": "
+                + (files.size() == 1 ? "the file " : file + " ")
+                + "is not UTF-8 text (a kubeconfig is YAML)");
       } catch (IOException | RuntimeException e) {
         return; // reported by whatever loads it
       }
@@ -227,25 +233,130 @@ public final class KubeconfigContext {
     if (config == null || !config.isObject()) {
       return "it holds " + kind(config) + ", not a mapping of clusters, contexts and users";
     }
-    for (String[] list :
-        new String[][] {{"clusters", "cluster"}, {"contexts", "context"}, {"users", "user"}}) {
-      JsonNode entries = config.get(list[0]);
-      if (entries == null || entries.isNull()) {
-        continue;
+    return shapeProblem(config, KUBECONFIG, "");
+  }
+
+  /*
+   * The members of a kubeconfig (client-go's clientcmd/api/v1, as fabric8's model reads them)
+   * whose value is not a string: a mapping, a list or a boolean. Where fabric8's parser meets a
+   * string there, its message quotes the string (a token pasted as "exec: eyJ..."), so they are
+   * checked here first. A shape is a Map of member to shape, MAPPING (any mapping), LIST (a list of
+   * anything), List.of(shape) (a list of that shape) or BOOLEAN (a boolean, or the text true or
+   * false, which fabric8 reads too).
+   */
+  private static final Object MAPPING = new Object();
+  private static final Object LIST = new Object();
+  private static final Object BOOLEAN = new Object();
+  private static final Map<String, Object> KUBECONFIG =
+      Map.of(
+          "clusters",
+          List.of(
+              Map.of(
+                  "cluster",
+                  Map.of(
+                      "insecure-skip-tls-verify", BOOLEAN,
+                      "disable-compression", BOOLEAN,
+                      "extensions", List.of(MAPPING)))),
+          "contexts",
+          List.of(Map.of("context", Map.of("extensions", List.of(MAPPING)))),
+          "users",
+          List.of(
+              Map.of(
+                  "user",
+                  Map.of(
+                      "as-groups", LIST,
+                      "as-user-extra", MAPPING,
+                      "auth-provider", Map.of("config", MAPPING),
+                      "exec",
+                          Map.of(
+                              "args", LIST,
+                              "env", List.of(MAPPING),
+                              "provideClusterInfo", BOOLEAN),
+                      "extensions", List.of(MAPPING)))),
+          "preferences",
+          Map.of("colors", BOOLEAN, "extensions", List.of(MAPPING)),
+          "extensions",
+          List.of(MAPPING));
+
+  /** What in {@code node} does not have {@code shape}, named by its path {@code at}. */
+  @SuppressWarnings("unchecked")
+  private static String shapeProblem(JsonNode node, Object shape, String at) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    String where = at.isEmpty() ? "the file" : at;
+    if (shape == BOOLEAN) {
+      boolean ok =
+          node.isBoolean()
+              || node.isTextual()
+                  && ("true".equalsIgnoreCase(node.asText())
+                      || "false".equalsIgnoreCase(node.asText()));
+      return ok ? null : where + " is " + kind(node) + ", not true or false";
+    }
+    if (shape == LIST || shape instanceof List) {
+      if (!node.isArray()) {
+        return where + " is " + kind(node) + ", not a list";
       }
-      if (!entries.isArray()) {
-        return list[0] + " is " + kind(entries) + ", not a list";
+      if (shape instanceof List<?> items) {
+        for (int i = 0; i < node.size(); i++) {
+          String problem = shapeProblem(node.get(i), items.get(0), at + "[" + i + "]");
+          if (problem != null) {
+            return problem;
+          }
+        }
       }
-      for (int i = 0; i < entries.size(); i++) {
-        JsonNode entry = entries.get(i);
-        String at = list[0] + "[" + i + "]";
-        if (!entry.isObject()) {
-          return at + " is " + kind(entry) + ", not a mapping";
+      return null;
+    }
+    if (!node.isObject()) {
+      return where + " is " + kind(node) + ", not a mapping";
+    }
+    if (shape instanceof Map<?, ?> members) {
+      for (var member : ((Map<String, Object>) members).entrySet()) {
+        String problem =
+            shapeProblem(
+                node.get(member.getKey()),
+                member.getValue(),
+                at.isEmpty() ? member.getKey() : at + "." + member.getKey());
+        if (problem != null) {
+          return problem;
         }
-        JsonNode body = entry.get(list[1]);
-        if (body != null && !body.isNull() && !body.isObject()) {
-          return at + "." + list[1] + " is " + kind(body) + ", not a mapping";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * What stopped fabric8 loading a kubeconfig, without quoting the file: the place (the parser's
+   * path and location) and the kind of problem, never the value or the parser's message.
+   *
+   * @param e what loading threw
+   * @return e.g. {@code cannot be read as a kubeconfig at users[0].user.exec (line 9, column 11): a
+   *     value of the wrong type (...)}; null when nothing in {@code e}'s causes is the parser's
+   */
+  public static String loadFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.nio.charset.CharacterCodingException) {
+        return "the file is not UTF-8 text (a kubeconfig is YAML)";
+      }
+      if (t instanceof com.fasterxml.jackson.databind.JsonMappingException m) {
+        StringBuilder path = new StringBuilder();
+        for (var ref : m.getPath()) {
+          if (ref.getFieldName() != null) {
+            path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+          } else if (ref.getIndex() >= 0) {
+            path.append('[').append(ref.getIndex()).append(']');
+          }
         }
+        var location = m.getLocation();
+        return "cannot be read as a kubeconfig"
+            + (path.length() == 0 ? "" : " at " + path)
+            + (location == null || location.getLineNr() < 1
+                ? ""
+                : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")")
+            + ": a value of the wrong type (its content is not shown: it may be a credential)";
+      }
+      if (t instanceof com.fasterxml.jackson.core.JsonProcessingException p) {
+        return "the file is not YAML (" + yamlProblem(p) + ")";
       }
     }
     return null;

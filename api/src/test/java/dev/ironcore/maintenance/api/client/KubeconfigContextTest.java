@@ -197,6 +197,47 @@ class KubeconfigContextTest {
                 + garbage
                 + ": the file is not YAML (mapping values are not allowed here, line 2,"
                 + " column 10)");
+    // fresh eyes, second round: strings where fabric8 reads a mapping, a list or a boolean
+    java.util.Map<String, String> nested =
+        java.util.Map.of(
+            "user: {token: t}", "user: {exec: SECRETEXEC}",
+            "user: {token: t}\n", "user: {auth-provider: {config: SECRETAP}}\n",
+            "cluster: {server: 'https://127.0.0.1:6443'}",
+                "cluster: {server: 'https://127.0.0.1:6443', insecure-skip-tls-verify: SECRETBOOL}",
+            "kind: Config\n", "kind: Config\npreferences: SECRETPREF\n");
+    java.util.List<String> expected =
+        java.util.List.of(
+            "users[0].user.exec is a text, not a mapping",
+            "users[0].user.auth-provider.config is a text, not a mapping",
+            "clusters[0].cluster.insecure-skip-tls-verify is a text, not true or false",
+            "preferences is a text, not a mapping");
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    int n = 0;
+    for (var e : nested.entrySet()) {
+      Path f =
+          Files.writeString(
+              dir.resolve("nested-" + n++),
+              Files.readString(good).replace(e.getKey(), e.getValue()));
+      assertThatThrownBy(() -> KubeconfigContext.check(f))
+          .message()
+          .doesNotContain("SECRET")
+          .satisfies(m -> seen.add(m.substring(m.indexOf("kubeconfig: ") + 12, m.indexOf(" ("))));
+    }
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+    Path ok =
+        Files.writeString(
+            dir.resolve("bools"),
+            Files.readString(good)
+                .replace(
+                    "cluster: {server: 'https://127.0.0.1:6443'}",
+                    "cluster: {server: 'https://127.0.0.1:6443', insecure-skip-tls-verify: \"true\"}")
+                .replace(
+                    "user: {token: t}",
+                    "user: {exec: {command: x, args: [a], env: [{name: n, value: v}]}}"));
+    assertThatCode(() -> KubeconfigContext.check(ok)).doesNotThrowAnyException();
+    Path binary = Files.write(dir.resolve("binary"), new byte[] {'a', ':', ' ', (byte) 0xE9, '\n'});
+    assertThatThrownBy(() -> KubeconfigContext.check(binary))
+        .hasMessage("kubeconfig " + binary + ": the file is not UTF-8 text (a kubeconfig is YAML)");
     for (Path p : java.util.List.of(pem, token, tokenAsUser, clustersText, garbage)) {
       assertThatThrownBy(() -> KubeconfigContext.check(p))
           .message()
@@ -204,6 +245,25 @@ class KubeconfigContextTest {
           .doesNotContain("MHcC")
           .doesNotContain("abc");
     }
+  }
+
+  /** What fabric8's parser threw is described by place and kind, never by its message. */
+  @Test
+  void aLoadFailureNamesThePlaceNotTheValue() {
+    record Shape(int port) {}
+    Exception e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            Exception.class,
+            () ->
+                new com.fasterxml.jackson.databind.ObjectMapper(
+                        new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                    .readValue("port: SECRET\n", Shape.class));
+    assertThat(e.getMessage()).contains("SECRET");
+    assertThat(KubeconfigContext.loadFailure(new RuntimeException("An error has occurred.", e)))
+        .isEqualTo(
+            "cannot be read as a kubeconfig at port (line 1, column 7): a value of the wrong type"
+                + " (its content is not shown: it may be a credential)");
+    assertThat(KubeconfigContext.loadFailure(new IllegalStateException("other"))).isNull();
   }
 
   /**

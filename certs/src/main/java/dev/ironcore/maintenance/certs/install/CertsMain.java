@@ -471,7 +471,22 @@ public final class CertsMain implements Callable<Integer> {
    * does, not against the working directory.
    */
   static KubernetesClient client(Path kubeconfig) throws IOException {
-    Config config = kubeconfig == null ? Config.autoConfigure(null) : config(kubeconfig);
+    Config config;
+    try {
+      config = kubeconfig == null ? Config.autoConfigure(null) : config(kubeconfig);
+    } catch (RuntimeException e) {
+      String why = dev.ironcore.maintenance.api.client.KubeconfigContext.loadFailure(e);
+      if (why == null) {
+        throw e;
+      }
+      // the parser's message would quote the file (a token, a key): the place alone
+      throw new Refusal(
+          (kubeconfig == null
+                  ? "KUBECONFIG=" + System.getenv("KUBECONFIG")
+                  : "kubeconfig " + kubeconfig)
+              + ": "
+              + why);
+    }
     config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
     config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
     return dev.ironcore.maintenance.api.json.JsonMappers.client(config);
