@@ -117,6 +117,7 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
                   + i
                   + "] ("
                   + KubeObjects.text(taint, "key")
+                  + (value(taint).isEmpty() ? "" : "=" + value(taint))
                   + ":NoExecute) timeAdded "
                   + present.asText());
         }
@@ -159,6 +160,14 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
             + now.asText()
             + ": a NoExecute taint added now counts tolerationSeconds from now (the time a removed"
             + " taint had would evict tolerating Machines at once)");
+  }
+
+  /**
+   * The taint's value, "" when absent (as the eviction warnings name a taint: key=value:effect).
+   */
+  private static String value(JsonNode taint) {
+    String v = KubeObjects.text(taint, "value");
+    return v == null ? "" : v;
   }
 
   /** Whether {@code time} (an RFC 3339 date-time) lies before {@code now}. */

@@ -169,12 +169,16 @@ class TaintTimeAddedMutatorTest {
   @Test
   void aTaintAddedBackWithTheTimeItHadCountsFromNow() {
     JsonNode removed = pool("[]");
-    JsonNode back = pool("[{'key':'up','effect':'NoExecute','timeAdded':'2026-11-30T15:58:00Z'}]");
+    JsonNode back =
+        pool("[{'key':'up','value':'v2','effect':'NoExecute','timeAdded':'2026-11-30T15:58:00Z'}]");
     AdmissionResponse readded =
         MUTATOR.handle(request("v1alpha2", Operation.UPDATE, back, removed));
     assertThat(applyWirePatch(readded, back).at("/spec/taints/0/timeAdded").asText())
         .isEqualTo("2026-11-30T16:00:00Z");
     assertThat(readded.warnings()).hasSize(1);
+    assertThat(readded.warnings().get(0))
+        .as("named as the eviction warnings name it")
+        .startsWith("spec.taints[0] (up=v2:NoExecute) timeAdded 2026-11-30T15:58:00Z lies before");
     JsonNode noSchedule =
         pool("[{'key':'e','effect':'NoSchedule','timeAdded':'2026-11-30T15:00:00Z'}]");
     JsonNode noExecute =
