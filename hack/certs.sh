@@ -58,8 +58,15 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$make_run_kubeconfig" = false ]; then
       echo "certs: KUBECONFIG $KUBECONFIG: none of these files exists" >&2
       exit 2
     fi
-    if ! "$KUBECTL" config current-context >/dev/null 2>&1; then
-      echo "certs: KUBECONFIG $KUBECONFIG: no current-context is set in any of its files" >&2
+    if ! context_error="$("$KUBECTL" config current-context 2>&1 >/dev/null)"; then
+      # kubectl names a file it cannot read (without quoting its content); only "current-context
+      # is not set" means that no file sets one
+      case "$context_error" in
+        *"current-context is not set"*)
+          echo "certs: KUBECONFIG $KUBECONFIG: no current-context is set in any of its files" >&2 ;;
+        *)
+          echo "certs: KUBECONFIG $KUBECONFIG: kubectl cannot read it: $(head -1 <<<"$context_error" | sed 's/^error: //')" >&2 ;;
+      esac
       exit 2
     fi
     # one file as kubectl merges them (credentials embedded), open as fd 3 and deleted at once, so

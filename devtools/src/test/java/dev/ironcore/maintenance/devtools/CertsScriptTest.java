@@ -1,0 +1,67 @@
+package dev.ironcore.maintenance.devtools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code make certs} ({@code hack/certs.sh}, the real script, copied into a scratch checkout) with
+ * a {@code KUBECONFIG} list: what it refuses before anything is built or asked, using the control
+ * plane's kubectl to merge the files.
+ */
+class CertsScriptTest {
+  @TempDir Path checkout;
+
+  /**
+   * Fresh eyes (session 40): a list with one file that is not a kubeconfig (a token) beside a good
+   * one was refused as "no current-context is set in any of its files", which was untrue and did
+   * not name the file; kubectl's own reason (naming the file, not quoting it) is passed on.
+   */
+  @Test
+  void aListWithAFileKubectlCannotReadNamesThatFile() throws Exception {
+    Path repo = ManifestPaths.overlay("local").getParent().getParent();
+    Files.createDirectories(checkout.resolve("hack"));
+    Files.copy(repo.resolve("hack/certs.sh"), checkout.resolve("hack/certs.sh"));
+    Path token = Files.writeString(checkout.resolve("token"), "eyJhbGciOiJSUzI1NiJ9.SECRET");
+    Path good =
+        Files.writeString(
+            checkout.resolve("good"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+                + "contexts: [{name: x, context: {cluster: c}}]\ncurrent-context: x\n");
+    Path none = Files.writeString(checkout.resolve("none"), "apiVersion: v1\nkind: Config\n");
+    assertThat(run(token + ":" + good))
+        .startsWith("certs: KUBECONFIG " + token + ":" + good + ": kubectl cannot read it: ")
+        .contains("\"" + token + "\"")
+        .doesNotContain("SECRET");
+    assertThat(run(none + ":" + none))
+        .isEqualTo(
+            "certs: KUBECONFIG "
+                + none
+                + ":"
+                + none
+                + ": no current-context is set in any of its files\n");
+  }
+
+  private String run(String kubeconfig) throws Exception {
+    String bin = System.getProperty(SharedControlPlane.BIN_DIR_PROPERTY);
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", checkout.resolve("hack/certs.sh").toString(), "ensure")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("KUBECONFIG", kubeconfig);
+    pb.environment().put("DRY_RUN", "true");
+    pb.environment().put("MVN", "false"); // never build, should the script get that far
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    Process p = pb.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isEqualTo(2);
+    return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+  }
+}
