@@ -116,6 +116,18 @@ public final class ControllerApp implements AutoCloseable {
     return this;
   }
 
+  /**
+   * The probe of the IronCore API server the health loop uses, started by the caller (the process
+   * starts it before leader election, so that a standby exports its gauge too); without it, {@link
+   * #start()} starts one of its own and exports its gauge. Call before {@link #start()}.
+   */
+  public ControllerApp withApiServerReach(ApiServerReach reach) {
+    this.reach = reach;
+    return this;
+  }
+
+  private ApiServerReach reach;
+
   /** The cache, once started (tests use it to break an informer). */
   public ClusterCache cache() {
     return cache;
@@ -214,9 +226,12 @@ public final class ControllerApp implements AutoCloseable {
                     clock,
                     events)),
             metrics);
-    ApiServerReach reach = ApiServerReach.of(loopClients.ironcore(), clock).start();
-    running.add(reach);
-    metrics.apiServerReachable(reach::reachable);
+    ApiServerReach reach = this.reach;
+    if (reach == null) {
+      reach = ApiServerReach.of(loopClients.ironcore(), clock).start();
+      running.add(reach);
+      metrics.apiServerReachable(reach::reachable);
+    }
     Loop health =
         new Loop(
             "health",

@@ -306,8 +306,17 @@ public final class ControllerMain implements Callable<Integer> {
           .tag("name", leaderElectionId)
           .register(registry);
     }
+    ControllerMetrics metrics = new ControllerMetrics(registry);
+    // on every replica, standbys too: with one API server for the pools and the Lease, a leader
+    // that cannot reach it exits at the renew deadline, and only the standbys can say why
+    dev.ironcore.maintenance.controller.health.ApiServerReach reach =
+        dev.ironcore.maintenance.controller.health.ApiServerReach.of(
+                clusters.failFast().ironcore(), java.time.Clock.systemUTC())
+            .start();
+    metrics.apiServerReachable(reach::reachable);
     ControllerApp app =
-        new ControllerApp(clusters, options, new ControllerMetrics(registry))
+        new ControllerApp(clusters, options, metrics)
+            .withApiServerReach(reach)
             .withInformerDownThreshold(informerDownThreshold)
             .withOrphanedMachineGrace(orphanedMachineGrace);
     String identity = leaderElect ? Instance.name() : null;
@@ -397,6 +406,7 @@ public final class ControllerMain implements Callable<Integer> {
                 ? "controller stopping: loops finish their passes, then the Lease is released"
                 : "controller stopping: a standby (no loops ran, no Lease of its own to release)");
     app.close();
+    reach.close();
     if (elector != null) {
       releaseLease(elector);
     }

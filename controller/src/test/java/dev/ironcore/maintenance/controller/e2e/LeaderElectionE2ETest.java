@@ -121,7 +121,10 @@ class LeaderElectionE2ETest {
             "(?m)^leader_election_master_status\\{name=\"ironcore-maintenance-controller\",?} 1\\.0$");
     assertThat(b.metrics())
         .containsPattern(
-            "(?m)^leader_election_master_status\\{name=\"ironcore-maintenance-controller\",?} 0\\.0$");
+            "(?m)^leader_election_master_status\\{name=\"ironcore-maintenance-controller\",?} 0\\.0$")
+        // the standby probes the API server too: with one API server for the pools and the Lease,
+        // a leader that cannot reach it exits, and only a standby's gauge says why (session 40)
+        .containsPattern("(?m)^ironcore_maintenance_api_server_reachable 1\\.0$");
 
     // a drain in progress: two Machines evicted, their VMs not yet off (the test is the poollet)
     String pool = world.poolName("ha");
