@@ -296,7 +296,7 @@ class ControllerMainTest {
         .isEqualTo(
             "ironcore-maintenance-controller: KUBECONFIG="
                 + notYaml
-                + ": the file is not YAML (mapping values are not allowed here, line 1, column 10)");
+                + ": the file is not YAML (line 1, column 10)");
     // fresh eyes (session 40): a token named by KUBECONFIG was quoted into the log
     java.nio.file.Path token = dir.resolve("token");
     Files.writeString(token, "eyJhbGciOiJSUzI1NiJ9.SIGNATURE-SECRET");

@@ -497,7 +497,16 @@ public final class CertsMain implements Callable<Integer> {
    * directory.
    */
   static Config config(Path kubeconfig) {
-    return Config.fromKubeconfig(kubeconfig.toAbsolutePath().toFile());
+    try {
+      return Config.fromKubeconfig(kubeconfig.toAbsolutePath().toFile());
+    } catch (RuntimeException e) {
+      String why = KubeconfigContext.loadFailure(e);
+      if (why == null) {
+        throw e;
+      }
+      // the parser's message would quote the file (a token, a key): the place alone
+      throw new Refusal("kubeconfig " + kubeconfig + ": " + why);
+    }
   }
 
   static final class KeyAlgorithmConverter implements CommandLine.ITypeConverter<KeyAlgorithm> {
