@@ -230,6 +230,13 @@ public final class ControllerMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     process.applyLogging();
+    Config config;
+    try {
+      // a file fabric8's parser refuses is a flag error too, named by place only (never quoted)
+      config = KubeconfigContext.autoConfigure(System.getenv());
+    } catch (KubeconfigContext.Unloadable e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     ControllerOptions options =
         new ControllerOptions(
             capiMachineSelector,
@@ -246,23 +253,11 @@ public final class ControllerMain implements Callable<Integer> {
             b.addOrReplaceInterceptor("leadership", gate);
           }
         };
-    KubernetesClient client;
-    try {
-      client =
-          dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
-              .withHttpClientBuilderConsumer(gated)
-              .build();
-    } catch (RuntimeException e) {
-      // e.g. a kubeconfig that is not YAML: the parser's message names neither file nor kubeconfig
-      String env = System.getenv("KUBECONFIG");
-      String where = env == null || env.isBlank() ? "(~/.kube/config or in-cluster)" : env;
-      String why = KubeconfigContext.loadFailure(e);
-      if (why != null) {
-        // the parser's message (the cause) would quote the file, a token or a key: not attached
-        throw new IllegalStateException("cannot load the kubeconfig " + where + ": " + why);
-      }
-      throw new IllegalStateException("cannot load the kubeconfig " + where, e);
-    }
+    KubernetesClient client =
+        dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
+            .withConfig(config)
+            .withHttpClientBuilderConsumer(gated)
+            .build();
     Clusters clusters =
         ironcoreKubeconfig == null
             ? Clusters.single(client)

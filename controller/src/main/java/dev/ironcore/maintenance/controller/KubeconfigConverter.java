@@ -24,25 +24,9 @@ public final class KubeconfigConverter implements CommandLine.ITypeConverter<Con
       throw new CommandLine.TypeConversionException(e.getMessage());
     }
     try {
-      return Config.fromKubeconfig(file);
-    } catch (RuntimeException e) {
-      // fabric8 wraps the parser's reason as "An error has occurred." (fresh eyes): the cause says
-      String why = KubeconfigContext.loadFailure(e);
-      throw new CommandLine.TypeConversionException(
-          "cannot use kubeconfig " + value + ": " + (why != null ? why : reason(e)));
+      return KubeconfigContext.load(file.toPath());
+    } catch (KubeconfigContext.Unloadable e) {
+      throw new CommandLine.TypeConversionException(e.getMessage());
     }
-  }
-
-  /**
-   * The first message in {@code e}'s cause chain that is not fabric8's generic one, on one line.
-   */
-  static String reason(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      String m = t.getMessage();
-      if (m != null && !m.isBlank() && !m.startsWith("An error has occurred")) {
-        return m.strip().replaceAll("\\s*\\R\\s*", " ");
-      }
-    }
-    return e.getClass().getSimpleName();
   }
 }

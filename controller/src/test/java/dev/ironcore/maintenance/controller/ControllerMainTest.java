@@ -312,6 +312,30 @@ class ControllerMainTest {
                 + token
                 + ": the file is not a kubeconfig: it holds a text, not a mapping of clusters,"
                 + " contexts and users (its content is not shown: it may be a credential)");
+    // a kubeconfig the check passes and fabric8's parser refuses (a token given as a list) is a
+    // flag error too (it ended the start with exit 1), named by place
+    java.nio.file.Path listToken = dir.resolve("list-token");
+    Files.writeString(
+        listToken,
+        "apiVersion: v1\nkind: Config\n"
+            + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:"
+            + closed
+            + "'}\n"
+            + "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\n"
+            + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    Run listRun =
+        start(
+            dir, listToken.toString(), "--health-probe-bind-address=0", "--metrics-bind-address=0");
+    assertThat(listRun.exitCode()).isEqualTo(2);
+    assertThat(listRun.err()).doesNotContain("SECRET");
+    assertThat(listRun.err().lines().toList())
+        .last()
+        .asString()
+        .isEqualTo(
+            "ironcore-maintenance-controller: KUBECONFIG="
+                + listToken
+                + ": cannot be read as a kubeconfig at users[0].user.token: a value of the wrong"
+                + " type (its content is not shown: it may be a credential)");
   }
 
   /**
@@ -360,6 +384,22 @@ class ControllerMainTest {
                 + ": the file is not YAML (")
         .doesNotContain("An error has occurred")
         .hasLineCount(1);
+    java.nio.file.Path listToken =
+        Files.writeString(
+            dir.resolve("list-token.kc"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443'}\n"
+                + "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    assertThat(validate("--ironcore-kubeconfig=" + listToken))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: Invalid value for option"
+                    + " '--ironcore-kubeconfig': kubeconfig "
+                    + listToken
+                    + ": cannot be read as a kubeconfig at users[0].user.token: a value of the"
+                    + " wrong type (its content is not shown: it may be a credential)\n"));
   }
 
   @Test

@@ -217,17 +217,12 @@ public final class WebhookServerMain implements Callable<Integer> {
               noCluster.get());
     } else if (evictionWarnings) {
       try {
-        client = LiveBoundMachines.client(null);
+        client = LiveBoundMachines.client(KubeconfigContext.autoConfigure(System.getenv()));
         startEvictionWarnings(client, bound);
       } catch (RuntimeException e) {
-        // the kubeconfig parser's message would quote the file (a token, a key): the place alone
-        String why = KubeconfigContext.loadFailure(e);
+        // KubeconfigContext.Unloadable names the place, never the content
         org.slf4j.LoggerFactory.getLogger(WebhookServerMain.class)
-            .warn(
-                "no eviction warnings: {}",
-                why != null
-                    ? "KUBECONFIG " + System.getenv("KUBECONFIG") + ": " + why
-                    : e.getMessage());
+            .warn("no eviction warnings: {}", e.getMessage());
       }
     }
     try {

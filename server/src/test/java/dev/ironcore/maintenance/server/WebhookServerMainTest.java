@@ -307,6 +307,49 @@ class WebhookServerMainTest {
   }
 
   /**
+   * A kubeconfig the start check passes but fabric8's parser refuses (a token given as a list): the
+   * server serves without eviction warnings and says why by file and place, never quoting it.
+   */
+  @Test
+  void aKubeconfigFabric8CannotLoadIsNamedByPlaceAndTheServerServes() throws Exception {
+    TestCertificates certs = TestCertificates.create(dir);
+    Path listToken =
+        java.nio.file.Files.writeString(
+            dir.resolve("list-token"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443'}\n"
+                + "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    Path log = dir.resolve("list-token.log");
+    ProcessBuilder pb =
+        JavaMain.processBuilder(
+                WebhookServerMain.class,
+                "--port=0",
+                "--bind-address=127.0.0.1",
+                "--tls-cert-file=" + certs.certFile(),
+                "--tls-private-key-file=" + certs.keyFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment().put("KUBECONFIG", listToken.toString());
+    Process p = pb.start();
+    try {
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(() -> java.nio.file.Files.readString(log).contains("no eviction warnings"));
+      assertThat(p.isAlive()).as("the server keeps serving").isTrue();
+      assertThat(java.nio.file.Files.readString(log))
+          .contains(
+              "WARN WebhookServerMain - no eviction warnings: KUBECONFIG="
+                  + listToken
+                  + ": cannot be read as a kubeconfig at users[0].user.token: a value of the wrong"
+                  + " type (its content is not shown: it may be a credential)")
+          .doesNotContain("SECRET");
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /**
    * No kubeconfig and not in a pod: the server serves and says once at start that there are no
    * eviction warnings and why, instead of trying https://kubernetes.default.svc/ (which logged "API
    * discovery failed (... An error has occurred.)" 20 s later).

@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.api.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.Config;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -328,6 +329,80 @@ public final class KubeconfigContext {
   }
 
   /**
+   * fabric8's configuration as its auto-configuration finds it ({@code Config.autoConfigure(null)}:
+   * the files {@code KUBECONFIG} names, merged, else {@code ~/.kube/config}, else the pod's service
+   * account), with a file fabric8's parser refuses named by place only ({@link #loadFailure}). Call
+   * {@link #checkEnv} first: it refuses most such files with a more precise reason.
+   *
+   * @param env the process environment ({@code System.getenv()}), for naming the files: fabric8
+   *     reads the real environment
+   * @return the configuration, as {@code new KubernetesClientBuilder().build()} would make it
+   * @throws Unloadable one line, {@code KUBECONFIG=<its value>: <why>} (or {@code kubeconfig <path
+   *     of ~/.kube/config>: <why>}), when fabric8 cannot load a file (its parser refuses it: the
+   *     place only; it cannot be read)
+   */
+  public static Config autoConfigure(Map<String, String> env) {
+    try {
+      return Config.autoConfigure(null);
+    } catch (RuntimeException e) {
+      String value = env.get("KUBECONFIG");
+      throw unloadable(
+          value != null && !value.isEmpty()
+              ? "KUBECONFIG=" + value
+              : "kubeconfig " + home(env).resolve(".kube").resolve("config"),
+          e);
+    }
+  }
+
+  /**
+   * fabric8's configuration of one kubeconfig file ({@code Config.fromKubeconfig}), its current
+   * context; relative paths in it ({@code certificate-authority}, {@code client-key}, ...) resolved
+   * against the file's directory, as kubectl does. Call {@link #check(Path)} first.
+   *
+   * @throws Unloadable one line, {@code kubeconfig <file>: <why>}, when fabric8 cannot load it (its
+   *     parser refuses it: the place only; it cannot be read)
+   */
+  public static Config load(Path file) {
+    try {
+      return Config.fromKubeconfig(file.toAbsolutePath().toFile());
+    } catch (RuntimeException e) {
+      throw unloadable("kubeconfig " + file, e);
+    }
+  }
+
+  /**
+   * {@code e}, what fabric8 threw loading {@code source}, as one line: the parser's failure by
+   * place only and without the exception (its message quotes the file, a token or a key); any other
+   * (an unreadable file) by the first message of its causes that is not fabric8's generic "An error
+   * has occurred.".
+   */
+  private static Unloadable unloadable(String source, RuntimeException e) {
+    String why = loadFailure(e);
+    if (why != null) {
+      return new Unloadable(source + ": " + why, null);
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && !m.isBlank() && !m.startsWith("An error has occurred")) {
+        return new Unloadable(source + ": " + m.strip().replaceAll("\\s*\\R\\s*", " "), e);
+      }
+    }
+    return new Unloadable(source + ": " + e.getClass().getSimpleName(), e);
+  }
+
+  /**
+   * A kubeconfig fabric8 could not load, in one line naming the file: a parser failure by place
+   * only, with no cause attached (the parser's message quotes the file).
+   */
+  public static final class Unloadable extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    Unloadable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
    * What stopped fabric8 loading a kubeconfig, without quoting the file: the place (the parser's
    * path and location) and the kind of problem, never the value or the parser's message.
    *
@@ -335,7 +410,7 @@ public final class KubeconfigContext {
    * @return e.g. {@code cannot be read as a kubeconfig at users[0].user.exec (line 9, column 11): a
    *     value of the wrong type (...)}; null when nothing in {@code e}'s causes is the parser's
    */
-  public static String loadFailure(Throwable e) {
+  static String loadFailure(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof java.nio.charset.CharacterCodingException) {
         return "the file is not UTF-8 text (a kubeconfig is YAML)";

@@ -283,6 +283,47 @@ class KubeconfigContextTest {
   }
 
   /**
+   * The one loader every process uses: a file the check passes but fabric8's parser refuses (a
+   * token given as a list) is named by file and place, never quoted, and carries no cause (the
+   * parser's message quotes it); a good file loads with its context's server and relative paths
+   * resolved against its directory.
+   */
+  @Test
+  void loadNamesTheFileAndPlaceOfWhatFabric8Refuses() throws Exception {
+    Path listToken =
+        Files.writeString(
+            dir.resolve("list-token"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443'}\n"
+                + "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    assertThatCode(() -> KubeconfigContext.check(listToken)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> KubeconfigContext.load(listToken))
+        .isInstanceOf(KubeconfigContext.Unloadable.class)
+        .hasNoCause()
+        .hasMessage(
+            "kubeconfig "
+                + listToken
+                + ": cannot be read as a kubeconfig at users[0].user.token: a value of the wrong"
+                + " type (its content is not shown: it may be a credential)")
+        .message()
+        .doesNotContain("SECRET");
+
+    Files.createDirectories(dir.resolve("pki"));
+    Path good =
+        Files.writeString(
+            dir.resolve("good"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
+                + " certificate-authority: pki/ca.crt}\n"
+                + "users:\n- name: u\n  user: {token: t}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    var config = KubeconfigContext.load(good);
+    assertThat(config.getMasterUrl()).isEqualTo("https://127.0.0.1:6443/");
+    assertThat(config.getCaCertFile()).isEqualTo(dir.resolve("pki/ca.crt").toString());
+  }
+
+  /**
    * Fresh eyes (session 38): an empty file named by KUBECONFIG or a flag made fabric8 use its
    * defaults (https://kubernetes.default.svc/), failing 20 s later without saying why.
    */

@@ -473,19 +473,12 @@ public final class CertsMain implements Callable<Integer> {
   static KubernetesClient client(Path kubeconfig) throws IOException {
     Config config;
     try {
-      config = kubeconfig == null ? Config.autoConfigure(null) : config(kubeconfig);
-    } catch (RuntimeException e) {
-      String why = dev.ironcore.maintenance.api.client.KubeconfigContext.loadFailure(e);
-      if (why == null) {
-        throw e;
-      }
-      // the parser's message would quote the file (a token, a key): the place alone
-      throw new Refusal(
-          (kubeconfig == null
-                  ? "KUBECONFIG=" + System.getenv("KUBECONFIG")
-                  : "kubeconfig " + kubeconfig)
-              + ": "
-              + why);
+      config =
+          kubeconfig == null
+              ? KubeconfigContext.autoConfigure(System.getenv())
+              : KubeconfigContext.load(kubeconfig);
+    } catch (KubeconfigContext.Unloadable e) {
+      throw new Refusal(e.getMessage());
     }
     config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
     config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
@@ -498,14 +491,9 @@ public final class CertsMain implements Callable<Integer> {
    */
   static Config config(Path kubeconfig) {
     try {
-      return Config.fromKubeconfig(kubeconfig.toAbsolutePath().toFile());
-    } catch (RuntimeException e) {
-      String why = KubeconfigContext.loadFailure(e);
-      if (why == null) {
-        throw e;
-      }
-      // the parser's message would quote the file (a token, a key): the place alone
-      throw new Refusal("kubeconfig " + kubeconfig + ": " + why);
+      return KubeconfigContext.load(kubeconfig);
+    } catch (KubeconfigContext.Unloadable e) {
+      throw new Refusal(e.getMessage());
     }
   }
 
