@@ -128,6 +128,19 @@ public final class ControllerApp implements AutoCloseable {
 
   private ApiServerReach reach;
 
+  /**
+   * Starts probing the IronCore API server of {@code clusters} ({@code GET /readyz}, fail-fast
+   * client) and exports the result as {@code ironcore_maintenance_api_server_reachable}.
+   *
+   * @return the started probe; the caller closes it
+   */
+  public static ApiServerReach startApiServerReach(
+      Clusters clusters, Clock clock, ControllerMetrics metrics) {
+    ApiServerReach reach = ApiServerReach.of(clusters.failFast().ironcore(), clock).start();
+    metrics.apiServerReachable(reach::reachable);
+    return reach;
+  }
+
   /** The cache, once started (tests use it to break an informer). */
   public ClusterCache cache() {
     return cache;
@@ -228,9 +241,8 @@ public final class ControllerApp implements AutoCloseable {
             metrics);
     ApiServerReach reach = this.reach;
     if (reach == null) {
-      reach = ApiServerReach.of(loopClients.ironcore(), clock).start();
+      reach = startApiServerReach(clusters, clock, metrics);
       running.add(reach);
-      metrics.apiServerReachable(reach::reachable);
     }
     Loop health =
         new Loop(

@@ -305,10 +305,7 @@ public final class ControllerMain implements Callable<Integer> {
     // on every replica, standbys too: with one API server for the pools and the Lease, a leader
     // that cannot reach it exits at the renew deadline, and only the standbys can say why
     dev.ironcore.maintenance.controller.health.ApiServerReach reach =
-        dev.ironcore.maintenance.controller.health.ApiServerReach.of(
-                clusters.failFast().ironcore(), java.time.Clock.systemUTC())
-            .start();
-    metrics.apiServerReachable(reach::reachable);
+        ControllerApp.startApiServerReach(clusters, java.time.Clock.systemUTC(), metrics);
     ControllerApp app =
         new ControllerApp(clusters, options, metrics)
             .withApiServerReach(reach)

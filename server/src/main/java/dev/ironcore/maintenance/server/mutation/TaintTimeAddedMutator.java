@@ -91,8 +91,8 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
     }
     Map<KeyValue, JsonNode> oldNoExecute =
         oldNoExecute(request.oldObject() == null ? null : request.oldObject().at("/spec/taints"));
-    TextNode now = TextNode.valueOf(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
-    Instant nowInstant = Instant.parse(now.asText());
+    Instant nowInstant = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS);
+    TextNode now = TextNode.valueOf(nowInstant.toString());
     JsonPatch.Builder patch = JsonPatch.builder();
     ObjectNode stamped = null; // the object as the patch leaves it, copied at the first change
     List<String> backdated = new java.util.ArrayList<>();
