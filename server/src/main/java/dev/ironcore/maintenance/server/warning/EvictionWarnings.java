@@ -58,13 +58,14 @@ public final class EvictionWarnings {
    * @param now the time of the write: {@code tolerationSeconds} count from a taint's {@code
    *     timeAdded} where it is earlier (IronCore IEP-21, as the eviction loop counts them)
    * @return e.g. {@code 2 bound Machines do not tolerate maintenance.ironcore.dev=x:NoExecute and
-   *     will be evicted} and {@code 1 bound Machine tolerates k:NoExecute for 30 s only
-   *     (tolerationSeconds) and will be evicted then} (the seconds left since {@code timeAdded}),
-   *     or {@code ... tolerates k:NoExecute for less than the 600 s since its timeAdded
-   *     (tolerationSeconds) and will be evicted now}; a {@code timeAdded} ahead of {@code now} adds
-   *     its distance to every toleration's seconds, as the eviction loop waits for it ({@code ...
-   *     for 130 to 700 s only (tolerationSeconds, counted from its timeAdded 100 s from now) ...});
-   *     at most three per added taint, none for a taint that evicts no Machine
+   *     will be evicted} ({@code tolerates ... for 0 s (tolerationSeconds 0 or less) and will be
+   *     evicted} for Machines tolerating it for no time) and {@code 1 bound Machine tolerates
+   *     k:NoExecute for 30 s only (tolerationSeconds) and will be evicted then} (the seconds left
+   *     since {@code timeAdded}), or {@code ... tolerates k:NoExecute for less than the 600 s since
+   *     its timeAdded (tolerationSeconds) and will be evicted now}; a {@code timeAdded} ahead of
+   *     {@code now} adds its distance to every toleration's seconds, as the eviction loop waits for
+   *     it ({@code ... for 130 to 700 s only (tolerationSeconds, counted from its timeAdded 100 s
+   *     from now) ...}); at most three per added taint, none for a taint that evicts no Machine
    */
   public static List<String> of(
       MachinePool old, MachinePool updated, List<Machine> bound, Instant now) {
@@ -97,6 +98,7 @@ public final class EvictionWarnings {
         elapsed = 0;
       }
       long evictedNow = 0;
+      long forNoTime = 0;
       long shortest = Long.MAX_VALUE;
       long longest = 0;
       long later = 0;
@@ -116,6 +118,9 @@ public final class EvictionWarnings {
           // (as the eviction loop and Kubernetes' taint eviction do; fresh eyes, session 40: "for
           // 60 s only ... evicted then" was said while the loop evicted them that second)
           evictedNow++;
+          if (seconds != null) {
+            forNoTime++;
+          }
         } else {
           long tolerated = Math.max(seconds, 0);
           // saturating: tolerationSeconds may be up to 2^63-1, elapsed negative
@@ -133,12 +138,21 @@ public final class EvictionWarnings {
         }
       }
       if (evictedNow > 0) {
-        warnings.add(
-            (evictedNow == 1
-                    ? "1 bound Machine does not tolerate "
-                    : evictedNow + " bound Machines do not tolerate ")
-                + describe(t)
-                + " and will be evicted");
+        // fresh eyes (session 40): a Machine tolerating the taint for 0 s was said not to tolerate
+        String machines = evictedNow == 1 ? "1 bound Machine " : evictedNow + " bound Machines ";
+        String zero = "for 0 s (tolerationSeconds 0 or less)";
+        if (forNoTime == 0) {
+          machines += (evictedNow == 1 ? "does not tolerate " : "do not tolerate ") + describe(t);
+        } else if (forNoTime == evictedNow) {
+          machines += (evictedNow == 1 ? "tolerates " : "tolerate ") + describe(t) + " " + zero;
+        } else {
+          machines +=
+              "do not tolerate "
+                  + describe(t)
+                  + " or tolerate it "
+                  + zero.replace(")", ": " + forNoTime + " of them)");
+        }
+        warnings.add(machines + " and will be evicted");
       }
       if (elapsedAlready > 0) {
         warnings.add(

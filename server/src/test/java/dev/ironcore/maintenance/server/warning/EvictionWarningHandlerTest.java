@@ -90,7 +90,8 @@ class EvictionWarningHandlerTest {
             machine("vm-deleting", true, forSeconds(30L)));
     assertThat(update("[]", t, p -> Optional.of(bound)).warnings())
         .containsExactly(
-            "2 bound Machines do not tolerate k=v:NoExecute and will be evicted",
+            "2 bound Machines do not tolerate k=v:NoExecute or tolerate it for 0 s"
+                + " (tolerationSeconds 0 or less: 1 of them) and will be evicted",
             "4 bound Machines tolerate k=v:NoExecute for 30 to 900 s only (tolerationSeconds) and"
                 + " will be evicted then");
     assertThat(
@@ -168,10 +169,32 @@ class EvictionWarningHandlerTest {
         .containsExactly(
             // vm-none and vm-0 (tolerationSeconds 0: at once, whatever the timeAdded, as the
             // eviction loop does; fresh eyes, session 40: it was said to wait 100 s)
-            "2 bound Machines do not tolerate k=v:NoExecute and will be evicted",
+            "2 bound Machines do not tolerate k=v:NoExecute or tolerate it for 0 s"
+                + " (tolerationSeconds 0 or less: 1 of them) and will be evicted",
             "3 bound Machines tolerate k=v:NoExecute for 130 to 9223372036854775807 s only"
                 + " (tolerationSeconds, counted from its timeAdded 100 s from now) and will be"
                 + " evicted then");
+  }
+
+  /** Fresh eyes (session 40): Machines tolerating a taint for 0 s were said not to tolerate it. */
+  @Test
+  void machinesToleratingForNoTimeAreNotSaidNotToTolerate() {
+    java.time.Instant now = java.time.Instant.parse("2026-12-06T02:00:00Z");
+    String t = "[{\"key\":\"k\",\"effect\":\"NoExecute\"}]";
+    assertThat(
+            addedAt(
+                now,
+                t,
+                List.of(
+                    machine("vm-0", false, forSeconds(0L)),
+                    machine("vm-neg", false, forSeconds(-5L)))))
+        .containsExactly(
+            "2 bound Machines tolerate k:NoExecute for 0 s (tolerationSeconds 0 or less) and will"
+                + " be evicted");
+    assertThat(addedAt(now, t, List.of(machine("vm-0", false, forSeconds(0L)))))
+        .containsExactly(
+            "1 bound Machine tolerates k:NoExecute for 0 s (tolerationSeconds 0 or less) and will"
+                + " be evicted");
   }
 
   @Test
