@@ -307,20 +307,16 @@ class WebhookServerMainTest {
   }
 
   /**
-   * A kubeconfig the start check passes but fabric8's parser refuses (a token given as a list): the
-   * server serves without eviction warnings and says why by file and place, never quoting it.
+   * The server on a free loopback port with {@code env} applied to its environment, until it says
+   * "no eviction warnings" (at most 60 s); checks that it still serves.
+   *
+   * @return its output so far (stdout and stderr)
    */
-  @Test
-  void aKubeconfigFabric8CannotLoadIsNamedByPlaceAndTheServerServes() throws Exception {
+  private String serveWithoutEvictionWarnings(
+      String name, java.util.function.Consumer<java.util.Map<String, String>> env)
+      throws Exception {
     TestCertificates certs = TestCertificates.create(dir);
-    Path listToken =
-        java.nio.file.Files.writeString(
-            dir.resolve("list-token"),
-            "apiVersion: v1\nkind: Config\n"
-                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443'}\n"
-                + "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\n"
-                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
-    Path log = dir.resolve("list-token.log");
+    Path log = dir.resolve(name + ".log");
     ProcessBuilder pb =
         JavaMain.processBuilder(
                 WebhookServerMain.class,
@@ -330,23 +326,41 @@ class WebhookServerMainTest {
                 "--tls-private-key-file=" + certs.keyFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
-    pb.environment().put("KUBECONFIG", listToken.toString());
+    env.accept(pb.environment());
     Process p = pb.start();
     try {
       org.awaitility.Awaitility.await()
           .atMost(java.time.Duration.ofSeconds(60))
           .until(() -> java.nio.file.Files.readString(log).contains("no eviction warnings"));
       assertThat(p.isAlive()).as("the server keeps serving").isTrue();
-      assertThat(java.nio.file.Files.readString(log))
-          .contains(
-              "WARN WebhookServerMain - no eviction warnings: KUBECONFIG="
-                  + listToken
-                  + ": cannot be read as a kubeconfig at users[0].user.token: a value of the wrong"
-                  + " type (its content is not shown: it may be a credential)")
-          .doesNotContain("SECRET");
+      return java.nio.file.Files.readString(log);
     } finally {
       p.destroyForcibly();
     }
+  }
+
+  /**
+   * A kubeconfig the start check passes but fabric8's parser refuses (a token given as a list): the
+   * server serves without eviction warnings and says why by file and place, never quoting it.
+   */
+  @Test
+  void aKubeconfigFabric8CannotLoadIsNamedByPlaceAndTheServerServes() throws Exception {
+    Path listToken =
+        java.nio.file.Files.writeString(
+            dir.resolve("list-token"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443'}\n"
+                + "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    assertThat(
+            serveWithoutEvictionWarnings(
+                "list-token", env -> env.put("KUBECONFIG", listToken.toString())))
+        .contains(
+            "WARN WebhookServerMain - no eviction warnings: KUBECONFIG="
+                + listToken
+                + ": cannot be read as a kubeconfig at users[0].user.token: a value of the wrong"
+                + " type (its content is not shown: it may be a credential)")
+        .doesNotContain("SECRET");
   }
 
   /**
@@ -356,40 +370,24 @@ class WebhookServerMainTest {
    */
   @Test
   void noClusterMeansNoEvictionWarningsSaidOnceAtStart() throws Exception {
-    TestCertificates certs = TestCertificates.create(dir);
     Path home = java.nio.file.Files.createDirectories(dir.resolve("home"));
-    Path log = dir.resolve("no-cluster.log");
-    ProcessBuilder pb =
-        JavaMain.processBuilder(
-                WebhookServerMain.class,
-                "--port=0",
-                "--bind-address=127.0.0.1",
-                "--tls-cert-file=" + certs.certFile(),
-                "--tls-private-key-file=" + certs.keyFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    pb.environment().remove("KUBECONFIG");
-    pb.environment().remove("KUBERNETES_SERVICE_HOST");
-    pb.environment().remove("KUBERNETES_MASTER");
-    pb.environment().put("HOME", home.toString());
-    Process p = pb.start();
-    try {
-      org.awaitility.Awaitility.await()
-          .atMost(java.time.Duration.ofSeconds(60))
-          .until(() -> java.nio.file.Files.readString(log).contains("no eviction warnings"));
-      assertThat(p.isAlive()).as("the server keeps serving").isTrue();
-      assertThat(java.nio.file.Files.readString(log))
-          .contains(
-              "WARN WebhookServerMain - no eviction warnings: no cluster to talk to: KUBECONFIG is"
-                  + " unset, "
-                  + home.resolve(".kube/config")
-                  + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
-                  + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG"
-                  + " (--no-eviction-warnings turns them off without this line)")
-          .doesNotContain("eviction warnings on");
-    } finally {
-      p.destroyForcibly();
-    }
+    assertThat(
+            serveWithoutEvictionWarnings(
+                "no-cluster",
+                env -> {
+                  env.remove("KUBECONFIG");
+                  env.remove("KUBERNETES_SERVICE_HOST");
+                  env.remove("KUBERNETES_MASTER");
+                  env.put("HOME", home.toString());
+                }))
+        .contains(
+            "WARN WebhookServerMain - no eviction warnings: no cluster to talk to: KUBECONFIG is"
+                + " unset, "
+                + home.resolve(".kube/config")
+                + " does not exist and this is not a pod (KUBERNETES_SERVICE_HOST and"
+                + " KUBERNETES_SERVICE_PORT are not both set); set KUBECONFIG"
+                + " (--no-eviction-warnings turns them off without this line)")
+        .doesNotContain("eviction warnings on");
   }
 
   /**
