@@ -91,14 +91,25 @@ public final class DrainDecision {
    * @param clock the time a hold is measured against
    */
   /**
-   * {@code " (N since the CAPI Machine's deletion)"} when the drain's time ({@code held}, from the
-   * taint) and the time since the deletion read differently (the drain waited for a slot or for a
-   * write the API server failed, and {@code ironcore_maintenance_drain_duration_seconds} counts
-   * from the deletion); else empty.
+   * How much later than the CAPI Machine's deletion a drain must have started for its {@code
+   * DrainCompleted} to name the time since the deletion too: 5 s. The taint of a drain that did not
+   * wait is written a second or two after the deletion (its {@code timeAdded} in whole seconds), a
+   * difference that would show now and then and mean nothing (fresh eyes: "drained in 49s (50s
+   * since the CAPI Machine's deletion)" for a drain that never waited).
+   */
+  static final Duration STARTED_LATER = Duration.ofSeconds(5);
+
+  /**
+   * {@code " (N since the CAPI Machine's deletion)"} when the drain started ({@code since}, its
+   * taint) at least {@link #STARTED_LATER} after the deletion and the two times read differently
+   * (the drain waited for a slot or for a write the API server failed, and {@code
+   * ironcore_maintenance_drain_duration_seconds} counts from the deletion); else empty.
    */
   private static String sinceDeletion(
       Instant deletedAt, Instant since, Duration held, Instant now) {
-    if (deletedAt == null || since == null || since.equals(deletedAt)) {
+    if (deletedAt == null
+        || since == null
+        || Duration.between(deletedAt, since).compareTo(STARTED_LATER) < 0) {
       return "";
     }
     String total = HumanDuration.of(Duration.between(deletedAt, now));

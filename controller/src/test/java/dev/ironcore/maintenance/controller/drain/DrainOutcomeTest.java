@@ -265,6 +265,25 @@ class DrainOutcomeTest {
             DrainPolicy.defaults(),
             at(Duration.ofSeconds(53)));
     assertThat(atOnce.events().get(0).message()).startsWith("pool pool-a drained in 53s: ");
+    // a taint written a second or two after the deletion is a drain that did not wait
+    var taintedSoonAfter =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(4)),
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(53)));
+    assertThat(taintedSoonAfter.events().get(0).message())
+        .startsWith("pool pool-a drained in 49s: ");
+    var taintedLater =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(5)),
+            List.of(),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(53)));
+    assertThat(taintedLater.events().get(0).message())
+        .startsWith("pool pool-a drained in 48s (53s since the CAPI Machine's deletion): ");
   }
 
   @Test
