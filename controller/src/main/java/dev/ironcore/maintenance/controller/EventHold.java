@@ -35,7 +35,7 @@ final class EventHold {
     void after(Duration delay, Runnable task);
   }
 
-  private record Held(String what, BooleanSupplier write) {}
+  private record Held(String what, String subject, BooleanSupplier write) {}
 
   private final BiConsumer<String, BooleanSupplier> release;
   private final Scheduler scheduler;
@@ -65,6 +65,16 @@ final class EventHold {
    * @param write its write; true when written (it must not throw)
    */
   void add(String what, BooleanSupplier write) {
+    add(what, null, write);
+  }
+
+  /**
+   * As {@link #add(String, BooleanSupplier)}, for an Event that a later one must not overtake
+   * ({@link #take}).
+   *
+   * @param subject what {@link #take} names it by (the object and the Event's reason), or null
+   */
+  void add(String what, String subject, BooleanSupplier write) {
     List<Held> batch = null;
     synchronized (this) {
       long now = nanoTime.getAsLong();
@@ -72,7 +82,7 @@ final class EventHold {
         firstNanos = now;
       }
       lastNanos = now;
-      held.add(new Held(what, write));
+      held.add(new Held(what, subject, write));
       if (held.size() >= MAX_HELD) {
         batch = takeAll();
       } else if (!checkScheduled) {
@@ -83,6 +93,28 @@ final class EventHold {
     if (batch != null) {
       releaseAll(batch);
     }
+  }
+
+  /**
+   * Takes the Events held for {@code subject} out of the hold, in the order they came, for the
+   * caller to write now: a later Event on the same object is about to be written, and must not
+   * reach the API server before them (a {@code DrainBlocked} still held when its drain completes
+   * would be written after the {@code DrainCompleted}, with the same second as its timestamp, and
+   * read as the drain's last word).
+   *
+   * @return each taken Event as its name and its write (true when written)
+   */
+  synchronized List<java.util.Map.Entry<String, BooleanSupplier>> take(String subject) {
+    List<java.util.Map.Entry<String, BooleanSupplier>> taken = new ArrayList<>();
+    held.removeIf(
+        h -> {
+          if (!subject.equals(h.subject())) {
+            return false;
+          }
+          taken.add(java.util.Map.entry(h.what(), h.write()));
+          return true;
+        });
+    return taken;
   }
 
   /** Releases every Event held now, at once (a clean stop of the process). */

@@ -192,7 +192,38 @@ public final class EventRecorder implements AutoCloseable {
    */
   public void recordInBackground(HasMetadata object, String type, String reason, String message) {
     Attempt attempt = attempt(object, type, reason, message, true, false);
-    hold.add(attempt.what(), attempt.write());
+    hold.add(attempt.what(), subject(object, reason), attempt.write());
+  }
+
+  /**
+   * Writes now, on the caller's thread and in the order they came, the Events of {@code reason} on
+   * {@code object} that {@link #recordInBackground} still holds: for progress that a later Event
+   * ends, so that the later one is written after it (fresh eyes: a {@code DrainBlocked} "waiting
+   * for 2 Machines" held for a burst was written after its drain's {@code DrainCompleted} and
+   * {@code PoolDeleted}, in the same second, and read as the drain's last word). Each keeps its
+   * timestamp; one the API server does not take is retried in the background as usual. One already
+   * handed over from the hold is written as recorded.
+   */
+  public void writeHeldNow(HasMetadata object, String reason) {
+    for (var held : hold.take(subject(object, reason))) {
+      if (!held.getValue().getAsBoolean()) {
+        retries.retry(held.getKey(), held.getValue());
+      }
+    }
+  }
+
+  /** The object (kind, namespace, name, uid) and a reason: what {@link #writeHeldNow} matches. */
+  private static String subject(HasMetadata object, String reason) {
+    var meta = object.getMetadata();
+    return object.getKind()
+        + "/"
+        + meta.getNamespace()
+        + "/"
+        + meta.getName()
+        + "/"
+        + meta.getUid()
+        + "#"
+        + reason;
   }
 
   /**

@@ -51,6 +51,25 @@ class EventHoldTest {
     assertThat(hold.held()).isZero();
   }
 
+  /**
+   * The held Events of one subject are taken out in the order they came, for the caller to write;
+   * the others are released as usual.
+   */
+  @Test
+  void theEventsOfASubjectAreTakenOutInOrderAndNotReleasedAgain() {
+    long start = now;
+    hold.add("DrainBlocked on ns/a", "a#DrainBlocked", () -> true);
+    hold.add("DrainBlocked on ns/b", "b#DrainBlocked", () -> true);
+    hold.add("PoolUnknown on default/p", () -> true);
+    hold.add("DrainBlocked on ns/a again", "a#DrainBlocked", () -> true);
+    assertThat(hold.take("a#DrainBlocked"))
+        .extracting(java.util.Map.Entry::getKey)
+        .containsExactly("DrainBlocked on ns/a", "DrainBlocked on ns/a again");
+    assertThat(hold.take("a#DrainBlocked")).isEmpty();
+    advanceTo(start + EventHold.QUIET.toNanos());
+    assertThat(released).containsExactly("DrainBlocked on ns/b", "PoolUnknown on default/p");
+  }
+
   @Test
   void aBurstIsHeldUntilItIsOverAndReleasedInArrivalOrder() {
     long start = now;

@@ -390,6 +390,11 @@ public final class DrainReconciler implements Reconciler {
           continue; // this drain's start on this pool is on record already
         }
       }
+      if (DrainEvent.COMPLETED.equals(e.reason())) {
+        // a DrainBlocked still held for a burst would be written after this one and read as the
+        // drain's last word (fresh eyes, session 41): written first
+        events.writeHeldNow(on, DrainEvent.BLOCKED);
+      }
       if (when == DrainEvent.When.BEFORE_WRITE) {
         // a retried write: not again; an event the API server could not take holds the write
         // DrainCompleted's message names the time the drain took, which grows with each retry

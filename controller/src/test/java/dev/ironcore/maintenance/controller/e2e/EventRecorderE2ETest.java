@@ -82,6 +82,46 @@ class EventRecorderE2ETest {
         .satisfies(e -> assertThat(e.getCount()).isEqualTo(THREADS * PER_THREAD));
   }
 
+  /**
+   * Fresh eyes (session 41): a {@code DrainBlocked} held in the background was written after the
+   * drain's {@code DrainCompleted}, in the same second; {@link EventRecorder#writeHeldNow} writes
+   * it first, keeping its timestamp, and leaves other reasons and objects to the hold.
+   */
+  @Test
+  void heldProgressIsWrittenBeforeTheEventThatEndsIt() throws Exception {
+    MachinePool pool = world.createPool(world.poolName("held"), List.of());
+    MachinePool other = world.createPool(world.poolName("other"), List.of());
+    try (EventRecorder recorder = new EventRecorder(world.client, Clock.systemUTC())) {
+      recorder.recordInBackground(pool, "Normal", "DrainBlocked", "waiting for 1 Machine");
+      recorder.recordInBackground(pool, "Normal", "Other", "not taken");
+      recorder.recordInBackground(other, "Normal", "DrainBlocked", "another object's");
+      recorder.writeHeldNow(pool, "DrainBlocked");
+      assertThat(eventsOn(pool.getMetadata().getName()))
+          .extracting(Event::getReason)
+          .as("written by the call, before anything else")
+          .containsExactly("DrainBlocked");
+      assertThat(recorder.recordOnce(pool, "Normal", "DrainCompleted", "drained")).isTrue();
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> eventsOn(pool.getMetadata().getName()).size() == 3);
+      List<Event> events =
+          eventsOn(pool.getMetadata().getName()).stream()
+              .sorted(
+                  java.util.Comparator.comparingLong(
+                      e -> Long.parseLong(e.getMetadata().getResourceVersion())))
+              .toList();
+      assertThat(events)
+          .extracting(Event::getReason)
+          .containsExactly("DrainBlocked", "DrainCompleted", "Other");
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> eventsOn(other.getMetadata().getName()).size() == 1);
+      assertThat(eventsOn(other.getMetadata().getName()))
+          .extracting(Event::getReason)
+          .containsExactly("DrainBlocked");
+    }
+  }
+
   @Test
   void concurrentRecordsOfDistinctAndRepeatedEvents() throws Exception {
     String name = distinctAndRepeated("events", r -> r::record);
