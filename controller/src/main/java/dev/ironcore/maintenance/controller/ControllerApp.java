@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller;
 
+import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.client.RefusedRequest;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
@@ -17,6 +18,7 @@ import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.LoggedReconciler;
 import dev.ironcore.maintenance.controller.runtime.Loop;
+import dev.ironcore.maintenance.process.Cli;
 import dev.ironcore.maintenance.process.DurationFlag;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -147,6 +149,56 @@ public final class ControllerApp implements AutoCloseable {
   }
 
   /**
+   * Checks that the CAPI cluster serves {@code cluster.x-k8s.io/v1beta2}, the version our informer
+   * and webhooks use (Cluster API 1.11 or later). A group served without it is refused: the
+   * informer would list a 404 for ever and the webhooks, registered for v1beta2, would never be
+   * called, so the CAPI Machines would be deleted without a drain (fresh eyes, session 41: a
+   * v1beta1-only Cluster API got no protection and a controller that never became ready without
+   * saying why). A group not served at all (Cluster API not installed yet) is logged at WARN: the
+   * informer keeps trying, as for a CRD still being installed.
+   *
+   * @throws IllegalStateException naming the versions served and what is needed
+   */
+  private void capiServed() {
+    io.fabric8.kubernetes.api.model.APIGroup group;
+    try {
+      group = clusters.capi().getApiGroup(Names.CAPI_GROUP);
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      LOG.warn(
+          "cannot read which versions of {} {} serves: {}",
+          Names.CAPI_GROUP,
+          clusters.capi().getMasterUrl(),
+          Cli.reason(e));
+      return;
+    }
+    List<String> versions =
+        group == null || group.getVersions() == null
+            ? List.of()
+            : group.getVersions().stream()
+                .map(io.fabric8.kubernetes.api.model.GroupVersionForDiscovery::getVersion)
+                .toList();
+    if (versions.isEmpty()) {
+      LOG.warn(
+          "{} does not serve {} (is Cluster API installed? 1.11 or later is needed): the CAPI"
+              + " Machine informer waits for it",
+          clusters.capi().getMasterUrl(),
+          Names.CAPI_GROUP);
+    } else if (!versions.contains(Names.CAPI_STORAGE_VERSION)) {
+      throw new IllegalStateException(
+          Names.CAPI_GROUP
+              + " on "
+              + clusters.capi().getMasterUrl()
+              + " serves "
+              + versions
+              + ", not "
+              + Names.CAPI_STORAGE_VERSION
+              + ": ironcore-maintenance needs Cluster API 1.11 or later (its webhooks and"
+              + " informer use v1beta2 Machines; with this Cluster API, CAPI Machines would be"
+              + " deleted without a drain)");
+    }
+  }
+
+  /**
    * Starts informers, waits for them to sync (60 s at most), then starts the loops.
    *
    * @throws IllegalStateException first of all when the API server does not say which versions of
@@ -186,6 +238,7 @@ public final class ControllerApp implements AutoCloseable {
           served.isEmpty() ? "nothing yet" : served,
           api.apiVersion());
     }
+    capiServed();
     ClusterCache cache = new ClusterCache(clusters, options.resyncPeriod(), api);
     this.cache = cache;
     Map<String, String> kinds =

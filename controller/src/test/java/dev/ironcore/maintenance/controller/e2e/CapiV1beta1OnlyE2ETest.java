@@ -1,0 +1,73 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ironcore.maintenance.controller.ControllerApp;
+import dev.ironcore.maintenance.controller.ControllerOptions;
+import dev.ironcore.maintenance.testkit.LocalControlPlane;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.RenderedManifests;
+import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fresh eyes (session 41): a Cluster API that serves {@code cluster.x-k8s.io} in v1beta1 only
+ * (before CAPI 1.11) got no protection (the webhooks match v1beta2) and a controller that listed a
+ * 404 for ever without saying why. Its start is refused, naming the versions served and what is
+ * needed. A control plane of its own, with the local CAPI CRD cut to v1beta1.
+ */
+class CapiV1beta1OnlyE2ETest {
+  @TempDir Path dir;
+
+  @SuppressWarnings("unchecked")
+  private static void installV1beta1OnlyCapi(LocalControlPlane cp) {
+    List<GenericKubernetesResource> crds = new ArrayList<>();
+    crds.addAll(RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("crds")));
+    List<GenericKubernetesResource> capi =
+        RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("capi-local"));
+    for (GenericKubernetesResource crd : capi) {
+      Map<String, Object> spec = (Map<String, Object>) crd.getAdditionalProperties().get("spec");
+      spec.remove("conversion");
+      List<Map<String, Object>> versions = (List<Map<String, Object>>) spec.get("versions");
+      versions.removeIf(v -> !"v1beta1".equals(v.get("name")));
+      versions.get(0).put("storage", true);
+    }
+    crds.addAll(capi);
+    crds.forEach(c -> cp.client().resource(c).serverSideApply());
+    cp.kubectl(
+            "wait",
+            "--for=condition=Established",
+            "--timeout=60s",
+            "crd/machines.compute.ironcore.dev",
+            "crd/machinepools.compute.ironcore.dev",
+            "crd/machines.cluster.x-k8s.io")
+        .orThrow();
+  }
+
+  @Test
+  void aClusterApiWithoutV1beta2IsRefusedAtStartNamingTheVersionNeeded() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      installV1beta1OnlyCapi(cp);
+      var client = cp.newClient();
+      try {
+        assertThatThrownBy(() -> new ControllerApp(client, ControllerOptions.defaults()).start())
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessage(
+                "cluster.x-k8s.io on "
+                    + client.getMasterUrl()
+                    + " serves [v1beta1], not v1beta2: ironcore-maintenance needs Cluster API 1.11"
+                    + " or later (its webhooks and informer use v1beta2 Machines; with this"
+                    + " Cluster API, CAPI Machines would be deleted without a drain)");
+      } finally {
+        client.close();
+      }
+    }
+  }
+}
