@@ -167,12 +167,19 @@ public final class ClusterTrust implements TrustStore {
               + "; install the webhooks first (kubectl apply -k manifests/default)");
     }
     if (all.stream().allMatch(o -> o.validating == null)) {
+      // the mutating one alone is what manifests/two-clusters/capi installs (fresh eyes: the hint
+      // to apply manifests/default there would replace the two-cluster Deployments)
       throw new Refusal(
           "ValidatingWebhookConfiguration "
               + webhookConfiguration
               + " not found"
               + where
-              + "; install the webhooks first (kubectl apply -k manifests/default)");
+              + (clients.size() == 1
+                  ? "; in the CAPI cluster of a two-cluster install, which has the mutating one"
+                      + " only, give the IronCore cluster's kubeconfig too (IRONCORE_KUBECONFIG=,"
+                      + " docs/two-clusters.md); in one cluster, install the webhooks first"
+                      + " (kubectl apply -k manifests/default)"
+                  : "; install the webhooks first (kubectl apply -k manifests/default)"));
     }
     for (String name : crds) {
       boolean found =

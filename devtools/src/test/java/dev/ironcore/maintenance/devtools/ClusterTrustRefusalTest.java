@@ -1,0 +1,56 @@
+package dev.ironcore.maintenance.devtools;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ironcore.maintenance.certs.install.ClusterTrust;
+import dev.ironcore.maintenance.certs.install.Refusal;
+import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fresh eyes (session 41): {@code make certs} in the CAPI cluster of a two-cluster install without
+ * {@code IRONCORE_KUBECONFIG} said "install the webhooks first (kubectl apply -k
+ * manifests/default)", which there would replace the two-cluster Deployments. A cluster holding the
+ * mutating configuration only (what manifests/two-clusters/capi installs) is pointed at
+ * IRONCORE_KUBECONFIG first.
+ */
+class ClusterTrustRefusalTest {
+  @Test
+  void aClusterWithTheMutatingConfigurationOnlyIsPointedAtTheTwoClusterInstall() {
+    KubernetesClient client = SharedControlPlane.get().client();
+    String name = "trust-refusal-test";
+    var mutating =
+        client
+            .admissionRegistration()
+            .v1()
+            .mutatingWebhookConfigurations()
+            .resource(
+                new MutatingWebhookConfigurationBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .endMetadata()
+                    .build())
+            .create();
+    try {
+      assertThatThrownBy(() -> new ClusterTrust(client, name, List.of()).read())
+          .isInstanceOf(Refusal.class)
+          .hasMessage(
+              "ValidatingWebhookConfiguration "
+                  + name
+                  + " not found; in the CAPI cluster of a two-cluster install, which has the"
+                  + " mutating one only, give the IronCore cluster's kubeconfig too"
+                  + " (IRONCORE_KUBECONFIG=, docs/two-clusters.md); in one cluster, install the"
+                  + " webhooks first (kubectl apply -k manifests/default)");
+    } finally {
+      client
+          .admissionRegistration()
+          .v1()
+          .mutatingWebhookConfigurations()
+          .resource(mutating)
+          .delete();
+    }
+  }
+}
