@@ -223,6 +223,15 @@ public final class CertsMain implements Callable<Integer> {
                   throw new Refusal(reason);
                 });
       }
+      // a cluster install's CA directory belongs to the clusters it was made for (make run's
+      // cluster is new each time: its CA directory is its own)
+      List<String> uids = servingFiles != null ? List.of() : clusterUids(clients);
+      if (!uids.isEmpty()) {
+        var other = CaDirCluster.mismatch(caDir, uids);
+        if (other.isPresent()) {
+          throw new Refusal(other.get());
+        }
+      }
       lock = dry ? null : CaDirLock.acquire(caDir);
       List<ServingPairStore> secrets = new ArrayList<>();
       clients.forEach(c -> secrets.add(new SecretPairStore(c, namespace, secret)));
@@ -251,6 +260,9 @@ public final class CertsMain implements Callable<Integer> {
               out,
               Clock.systemUTC());
       install.run();
+      if (!dry) {
+        CaDirCluster.record(caDir, uids);
+      }
       unusedLifetimes(install).forEach(n -> out.println("note: " + n));
       return 0;
     } catch (Refusal e) {
@@ -282,6 +294,19 @@ public final class CertsMain implements Callable<Integer> {
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** The {@code kube-system} uid of every cluster; empty when one of them cannot be read. */
+  private static List<String> clusterUids(List<KubernetesClient> clients) {
+    List<String> uids = new ArrayList<>();
+    for (KubernetesClient c : clients) {
+      var uid = ClusterIdentity.uid(c);
+      if (uid.isEmpty()) {
+        return List.of();
+      }
+      uids.add(uid.get());
+    }
+    return uids;
+  }
 
   /**
    * What a finished run did not use of the lifetimes asked for: {@code VALIDITY} when no serving
