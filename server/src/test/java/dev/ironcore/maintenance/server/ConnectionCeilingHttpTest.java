@@ -189,8 +189,12 @@ class ConnectionCeilingHttpTest {
         assertThat(closedByServerWithin(silentHttp2, Duration.ofSeconds(15)))
             .as("the silent HTTP/2 connection was closed at the limit")
             .isTrue();
-        // the waiting one got in, alone: below the limit it stays
-        awaitMetric(plain, server, "ironcore_maintenance_webhook_connections 1.0");
+        // the waiting one got in, alone: below the limit it stays. The clients here never close:
+        // a connection the server ended (an HTTP/2 session after its GOAWAY) may keep its place
+        // until its idle timeout, 30 s once below the limit (a loaded full build outlasted 15 s,
+        // session 41); it must still go without the client's help
+        awaitMetric(
+            plain, server, "ironcore_maintenance_webhook_connections 1.0", Duration.ofSeconds(45));
         assertThat(scrape(plain, server))
             .contains("ironcore_maintenance_webhook_connections_closed_without_request_total 2.0");
       }
@@ -223,7 +227,13 @@ class ConnectionCeilingHttpTest {
   /** Waits up to 15 s for a line of the metrics port's {@code /metrics}. */
   private static void awaitMetric(HttpClient plain, WebhookServer server, String line)
       throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    awaitMetric(plain, server, line, Duration.ofSeconds(15));
+  }
+
+  /** Waits up to {@code limit} for a line of the metrics port's {@code /metrics}. */
+  private static void awaitMetric(
+      HttpClient plain, WebhookServer server, String line, Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
     while (!scrape(plain, server).contains(line) && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
@@ -232,10 +242,7 @@ class ConnectionCeilingHttpTest {
 
   /**
    * True when the server closed {@code socket} within {@code limit}: what it sends is read and
-   * dropped until the end of the stream (or a reset). The socket is then closed, as a client does
-   * on the end of the stream: an HTTP/2 session closed by the server (GOAWAY) may wait for the
-   * client's close before its place is free, and with the load of a full build that outlasted the
-   * 15 s wait for the connection count (a failed run, session 41).
+   * dropped until the end of the stream (or a reset).
    */
   private static boolean closedByServerWithin(Socket socket, Duration limit) throws Exception {
     long deadline = System.nanoTime() + limit.toNanos();
@@ -246,7 +253,6 @@ class ConnectionCeilingHttpTest {
         socket.setSoTimeout(
             (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         if (in.read(buffer) == -1) {
-          socket.close();
           return true;
         }
       }
@@ -254,7 +260,6 @@ class ConnectionCeilingHttpTest {
     } catch (SocketTimeoutException e) {
       return false;
     } catch (IOException e) {
-      socket.close();
       return true; // reset by the server
     }
   }
