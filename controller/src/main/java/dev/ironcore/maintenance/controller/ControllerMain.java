@@ -253,20 +253,11 @@ public final class ControllerMain implements Callable<Integer> {
             b.addOrReplaceInterceptor("leadership", gate);
           }
         };
-    KubernetesClient client =
-        dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
-            .withConfig(config)
-            .withHttpClientBuilderConsumer(gated)
-            .build();
+    KubernetesClient client = client(config, gated, KubeconfigContext.source(System.getenv()));
     Clusters clusters =
         ironcoreKubeconfig == null
             ? Clusters.single(client)
-            : new Clusters(
-                client,
-                dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
-                    .withConfig(ironcoreKubeconfig)
-                    .withHttpClientBuilderConsumer(gated)
-                    .build());
+            : new Clusters(client, client(ironcoreKubeconfig, gated, "--ironcore-kubeconfig"));
     org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
         .info(
             clusters.separate()
@@ -481,6 +472,34 @@ public final class ControllerMain implements Callable<Integer> {
               "leader election: the API server did not take the Lease's release within {} s; it"
                   + " expires on its own",
               LEASE_RELEASE_WAIT.toSeconds());
+    }
+  }
+
+  /**
+   * A client of {@code config}; fabric8 reads the kubeconfig's certificate and key files here, so a
+   * file that is missing or unusable is a flag error naming {@code source} (fresh eyes: a missing
+   * {@code certificate-authority} file ended the start with "An error has occurred." and the path
+   * only).
+   */
+  private KubernetesClient client(
+      Config config,
+      java.util.function.Consumer<io.fabric8.kubernetes.client.http.HttpClient.Builder> gated,
+      String source) {
+    try {
+      return dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
+          .withConfig(config)
+          .withHttpClientBuilderConsumer(gated)
+          .build();
+    } catch (RuntimeException e) {
+      String why = Cli.reason(e).replaceFirst("^An error has occurred\\.(: )?", "");
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof java.nio.file.NoSuchFileException missing) {
+          why = "no such file " + missing.getFile();
+          break;
+        }
+      }
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), source + ": cannot build a client of it: " + why);
     }
   }
 

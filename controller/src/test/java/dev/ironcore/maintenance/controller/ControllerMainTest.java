@@ -336,6 +336,29 @@ class ControllerMainTest {
                 + listToken
                 + ": cannot be read as a kubeconfig at users[0].user.token: a value of the wrong"
                 + " type (its content is not shown: it may be a credential)");
+    // review (session 41): fabric8 reads the certificate files when it builds the client; a
+    // missing one said "An error has occurred." and the path only
+    java.nio.file.Path missingCa = dir.resolve("missing-ca");
+    Files.writeString(
+        missingCa,
+        "apiVersion: v1\nkind: Config\n"
+            + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:"
+            + closed
+            + "', certificate-authority: pki/ca.crt}\n"
+            + "users:\n- name: u\n  user: {token: t}\n"
+            + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    Run missingCaRun =
+        start(
+            dir, missingCa.toString(), "--health-probe-bind-address=0", "--metrics-bind-address=0");
+    assertThat(missingCaRun.exitCode()).isEqualTo(2);
+    assertThat(missingCaRun.err().lines().toList())
+        .last()
+        .asString()
+        .isEqualTo(
+            "ironcore-maintenance-controller: KUBECONFIG="
+                + missingCa
+                + ": cannot build a client of it: no such file "
+                + dir.resolve("pki/ca.crt"));
   }
 
   /**

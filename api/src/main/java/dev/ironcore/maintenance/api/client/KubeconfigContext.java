@@ -337,21 +337,31 @@ public final class KubeconfigContext {
    * @param env the process environment ({@code System.getenv()}), for naming the files: fabric8
    *     reads the real environment
    * @return the configuration, as {@code new KubernetesClientBuilder().build()} would make it
-   * @throws Unloadable one line, {@code KUBECONFIG=<its value>: <why>} (or {@code kubeconfig <path
-   *     of ~/.kube/config>: <why>}), when fabric8 cannot load a file (its parser refuses it: the
-   *     place only; it cannot be read)
+   * @throws Unloadable one line, {@code <source>: <why>} ({@link #source}), when fabric8 cannot
+   *     load its configuration (a file its parser refuses: the place only)
    */
   public static Config autoConfigure(Map<String, String> env) {
     try {
       return Config.autoConfigure(null);
     } catch (RuntimeException e) {
-      String value = env.get("KUBECONFIG");
-      throw unloadable(
-          value != null && !value.isEmpty()
-              ? "KUBECONFIG=" + value
-              : "kubeconfig " + home(env).resolve(".kube").resolve("config"),
-          e);
+      throw unloadable(source(env), e);
     }
+  }
+
+  /**
+   * Where fabric8's auto-configuration takes its configuration from, for a message: {@code
+   * KUBECONFIG=<its value>}, else {@code kubeconfig <path of ~/.kube/config>} when that is a file,
+   * else {@code the in-cluster configuration} (the pod's service account).
+   *
+   * @param env the process environment ({@code System.getenv()})
+   */
+  public static String source(Map<String, String> env) {
+    String value = env.get("KUBECONFIG");
+    if (value != null && !value.isEmpty()) {
+      return "KUBECONFIG=" + value;
+    }
+    Path config = home(env).resolve(".kube").resolve("config");
+    return Files.isRegularFile(config) ? "kubeconfig " + config : "the in-cluster configuration";
   }
 
   /**

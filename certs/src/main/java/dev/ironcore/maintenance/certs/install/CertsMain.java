@@ -418,6 +418,8 @@ public final class CertsMain implements Callable<Integer> {
       }
       try {
         KubeconfigContext.check(kubeconfig);
+        // what fabric8's parser refuses too, as a flag error like the check's (review, session 41)
+        KubeconfigContext.load(kubeconfig);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--kubeconfig: " + e.getMessage());

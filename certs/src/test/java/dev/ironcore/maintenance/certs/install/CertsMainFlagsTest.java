@@ -104,6 +104,24 @@ class CertsMainFlagsTest {
                     + ": the file is not a kubeconfig: it holds a text, not a mapping of clusters,"
                     + " contexts and users (its content is not shown: it may be a credential)\n"));
     assertThat(dir.resolve("ca")).doesNotExist();
+    // review (session 41): a file the check passes and fabric8's parser refuses, as a flag error
+    // of --kubeconfig like the check's (it was "certs: kubeconfig ...", exit 1)
+    Path listToken =
+        Files.writeString(
+            dir.resolve("list-token"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443'}\n"
+                + "users:\n- name: u\n  user: {token: [SECRET-TOKEN]}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    assertThat(run("--kubeconfig=" + listToken, "--ca-dir=" + dir.resolve("ca")))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: --kubeconfig: kubeconfig "
+                    + listToken
+                    + ": cannot be read as a kubeconfig at users[0].user.token: a value of the"
+                    + " wrong type (its content is not shown: it may be a credential)\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
   }
 
   /**
