@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
-import dev.ironcore.maintenance.testkit.RenderedManifests;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,36 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 class CapiV1beta1OnlyE2ETest {
   @TempDir Path dir;
 
-  @SuppressWarnings("unchecked")
-  private static void installV1beta1OnlyCapi(LocalControlPlane cp) {
-    List<GenericKubernetesResource> crds = new ArrayList<>();
-    crds.addAll(RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("crds")));
-    List<GenericKubernetesResource> capi =
-        RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("capi-local"));
-    for (GenericKubernetesResource crd : capi) {
-      Map<String, Object> spec = (Map<String, Object>) crd.getAdditionalProperties().get("spec");
-      spec.remove("conversion");
-      List<Map<String, Object>> versions = (List<Map<String, Object>>) spec.get("versions");
-      versions.removeIf(v -> !"v1beta1".equals(v.get("name")));
-      versions.get(0).put("storage", true);
-    }
-    crds.addAll(capi);
-    crds.forEach(c -> cp.client().resource(c).serverSideApply());
-    cp.kubectl(
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/machines.compute.ironcore.dev",
-            "crd/machinepools.compute.ironcore.dev",
-            "crd/machines.cluster.x-k8s.io")
-        .orThrow();
-  }
-
   @Test
   void aClusterApiWithoutV1beta2IsRefusedAtStartNamingTheVersionNeeded() throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
-      installV1beta1OnlyCapi(cp);
+      SingleVersionCrds.install(cp, null, "v1beta1");
       var client = cp.newClient();
       try {
         assertThatThrownBy(() -> new ControllerApp(client, ControllerOptions.defaults()).start())

@@ -16,17 +16,12 @@ import dev.ironcore.maintenance.controller.ControllerApp;
 import dev.ironcore.maintenance.controller.ControllerOptions;
 import dev.ironcore.maintenance.controller.drain.LiveBoundMachines;
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
-import dev.ironcore.maintenance.testkit.ManifestPaths;
-import dev.ironcore.maintenance.testkit.RenderedManifests;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,29 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class V1alpha1OnlyE2ETest {
   @TempDir Path dir;
-
-  @SuppressWarnings("unchecked")
-  private static void installV1alpha1OnlyCrds(LocalControlPlane cp) {
-    List<GenericKubernetesResource> crds = new ArrayList<>();
-    crds.addAll(RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("crds")));
-    for (GenericKubernetesResource crd : crds) {
-      Map<String, Object> spec = (Map<String, Object>) crd.getAdditionalProperties().get("spec");
-      spec.remove("conversion");
-      List<Map<String, Object>> versions = (List<Map<String, Object>>) spec.get("versions");
-      versions.removeIf(v -> !"v1alpha1".equals(v.get("name")));
-      versions.get(0).put("storage", true);
-    }
-    crds.addAll(RenderedManifests.render(cp.kubectlTool(), ManifestPaths.overlay("capi-local")));
-    crds.forEach(c -> cp.client().resource(c).serverSideApply());
-    cp.kubectl(
-            "wait",
-            "--for=condition=Established",
-            "--timeout=60s",
-            "crd/machines.compute.ironcore.dev",
-            "crd/machinepools.compute.ironcore.dev",
-            "crd/machines.cluster.x-k8s.io")
-        .orThrow();
-  }
 
   private static Machine machine(String name, Long tolerationSeconds) {
     Machine m = new Machine();
@@ -82,7 +54,7 @@ class V1alpha1OnlyE2ETest {
   void theControllerReadsV1alpha1AndIgnoresTolerationSeconds() throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
-      installV1alpha1OnlyCrds(cp);
+      SingleVersionCrds.install(cp, "v1alpha1", null);
       KubernetesClient client = cp.client();
       assertThat(ComputeApi.served(client)).containsExactly("v1alpha1");
       assertThat(ComputeApi.of(ComputeApi.served(client))).isEqualTo(ComputeApi.V1ALPHA1);
