@@ -2,6 +2,7 @@
 #   make run     local control plane + webhook server + controller + drain demo, Ctrl-C stops everything
 #   make test    builds the control-plane binaries if missing, then runs all tests
 #   make certs / make rotate-certs   webhook CA + serving certificate (make run's install, or KUBECONFIG=...)
+#   make uninstall   KUBECONFIG=... removes our install (never CRDs or IronCore's lease namespace)
 SHELL := /bin/bash
 MVN ?= mvn
 # make run DEMO=false / make run CONTROLLER_ARGS='--machine-pool-lifecycle-grace-period=20s'
@@ -22,7 +23,7 @@ IMAGE ?= ironcore-maintenance:latest
 PUSH ?= false
 export IMAGE PUSH
 
-.PHONY: controlplane build test run image bench clean certs rotate-certs help
+.PHONY: controlplane build test run image bench clean certs rotate-certs uninstall help
 
 controlplane: ## etcd, kube-apiserver, kubectl into ~/.cache/ironcore-maintenance (Go module proxy)
 	hack/build-controlplane.sh
@@ -47,6 +48,9 @@ certs: ## issue or reuse the webhook CA and serving pair; write the pair (Secret
 
 rotate-certs: ## rotate the webhook CA and serving pair with overlap (no failed calls); DRY_RUN=true prints the plan
 	hack/certs.sh rotate
+
+uninstall: ## KUBECONFIG=... required: webhooks, workloads, our finalizer/hook on CAPI Machines, RBAC, namespace; DRY_RUN=true plans, FORCE=true past a drain
+	hack/uninstall.sh
 
 bench: ## webhook vs Go reference (h2load, TLS), controller at fleet scale, JMH; writes bench/results/<date>-<machine>.md
 	hack/bench.sh

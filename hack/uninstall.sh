@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# make uninstall: removes ironcore-maintenance from the cluster of KUBECONFIG, in an order that
+# leaves no CAPI Machine stuck on us:
+#   1. refuses (changes nothing) while a CAPI Machine is being deleted and still carries our
+#      pre-drain hook (a drain is in progress); FORCE=true goes on (CAPI then deletes that node
+#      without our drain)
+#   2. deletes our Mutating/ValidatingWebhookConfiguration (nothing adds finalizer or hook any more)
+#   3. deletes our Deployments, Services, PodDisruptionBudgets (no drain runs any more)
+#   4. removes our finalizer and pre-drain hook annotation from every CAPI Machine (all namespaces;
+#      every other finalizer and annotation stays); skipped where machines.cluster.x-k8s.io is not
+#      served (the IronCore cluster of a two-cluster install)
+#   5. deletes our RBAC and namespace ironcore-maintenance-system
+# Never deleted: namespace ironcore-machinepool-lease (IronCore's: every poollet Lease) and the CRDs
+# (deleting them deletes every Machine and MachinePool stored in them). Do not use
+# `kubectl delete -k manifests/default`: it deletes the lease namespace.
+# Two clusters (docs/two-clusters.md): run it once per cluster.
+# Environment: KUBECONFIG (required), DRY_RUN=true (plan only), FORCE=true (see 1.).
+set -euo pipefail
+# relative paths in KUBECONFIG (a :-list) mean the caller's working directory, as for kubectl
+absolute() { local p out=() IFS=:; for p in $1; do [ -n "$p" ] && out+=("$(realpath -m -- "$p")"); done; echo "${out[*]}"; }
+[ -n "${KUBECONFIG:-}" ] && KUBECONFIG="$(absolute "$KUBECONFIG")" && export KUBECONFIG
+cd "$(dirname "$0")/.."
+
+DRY_RUN="${DRY_RUN:-false}"
+FORCE="${FORCE:-false}"
+say() { echo "[uninstall] $*"; }
+fail() { echo "uninstall: $1" >&2; exit "${2:-1}"; }
+
+# names as in manifests/ (docs/names.md)
+NAMESPACE=ironcore-maintenance-system
+LEASE_NAMESPACE=ironcore-machinepool-lease
+FINALIZER=maintenance.ironcore.dev/machinepool-cleanup
+HOOK=pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance
+CAPI_MACHINES=machines.cluster.x-k8s.io
+# kind name [namespace], in deletion order per step
+WEBHOOKS=(
+  "mutatingwebhookconfiguration ironcore-maintenance"
+  "validatingwebhookconfiguration ironcore-maintenance"
+)
+WORKLOADS=(
+  "deployment ironcore-maintenance-controller $NAMESPACE"
+  "deployment ironcore-maintenance-webhook $NAMESPACE"
+  "service ironcore-maintenance-webhook $NAMESPACE"
+  "service ironcore-maintenance-webhook-metrics $NAMESPACE"
+  "service ironcore-maintenance-controller-metrics $NAMESPACE"
+  "poddisruptionbudget ironcore-maintenance-webhook $NAMESPACE"
+  "poddisruptionbudget ironcore-maintenance-controller $NAMESPACE"
+)
+RBAC=(
+  "clusterrolebinding ironcore-maintenance-controller-capi"
+  "clusterrolebinding ironcore-maintenance-controller"
+  "clusterrolebinding ironcore-maintenance-webhook"
+  "clusterrole ironcore-maintenance-controller-capi"
+  "clusterrole ironcore-maintenance-controller"
+  "clusterrole ironcore-maintenance-webhook"
+  "rolebinding ironcore-maintenance-controller-leader-election $NAMESPACE"
+  "role ironcore-maintenance-controller-leader-election $NAMESPACE"
+  "rolebinding ironcore-maintenance-controller-pool-leases $LEASE_NAMESPACE"
+  "role ironcore-maintenance-controller-pool-leases $LEASE_NAMESPACE"
+)
+
+# kubectl (PATH, else the one make controlplane built), as hack/certs.sh finds it
+KUBECTL="$(command -v kubectl || ls "$HOME"/.cache/ironcore-maintenance/k8s/*/kubectl 2>/dev/null | head -1 || true)"
+[ -n "$KUBECTL" ] || fail "no kubectl on PATH (or run make controlplane)" 2
+# stdin closed: kubectl must not prompt for a user name a kubeconfig lacks
+k() { "$KUBECTL" --request-timeout=30s "$@" </dev/null; }
+
+if [ -z "${KUBECONFIG:-}" ]; then
+  fail "KUBECONFIG is not set: name the cluster to uninstall from (KUBECONFIG=... make uninstall)" 2
+fi
+found=false
+IFS=: read -ra listed <<<"$KUBECONFIG"
+for f in "${listed[@]}"; do [ -f "$f" ] && found=true; done
+[ "$found" = true ] || fail "KUBECONFIG $KUBECONFIG: no such file" 2
+if ! err="$(k get --raw /version 2>&1 >/dev/null)"; then
+  fail "KUBECONFIG $KUBECONFIG: the cluster does not answer: $(head -1 <<<"$err" | sed 's/^error: //')" 2
+fi
+context="$(k config current-context 2>/dev/null || echo none)"
+server="$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>/dev/null || true)"
+say "cluster: context $context, server $server (KUBECONFIG=$KUBECONFIG)$([ "$DRY_RUN" = true ] && echo ", DRY_RUN: nothing is changed")"
+
+# one line per CAPI Machine: namespace name deleting(true|false) finalizer-index(-1 none) hook(yes|no)
+machine_template='{{range .items}}{{template "m" .}}{{end}}'
+machine_line='{{define "m"}}{{.metadata.namespace}} {{.metadata.name}} {{if .metadata.deletionTimestamp}}true{{else}}false{{end}} {{$i := -1}}{{range $j, $f := .metadata.finalizers}}{{if eq $f "'"$FINALIZER"'"}}{{$i = $j}}{{end}}{{end}}{{$i}} {{$h := "no"}}{{range $key, $v := .metadata.annotations}}{{if eq $key "'"$HOOK"'"}}{{$h = "yes"}}{{end}}{{end}}{{$h}}
+{{end}}'
+
+capi_served=false
+if k api-resources --api-group=cluster.x-k8s.io -o name 2>/dev/null | grep -qx "$CAPI_MACHINES"; then
+  capi_served=true
+fi
+ours=()      # "namespace name" of Machines carrying our finalizer or hook
+draining=()  # namespace/name of deleting Machines that still carry our hook
+if [ "$capi_served" = true ]; then
+  lines="$(k get "$CAPI_MACHINES" -A -o go-template="$machine_line$machine_template")"
+  total=0
+  while read -r ns name deleting idx hook; do
+    [ -n "${name:-}" ] || continue
+    total=$((total + 1))
+    if [ "$idx" != -1 ] || [ "$hook" = yes ]; then ours+=("$ns $name"); fi
+    if [ "$deleting" = true ] && [ "$hook" = yes ]; then draining+=("$ns/$name"); fi
+  done <<<"$lines"
+  say "CAPI Machines: $total in all namespaces, ${#ours[@]} with our finalizer or pre-drain hook"
+else
+  say "CAPI Machines: $CAPI_MACHINES is not served here (the IronCore cluster of a two-cluster install?): no Machine to clean"
+fi
+if [ "${#draining[@]}" -gt 0 ]; then
+  if [ "$FORCE" != true ]; then
+    fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; wait for it, or FORCE=true (CAPI then deletes their nodes without our drain)"
+  fi
+  say "FORCE=true: removing our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
+fi
+
+# objects of a list that exist (and are not already being deleted), as "kind name [namespace]"
+existing() {
+  local entry kind name ns found
+  for entry in "$@"; do
+    read -r kind name ns <<<"$entry"
+    found="$(k get "$kind" "$name" ${ns:+-n "$ns"} --ignore-not-found \
+      -o go-template='{{if not .metadata.deletionTimestamp}}yes{{end}}')"
+    [ "$found" = yes ] && echo "$entry"
+  done
+  return 0
+}
+describe() { local kind name ns; read -r kind name ns <<<"$1"; echo "$kind/$name${ns:+ (namespace $ns)}"; }
+delete_all() { # step-name entries...
+  local step="$1" entry kind name ns
+  shift
+  for entry in "$@"; do
+    read -r kind name ns <<<"$entry"
+    if [ "$DRY_RUN" = true ]; then
+      say "$step: would delete $(describe "$entry")"
+    else
+      k delete "$kind" "$name" ${ns:+-n "$ns"} --ignore-not-found --wait=false >/dev/null
+      say "$step: deleted $(describe "$entry")"
+    fi
+  done
+}
+
+mapfile -t webhooks < <(existing "${WEBHOOKS[@]}")
+mapfile -t workloads < <(existing "${WORKLOADS[@]}")
+mapfile -t rbac < <(existing "${RBAC[@]}")
+mapfile -t namespace < <(existing "namespace $NAMESPACE")
+leftover=$((${#webhooks[@]} + ${#workloads[@]} + ${#ours[@]} + ${#rbac[@]} + ${#namespace[@]}))
+if [ "$leftover" -eq 0 ]; then
+  say "nothing left to do: no webhook configuration, workload, RBAC or namespace $NAMESPACE of ours, no CAPI Machine with our finalizer or hook"
+  exit 0
+fi
+
+delete_all "webhooks" "${webhooks[@]}"
+delete_all "workloads" "${workloads[@]}"
+
+# a JSON patch that removes our finalizer (tested at its index, so a concurrent change fails the
+# patch instead of removing someone else's) and our hook annotation; re-read and retried on failure
+patch_machine() {
+  local ns="$1" name="$2" attempt line deleting idx hook ops err
+  for attempt in 1 2 3 4 5; do
+    if ! line="$(k get "$CAPI_MACHINES" "$name" -n "$ns" -o go-template="$machine_line"'{{template "m" .}}' 2>&1)"; then
+      case "$line" in *NotFound*|*"not found"*) return 0 ;; esac
+      err="$line"
+    else
+      read -r _ _ deleting idx hook <<<"$line"
+      ops=()
+      if [ "$idx" != -1 ]; then
+        ops+=("{\"op\":\"test\",\"path\":\"/metadata/finalizers/$idx\",\"value\":\"$FINALIZER\"}")
+        ops+=("{\"op\":\"remove\",\"path\":\"/metadata/finalizers/$idx\"}")
+      fi
+      [ "$hook" = yes ] && ops+=("{\"op\":\"remove\",\"path\":\"/metadata/annotations/${HOOK//\//~1}\"}")
+      [ "${#ops[@]}" -eq 0 ] && return 0
+      if err="$(IFS=,; k patch "$CAPI_MACHINES" "$name" -n "$ns" --type=json -p "[${ops[*]}]" 2>&1)"; then
+        return 0
+      fi
+      case "$err" in *NotFound*|*"not found"*) return 0 ;; esac
+    fi
+    sleep "$attempt"
+  done
+  echo "uninstall: CAPI Machine $ns/$name: our finalizer/hook could not be removed after 5 attempts: $(head -1 <<<"$err" | sed 's/^error: //')" >&2
+  return 1
+}
+failed=()
+for m in "${ours[@]}"; do
+  read -r ns name <<<"$m"
+  if [ "$DRY_RUN" = true ]; then
+    say "machines: would remove our finalizer and pre-drain hook from CAPI Machine $ns/$name"
+  elif patch_machine "$ns" "$name"; then
+    say "machines: removed our finalizer and pre-drain hook from CAPI Machine $ns/$name"
+  else
+    failed+=("$ns/$name")
+  fi
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+  fail "stopped before deleting RBAC and namespace $NAMESPACE: ${#failed[@]} CAPI Machine(s) still carry our finalizer or hook: ${failed[*]}; run make uninstall again"
+fi
+
+delete_all "rbac" "${rbac[@]}"
+delete_all "namespace" "${namespace[@]}"
+say "left in place: namespace $LEASE_NAMESPACE (IronCore's, holds every poollet Lease) and the CRDs (manifests/crds: deleting them deletes every Machine and MachinePool stored in them)"
+if [ "$DRY_RUN" = true ]; then
+  say "DRY_RUN: nothing changed (${#webhooks[@]} webhook configuration(s), ${#workloads[@]} workload object(s), ${#ours[@]} CAPI Machine(s), ${#rbac[@]} RBAC object(s), ${#namespace[@]} namespace)"
+else
+  say "done: ironcore-maintenance is uninstalled from this cluster"
+fi
