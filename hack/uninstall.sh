@@ -107,7 +107,7 @@ if [ "${#draining[@]}" -gt 0 ]; then
   if [ "$FORCE" != true ]; then
     fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; wait for it, or FORCE=true (CAPI then deletes their nodes without our drain)"
   fi
-  say "FORCE=true: removing our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
+  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
 fi
 
 # objects of a list that exist (and are not already being deleted), as "kind name [namespace]"

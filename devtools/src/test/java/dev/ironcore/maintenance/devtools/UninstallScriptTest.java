@@ -1,0 +1,233 @@
+package dev.ironcore.maintenance.devtools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.testkit.LocalControlPlane;
+import dev.ironcore.maintenance.testkit.ManifestPaths;
+import dev.ironcore.maintenance.testkit.SharedControlPlane;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code make uninstall} ({@code hack/uninstall.sh}, the real script) against a local
+ * kube-apiserver of its own (it deletes cluster-wide objects, so not the shared one) with
+ * manifests/local and manifests/deploy installed and CAPI Machines carrying our finalizer and
+ * pre-drain hook beside foreign ones.
+ */
+class UninstallScriptTest {
+  private static final String FINALIZER = "maintenance.ironcore.dev/machinepool-cleanup";
+  private static final String HOOK =
+      "pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance";
+  private static final String MACHINES = "machines.cluster.x-k8s.io";
+
+  @TempDir Path dir;
+
+  private final Path repo = ManifestPaths.overlay("local").getParent().getParent();
+
+  @Test
+  void removesOurInstallAndOurMarksOnCapiMachinesOnlyAndRefusesDuringADrain() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      cp.kubectl("apply", "-k", repo.resolve("manifests/crds").toString()).orThrow();
+      cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
+      cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
+      cp.kubectl("create", "namespace", "capi").orThrow();
+      // created before our webhooks are installed (no webhook server runs here)
+      machine(cp, "ours", "[example.com/foreign, " + FINALIZER + "]", true);
+      machine(cp, "foreign", "[example.com/foreign]", false);
+      machine(cp, "draining", "[" + FINALIZER + ", example.com/foreign]", true);
+      cp.kubectl("delete", MACHINES, "-n", "capi", "draining", "--wait=false").orThrow();
+      cp.kubectl("apply", "-k", repo.resolve("manifests/local").toString()).orThrow();
+      cp.kubectl("apply", "-k", repo.resolve("manifests/deploy").toString()).orThrow();
+
+      // a drain in progress: refused, nothing changed
+      Run refused = run(cp, Map.of());
+      assertThat(refused.exit).isEqualTo(1);
+      assertThat(refused.stderr)
+          .isEqualTo(
+              "uninstall: refused, nothing changed: 1 CAPI Machine(s) being deleted still carry our"
+                  + " pre-drain hook, a drain is in progress: capi/draining; wait for it, or"
+                  + " FORCE=true (CAPI then deletes their nodes without our drain)\n");
+      assertInstalled(cp);
+
+      // DRY_RUN: the plan, nothing changed
+      Run plan = run(cp, Map.of("DRY_RUN", "true", "FORCE", "true"));
+      assertThat(plan.exit).isZero();
+      assertThat(plan.stdout)
+          .contains(
+              "[uninstall] webhooks: would delete mutatingwebhookconfiguration/ironcore-maintenance\n")
+          .contains(
+              "[uninstall] machines: would remove our finalizer and pre-drain hook from CAPI Machine capi/ours\n")
+          .contains(
+              "[uninstall] DRY_RUN: nothing changed (2 webhook configuration(s), 7 workload"
+                  + " object(s), 2 CAPI Machine(s), 10 RBAC object(s), 1 namespace)\n")
+          .contains(
+              "[uninstall] FORCE=true: would remove our pre-drain hook from 1 CAPI Machine(s)")
+          .doesNotContain(": deleted ")
+          .doesNotContain("would delete namespace/ironcore-machinepool-lease");
+      assertInstalled(cp);
+
+      Run forced = run(cp, Map.of("FORCE", "true"));
+      assertThat(forced.exit).as(forced.stderr).isZero();
+      assertThat(forced.stdout)
+          .contains("CAPI deletes their nodes without our drain")
+          .contains("[uninstall] namespace: deleted namespace/ironcore-maintenance-system\n")
+          .contains("manifests/crds: deleting them deletes every Machine and MachinePool")
+          .endsWith("[uninstall] done: ironcore-maintenance is uninstalled from this cluster\n");
+      for (String kind :
+          new String[] {"mutatingwebhookconfiguration", "validatingwebhookconfiguration"}) {
+        assertThat(
+                cp.kubectl("get", kind, "ironcore-maintenance", "--ignore-not-found", "-o", "name")
+                    .orThrow()
+                    .stdout())
+            .isEmpty();
+      }
+      assertThat(
+              cp.kubectl(
+                      "get",
+                      "deployments,services,pdb",
+                      "-n",
+                      "ironcore-maintenance-system",
+                      "-o",
+                      "name")
+                  .orThrow()
+                  .stdout())
+          .isEmpty();
+      for (String name : new String[] {"ours", "foreign", "draining"}) {
+        assertThat(marks(cp, name))
+            .as(name)
+            .isEqualTo(
+                "draining".equals(name)
+                    ? "[\"example.com/foreign\"] keep=" // the deleting one had no foreign
+                    // annotation
+                    : "[\"example.com/foreign\"] keep=yes");
+      }
+      assertThat(
+              cp.kubectl(
+                      "get",
+                      "namespace",
+                      "ironcore-machinepool-lease",
+                      "-o",
+                      "jsonpath={.status.phase}")
+                  .orThrow()
+                  .stdout())
+          .isEqualTo("Active");
+      assertThat(cp.kubectl("get", "crd", "-o", "name").orThrow().stdout())
+          .contains("customresourcedefinition.apiextensions.k8s.io/" + MACHINES)
+          .contains(
+              "customresourcedefinition.apiextensions.k8s.io/machinepools.compute.ironcore.dev")
+          .contains("customresourcedefinition.apiextensions.k8s.io/machines.compute.ironcore.dev");
+
+      // a second run (the namespace stays Terminating here: no namespace controller runs)
+      Run again = run(cp, Map.of());
+      assertThat(again.exit).isZero();
+      assertThat(again.stdout)
+          .endsWith(
+              "[uninstall] nothing left to do: no webhook configuration, workload, RBAC or"
+                  + " namespace ironcore-maintenance-system of ours, no CAPI Machine with our"
+                  + " finalizer or hook\n");
+    }
+  }
+
+  private void assertInstalled(LocalControlPlane cp) {
+    assertThat(
+            cp.kubectl("get", "mutatingwebhookconfiguration", "ironcore-maintenance", "-o", "name")
+                .ok())
+        .isTrue();
+    assertThat(
+            cp.kubectl(
+                    "get",
+                    "deployment",
+                    "-n",
+                    "ironcore-maintenance-system",
+                    "ironcore-maintenance-controller",
+                    "-o",
+                    "name")
+                .ok())
+        .isTrue();
+    assertThat(
+            cp.kubectl("get", "clusterrole", "ironcore-maintenance-controller", "-o", "name").ok())
+        .isTrue();
+    assertThat(marks(cp, "ours"))
+        .isEqualTo(
+            "[\"example.com/foreign\",\"" + FINALIZER + "\"] keep=yes hook=ironcore-maintenance");
+    assertThat(marks(cp, "draining"))
+        .isEqualTo(
+            "[\"" + FINALIZER + "\",\"example.com/foreign\"] keep= hook=ironcore-maintenance");
+  }
+
+  /** finalizers, the foreign annotation and (when there) our hook annotation of one Machine. */
+  private static String marks(LocalControlPlane cp, String name) {
+    String json =
+        cp.kubectl(
+                "get",
+                MACHINES,
+                "-n",
+                "capi",
+                name,
+                "-o",
+                "jsonpath={.metadata.finalizers} keep={.metadata.annotations.example\\.com/keep}")
+            .orThrow()
+            .stdout();
+    String hook =
+        cp.kubectl(
+                "get",
+                MACHINES,
+                "-n",
+                "capi",
+                name,
+                "-o",
+                "jsonpath={.metadata.annotations.pre-drain\\.delete\\.hook\\.machine\\.cluster\\.x-k8s\\.io/ironcore-maintenance}")
+            .orThrow()
+            .stdout();
+    return hook.isEmpty() ? json : json + " hook=" + hook;
+  }
+
+  private static void machine(LocalControlPlane cp, String name, String finalizers, boolean ours) {
+    String annotations =
+        ("draining".equals(name) ? "" : "    example.com/keep: \"yes\"\n")
+            + (ours ? "    " + HOOK + ": ironcore-maintenance\n" : "");
+    cp.kubectlTool()
+        .runWithInput(
+            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Machine\nmetadata:\n  name: "
+                + name
+                + "\n  namespace: capi\n  finalizers: "
+                + finalizers
+                + "\n  annotations:\n"
+                + annotations
+                + "spec:\n  clusterName: c\n",
+            "create",
+            "-f",
+            "-")
+        .orThrow();
+  }
+
+  private record Run(int exit, String stdout, String stderr) {}
+
+  private Run run(LocalControlPlane cp, Map<String, String> env) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("bash", repo.resolve("hack/uninstall.sh").toString());
+    pb.environment().put("KUBECONFIG", cp.kubeconfig().toString());
+    pb.environment().put("PATH", cp.binDir() + ":" + System.getenv("PATH"));
+    pb.environment().remove("DRY_RUN");
+    pb.environment().remove("FORCE");
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    CompletableFuture<byte[]> err =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return p.getErrorStream().readAllBytes();
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), out, new String(err.get(), StandardCharsets.UTF_8));
+  }
+}
