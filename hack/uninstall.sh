@@ -84,9 +84,14 @@ machine_template='{{range .items}}{{template "m" .}}{{end}}'
 machine_line='{{define "m"}}{{.metadata.namespace}} {{.metadata.name}} {{if .metadata.deletionTimestamp}}true{{else}}false{{end}} {{$i := -1}}{{range $j, $f := .metadata.finalizers}}{{if eq $f "'"$FINALIZER"'"}}{{$i = $j}}{{end}}{{end}}{{$i}} {{$h := "no"}}{{range $key, $v := .metadata.annotations}}{{if eq $key "'"$HOOK"'"}}{{$h = "yes"}}{{end}}{{end}}{{$h}}
 {{end}}'
 
+# served or not, from discovery; a discovery that failed and does not list it is no answer (skipping
+# the Machine step on a failed discovery would leave our finalizer on every Machine)
 capi_served=false
-if k api-resources --api-group=cluster.x-k8s.io -o name 2>/dev/null | grep -qx "$CAPI_MACHINES"; then
+if resources="$(k api-resources --api-group=cluster.x-k8s.io -o name 2>&1)"; then discovery=ok; else discovery=failed; fi
+if grep -qx "$CAPI_MACHINES" <<<"$resources"; then
   capi_served=true
+elif [ "$discovery" = failed ]; then
+  fail "cannot tell whether $CAPI_MACHINES is served, nothing changed: $(grep -v '^machines' <<<"$resources" | head -1 | sed 's/^error: //')"
 fi
 ours=()      # "namespace name" of Machines carrying our finalizer or hook
 draining=()  # namespace/name of deleting Machines that still carry our hook
