@@ -134,6 +134,48 @@ class UninstallScriptTest {
     }
   }
 
+  /** The IronCore cluster of two clusters: no CAPI Machines served, the Machine step skipped. */
+  @Test
+  void inTheIronCoreClusterOfTwoClustersTheMachineStepIsSkipped() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      cp.kubectl("apply", "-k", repo.resolve("manifests/crds").toString()).orThrow();
+      cp.kubectl("apply", "-k", repo.resolve("manifests/two-clusters/ironcore").toString())
+          .orThrow();
+      Run run = run(cp, Map.of());
+      assertThat(run.exit).as(run.stderr).isZero();
+      assertThat(run.stdout)
+          .contains(
+              "[uninstall] CAPI Machines: machines.cluster.x-k8s.io is not served here (the"
+                  + " IronCore cluster of a two-cluster install?): no Machine to clean\n")
+          .contains(
+              "[uninstall] webhooks: deleted mutatingwebhookconfiguration/ironcore-maintenance\n")
+          .contains("[uninstall] workloads: deleted deployment/ironcore-maintenance-webhook")
+          .doesNotContain("machines: ")
+          .endsWith("[uninstall] done: ironcore-maintenance is uninstalled from this cluster\n");
+      assertThat(
+              cp.kubectl("get", "namespace", "ironcore-machinepool-lease", "-o", "name")
+                  .orThrow()
+                  .stdout())
+          .isEqualTo("namespace/ironcore-machinepool-lease\n");
+      assertThat(run(cp, Map.of()).stdout).contains("[uninstall] nothing left to do: ");
+    }
+  }
+
+  @Test
+  void withoutKubeconfigItRefusesWithOneLine() throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("bash", repo.resolve("hack/uninstall.sh").toString());
+    pb.environment().remove("KUBECONFIG");
+    pb.environment().put("PATH", SharedControlPlane.binDir() + ":" + System.getenv("PATH"));
+    Process p = pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isEqualTo(2);
+    assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+        .isEqualTo(
+            "uninstall: KUBECONFIG is not set: name the cluster to uninstall from (KUBECONFIG=..."
+                + " make uninstall)\n");
+  }
+
   private void assertInstalled(LocalControlPlane cp) {
     assertThat(
             cp.kubectl("get", "mutatingwebhookconfiguration", "ironcore-maintenance", "-o", "name")
