@@ -6,7 +6,9 @@ import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -131,6 +133,47 @@ class UninstallScriptTest {
               "[uninstall] nothing left to do: no webhook configuration, workload, RBAC or"
                   + " namespace ironcore-maintenance-system of ours, no CAPI Machine with our"
                   + " finalizer or hook\n");
+    }
+  }
+
+  /**
+   * A finalizer added by someone else between the script's read and its patch (a kubectl wrapper
+   * adds it just before the first patch) fails the patch's test op; the retry removes ours only.
+   */
+  @Test
+  void aConcurrentFinalizerChangeIsNotClobbered() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
+      cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
+      cp.kubectl("create", "namespace", "capi").orThrow();
+      machine(cp, "raced", "[" + FINALIZER + "]", true);
+      Path wrap = Files.createDirectories(dir.resolve("wrap"));
+      Path kubectl = cp.kubectlTool().binary();
+      Files.writeString(
+          wrap.resolve("kubectl"),
+          "#!/usr/bin/env bash\n"
+              + "if [[ \" $* \" == *\" patch \"* ]] && mkdir "
+              + wrap.resolve("once")
+              + " 2>/dev/null; then\n  "
+              + kubectl
+              + " patch "
+              + MACHINES
+              + " -n capi raced --type=json"
+              + " -p '[{\"op\":\"add\",\"path\":\"/metadata/finalizers/0\",\"value\":\"example.com/late\"}]'"
+              + " >/dev/null\nfi\nexec "
+              + kubectl
+              + " \"$@\"\n");
+      Files.setPosixFilePermissions(
+          wrap.resolve("kubectl"), PosixFilePermissions.fromString("rwxr-xr-x"));
+      Run run = run(cp, Map.of("PATH", wrap + ":" + cp.binDir() + ":" + System.getenv("PATH")));
+      assertThat(run.exit).as(run.stderr).isZero();
+      assertThat(Files.isDirectory(wrap.resolve("once"))).isTrue();
+      assertThat(run.stdout)
+          .contains(
+              "[uninstall] machines: removed our finalizer and pre-drain hook from CAPI Machine"
+                  + " capi/raced\n");
+      assertThat(marks(cp, "raced")).isEqualTo("[\"example.com/late\"] keep=yes");
     }
   }
 
