@@ -14,7 +14,11 @@
 # (deleting them deletes every Machine and MachinePool stored in them). Do not use
 # `kubectl delete -k manifests/default`: it deletes the lease namespace.
 # Two clusters (docs/two-clusters.md): run it once per cluster.
-# Environment: KUBECONFIG (required), DRY_RUN=true (plan only), FORCE=true (see 1.).
+#   (between 2. and 3.: our CRDs' conversion, which calls our Service, is set to None; after 3. it
+#   waits for the controller's pods to stop, and after 4. it re-reads the Machines: a controller of
+#   ours still running elsewhere, e.g. make run's, would put finalizer and hook back)
+# Environment: KUBECONFIG (required), DRY_RUN=true (plan only), FORCE=true (see 1.), WAIT_TIMEOUT
+# (120s: how long to wait for the controller's pods).
 set -euo pipefail
 # relative paths in KUBECONFIG (a :-list) mean the caller's working directory, as for kubectl
 absolute() { local p out=() IFS=:; for p in $1; do [ -n "$p" ] && out+=("$(realpath -m -- "$p")"); done; echo "${out[*]}"; }
@@ -115,14 +119,21 @@ if [ "${#draining[@]}" -gt 0 ]; then
   say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
 fi
 
-# objects of a list that exist (and are not already being deleted), as "kind name [namespace]"
+# existing ARRAY entries...: the entries (as "kind name [namespace]") whose object exists and is not
+# already being deleted, into ARRAY; a lookup that fails (refused, no answer) stops the run before
+# anything changes (fresh eyes: a Forbidden lookup was taken for "nothing left to do")
 existing() {
+  local -n into="$1"
   local entry kind name ns found
+  into=()
+  shift
   for entry in "$@"; do
     read -r kind name ns <<<"$entry"
-    found="$(k get "$kind" "$name" ${ns:+-n "$ns"} --ignore-not-found \
-      -o go-template='{{if not .metadata.deletionTimestamp}}yes{{end}}')"
-    [ "$found" = yes ] && echo "$entry"
+    if ! found="$(k get "$kind" "$name" ${ns:+-n "$ns"} --ignore-not-found \
+      -o go-template='{{if not .metadata.deletionTimestamp}}yes{{end}}' 2>&1)"; then
+      fail "cannot read $kind/$name${ns:+ (namespace $ns)}, nothing changed: $(head -1 <<<"$found" | sed 's/^error: //')"
+    fi
+    [ "$found" = yes ] && into+=("$entry")
   done
   return 0
 }
@@ -141,18 +152,50 @@ delete_all() { # step-name entries...
   done
 }
 
-mapfile -t webhooks < <(existing "${WEBHOOKS[@]}")
-mapfile -t workloads < <(existing "${WORKLOADS[@]}")
-mapfile -t rbac < <(existing "${RBAC[@]}")
-mapfile -t namespace < <(existing "namespace $NAMESPACE")
-leftover=$((${#webhooks[@]} + ${#workloads[@]} + ${#ours[@]} + ${#rbac[@]} + ${#namespace[@]}))
+existing webhooks "${WEBHOOKS[@]}"
+existing workloads "${WORKLOADS[@]}"
+existing rbac "${RBAC[@]}"
+existing namespace "namespace $NAMESPACE"
+# our CRDs (manifests/crds) convert through our Service: once it is gone every read of the version
+# not stored fails (IronCore's v1alpha1 clients), so their conversion is set to None (fresh eyes)
+conversions=()
+for crd in machines.compute.ironcore.dev machinepools.compute.ironcore.dev; do
+  if ! service="$(k get crd "$crd" --ignore-not-found \
+    -o go-template='{{with .spec.conversion.webhook}}{{with .clientConfig.service}}{{.namespace}}/{{.name}}{{end}}{{end}}' 2>&1)"; then
+    fail "cannot read crd/$crd, nothing changed: $(head -1 <<<"$service" | sed 's/^error: //')"
+  fi
+  [ "$service" = "$NAMESPACE/ironcore-maintenance-webhook" ] && conversions+=("$crd")
+done
+leftover=$((${#webhooks[@]} + ${#workloads[@]} + ${#ours[@]} + ${#rbac[@]} + ${#namespace[@]} + ${#conversions[@]}))
 if [ "$leftover" -eq 0 ]; then
-  say "nothing left to do: no webhook configuration, workload, RBAC or namespace $NAMESPACE of ours, no CAPI Machine with our finalizer or hook"
+  say "nothing left to do: no webhook configuration, workload, RBAC or namespace $NAMESPACE of ours, no CRD converting through our Service, no CAPI Machine with our finalizer or hook"
   exit 0
 fi
 
 delete_all "webhooks" "${webhooks[@]}"
+for crd in "${conversions[@]}"; do
+  if [ "$DRY_RUN" = true ]; then
+    say "crds: would set crd/$crd's conversion to None (it calls our Service, which goes)"
+  else
+    k patch crd "$crd" --type=json \
+      -p '[{"op":"replace","path":"/spec/conversion","value":{"strategy":"None"}}]' >/dev/null
+    say "crds: set crd/$crd's conversion to None (it called our Service, which goes): both versions stay served, read as stored"
+  fi
+done
 delete_all "workloads" "${workloads[@]}"
+# a controller pod still running re-adds our finalizer and hook to the Machines this run cleans
+# (fresh eyes): wait until the controller's pods are gone
+if [ "$DRY_RUN" != true ] && [ "${#workloads[@]}" -gt 0 ]; then
+  say "workloads: waiting up to ${WAIT_TIMEOUT:-120s} for the controller's pods to stop"
+  if ! err="$(k wait --for=delete pod -n "$NAMESPACE" \
+    -l app.kubernetes.io/name=ironcore-maintenance,app.kubernetes.io/component=controller \
+    --timeout="${WAIT_TIMEOUT:-120s}" 2>&1)"; then
+    case "$err" in
+      *"no matching resources found"*) ;;
+      *) fail "the controller's pods did not stop within ${WAIT_TIMEOUT:-120s}: $(head -1 <<<"$err" | sed 's/^error: //'); run make uninstall again" ;;
+    esac
+  fi
+fi
 
 # a JSON patch that removes our finalizer (tested at its index, so a concurrent change fails the
 # patch instead of removing someone else's) and our hook annotation; re-read and retried on failure
@@ -192,15 +235,27 @@ for m in "${ours[@]}"; do
     failed+=("$ns/$name")
   fi
 done
+# re-read: a controller still running elsewhere (make run's, another install's) puts them back
+if [ "$DRY_RUN" != true ] && [ "${#ours[@]}" -gt 0 ] && [ "${#failed[@]}" -eq 0 ]; then
+  sleep 2
+  again=()
+  while read -r ns name deleting idx hook; do
+    [ -n "${name:-}" ] || continue
+    if [ "$idx" != -1 ] || [ "$hook" = yes ]; then again+=("$ns/$name"); fi
+  done <<<"$(k get "$CAPI_MACHINES" -A -o go-template="$machine_line$machine_template")"
+  if [ "${#again[@]}" -gt 0 ]; then
+    fail "stopped before deleting RBAC and namespace $NAMESPACE: our finalizer or hook is back on ${#again[@]} CAPI Machine(s) (${again[*]}): a controller of ours still runs (make run's, or another install's); stop it and run make uninstall again"
+  fi
+fi
 if [ "${#failed[@]}" -gt 0 ]; then
   fail "stopped before deleting RBAC and namespace $NAMESPACE: ${#failed[@]} CAPI Machine(s) still carry our finalizer or hook: ${failed[*]}; run make uninstall again"
 fi
 
 delete_all "rbac" "${rbac[@]}"
 delete_all "namespace" "${namespace[@]}"
-say "left in place: namespace $LEASE_NAMESPACE (IronCore's, holds every poollet Lease) and the CRDs (manifests/crds: deleting them deletes every Machine and MachinePool stored in them)"
+say "left in place: namespace $LEASE_NAMESPACE (IronCore's, holds every poollet Lease), the CRDs (manifests/crds: deleting them deletes every Machine and MachinePool stored in them) and any maintenance.ironcore.dev taints on MachinePools (a drain cut short by FORCE=true leaves them)"
 if [ "$DRY_RUN" = true ]; then
-  say "DRY_RUN: nothing changed (${#webhooks[@]} webhook configuration(s), ${#workloads[@]} workload object(s), ${#ours[@]} CAPI Machine(s), ${#rbac[@]} RBAC object(s), ${#namespace[@]} namespace)"
+  say "DRY_RUN: nothing changed (${#webhooks[@]} webhook configuration(s), ${#conversions[@]} CRD conversion(s), ${#workloads[@]} workload object(s), ${#ours[@]} CAPI Machine(s), ${#rbac[@]} RBAC object(s), ${#namespace[@]} namespace)"
 else
   say "done: ironcore-maintenance is uninstalled from this cluster"
 fi

@@ -39,6 +39,17 @@ class UninstallScriptTest {
       cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
       cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
       cp.kubectl("create", "namespace", "capi").orThrow();
+      cp.kubectl("wait", "--for=condition=Established", "crd/machinepools.compute.ironcore.dev")
+          .orThrow();
+      // stored as v1alpha2: reading it as v1alpha1 needs a conversion
+      cp.kubectlTool()
+          .runWithInput(
+              "apiVersion: compute.ironcore.dev/v1alpha2\nkind: MachinePool\n"
+                  + "metadata: {name: pool-1}\nspec: {}\n",
+              "create",
+              "-f",
+              "-")
+          .orThrow();
       // created before our webhooks are installed (no webhook server runs here)
       machine(cp, "ours", "[example.com/foreign, " + FINALIZER + "]", true);
       machine(cp, "foreign", "[example.com/foreign]", false);
@@ -46,6 +57,8 @@ class UninstallScriptTest {
       cp.kubectl("delete", MACHINES, "-n", "capi", "draining", "--wait=false").orThrow();
       cp.kubectl("apply", "-k", repo.resolve("manifests/local").toString()).orThrow();
       cp.kubectl("apply", "-k", repo.resolve("manifests/deploy").toString()).orThrow();
+      // the CRDs as a cluster install has them: conversion through our Service (local's use a URL)
+      cp.kubectl("apply", "-k", repo.resolve("manifests/crds").toString()).orThrow();
 
       // a drain in progress: refused, nothing changed
       Run refused = run(cp, Map.of());
@@ -66,8 +79,9 @@ class UninstallScriptTest {
           .contains(
               "[uninstall] machines: would remove our finalizer and pre-drain hook from CAPI Machine capi/ours\n")
           .contains(
-              "[uninstall] DRY_RUN: nothing changed (2 webhook configuration(s), 7 workload"
-                  + " object(s), 2 CAPI Machine(s), 10 RBAC object(s), 1 namespace)\n")
+              "[uninstall] DRY_RUN: nothing changed (2 webhook configuration(s), 2 CRD"
+                  + " conversion(s), 7 workload object(s), 2 CAPI Machine(s), 10 RBAC object(s), 1"
+                  + " namespace)\n")
           .contains(
               "[uninstall] FORCE=true: would remove our pre-drain hook from 1 CAPI Machine(s)")
           .doesNotContain(": deleted ")
@@ -119,6 +133,23 @@ class UninstallScriptTest {
                   .orThrow()
                   .stdout())
           .isEqualTo("Active");
+      // fresh eyes (session 41): the CRDs kept converting through the Service just deleted, and
+      // every v1alpha1 read failed
+      for (String crd :
+          new String[] {"machines.compute.ironcore.dev", "machinepools.compute.ironcore.dev"}) {
+        assertThat(
+                cp.kubectl("get", "crd", crd, "-o", "jsonpath={.spec.conversion.strategy}")
+                    .orThrow()
+                    .stdout())
+            .as(crd)
+            .isEqualTo("None");
+      }
+      assertThat(
+              cp.kubectl("get", "machinepools.v1alpha1.compute.ironcore.dev", "-o", "name")
+                  .orThrow()
+                  .stdout())
+          .as("v1alpha1 reads work without our Service")
+          .contains("machinepool.compute.ironcore.dev/pool-1");
       assertThat(cp.kubectl("get", "crd", "-o", "name").orThrow().stdout())
           .contains("customresourcedefinition.apiextensions.k8s.io/" + MACHINES)
           .contains(
@@ -131,8 +162,8 @@ class UninstallScriptTest {
       assertThat(again.stdout)
           .endsWith(
               "[uninstall] nothing left to do: no webhook configuration, workload, RBAC or"
-                  + " namespace ironcore-maintenance-system of ours, no CAPI Machine with our"
-                  + " finalizer or hook\n");
+                  + " namespace ironcore-maintenance-system of ours, no CRD converting through our"
+                  + " Service, no CAPI Machine with our finalizer or hook\n");
     }
   }
 
