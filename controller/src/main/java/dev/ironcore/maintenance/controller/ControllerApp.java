@@ -154,8 +154,8 @@ public final class ControllerApp implements AutoCloseable {
    * informer would list a 404 for ever and the webhooks, registered for v1beta2, would never be
    * called, so the CAPI Machines would be deleted without a drain (fresh eyes, session 41: a
    * v1beta1-only Cluster API got no protection and a controller that never became ready without
-   * saying why). A group not served at all (Cluster API not installed yet) is logged at WARN: the
-   * informer keeps trying, as for a CRD still being installed.
+   * saying why). A group not served at all (Cluster API not installed yet, or its CRD being
+   * installed) is logged at WARN: the informer keeps trying until the start's sync deadline.
    *
    * @throws IllegalStateException naming the versions served and what is needed
    */
@@ -180,7 +180,8 @@ public final class ControllerApp implements AutoCloseable {
     if (versions.isEmpty()) {
       LOG.warn(
           "{} does not serve {} (is Cluster API installed? 1.11 or later is needed): the CAPI"
-              + " Machine informer waits for it",
+              + " Machine informer lists nothing until it does, and the start fails if the caches"
+              + " have not synced within 60 s",
           clusters.capi().getMasterUrl(),
           Names.CAPI_GROUP);
     } else if (!versions.contains(Names.CAPI_STORAGE_VERSION)) {

@@ -491,15 +491,8 @@ public final class ControllerMain implements Callable<Integer> {
           .withHttpClientBuilderConsumer(gated)
           .build();
     } catch (RuntimeException e) {
-      String why = Cli.reason(e).replaceFirst("^An error has occurred\\.(: )?", "");
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof java.nio.file.NoSuchFileException missing) {
-          why = "no such file " + missing.getFile();
-          break;
-        }
-      }
       throw new CommandLine.ParameterException(
-          spec.commandLine(), source + ": cannot build a client of it: " + why);
+          spec.commandLine(), KubeconfigContext.clientFailure(source, e));
     }
   }
 

@@ -217,7 +217,15 @@ public final class WebhookServerMain implements Callable<Integer> {
               noCluster.get());
     } else if (evictionWarnings) {
       try {
-        client = LiveBoundMachines.client(KubeconfigContext.autoConfigure(System.getenv()));
+        io.fabric8.kubernetes.client.Config kubeconfig =
+            KubeconfigContext.autoConfigure(System.getenv());
+        try {
+          client = LiveBoundMachines.client(kubeconfig);
+        } catch (RuntimeException e) {
+          // fabric8 reads the certificate files here: "An error has occurred." said nothing
+          throw new IllegalStateException(
+              KubeconfigContext.clientFailure(KubeconfigContext.source(System.getenv()), e));
+        }
         startEvictionWarnings(client, bound);
       } catch (RuntimeException e) {
         // KubeconfigContext.Unloadable names the place, never the content

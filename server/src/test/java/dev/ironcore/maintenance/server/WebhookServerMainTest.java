@@ -364,6 +364,30 @@ class WebhookServerMainTest {
   }
 
   /**
+   * Fresh eyes (session 41): a kubeconfig whose certificate-authority file is missing said "no
+   * eviction warnings: An error has occurred." (fabric8 reads it when it builds the client).
+   */
+  @Test
+  void aMissingCertificateFileIsNamed() throws Exception {
+    Path missingCa =
+        java.nio.file.Files.writeString(
+            dir.resolve("missing-ca"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
+                + " certificate-authority: pki/ca.crt}\n"
+                + "users:\n- name: u\n  user: {token: t}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    assertThat(
+            serveWithoutEvictionWarnings(
+                "missing-ca", env -> env.put("KUBECONFIG", missingCa.toString())))
+        .contains(
+            "WARN WebhookServerMain - no eviction warnings: KUBECONFIG="
+                + missingCa
+                + ": cannot build a client of it: no such file "
+                + dir.resolve("pki/ca.crt"));
+  }
+
+  /**
    * No kubeconfig and not in a pod: the server serves and says once at start that there are no
    * eviction warnings and why, instead of trying https://kubernetes.default.svc/ (which logged "API
    * discovery failed (... An error has occurred.)" 20 s later).

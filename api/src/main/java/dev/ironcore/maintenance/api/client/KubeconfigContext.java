@@ -401,6 +401,32 @@ public final class KubeconfigContext {
   }
 
   /**
+   * Why fabric8 could not build a client of a configuration it loaded: it reads the kubeconfig's
+   * certificate and key files ({@code certificate-authority}, {@code client-certificate}, {@code
+   * client-key}) only then, and says "An error has occurred." with the path as its cause.
+   *
+   * @param source where the configuration came from ({@link #source}, or a flag's name)
+   * @param e what building the client threw
+   * @return e.g. {@code KUBECONFIG=/x: cannot build a client of it: no such file /x/pki/ca.crt}
+   */
+  public static String clientFailure(String source, RuntimeException e) {
+    String why = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.nio.file.NoSuchFileException missing) {
+        why = "no such file " + missing.getFile();
+        break;
+      }
+      String m = t.getMessage();
+      if (why == null && m != null && !m.isBlank() && !m.startsWith("An error has occurred")) {
+        why = m.strip().replaceAll("\\s*\\R\\s*", " ");
+      }
+    }
+    return source
+        + ": cannot build a client of it: "
+        + (why != null ? why : e.getClass().getSimpleName());
+  }
+
+  /**
    * A kubeconfig fabric8 could not load, in one line naming the file: a parser failure by place
    * only, with no cause attached (the parser's message quotes the file).
    */

@@ -509,7 +509,17 @@ public final class CertsMain implements Callable<Integer> {
     }
     config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
     config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
-    return dev.ironcore.maintenance.api.json.JsonMappers.client(config);
+    try {
+      return dev.ironcore.maintenance.api.json.JsonMappers.client(config);
+    } catch (RuntimeException e) {
+      // fabric8 reads the certificate files here: "cluster: An error has occurred." said nothing
+      throw new Refusal(
+          KubeconfigContext.clientFailure(
+              kubeconfig == null
+                  ? KubeconfigContext.source(System.getenv())
+                  : "--kubeconfig: kubeconfig " + kubeconfig,
+              e));
+    }
   }
 
   /**

@@ -122,6 +122,26 @@ class CertsMainFlagsTest {
                     + ": cannot be read as a kubeconfig at users[0].user.token: a value of the"
                     + " wrong type (its content is not shown: it may be a credential)\n"));
     assertThat(dir.resolve("ca")).doesNotExist();
+    // fresh eyes (session 41): a missing certificate-authority file said "cluster: An error has
+    // occurred."
+    Path missingCa =
+        Files.writeString(
+            dir.resolve("missing-ca"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
+                + " certificate-authority: pki/ca.crt}\n"
+                + "users:\n- name: u\n  user: {token: t}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    assertThat(run("--kubeconfig=" + missingCa, "--ca-dir=" + dir.resolve("ca")))
+        .isEqualTo(
+            new Run(
+                1,
+                "certs: --kubeconfig: kubeconfig "
+                    + missingCa
+                    + ": cannot build a client of it: no such file "
+                    + dir.resolve("pki/ca.crt")
+                    + " (nothing changed)\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
   }
 
   /**
