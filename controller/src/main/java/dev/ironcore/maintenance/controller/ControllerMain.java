@@ -486,13 +486,15 @@ public final class ControllerMain implements Callable<Integer> {
       java.util.function.Consumer<io.fabric8.kubernetes.client.http.HttpClient.Builder> gated,
       String source) {
     try {
-      return dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
-          .withConfig(config)
-          .withHttpClientBuilderConsumer(gated)
-          .build();
-    } catch (RuntimeException e) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), KubeconfigContext.clientFailure(source, e));
+      return KubeconfigContext.build(
+          source,
+          () ->
+              dev.ironcore.maintenance.api.json.JsonMappers.clientBuilder()
+                  .withConfig(config)
+                  .withHttpClientBuilderConsumer(gated)
+                  .build());
+    } catch (KubeconfigContext.Unloadable e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
   }
 

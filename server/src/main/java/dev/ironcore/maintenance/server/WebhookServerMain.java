@@ -219,13 +219,11 @@ public final class WebhookServerMain implements Callable<Integer> {
       try {
         io.fabric8.kubernetes.client.Config kubeconfig =
             KubeconfigContext.autoConfigure(System.getenv());
-        try {
-          client = LiveBoundMachines.client(kubeconfig);
-        } catch (RuntimeException e) {
-          // fabric8 reads the certificate files here: "An error has occurred." said nothing
-          throw new IllegalStateException(
-              KubeconfigContext.clientFailure(KubeconfigContext.source(System.getenv()), e));
-        }
+        // fabric8 reads the certificate files here: "An error has occurred." said nothing
+        client =
+            KubeconfigContext.build(
+                KubeconfigContext.source(System.getenv()),
+                () -> LiveBoundMachines.client(kubeconfig));
         startEvictionWarnings(client, bound);
       } catch (RuntimeException e) {
         // KubeconfigContext.Unloadable names the place, never the content

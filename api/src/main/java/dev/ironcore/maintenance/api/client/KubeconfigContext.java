@@ -383,52 +383,59 @@ public final class KubeconfigContext {
   /**
    * {@code e}, what fabric8 threw loading {@code source}, as one line: the parser's failure by
    * place only and without the exception (its message quotes the file, a token or a key); any other
-   * (an unreadable file) by the first message of its causes that is not fabric8's generic "An error
-   * has occurred.".
+   * (an unreadable file) by {@link #reason}.
    */
   private static Unloadable unloadable(String source, RuntimeException e) {
     String why = loadFailure(e);
     if (why != null) {
       return new Unloadable(source + ": " + why, null);
     }
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      String m = t.getMessage();
-      if (m != null && !m.isBlank() && !m.startsWith("An error has occurred")) {
-        return new Unloadable(source + ": " + m.strip().replaceAll("\\s*\\R\\s*", " "), e);
-      }
-    }
-    return new Unloadable(source + ": " + e.getClass().getSimpleName(), e);
+    return new Unloadable(source + ": " + reason(e), e);
   }
 
   /**
-   * Why fabric8 could not build a client of a configuration it loaded: it reads the kubeconfig's
+   * Builds a client of a configuration this class loaded. fabric8 reads the kubeconfig's
    * certificate and key files ({@code certificate-authority}, {@code client-certificate}, {@code
-   * client-key}) only then, and says "An error has occurred." with the path as its cause.
+   * client-key}) only when it builds the client, and says "An error has occurred." with the path as
+   * its cause; this names the source and the file.
    *
-   * @param source where the configuration came from ({@link #source}, or a flag's name)
-   * @param e what building the client threw
-   * @return e.g. {@code KUBECONFIG=/x: cannot build a client of it: no such file /x/pki/ca.crt}
+   * @param source where the configuration came from ({@link #source}, or a flag's name and file)
+   * @param build builds the client (e.g. {@code () -> JsonMappers.client(config)})
+   * @return what {@code build} returned
+   * @throws Unloadable one line, e.g. {@code KUBECONFIG=/x: cannot build a client of it: no such
+   *     file /x/pki/ca.crt}, when {@code build} throws
    */
-  public static String clientFailure(String source, RuntimeException e) {
+  public static <T> T build(String source, java.util.function.Supplier<T> build) {
+    try {
+      return build.get();
+    } catch (RuntimeException e) {
+      throw new Unloadable(source + ": cannot build a client of it: " + reason(e), e);
+    }
+  }
+
+  /**
+   * The first useful message of {@code e}'s causes, in one line: a missing file as {@code no such
+   * file <path>}, else the first message that is not fabric8's generic "An error has occurred.",
+   * else the exception's class name.
+   */
+  private static String reason(Throwable e) {
     String why = null;
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof java.nio.file.NoSuchFileException missing) {
-        why = "no such file " + missing.getFile();
-        break;
+        return "no such file " + missing.getFile();
       }
       String m = t.getMessage();
       if (why == null && m != null && !m.isBlank() && !m.startsWith("An error has occurred")) {
         why = m.strip().replaceAll("\\s*\\R\\s*", " ");
       }
     }
-    return source
-        + ": cannot build a client of it: "
-        + (why != null ? why : e.getClass().getSimpleName());
+    return why != null ? why : e.getClass().getSimpleName();
   }
 
   /**
-   * A kubeconfig fabric8 could not load, in one line naming the file: a parser failure by place
-   * only, with no cause attached (the parser's message quotes the file).
+   * A kubeconfig fabric8 could not load, or build a client of ({@link #build}), in one line naming
+   * the file: a parser failure by place only, with no cause attached (the parser's message quotes
+   * the file).
    */
   public static final class Unloadable extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

@@ -324,6 +324,45 @@ class KubeconfigContextTest {
   }
 
   /**
+   * fabric8 reads a kubeconfig's certificate files only when it builds the client, failing with "An
+   * error has occurred." and the path as its cause: build names the source and the missing file.
+   */
+  @Test
+  void buildNamesTheMissingCertificateFile() throws Exception {
+    Path missingCa =
+        Files.writeString(
+            dir.resolve("missing-ca"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
+                + " certificate-authority: nowhere/ca.crt}\n"
+                + "users:\n- name: u\n  user: {token: t}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    var config = KubeconfigContext.load(missingCa);
+    assertThatThrownBy(
+            () ->
+                KubeconfigContext.build(
+                    "KUBECONFIG=" + missingCa,
+                    () -> dev.ironcore.maintenance.api.json.JsonMappers.client(config)))
+        .isInstanceOf(KubeconfigContext.Unloadable.class)
+        .hasMessage(
+            "KUBECONFIG="
+                + missingCa
+                + ": cannot build a client of it: no such file "
+                + dir.resolve("nowhere/ca.crt"));
+    Path noCa =
+        Files.writeString(
+            dir.resolve("no-ca"),
+            Files.readString(missingCa).replace(", certificate-authority: nowhere/ca.crt", ""));
+    var good = KubeconfigContext.load(noCa);
+    try (var client =
+        KubeconfigContext.build(
+            "KUBECONFIG=" + noCa,
+            () -> dev.ironcore.maintenance.api.json.JsonMappers.client(good))) {
+      assertThat(client.getMasterUrl().toString()).isEqualTo("https://127.0.0.1:6443/");
+    }
+  }
+
+  /**
    * Fresh eyes (session 38): an empty file named by KUBECONFIG or a flag made fabric8 use its
    * defaults (https://kubernetes.default.svc/), failing 20 s later without saying why.
    */

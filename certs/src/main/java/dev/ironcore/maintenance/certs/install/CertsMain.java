@@ -498,27 +498,21 @@ public final class CertsMain implements Callable<Integer> {
    * does, not against the working directory.
    */
   static KubernetesClient client(Path kubeconfig) throws IOException {
-    Config config;
     try {
-      config =
+      Config config =
           kubeconfig == null
               ? KubeconfigContext.autoConfigure(System.getenv())
-              : KubeconfigContext.load(kubeconfig);
+              : config(kubeconfig);
+      config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
+      config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
+      // fabric8 reads the certificate files here: "cluster: An error has occurred." said nothing
+      return KubeconfigContext.build(
+          kubeconfig == null
+              ? KubeconfigContext.source(System.getenv())
+              : "--kubeconfig: kubeconfig " + kubeconfig,
+          () -> dev.ironcore.maintenance.api.json.JsonMappers.client(config));
     } catch (KubeconfigContext.Unloadable e) {
       throw new Refusal(e.getMessage());
-    }
-    config.setConnectionTimeout((int) CONNECT_TIMEOUT.toMillis());
-    config.setRequestRetryBackoffLimit(REQUEST_RETRIES);
-    try {
-      return dev.ironcore.maintenance.api.json.JsonMappers.client(config);
-    } catch (RuntimeException e) {
-      // fabric8 reads the certificate files here: "cluster: An error has occurred." said nothing
-      throw new Refusal(
-          KubeconfigContext.clientFailure(
-              kubeconfig == null
-                  ? KubeconfigContext.source(System.getenv())
-                  : "--kubeconfig: kubeconfig " + kubeconfig,
-              e));
     }
   }
 
