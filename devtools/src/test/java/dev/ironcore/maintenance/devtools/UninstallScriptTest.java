@@ -280,28 +280,23 @@ class UninstallScriptTest {
   /** finalizers, the foreign annotation and (when there) our hook annotation of one Machine. */
   private static String marks(LocalControlPlane cp, String name) {
     String json =
-        cp.kubectl(
-                "get",
-                MACHINES,
-                "-n",
-                "capi",
-                name,
-                "-o",
-                "jsonpath={.metadata.finalizers} keep={.metadata.annotations.example\\.com/keep}")
-            .orThrow()
-            .stdout();
+        jsonpath(
+            cp, name, "{.metadata.finalizers} keep={.metadata.annotations.example\\.com/keep}");
     String hook =
-        cp.kubectl(
-                "get",
-                MACHINES,
-                "-n",
-                "capi",
-                name,
-                "-o",
-                "jsonpath={.metadata.annotations.pre-drain\\.delete\\.hook\\.machine\\.cluster\\.x-k8s\\.io/ironcore-maintenance}")
-            .orThrow()
-            .stdout();
+        jsonpath(
+            cp,
+            name,
+            "{.metadata.annotations.pre-drain\\.delete\\.hook\\.machine\\.cluster\\.x-k8s\\.io/ironcore-maintenance}");
     return hook.isEmpty() ? json : json + " hook=" + hook;
+  }
+
+  /**
+   * {@code kubectl get} of CAPI Machine {@code name} in namespace capi, {@code -o jsonpath=...}.
+   */
+  private static String jsonpath(LocalControlPlane cp, String name, String path) {
+    return cp.kubectl("get", MACHINES, "-n", "capi", name, "-o", "jsonpath=" + path)
+        .orThrow()
+        .stdout();
   }
 
   private static void machine(LocalControlPlane cp, String name, String finalizers, boolean ours) {
