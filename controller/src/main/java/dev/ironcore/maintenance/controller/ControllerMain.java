@@ -257,7 +257,14 @@ public final class ControllerMain implements Callable<Integer> {
     Clusters clusters =
         ironcoreKubeconfig == null
             ? Clusters.single(client)
-            : new Clusters(client, client(ironcoreKubeconfig, gated, "--ironcore-kubeconfig"));
+            : new Clusters(
+                client,
+                client(
+                    ironcoreKubeconfig,
+                    gated,
+                    // as picocli names a value KubeconfigConverter refuses
+                    "Invalid value for option '--ironcore-kubeconfig': kubeconfig "
+                        + ironcoreKubeconfig.getFile()));
     org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
         .info(
             clusters.separate()

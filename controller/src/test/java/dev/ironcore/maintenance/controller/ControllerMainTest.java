@@ -359,6 +359,24 @@ class ControllerMainTest {
                 + missingCa
                 + ": cannot build a client of it: no such file "
                 + dir.resolve("pki/ca.crt"));
+    // the same file as --ironcore-kubeconfig: named as picocli names the flag's other refusals
+    Run ironcoreRun =
+        start(
+            dir,
+            kubeconfig(dir, closed),
+            "--ironcore-kubeconfig=" + missingCa,
+            "--health-probe-bind-address=0",
+            "--metrics-bind-address=0");
+    assertThat(ironcoreRun.exitCode()).isEqualTo(2);
+    assertThat(ironcoreRun.err().lines().toList())
+        .last()
+        .asString()
+        .isEqualTo(
+            "ironcore-maintenance-controller: Invalid value for option '--ironcore-kubeconfig':"
+                + " kubeconfig "
+                + missingCa
+                + ": cannot build a client of it: no such file "
+                + dir.resolve("pki/ca.crt"));
   }
 
   /**
