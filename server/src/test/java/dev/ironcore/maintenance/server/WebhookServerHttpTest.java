@@ -168,6 +168,47 @@ class WebhookServerHttpTest {
   }
 
   /**
+   * Fresh eyes (session 42): a gzip body was read as JSON and answered "not valid JSON: Illegal
+   * character ((CTRL-CHAR, code 31))" with an empty uid; kube-apiserver never compresses reviews.
+   */
+  @Test
+  void aCompressedBodyIs415() throws Exception {
+    java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+    try (var out = new java.util.zip.GZIPOutputStream(gz)) {
+      out.write(capiCreateReview("u").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    for (HttpClient.Version version : HttpClient.Version.values()) {
+      HttpResponse<String> gzip =
+          client(version)
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
+                      .timeout(Duration.ofSeconds(20))
+                      .header("Content-Type", "application/json")
+                      .header("Content-Encoding", "gzip")
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(gz.toByteArray()))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(gzip.statusCode()).as(version.name()).isEqualTo(415);
+      assertThat(gzip.body())
+          .isEqualTo(
+              "Content-Encoding \"gzip\" is not supported: send the review uncompressed (as"
+                  + " kube-apiserver does)\n");
+    }
+    HttpResponse<String> identity =
+        client(HttpClient.Version.HTTP_2)
+            .send(
+                HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
+                    .timeout(Duration.ofSeconds(20))
+                    .header("Content-Type", "application/json")
+                    .header("Content-Encoding", "identity")
+                    .POST(HttpRequest.BodyPublishers.ofString(capiCreateReview("u")))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(identity.statusCode()).isEqualTo(200);
+    assertThat(identity.body()).contains("\"uid\":\"u\"");
+  }
+
+  /**
    * A declared oversize body is refused at once and what the client still sends is read after the
    * 413, so the JDK client, which uploads its whole body before it completes the response, gets the
    * 413 over HTTP/2 as well (it used to wait for flow-control credit the server never gave).

@@ -143,7 +143,7 @@ public final class AdmissionReviews {
                   ReviewFilter.wrap(depths, handler.objectFields()), allowance));
     } catch (IOException e) {
       ReviewSalvage salvage = ReviewSalvage.of(body);
-      String message = "request body is not valid JSON: " + JsonErrorText.of(e);
+      String message = JsonErrorText.bodyMessage(e);
       return malformed(webhook, salvage.apiVersion(), salvage.uid(), message);
     }
     return answer(webhook, review, handler, depths.objectDepth(), depths.oldObjectDepth());

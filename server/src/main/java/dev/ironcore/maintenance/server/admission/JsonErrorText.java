@@ -18,6 +18,22 @@ public final class JsonErrorText {
   private JsonErrorText() {}
 
   /**
+   * The reply's message for a body that could not be read: {@code request body is not valid JSON:
+   * <why>}, or, when the JSON was cut short by a reading limit rather than wrong ({@code
+   * StreamConstraintsException}: nested deeper than the parser allows, a number or name too long),
+   * {@code request body exceeds a JSON reading limit: <why>} (fresh eyes, session 42: a review
+   * nested 20,000 levels deep was called "not valid JSON").
+   *
+   * @param e what reading the body threw
+   */
+  public static String bodyMessage(Exception e) {
+    return (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException
+            ? "request body exceeds a JSON reading limit: "
+            : "request body is not valid JSON: ")
+        + of(e);
+  }
+
+  /**
    * @param e what reading the body threw
    * @return one line: the message as above; the exception's class name when it has none
    */

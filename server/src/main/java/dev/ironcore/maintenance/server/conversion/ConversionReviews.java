@@ -280,9 +280,7 @@ public final class ConversionReviews {
 
   private static Answer notJson(String webhook, byte[] body, IOException e) {
     ReviewSalvage salvage = ReviewSalvage.of(body);
-    String message =
-        "request body is not valid JSON: "
-            + dev.ironcore.maintenance.server.admission.JsonErrorText.of(e);
+    String message = dev.ironcore.maintenance.server.admission.JsonErrorText.bodyMessage(e);
     return failure(webhook, salvage.apiVersion(), salvage.uid(), message);
   }
 

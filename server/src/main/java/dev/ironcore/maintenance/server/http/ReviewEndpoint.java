@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>200 {@code application/json} with the answerer's bytes for every body that was read, even
  *       malformed ones (the answerer replies with an error inside the review);
- *   <li>415 {@code text/plain} when {@code Content-Type} is not {@code application/json};
+ *   <li>415 {@code text/plain} when {@code Content-Type} is not {@code application/json}, or when
+ *       the body has a {@code Content-Encoding} other than {@code identity} (kube-apiserver sends
+ *       reviews uncompressed; a gzip body was read as malformed JSON);
  *   <li>413 {@code text/plain} when the body exceeds the limit: at once when its Content-Length
  *       says so, else once the limit is reached; what the client still sends (up to {@link
  *       BodyDrain#LIMIT_BYTES}) is read after the answer ({@link Routes}), so that it reads the 413
@@ -80,6 +82,15 @@ public final class ReviewEndpoint implements Endpoint {
       String message =
           "Content-Type must be application/json, got "
               + (contentType == null ? "none" : "\"" + contentType + "\"");
+      LOG.warn("{} {}: 415, {}", request.getMethod(), path, message);
+      return plain(415, message);
+    }
+    String encoding = request.getHeaders().get(HttpHeader.CONTENT_ENCODING);
+    if (encoding != null && !encoding.isBlank() && !"identity".equalsIgnoreCase(encoding.strip())) {
+      String message =
+          "Content-Encoding \""
+              + encoding
+              + "\" is not supported: send the review uncompressed (as kube-apiserver does)";
       LOG.warn("{} {}: 415, {}", request.getMethod(), path, message);
       return plain(415, message);
     }

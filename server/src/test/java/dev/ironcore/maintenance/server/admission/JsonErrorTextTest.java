@@ -34,6 +34,17 @@ class JsonErrorTextTest {
         .isEqualTo("Document nesting depth (10065) exceeds the maximum allowed (10064)");
   }
 
+  /** Fresh eyes (session 42): a body nested too deeply is valid JSON, only over a limit. */
+  @Test
+  void theReplyCallsALimitALimitAndBrokenJsonNotValid() {
+    assertThat(JsonErrorText.bodyMessage(catchException(() -> JSON.readTree("[".repeat(20_000)))))
+        .isEqualTo(
+            "request body exceeds a JSON reading limit: Document nesting depth (10065) exceeds"
+                + " the maximum allowed (10064)");
+    assertThat(JsonErrorText.bodyMessage(catchException(() -> JSON.readTree("not json"))))
+        .startsWith("request body is not valid JSON: Unrecognized token 'not'");
+  }
+
   @Test
   void aStrayTokenIsNamed() {
     assertThat(read("not json")).startsWith("Unrecognized token 'not'").contains("at line 1");
