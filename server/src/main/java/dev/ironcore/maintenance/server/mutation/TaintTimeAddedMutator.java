@@ -46,7 +46,11 @@ import java.util.Objects;
  *   <li>When the times set here would make the object's annotations in v1alpha1 total more than 256
  *       KiB ({@link V1alpha1AnnotationsFit}, which the validating webhook also runs), the request
  *       is refused with that rule's 422 instead of patched.
- *   <li>NoSchedule taints, entries that are not objects, other versions (v1alpha1 has no {@code
+ *   <li>A NoSchedule taint gets no {@code timeAdded}, but one the old object already had (same key,
+ *       value and effect) keeps the old object's when that is an RFC 3339 date-time: a client that
+ *       drops or changes it gets it back (a v1alpha1 replace without the {@code v1alpha2-fields}
+ *       annotation dropped it without a word).
+ *   <li>Other effects, entries that are not objects, other versions (v1alpha1 has no {@code
  *       timeAdded}), objects being deleted, DELETE, CONNECT and subresources: no patch.
  * </ul>
  *
@@ -89,8 +93,8 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
     if (!taints.isArray()) {
       return AdmissionResponse.allowed();
     }
-    Map<KeyValue, JsonNode> oldNoExecute =
-        oldNoExecute(request.oldObject() == null ? null : request.oldObject().at("/spec/taints"));
+    Map<KeyValue, JsonNode> oldTaints =
+        oldTaints(request.oldObject() == null ? null : request.oldObject().at("/spec/taints"));
     Instant nowInstant = Instant.now(clock).truncatedTo(ChronoUnit.SECONDS);
     TextNode now = TextNode.valueOf(nowInstant.toString());
     JsonPatch.Builder patch = JsonPatch.builder();
@@ -98,16 +102,25 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
     List<String> backdated = new java.util.ArrayList<>();
     for (int i = 0; i < taints.size(); i++) {
       JsonNode taint = taints.get(i);
-      if (!taint.isObject() || !TaintEffect.NO_EXECUTE.equals(KubeObjects.text(taint, "effect"))) {
+      String effect = taint.isObject() ? KubeObjects.text(taint, "effect") : null;
+      boolean noExecute = TaintEffect.NO_EXECUTE.equals(effect);
+      if (!noExecute && !TaintEffect.NO_SCHEDULE.equals(effect)) {
         continue;
       }
-      JsonNode old = oldNoExecute.get(KeyValue.of(taint));
+      JsonNode old = oldTaints.get(KeyValue.of(taint));
       JsonNode oldTime = old == null ? null : KubeObjects.member(old, "timeAdded");
       JsonNode present = KubeObjects.member(taint, "timeAdded");
       // a stored time that is no date-time (written before validation checked it) is not kept
       boolean mend = oldTime != null && !TaintValidation.isDateTime(oldTime);
       JsonNode wanted;
-      if (old == null || mend) {
+      if (!noExecute) {
+        // a NoSchedule taint gets no time, but keeps a stored one (fresh eyes, session 42: a
+        // v1alpha1 replace without the v1alpha2-fields annotation dropped it without a word)
+        if (old == null || oldTime == null || mend) {
+          continue;
+        }
+        wanted = oldTime;
+      } else if (old == null || mend) {
         if (present != null && (old == null || TaintValidation.isDateTime(present))) {
           if (old != null || !earlier(present, nowInstant)) {
             continue; // a taint that comes with its own time keeps it, unless new and backdated
@@ -179,17 +192,17 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
   }
 
   /**
-   * @return the NoExecute taints of {@code oldTaints} by key and value, the first of each (a map,
-   *     not a search per taint: a fresh-eyes check's UPDATE of 30,000 new against 70,000 old taints
+   * @return the taints of {@code oldTaints} by key, value and effect, the first of each (a map, not
+   *     a search per taint: a fresh-eyes check's UPDATE of 30,000 new against 70,000 old taints
    *     took 26 s of CPU)
    */
-  private static Map<KeyValue, JsonNode> oldNoExecute(JsonNode oldTaints) {
+  private static Map<KeyValue, JsonNode> oldTaints(JsonNode oldTaints) {
     if (oldTaints == null || !oldTaints.isArray()) {
       return Map.of();
     }
     Map<KeyValue, JsonNode> byKeyValue = new HashMap<>();
     for (JsonNode old : oldTaints) {
-      if (old.isObject() && TaintEffect.NO_EXECUTE.equals(KubeObjects.text(old, "effect"))) {
+      if (old.isObject()) {
         byKeyValue.putIfAbsent(KeyValue.of(old), old);
       }
     }
@@ -197,23 +210,26 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
   }
 
   /**
-   * A taint's key and value; an absent one is {@code ""}. Comparable, so that keys of one hash cost
-   * a logarithmic search in the map, not a linear one ({@link
+   * A taint's key, value and effect; an absent one is {@code ""}. Comparable, so that keys of one
+   * hash cost a logarithmic search in the map, not a linear one ({@link
    * dev.ironcore.maintenance.api.json.HashKey}).
    */
-  private record KeyValue(String key, String value) implements Comparable<KeyValue> {
+  private record KeyValue(String key, String value, String effect) implements Comparable<KeyValue> {
     static KeyValue of(JsonNode taint) {
-      return new KeyValue(KubeObjects.text(taint, "key"), KubeObjects.text(taint, "value"));
+      return new KeyValue(
+          KubeObjects.text(taint, "key"),
+          KubeObjects.text(taint, "value"),
+          KubeObjects.text(taint, "effect"));
     }
+
+    private static final java.util.Comparator<String> TEXT =
+        java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder());
 
     @Override
     public int compareTo(KeyValue other) {
-      return java.util.Comparator.comparing(
-              KeyValue::key,
-              java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder()))
-          .thenComparing(
-              KeyValue::value,
-              java.util.Comparator.nullsFirst(java.util.Comparator.<String>naturalOrder()))
+      return java.util.Comparator.comparing(KeyValue::key, TEXT)
+          .thenComparing(KeyValue::value, TEXT)
+          .thenComparing(KeyValue::effect, TEXT)
           .compare(this, other);
     }
   }

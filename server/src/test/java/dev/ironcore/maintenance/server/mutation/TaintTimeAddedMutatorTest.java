@@ -106,6 +106,36 @@ class TaintTimeAddedMutatorTest {
         .isEqualTo("2026-01-01T00:00:00Z");
   }
 
+  /**
+   * Fresh eyes (session 42): a NoSchedule taint's stored timeAdded was lost by a v1alpha1 replace
+   * without the v1alpha2-fields annotation. It gets none of its own, but keeps a stored one.
+   */
+  @Test
+  void aNoScheduleTaintKeepsAStoredTimeButGetsNoneOfItsOwn() {
+    JsonNode old =
+        pool(
+            "[{'key':'a','value':'v','effect':'NoSchedule','timeAdded':'2020-01-01T00:00:00Z'},"
+                + "{'key':'b','effect':'NoSchedule'},"
+                + "{'key':'c','effect':'NoSchedule','timeAdded':'yesterday'}]");
+    JsonNode dropped =
+        pool(
+            "[{'key':'a','value':'v','effect':'NoSchedule'},{'key':'b','effect':'NoSchedule'},"
+                + "{'key':'c','effect':'NoSchedule'},{'key':'d','effect':'NoSchedule'}]");
+    JsonNode patched = mutate(Operation.UPDATE, dropped, old);
+    assertThat(patched.at("/spec/taints/0/timeAdded").asText()).isEqualTo("2020-01-01T00:00:00Z");
+    assertThat(patched.at("/spec/taints/1").has("timeAdded")).isFalse();
+    assertThat(patched.at("/spec/taints/2").has("timeAdded")).as("not a date-time").isFalse();
+    assertThat(patched.at("/spec/taints/3").has("timeAdded")).isFalse();
+    JsonNode changed =
+        pool("[{'key':'a','value':'v','effect':'NoSchedule','timeAdded':'2030-01-01T00:00:00Z'}]");
+    assertThat(mutate(Operation.UPDATE, changed, old).at("/spec/taints/0/timeAdded").asText())
+        .isEqualTo("2020-01-01T00:00:00Z");
+    JsonNode otherValue = pool("[{'key':'a','value':'w','effect':'NoSchedule'}]");
+    assertThat(mutate(Operation.UPDATE, otherValue, old).at("/spec/taints/0").has("timeAdded"))
+        .as("another taint")
+        .isFalse();
+  }
+
   @Test
   void aTaintWhoseValueChangedIsNew() {
     JsonNode old =
