@@ -147,16 +147,18 @@ final class V1alpha2Fields {
   /**
    * Reads the annotation's value: a string of JSON in the shape {@link #strip} writes (an object
    * whose members named after {@code fields}' lists are null or arrays of {@code {index: int,
-   * entry: object}}; other members are ignored). Pure; never throws for the value's content: an
-   * annotation written before our webhooks guarded it (stored while the CRD served only v1alpha1)
-   * may hold anything, and a conversion that failed on it failed every list of the kind in v1alpha2
-   * and every write of the object in either version, for good.
+   * entry: object}}, each index once; other members are ignored). Pure; never throws for the
+   * value's content: an annotation written before our webhooks guarded it (stored while the CRD
+   * served only v1alpha1) may hold anything, and a conversion that failed on it failed every list
+   * of the kind in v1alpha2 and every write of the object in either version, for good.
    *
    * @param value the annotation's value (any node)
    * @param allowance bounds the tree parsed from the value
    * @return the record, or why it is unreadable: {@code must be a string}, {@code is empty}, {@code
-   *     not valid JSON: <parser's message>}, {@code must hold a JSON object}, {@code <list> must be
-   *     a JSON array}, {@code each <list> item must be {index: int, entry: object}}
+   *     not valid JSON: <parser's message>} (also for a member given twice), {@code must hold a
+   *     JSON object}, {@code <list> must be a JSON array}, {@code each <list> item must be {index:
+   *     int >= 0, entry: object}, with twins: int >= 2 or none}, {@code <list> records index <n>
+   *     twice}
    * @throws TokenAllowance.Refused when the value's tree would exceed {@code allowance} (the
    *     server's heap, not the value's content: the review is answered later or refused whole)
    */
@@ -184,13 +186,28 @@ final class V1alpha2Fields {
       if (!recorded.isArray()) {
         return Reading.unreadable(field.list() + " must be a JSON array");
       }
+      java.util.Set<Integer> indexes = new java.util.HashSet<>();
       for (JsonNode item : recorded) {
         JsonNode index = item.get("index");
+        JsonNode twins = item.get("twins");
+        // an index is a place in the list and twins a count of at least 2, as strip writes them
+        // (fresh eyes, session 42: "index": 0.5 or -1 and "twins": "x" were read as records)
         if (!(item.get("entry") instanceof ObjectNode)
             || index == null
-            || !index.canConvertToInt()) {
+            || !index.isIntegralNumber()
+            || !index.canConvertToInt()
+            || index.asInt() < 0
+            || twins != null
+                && (!twins.isIntegralNumber() || !twins.canConvertToInt() || twins.asInt() < 2)) {
           return Reading.unreadable(
-              "each " + field.list() + " item must be {index: int, entry: object}");
+              "each "
+                  + field.list()
+                  + " item must be {index: int >= 0, entry: object}, with twins: int >= 2 or"
+                  + " none");
+        }
+        if (!indexes.add(index.asInt())) {
+          // which record was meant cannot be told: the first one won, the other was dropped
+          return Reading.unreadable(field.list() + " records index " + index.asInt() + " twice");
         }
       }
     }
@@ -200,7 +217,11 @@ final class V1alpha2Fields {
   /** As {@link ObjectMapper#readTree(String)}, counting the tokens against {@code allowance}. */
   private static JsonNode readTree(String json, TokenAllowance allowance)
       throws JsonProcessingException {
-    try (JsonParser parser = TokenCountingParser.wrap(MAPPER.createParser(json), allowance)) {
+    // a member given twice (two "tolerations" lists) is refused, not read as the last one
+    try (JsonParser parser =
+        TokenCountingParser.wrap(
+            MAPPER.createParser(json).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION),
+            allowance)) {
       JsonNode tree = MAPPER.readTree(parser);
       // one JSON value and nothing after it: Jackson stops after the first value, so "{}x" or a
       // record followed by "]]" counted as readable (fresh eyes, session 39)

@@ -393,6 +393,21 @@ class ComputeConverterTest {
             nodes.textNode("{}x"),
             nodes.textNode("{\"tolerations\":[" + recorded + "]}]]"),
             nodes.textNode("{} {}"),
+            // fresh eyes (session 42): not what strip writes, yet read as records
+            nodes.textNode(
+                "{\"tolerations\":[" + recorded.replace("\"index\":0", "\"index\":0.5") + "]}"),
+            nodes.textNode(
+                "{\"tolerations\":[" + recorded.replace("\"index\":0", "\"index\":-1") + "]}"),
+            nodes.textNode(
+                "{\"tolerations\":["
+                    + recorded.replace("\"index\":0", "\"index\":0,\"twins\":\"x\"")
+                    + "]}"),
+            nodes.textNode(
+                "{\"tolerations\":["
+                    + recorded.replace("\"index\":0", "\"index\":0,\"twins\":1")
+                    + "]}"),
+            nodes.textNode("{\"tolerations\":[" + recorded + "," + recorded + "]}"),
+            nodes.textNode("{\"tolerations\":[" + recorded + "],\"tolerations\":[]}"),
             nodes.numberNode(7),
             nodes.nullNode());
     for (String kind : java.util.List.of("Machine", "MachinePool")) {
@@ -427,6 +442,30 @@ class ComputeConverterTest {
         .hasValue("tolerations must be a JSON array");
     assertThat(ComputeConverter.unreadableAnnotation(storedWith("Machine", nodes.textNode(""))))
         .hasValue("is empty");
+    assertThat(
+            ComputeConverter.unreadableAnnotation(
+                storedWith(
+                    "Machine",
+                    nodes.textNode(
+                        "{\"tolerations\":["
+                            + recorded.replace("\"index\":0", "\"index\":-1")
+                            + "]}"))))
+        .hasValue(
+            "each tolerations item must be {index: int >= 0, entry: object}, with twins: int >= 2"
+                + " or none");
+    assertThat(
+            ComputeConverter.unreadableAnnotation(
+                storedWith(
+                    "Machine",
+                    nodes.textNode("{\"tolerations\":[" + recorded + "," + recorded + "]}"))))
+        .hasValue("tolerations records index 0 twice");
+    assertThat(
+            ComputeConverter.unreadableAnnotation(
+                storedWith(
+                    "Machine",
+                    nodes.textNode("{\"tolerations\":[" + recorded + "],\"tolerations\":[]}"))))
+        .hasValueSatisfying(
+            p -> assertThat(p).startsWith("not valid JSON: Duplicate field 'tolerations'"));
     assertThat(
             ComputeConverter.unreadableAnnotation(
                 storedWith("Machine", nodes.textNode("{\"tolerations\":[" + recorded + "]}"))))
