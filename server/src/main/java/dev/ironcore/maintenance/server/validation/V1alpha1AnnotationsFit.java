@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.validation.FieldError;
 import dev.ironcore.maintenance.server.admission.AdmissionRequest;
+import dev.ironcore.maintenance.server.admission.AnnotationBytes;
 import dev.ironcore.maintenance.server.admission.Operation;
 import dev.ironcore.maintenance.server.conversion.ComputeConverter;
 import dev.ironcore.maintenance.server.conversion.ComputeVersions;
 import dev.ironcore.maintenance.server.conversion.ConversionException;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,7 @@ import java.util.Map;
  */
 public final class V1alpha1AnnotationsFit implements Validator {
   /** Kubernetes' {@code TotalAnnotationSizeLimitB}: 256 KiB. */
-  static final long LIMIT_BYTES = 256 * 1024;
+  static final long LIMIT_BYTES = AnnotationBytes.LIMIT;
 
   private final String pointer;
   private final String path;
@@ -142,7 +142,7 @@ public final class V1alpha1AnnotationsFit implements Validator {
             v1.path("metadata").path("annotations").fields();
         it.hasNext(); ) {
       Map.Entry<String, JsonNode> annotation = it.next();
-      long size = utf8(annotation.getKey()) + utf8(annotation.getValue().asText());
+      long size = AnnotationBytes.of(annotation.getKey(), annotation.getValue().asText());
       bytes += size;
       if (annotation.getKey().equals(Names.V1ALPHA2_FIELDS_ANNOTATION)) {
         fields = size;
@@ -158,9 +158,5 @@ public final class V1alpha1AnnotationsFit implements Validator {
       }
     }
     return false;
-  }
-
-  private static long utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 }

@@ -96,6 +96,32 @@ class MutatingWebhookE2ETest {
     assertThat(m.at("/spec/bootstrap/dataSecretName").asText()).isEqualTo("keep-me");
   }
 
+  /**
+   * Fresh eyes (session 42): annotations just under Kubernetes' 256 KiB went over with the hook the
+   * webhook adds, and the API server answered "metadata.annotations: Too long", blaming what the
+   * user sent. The webhook now refuses it naming the hook; one byte less is created with the hook.
+   */
+  @Test
+  void aHookThatWouldTakeTheAnnotationsOver256KiBIsRefusedNamingIt() {
+    int hook = (Names.PRE_DRAIN_HOOK_ANNOTATION + Names.PRE_DRAIN_HOOK_VALUE).length();
+    int room = 256 * 1024 - "user.example.com/note".length() - hook;
+    String over = capiMachine("big", false).replace("\"mine\"", "\"" + "x".repeat(room + 1) + "\"");
+    KubectlResult refused = env.apply(over, "--server-side");
+    assertThat(refused.ok()).isFalse();
+    assertThat(refused.stderr())
+        .contains(
+            "metadata.annotations: Forbidden: the pre-drain hook annotation "
+                + Names.PRE_DRAIN_HOOK_ANNOTATION
+                + "="
+                + Names.PRE_DRAIN_HOOK_VALUE
+                + " that ironcore-maintenance adds")
+        .contains("use fewer or shorter annotations")
+        .doesNotContain("Too long");
+    String fits = capiMachine("big", false).replace("\"mine\"", "\"" + "x".repeat(room) + "\"");
+    env.apply(fits, "--server-side").orThrow();
+    assertThat(hook(env.get(CAPI, ns, "big"))).isEqualTo(Names.PRE_DRAIN_HOOK_VALUE);
+  }
+
   @Test
   void serverDryRunShowsTheMutationWithoutPersisting() {
     KubectlResult r = env.apply(capiMachine("dry"), "--dry-run=server", "-o", "json").orThrow();

@@ -53,6 +53,45 @@ class CapiMachineMutatorTest {
                     + "'}}]"));
   }
 
+  /**
+   * Fresh eyes (session 42): annotations just under 256 KiB went over with the hook this webhook
+   * adds, and the API server's refusal blamed the client's annotations.
+   */
+  @Test
+  void aHookThatWouldTakeTheAnnotationsOver256KiBIsRefusedNamingIt() {
+    long hook = (HOOK + Names.PRE_DRAIN_HOOK_VALUE).length();
+    String room = "x".repeat((int) (256 * 1024 - "user/a".length() - hook + 1));
+    JsonNode over =
+        machine("{'name':'m','namespace':'ns','annotations':{'user/a':'" + room + "'}}");
+    AdmissionResponse refused = ALL.handle(capiMachine(Operation.CREATE, over, null));
+    assertThat(refused.isAllowed()).isFalse();
+    assertThat(refused.code()).isEqualTo(422);
+    assertThat(refused.message())
+        .contains(
+            "metadata.annotations: Forbidden: the pre-drain hook annotation "
+                + HOOK
+                + "="
+                + Names.PRE_DRAIN_HOOK_VALUE
+                + " that ironcore-maintenance adds",
+            "would make the annotations total 262145 bytes, more than the 262144 Kubernetes"
+                + " allows (those sent: "
+                + (262145 - hook)
+                + " bytes); use fewer or shorter annotations");
+    JsonNode fits =
+        machine(
+            "{'name':'m','namespace':'ns','annotations':{'user/a':'" + room.substring(1) + "'}}");
+    assertThat(ALL.handle(capiMachine(Operation.CREATE, fits, null)).isAllowed()).isTrue();
+    JsonNode overAlready =
+        machine(
+            "{'name':'m','namespace':'ns','annotations':{'user/a':'"
+                + room
+                + "x".repeat((int) hook)
+                + "'}}");
+    assertThat(ALL.handle(capiMachine(Operation.CREATE, overAlready, null)).isAllowed())
+        .as("over without the hook: the API server says so itself")
+        .isTrue();
+  }
+
   @Test
   void objectThatHasBothGetsNoPatch() {
     JsonNode object =
