@@ -107,7 +107,9 @@ public final class EvictionReconciler implements Reconciler {
             machine,
             "Normal",
             Names.EVICTED_REASON,
-            "Evicted from MachinePool "
+            // "Evicting": recorded before the DELETE, which may still be refused (EvictionFailed
+            // then; fresh eyes, session 42: "Evicted" stood beside a Machine still there)
+            "Evicting from MachinePool "
                 + poolName
                 + (outcome.untolerated().size() == 1 ? ": taint " : ": taints ")
                 + taints
@@ -136,6 +138,7 @@ public final class EvictionReconciler implements Reconciler {
       // refused (RBAC, another admission webhook or policy) or the API server failed: say so on
       // the Machine and name the pool in the log, then the queue retries
       String what = "eviction from MachinePool " + poolName + " failed";
+      metrics.evictionFailed();
       events.recordInBackground(
           machine,
           "Warning",

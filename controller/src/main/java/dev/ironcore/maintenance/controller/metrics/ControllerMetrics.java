@@ -24,6 +24,10 @@ import java.util.function.ToDoubleBiFunction;
  *       controller_runtime_reconcile_*{controller}});
  *   <li>{@code ironcore_maintenance_evictions_total}: Machines evicted by NoExecute taints (DELETEs
  *       the API server confirmed; one whose answer was lost is not counted);
+ *   <li>{@code ironcore_maintenance_eviction_failures_total}: eviction DELETEs the API server
+ *       refused (403, 422 from an admission policy, ...) or answered 5xx or not at all, one {@code
+ *       EvictionFailed} Event each (retried with back-off): a taint's eviction that never happens,
+ *       inside a drain or not;
  *   <li>{@code ironcore_maintenance_drain_steps_total{step}}: drain steps taken (AddTaints, Hold,
  *       RemoveHook, DeletePool, ...), per pass that took the step (also when it needed no write,
  *       e.g. Hold); a pass whose write failed is not counted (it is a {@code
@@ -105,6 +109,7 @@ public final class ControllerMetrics {
   public ControllerMetrics(MeterRegistry registry) {
     this.registry = registry;
     evictions().increment(0);
+    evictionFailures().increment(0);
     poolsMarkedUnknown().increment(0);
     drainWriteFailures().increment(0);
     this.blocking =
@@ -143,6 +148,19 @@ public final class ControllerMetrics {
   private Counter evictions() {
     return Counter.builder("ironcore.maintenance.evictions")
         .description("Machines evicted by a NoExecute taint")
+        .register(registry);
+  }
+
+  /** Counts an eviction DELETE that failed as an {@code EvictionFailed} Event reports. */
+  public void evictionFailed() {
+    evictionFailures().increment();
+  }
+
+  private Counter evictionFailures() {
+    return Counter.builder("ironcore.maintenance.eviction.failures")
+        .description(
+            "Eviction DELETEs the API server refused or answered 5xx or not at all (an"
+                + " EvictionFailed Event each)")
         .register(registry);
   }
 

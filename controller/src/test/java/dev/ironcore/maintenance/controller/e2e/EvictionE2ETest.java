@@ -167,6 +167,22 @@ class EvictionE2ETest extends InProcessController {
                                 .endsWith("; retrying");
                           }));
       assertThat(world.machine("vm-f").getMetadata().getDeletionTimestamp()).isNull();
+      // counted for alerting, beside the evictions that happened (fresh eyes, session 42: only
+      // the loop's generic error counter showed it)
+      assertThat(scrape())
+          .containsPattern("(?m)^ironcore_maintenance_eviction_failures_total [1-9]")
+          .contains("ironcore_maintenance_evictions_total 0.0");
+      assertThat(
+              world.client.v1().events().inNamespace(world.ns).list().getItems().stream()
+                  .filter(
+                      e ->
+                          "Evicted".equals(e.getReason())
+                              && "vm-f".equals(e.getInvolvedObject().getName()))
+                  .map(io.fabric8.kubernetes.api.model.Event::getMessage)
+                  .toList())
+          .as("recorded before the DELETE, which was refused")
+          .isNotEmpty()
+          .allSatisfy(m -> assertThat(m).startsWith("Evicting from MachinePool " + pool + ": "));
     } finally {
       world
           .cp

@@ -20,9 +20,11 @@ class ControllerMetricsTest {
     metrics.evicted();
     metrics.drainStep("AddTaints");
     metrics.poolMarkedUnknown();
+    metrics.evictionFailed();
 
     assertThat(registry.scrape())
         .contains("ironcore_maintenance_evictions_total 2.0")
+        .contains("ironcore_maintenance_eviction_failures_total 1.0")
         .contains("ironcore_maintenance_drain_steps_total{step=\"AddTaints\"} 1.0")
         .contains("ironcore_maintenance_pools_marked_unknown_total 1.0");
   }
@@ -69,6 +71,7 @@ class ControllerMetricsTest {
 
     assertThat(registry.scrape())
         .contains("ironcore_maintenance_evictions_total 0.0")
+        .contains("ironcore_maintenance_eviction_failures_total 0.0")
         .contains("ironcore_maintenance_pools_marked_unknown_total 0.0")
         .contains("ironcore_maintenance_drain_write_failures_total 0.0")
         .contains("workqueue_depth{name=\"drain\"} 0.0")
@@ -153,6 +156,7 @@ class ControllerMetricsTest {
     String text = registry.scrape();
     assertThat(text)
         .contains("ironcore_maintenance_evictions_total 0.0")
+        .contains("ironcore_maintenance_eviction_failures_total 0.0")
         .contains("ironcore_maintenance_pools_marked_unknown_total 0.0")
         .contains("ironcore_maintenance_drain_write_failures_total 0.0")
         .contains("ironcore_maintenance_drain_steps_total{step=\"AddTaints\"} 0.0")
