@@ -2,6 +2,7 @@ package dev.ironcore.maintenance.devtools.sim;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.api.patch.PatchTarget;
 import dev.ironcore.maintenance.controller.KubeWriter;
@@ -23,7 +24,11 @@ import org.slf4j.LoggerFactory;
  * LOCAL USE ONLY (off by default; {@code --simulate-poollet}). Stands in for the machinepoollet on
  * the node: when an IronCore Machine is being deleted and holds the poollet finalizer {@code
  * machinepoollet.ironcore.dev/machine}, "shuts the VM down" for {@code shutdownDelay} and then
- * removes that finalizer (only that one), so the API server can delete the Machine.
+ * removes that finalizer (only that one), so the API server can delete the Machine. As a real
+ * poollet serves only its own pool's Machines, a Machine bound to no MachinePool that exists (its
+ * pool deleted, or never created) is left alone: the controller's orphan release ({@code
+ * --orphaned-machine-grace}) is what frees it (fresh eyes, session 42: the simulator released every
+ * deleting Machine, so that release could not be seen locally).
  */
 public final class PoolletSimulator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PoolletSimulator.class);
@@ -100,6 +105,18 @@ public final class PoolletSimulator implements AutoCloseable {
   private void release(Machine m) {
     var meta = m.getMetadata();
     try {
+      String pool = m.boundPoolName();
+      if (pool == null
+          || writer.ironcore().resources(MachinePool.class).withName(pool).get() == null) {
+        LOG.info(
+            "poollet simulator: machine {}/{} is bound to no MachinePool that exists ({}): no"
+                + " poollet releases it (the controller does, after --orphaned-machine-grace)",
+            meta.getNamespace(),
+            meta.getName(),
+            pool == null ? "unbound" : pool);
+        scheduled.remove(meta.getUid()); // a later change (bound to a pool again) is considered
+        return;
+      }
       if (!releaseFromWatched(m)) {
         releaseFromLive(m);
       }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.LocalRef;
 import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.MachineSpec;
 import dev.ironcore.maintenance.controller.KubeWriter;
 import dev.ironcore.maintenance.server.testing.CrdsWithConversion;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class PoolletSimulatorTest {
   private static final String OTHER = "example.com/other";
 
-  private static Machine machine(KubernetesClient c, String ns, String name) {
+  private static Machine machine(KubernetesClient c, String ns, String name, String pool) {
     Machine m = new Machine();
     m.setMetadata(
         new ObjectMetaBuilder()
@@ -37,6 +38,7 @@ class PoolletSimulatorTest {
             .build());
     MachineSpec spec = new MachineSpec();
     spec.setMachineClassRef(new LocalRef("small"));
+    spec.setMachinePoolRef(new LocalRef(pool));
     m.setSpec(spec);
     return c.resources(Machine.class).inNamespace(ns).resource(m).create();
   }
@@ -55,14 +57,20 @@ class PoolletSimulatorTest {
     c.namespaces()
         .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
         .create();
-    machine(c, ns, "current");
-    machine(c, ns, "moved");
+    String pool = ns + "-pool";
+    MachinePool p = new MachinePool();
+    p.setMetadata(new ObjectMetaBuilder().withName(pool).build());
+    c.resources(MachinePool.class).resource(p).create();
+    machine(c, ns, "current", pool);
+    machine(c, ns, "moved", pool);
+    machine(c, ns, "orphan", ns + "-gone");
     try (KubernetesClient simulatorClient = cp.newClient();
         PoolletSimulator poollet =
             new PoolletSimulator(new KubeWriter(simulatorClient), Duration.ofSeconds(3))) {
       poollet.start();
       c.resources(Machine.class).inNamespace(ns).withName("current").delete();
       c.resources(Machine.class).inNamespace(ns).withName("moved").delete();
+      c.resources(Machine.class).inNamespace(ns).withName("orphan").delete();
       // while the simulated VM shuts down, another finalizer goes: ours moves from index 1 to 0
       c.resources(Machine.class)
           .inNamespace(ns)
@@ -78,6 +86,12 @@ class PoolletSimulatorTest {
           .until(() -> List.of(OTHER).equals(finalizers(c, ns, "current")));
       await().atMost(Duration.ofSeconds(60)).until(() -> finalizers(c, ns, "moved") == null);
       assertThat(finalizers(c, ns, "current")).containsExactly(OTHER);
+      // a Machine bound to a pool that does not exist has no poollet: left to the controller's
+      // orphan release (its "shutdown" of 3 s has passed for the others by now)
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> List.of(OTHER, Names.POOLLET_FINALIZER).equals(finalizers(c, ns, "orphan")));
     }
   }
 }
