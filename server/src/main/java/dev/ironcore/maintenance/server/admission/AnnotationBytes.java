@@ -1,7 +1,6 @@
 package dev.ironcore.maintenance.server.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -37,7 +36,28 @@ public final class AnnotationBytes {
     return bytes;
   }
 
-  private static long utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
+  /**
+   * The UTF-8 length of {@code s} without encoding it (every CAPI Machine review measures its
+   * annotations). A lone surrogate (JSON's {@code "\\ud83d"} without its pair) counts 3, as the
+   * U+FFFD that kube-apiserver's Go decoder reads it as.
+   */
+  static long utf8(String s) {
+    long bytes = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        bytes += 1;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
   }
 }
