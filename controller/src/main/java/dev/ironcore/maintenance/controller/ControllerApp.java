@@ -298,20 +298,13 @@ public final class ControllerApp implements AutoCloseable {
       reach = startApiServerReach(clusters, clock, metrics);
       running.add(reach);
     }
+    PoolHealthReconciler poolHealth =
+        new PoolHealthReconciler(
+            loopClients.ironcore(), cache, clock, options.gracePeriod(), metrics, events, reach);
+    metrics.poolsRenewingSlowerThanGrace(poolHealth::renewingSlowerThanGrace);
     Loop health =
         new Loop(
-            "health",
-            LoggedReconciler.of(
-                "MachinePool.compute.ironcore.dev",
-                new PoolHealthReconciler(
-                    loopClients.ironcore(),
-                    cache,
-                    clock,
-                    options.gracePeriod(),
-                    metrics,
-                    events,
-                    reach)),
-            metrics);
+            "health", LoggedReconciler.of("MachinePool.compute.ironcore.dev", poolHealth), metrics);
     DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
     Loop orphans =
         new Loop(

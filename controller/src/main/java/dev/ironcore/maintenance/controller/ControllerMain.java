@@ -262,9 +262,9 @@ public final class ControllerMain implements Callable<Integer> {
                 client(
                     ironcoreKubeconfig,
                     gated,
-                    // as picocli names a value KubeconfigConverter refuses
+                    // as picocli names a value KubeconfigConverter refuses: the path as given
                     "Invalid value for option '--ironcore-kubeconfig': kubeconfig "
-                        + ironcoreKubeconfig.getFile()));
+                        + lastValue("--ironcore-kubeconfig")));
     org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
         .info(
             clusters.separate()
@@ -503,6 +503,12 @@ public final class ControllerMain implements Callable<Integer> {
     } catch (KubeconfigContext.Unloadable e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+  }
+
+  /** The last value given to option {@code name} on the command line, as typed. */
+  private String lastValue(String name) {
+    List<String> given = spec.findOption(name).originalStringValues();
+    return given.isEmpty() ? "" : given.get(given.size() - 1);
   }
 
   /** What a failed start does before it exits: e.g. release the Lease it won. */

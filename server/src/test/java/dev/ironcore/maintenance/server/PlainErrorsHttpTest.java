@@ -58,6 +58,33 @@ class PlainErrorsHttpTest {
     }
   }
 
+  /**
+   * Over HTTP/2 Jetty's HPACK decoder ends the whole connection instead (GOAWAY), as the README
+   * says; the server serves the next connection. kube-apiserver sends a few hundred bytes.
+   */
+  @Test
+  void headersOver8KbOverHttp2EndTheConnection() throws Exception {
+    HttpClient h2 = started.client(HttpClient.Version.HTTP_2);
+    HttpRequest big =
+        HttpRequest.newBuilder(URI.create(started.base() + "/healthz"))
+            .header("X-Big", "x".repeat(9_000))
+            .timeout(Duration.ofSeconds(10))
+            .build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> h2.send(big, HttpResponse.BodyHandlers.ofString()))
+        .isInstanceOf(IOException.class);
+    HttpResponse<String> next =
+        started
+            .client(HttpClient.Version.HTTP_2)
+            .send(
+                HttpRequest.newBuilder(URI.create(started.base() + "/healthz"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(next.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    assertThat(next.statusCode()).isEqualTo(200);
+  }
+
   @Test
   void anAmbiguousPathGetsAPlainTextLine() throws Exception {
     for (String accept :

@@ -194,18 +194,34 @@ class WebhookServerHttpTest {
               "Content-Encoding \"gzip\" is not supported: send the review uncompressed (as"
                   + " kube-apiserver does)\n");
     }
-    HttpResponse<String> identity =
-        client(HttpClient.Version.HTTP_2)
-            .send(
-                HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
-                    .timeout(Duration.ofSeconds(20))
-                    .header("Content-Type", "application/json")
-                    .header("Content-Encoding", "identity")
-                    .POST(HttpRequest.BodyPublishers.ofString(capiCreateReview("u")))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(identity.statusCode()).isEqualTo(200);
-    assertThat(identity.body()).contains("\"uid\":\"u\"");
+    for (HttpClient.Version version : HttpClient.Version.values()) {
+      HttpResponse<String> identity =
+          client(version)
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
+                      .timeout(Duration.ofSeconds(20))
+                      .header("Content-Type", "application/json")
+                      .header("Content-Encoding", "identity")
+                      .POST(HttpRequest.BodyPublishers.ofString(capiCreateReview("u")))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(identity.statusCode()).as(version.name()).isEqualTo(200);
+      assertThat(identity.body()).contains("\"uid\":\"u\"");
+      // a second field, or a list, that names gzip is refused too
+      HttpResponse<String> second =
+          client(version)
+              .send(
+                  HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
+                      .timeout(Duration.ofSeconds(20))
+                      .header("Content-Type", "application/json")
+                      .header("Content-Encoding", "identity")
+                      .header("Content-Encoding", "gzip")
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(gz.toByteArray()))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(second.statusCode()).as(version.name()).isEqualTo(415);
+      assertThat(second.body()).startsWith("Content-Encoding \"identity, gzip\" is not supported");
+    }
   }
 
   /**

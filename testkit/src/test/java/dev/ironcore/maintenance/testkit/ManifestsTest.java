@@ -72,7 +72,7 @@ class ManifestsTest {
         .contains("ironcore_maintenance_drain_oldest_age_seconds")
         .contains("increase(ironcore_maintenance_drain_write_failures_total[10m])")
         .contains("increase(ironcore_maintenance_eviction_failures_total[10m])")
-        .contains("increase(ironcore_maintenance_pools_marked_unknown_total[15m])")
+        .contains("max(ironcore_maintenance_pools_renewing_slower_than_grace) > 0")
         .contains("ironcore_maintenance_pools{ready=\"Unknown\"}")
         .contains("ironcore_maintenance_serving_certificate_expiry_seconds")
         .contains("max(ironcore_maintenance_serving_certificate_reload_failing) > 0");

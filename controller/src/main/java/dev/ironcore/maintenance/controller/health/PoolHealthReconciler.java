@@ -115,6 +115,23 @@ public final class PoolHealthReconciler implements Reconciler {
     return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
   }
 
+  /**
+   * Pools whose agent this process saw renew its Lease at an interval of the grace period or more
+   * (the shortest interval seen, {@link PoolHealthDecision.Seen#renewInterval()}): each goes
+   * Ready=Unknown and back between its renewals, as its {@code PoolUnknown} Events say. Read at
+   * every scrape ({@code ironcore_maintenance_pools_renewing_slower_than_grace}).
+   */
+  public int renewingSlowerThanGrace() {
+    int count = 0;
+    for (PoolHealthDecision.Seen s : seen.values()) {
+      Duration interval = s.renewInterval();
+      if (interval != null && interval.compareTo(gracePeriod) >= 0) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** The Lease's {@code renewTime} as an instant (cache and API server format it differently). */
   private static String renewTime(Lease lease) {
     return lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null

@@ -33,6 +33,8 @@ import java.util.function.ToDoubleBiFunction;
  *       e.g. Hold); a pass whose write failed is not counted (it is a {@code
  *       drain_write_failures_total});
  *   <li>{@code ironcore_maintenance_pools_marked_unknown_total}: Ready=Unknown writes;
+ *   <li>{@code ironcore_maintenance_pools_renewing_slower_than_grace}: pools whose agent renews its
+ *       Lease at an interval of the grace period or more (they flap between Unknown and True);
  *   <li>{@code ironcore_maintenance_drain_write_failures_total}: drain passes whose request (a
  *       taint, condition, hook or finalizer write, or a read) the API server answered 5xx or not at
  *       all, or refused (403, 422 from an admission policy, ...), one {@code DrainWriteFailed}
@@ -248,6 +250,19 @@ public final class ControllerMetrics {
             .map(e -> MultiGauge.Row.of(Tags.of("pool", e.getKey()), e.getValue()))
             .toList(),
         true);
+  }
+
+  /**
+   * {@code ironcore_maintenance_pools_renewing_slower_than_grace}: pools whose agent renews its
+   * Lease at an interval of {@code --machine-pool-lifecycle-grace-period} or more, so that they go
+   * Ready=Unknown and back between renewals, read at every scrape.
+   */
+  public void poolsRenewingSlowerThanGrace(Supplier<Number> count) {
+    Gauge.builder("ironcore.maintenance.pools.renewing.slower.than.grace", count)
+        .description(
+            "MachinePools whose agent renews its Lease no more often than the grace period (they"
+                + " flap between Ready=Unknown and True)")
+        .register(registry);
   }
 
   /**

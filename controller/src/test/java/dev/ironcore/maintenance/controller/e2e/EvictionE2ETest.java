@@ -167,8 +167,8 @@ class EvictionE2ETest extends InProcessController {
                                 .endsWith("; retrying");
                           }));
       assertThat(world.machine("vm-f").getMetadata().getDeletionTimestamp()).isNull();
-      // counted for alerting, beside the evictions that happened (fresh eyes, session 42: only
-      // the loop's generic error counter showed it)
+      // counted for alerting, and not as an eviction (fresh eyes, session 42: only the loop's
+      // generic error counter showed it)
       assertThat(scrape())
           .containsPattern("(?m)^ironcore_maintenance_eviction_failures_total [1-9]")
           .contains("ironcore_maintenance_evictions_total 0.0");

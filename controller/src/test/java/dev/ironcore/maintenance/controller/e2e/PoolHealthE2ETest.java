@@ -187,6 +187,10 @@ class PoolHealthE2ETest extends InProcessController {
                                         + " interval");
                             assertThat(e.getCount()).isGreaterThanOrEqualTo(2);
                           }));
+      // and counted for alerting (fresh eyes, session 42: a flapping pool was never Unknown long
+      // enough for an alert on the Ready=Unknown gauge)
+      assertThat(scrape())
+          .containsPattern("(?m)^ironcore_maintenance_pools_renewing_slower_than_grace [1-9]");
     } finally {
       renewing.cancel(false);
     }

@@ -206,7 +206,8 @@ final class V1alpha2Fields {
                   + " none");
         }
         if (!indexes.add(index.asInt())) {
-          // which record was meant cannot be told: the first one won, the other was dropped
+          // strip writes one record per index; two for one entry were ambiguous (the second was
+          // dropped without a word when no twin took it), so such a value is not read as a record
           return Reading.unreadable(field.list() + " records index " + index.asInt() + " twice");
         }
       }

@@ -85,11 +85,13 @@ public final class ReviewEndpoint implements Endpoint {
       LOG.warn("{} {}: 415, {}", request.getMethod(), path, message);
       return plain(415, message);
     }
-    String encoding = request.getHeaders().get(HttpHeader.CONTENT_ENCODING);
-    if (encoding != null && !encoding.isBlank() && !"identity".equalsIgnoreCase(encoding.strip())) {
+    // every value of every Content-Encoding field: "identity, gzip" or a second field is gzip too
+    java.util.List<String> encodings =
+        request.getHeaders().getCSV(HttpHeader.CONTENT_ENCODING, false);
+    if (encodings.stream().anyMatch(e -> !e.isBlank() && !"identity".equalsIgnoreCase(e.strip()))) {
       String message =
           "Content-Encoding \""
-              + encoding
+              + String.join(", ", encodings)
               + "\" is not supported: send the review uncompressed (as kube-apiserver does)";
       LOG.warn("{} {}: 415, {}", request.getMethod(), path, message);
       return plain(415, message);
