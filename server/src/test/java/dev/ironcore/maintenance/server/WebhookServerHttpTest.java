@@ -177,51 +177,36 @@ class WebhookServerHttpTest {
     try (var out = new java.util.zip.GZIPOutputStream(gz)) {
       out.write(capiCreateReview("u").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
+    byte[] plain = capiCreateReview("u").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     for (HttpClient.Version version : HttpClient.Version.values()) {
-      HttpResponse<String> gzip =
-          client(version)
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
-                      .timeout(Duration.ofSeconds(20))
-                      .header("Content-Type", "application/json")
-                      .header("Content-Encoding", "gzip")
-                      .POST(HttpRequest.BodyPublishers.ofByteArray(gz.toByteArray()))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> gzip = encoded(version, gz.toByteArray(), "gzip");
       assertThat(gzip.statusCode()).as(version.name()).isEqualTo(415);
       assertThat(gzip.body())
           .isEqualTo(
               "Content-Encoding \"gzip\" is not supported: send the review uncompressed (as"
                   + " kube-apiserver does)\n");
-    }
-    for (HttpClient.Version version : HttpClient.Version.values()) {
-      HttpResponse<String> identity =
-          client(version)
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
-                      .timeout(Duration.ofSeconds(20))
-                      .header("Content-Type", "application/json")
-                      .header("Content-Encoding", "identity")
-                      .POST(HttpRequest.BodyPublishers.ofString(capiCreateReview("u")))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> identity = encoded(version, plain, "identity");
       assertThat(identity.statusCode()).as(version.name()).isEqualTo(200);
       assertThat(identity.body()).contains("\"uid\":\"u\"");
-      // a second field, or a list, that names gzip is refused too
-      HttpResponse<String> second =
-          client(version)
-              .send(
-                  HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
-                      .timeout(Duration.ofSeconds(20))
-                      .header("Content-Type", "application/json")
-                      .header("Content-Encoding", "identity")
-                      .header("Content-Encoding", "gzip")
-                      .POST(HttpRequest.BodyPublishers.ofByteArray(gz.toByteArray()))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+      // a second field that names gzip is refused too
+      HttpResponse<String> second = encoded(version, gz.toByteArray(), "identity", "gzip");
       assertThat(second.statusCode()).as(version.name()).isEqualTo(415);
       assertThat(second.body()).startsWith("Content-Encoding \"identity, gzip\" is not supported");
     }
+  }
+
+  /** A JSON POST of {@code body} to the validating path with one Content-Encoding field each. */
+  private static HttpResponse<String> encoded(
+      HttpClient.Version version, byte[] body, String... encodings) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + AdmissionRoutes.VALIDATE_MACHINE))
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    for (String encoding : encodings) {
+      request.header("Content-Encoding", encoding);
+    }
+    return client(version).send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /**
