@@ -15,6 +15,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -117,15 +118,21 @@ public final class PoolHealthReconciler implements Reconciler {
 
   /**
    * Pools whose agent this process saw renew its Lease at an interval of the grace period or more
-   * (the shortest interval seen, {@link PoolHealthDecision.Seen#renewInterval()}): each goes
-   * Ready=Unknown and back between its renewals, as its {@code PoolUnknown} Events say. Read at
-   * every scrape ({@code ironcore_maintenance_pools_renewing_slower_than_grace}).
+   * (the shortest interval seen, {@link PoolHealthDecision.Seen#renewInterval()}) and that still
+   * change (a renewal, or our Unknown write) within that interval plus the grace period: each goes
+   * Ready=Unknown and back between its renewals, as its {@code PoolUnknown} Events say. A pool
+   * whose agent stopped for good is not counted once that time has passed (fresh eyes, session 42:
+   * it was, until the pool was deleted). Read at every scrape ({@code
+   * ironcore_maintenance_pools_renewing_slower_than_grace}).
    */
   public int renewingSlowerThanGrace() {
+    Instant now = clock.instant();
     int count = 0;
     for (PoolHealthDecision.Seen s : seen.values()) {
       Duration interval = s.renewInterval();
-      if (interval != null && interval.compareTo(gracePeriod) >= 0) {
+      if (interval != null
+          && interval.compareTo(gracePeriod) >= 0
+          && !now.isAfter(s.lastChange().plus(interval).plus(gracePeriod))) {
         count++;
       }
     }

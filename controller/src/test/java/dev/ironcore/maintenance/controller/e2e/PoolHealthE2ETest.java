@@ -191,6 +191,15 @@ class PoolHealthE2ETest extends InProcessController {
       // enough for an alert on the Ready=Unknown gauge)
       assertThat(scrape())
           .containsPattern("(?m)^ironcore_maintenance_pools_renewing_slower_than_grace [1-9]");
+      // an agent that stops for good is not flapping: no longer counted once its interval and the
+      // grace period have passed without a change (fresh eyes: it was, until the pool was deleted)
+      renewing.cancel(false);
+      eventually()
+          .atMost(Duration.ofSeconds(20))
+          .untilAsserted(
+              () ->
+                  assertThat(scrape())
+                      .contains("ironcore_maintenance_pools_renewing_slower_than_grace 0.0"));
     } finally {
       renewing.cancel(false);
     }

@@ -44,6 +44,11 @@ public final class PoolletSimulator implements AutoCloseable {
             return t;
           });
   private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
+  private final Set<String> waitingForPool = ConcurrentHashMap.newKeySet();
+
+  /** How often a Machine whose pool does not exist is looked at again. */
+  static final Duration POOL_RECHECK = Duration.ofSeconds(2);
+
   private SharedIndexInformer<Machine> informer;
 
   public PoolletSimulator(KubeWriter writer, Duration shutdownDelay) {
@@ -74,6 +79,7 @@ public final class PoolletSimulator implements AutoCloseable {
                     // released or not, it is gone: forget it (a late update event of a released
                     // Machine must not release it again, which only earns a 404)
                     scheduled.remove(m.getMetadata().getUid());
+                    waitingForPool.remove(m.getMetadata().getUid());
                   }
                 },
                 0);
@@ -105,16 +111,23 @@ public final class PoolletSimulator implements AutoCloseable {
   private void release(Machine m) {
     var meta = m.getMetadata();
     try {
+      if (!scheduled.contains(meta.getUid())) {
+        return; // gone meanwhile (released by the controller's orphan release, or deleted)
+      }
       String pool = m.boundPoolName();
       if (pool == null
           || writer.ironcore().resources(MachinePool.class).withName(pool).get() == null) {
-        LOG.info(
-            "poollet simulator: machine {}/{} is bound to no MachinePool that exists ({}): no"
-                + " poollet releases it (the controller does, after --orphaned-machine-grace)",
-            meta.getNamespace(),
-            meta.getName(),
-            pool == null ? "unbound" : pool);
-        scheduled.remove(meta.getUid()); // a later change (bound to a pool again) is considered
+        if (waitingForPool.add(meta.getUid())) {
+          LOG.info(
+              "poollet simulator: machine {}/{} is bound to no MachinePool that exists ({}): no"
+                  + " poollet releases it (the controller does, after --orphaned-machine-grace)",
+              meta.getNamespace(),
+              meta.getName(),
+              pool == null ? "unbound" : pool);
+        }
+        // as the poollet of a pool created again would find it: look again (fresh eyes: a pool
+        // created again after the first look left the Machine deleting for good)
+        timer.schedule(() -> release(m), POOL_RECHECK.toMillis(), TimeUnit.MILLISECONDS);
         return;
       }
       if (!releaseFromWatched(m)) {

@@ -92,6 +92,13 @@ class PoolletSimulatorTest {
           .during(Duration.ofSeconds(2))
           .atMost(Duration.ofSeconds(10))
           .until(() -> List.of(OTHER, Names.POOLLET_FINALIZER).equals(finalizers(c, ns, "orphan")));
+      // its pool created again: released as that pool's poollet would (fresh eyes: never)
+      MachinePool again = new MachinePool();
+      again.setMetadata(new ObjectMetaBuilder().withName(ns + "-gone").build());
+      c.resources(MachinePool.class).resource(again).create();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> List.of(OTHER).equals(finalizers(c, ns, "orphan")));
     }
   }
 }
