@@ -195,6 +195,59 @@ class WebhookServerHttpTest {
     }
   }
 
+  /**
+   * Fresh eyes (session 42): over HTTP/1.1, {@code Transfer-Encoding: gzip, chunked} passed Jetty
+   * (it decodes only the chunking) and the gzip bytes were answered "not valid JSON" with an empty
+   * uid. A transfer coding other than chunked is now a 501 (RFC 9112 §6.1); plain chunked still
+   * reaches the review.
+   */
+  @Test
+  void aTransferCodingOtherThanChunkedIs501() throws Exception {
+    java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+    try (var out = new java.util.zip.GZIPOutputStream(gz)) {
+      out.write(capiCreateReview("u").getBytes(StandardCharsets.UTF_8));
+    }
+    String gzipped = http1Chunked("gzip, chunked", gz.toByteArray());
+    assertThat(gzipped).startsWith("HTTP/1.1 501 ");
+    assertThat(gzipped)
+        .endsWith(
+            "Transfer-Encoding \"gzip, chunked\" is not supported: send the review with no"
+                + " transfer coding but chunked (as kube-apiserver does)\n");
+    String chunked =
+        http1Chunked("chunked", capiCreateReview("u").getBytes(StandardCharsets.UTF_8));
+    assertThat(chunked).startsWith("HTTP/1.1 200 ").contains("\"uid\":\"u\"");
+  }
+
+  /**
+   * The whole answer to a POST of {@code body} to the validating path over a raw HTTP/1.1 TLS
+   * connection, sent as one chunk under the given {@code Transfer-Encoding} (the JDK client sets
+   * that header itself).
+   */
+  private static String http1Chunked(String transferEncoding, byte[] body) throws Exception {
+    try (javax.net.ssl.SSLSocket socket =
+        (javax.net.ssl.SSLSocket)
+            SslContexts.trusting(certs.caFile())
+                .getSocketFactory()
+                .createSocket("127.0.0.1", URI.create(base).getPort())) {
+      socket.setSoTimeout(20_000);
+      var out = socket.getOutputStream();
+      out.write(
+          ("POST "
+                  + AdmissionRoutes.VALIDATE_MACHINE
+                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  + "Connection: close\r\nTransfer-Encoding: "
+                  + transferEncoding
+                  + "\r\n\r\n"
+                  + Integer.toHexString(body.length)
+                  + "\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.write(body);
+      out.write("\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
   /** A JSON POST of {@code body} to the validating path with one Content-Encoding field each. */
   private static HttpResponse<String> encoded(
       HttpClient.Version version, byte[] body, String... encodings) throws Exception {

@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  *   <li>415 {@code text/plain} when {@code Content-Type} is not {@code application/json}, or when
  *       the body has a {@code Content-Encoding} other than {@code identity} (kube-apiserver sends
  *       reviews uncompressed; a gzip body was read as malformed JSON);
+ *   <li>501 {@code text/plain} when an HTTP/1.1 body has a transfer coding other than {@code
+ *       chunked} (RFC 9112 §6.1; Jetty undoes only the chunking);
  *   <li>413 {@code text/plain} when the body exceeds the limit: at once when its Content-Length
  *       says so, else once the limit is reached; what the client still sends (up to {@link
  *       BodyDrain#LIMIT_BYTES}) is read after the answer ({@link Routes}), so that it reads the 413
@@ -95,6 +97,19 @@ public final class ReviewEndpoint implements Endpoint {
               + "\" is not supported: send the review uncompressed (as kube-apiserver does)";
       LOG.warn("{} {}: 415, {}", request.getMethod(), path, message);
       return plain(415, message);
+    }
+    // HTTP/1.1 only (HTTP/2 has no Transfer-Encoding): Jetty undoes the chunking and passes any
+    // other coding through, so "gzip, chunked" would reach the review as gzip bytes
+    java.util.List<String> codings =
+        request.getHeaders().getCSV(HttpHeader.TRANSFER_ENCODING, false);
+    if (codings.stream().anyMatch(e -> !e.isBlank() && !"chunked".equalsIgnoreCase(e.strip()))) {
+      String message =
+          "Transfer-Encoding \""
+              + String.join(", ", codings)
+              + "\" is not supported: send the review with no transfer coding but chunked (as"
+              + " kube-apiserver does)";
+      LOG.warn("{} {}: 501, {}", request.getMethod(), path, message);
+      return plain(501, message);
     }
     byte[] body;
     try {
