@@ -2,6 +2,8 @@ package dev.ironcore.maintenance.controller.health;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Pool health (IronCore IEP-15, {@code machinepool_lifecycle_controller}) as a pure function: a
@@ -12,21 +14,50 @@ import java.time.Instant;
 public final class PoolHealthDecision {
   private PoolHealthDecision() {}
 
+  /** How many of the latest renew intervals {@link Seen#renewInterval()} takes the shortest of. */
+  static final int RECENT_INTERVALS = 5;
+
   /**
    * Remembered state of one pool.
    *
    * @param observation what was seen last
    * @param lastChange local time when the observation last changed (or was first seen)
-   * @param renewInterval the shortest time between two consecutive Lease {@code renewTime}s this
-   *     process saw (both written by the agent, so no clock of ours is involved; the shortest, as a
-   *     pass that came late sees two renewals as one), or null before two were seen (or when they
-   *     did not parse, or went backwards)
+   * @param recentIntervals the times between consecutive Lease {@code renewTime}s this process saw
+   *     (both written by the agent, so no clock of ours is involved), the latest {@link
+   *     #RECENT_INTERVALS} at most, oldest first; empty before two were seen (or when they did not
+   *     parse, or went backwards)
    */
   public record Seen(
-      PoolHealthObservation observation, Instant lastChange, Duration renewInterval) {
+      PoolHealthObservation observation, Instant lastChange, List<Duration> recentIntervals) {
     /** Without a known renew interval. */
     public Seen(PoolHealthObservation observation, Instant lastChange) {
-      this(observation, lastChange, null);
+      this(observation, lastChange, List.of());
+    }
+
+    public Seen {
+      recentIntervals = List.copyOf(recentIntervals);
+    }
+
+    /**
+     * The agent's renew interval as this process can tell it: the shortest of the {@link
+     * #recentIntervals()} (a pass that came late sees two renewals as one, so the shortest; only of
+     * the latest few, so that one early renewal, an agent restarting, does not stand for good), or
+     * null when none is known.
+     */
+    public Duration renewInterval() {
+      return recentIntervals.stream().min(Duration::compareTo).orElse(null);
+    }
+
+    /**
+     * {@link #recentIntervals()} with {@code interval} added, the oldest dropped past the limit.
+     */
+    Seen withInterval(Duration interval) {
+      List<Duration> recent = new ArrayList<>(recentIntervals);
+      recent.add(interval);
+      return new Seen(
+          observation,
+          lastChange,
+          recent.subList(Math.max(0, recent.size() - RECENT_INTERVALS), recent.size()));
     }
   }
 
@@ -68,17 +99,17 @@ public final class PoolHealthDecision {
         previous == null
             || current.leaseRenewTimeChanged(previous.observation())
             || current.readyConditionChanged(previous.observation());
-    Duration interval = previous == null ? null : previous.renewInterval();
-    if (previous != null && current.leaseRenewTimeChanged(previous.observation())) {
-      Duration between = between(previous.observation().leaseRenewTime(), current.leaseRenewTime());
-      if (between != null && (interval == null || between.compareTo(interval) < 0)) {
-        interval = between;
-      }
-    }
+    List<Duration> intervals = previous == null ? List.of() : previous.recentIntervals();
     Seen seen =
         changed
-            ? new Seen(current, now, interval)
-            : new Seen(current, previous.lastChange(), interval);
+            ? new Seen(current, now, intervals)
+            : new Seen(current, previous.lastChange(), intervals);
+    if (previous != null && current.leaseRenewTimeChanged(previous.observation())) {
+      Duration between = between(previous.observation().leaseRenewTime(), current.leaseRenewTime());
+      if (between != null) {
+        seen = seen.withInterval(between);
+      }
+    }
     Instant from = seen.lastChange().isAfter(observedSince) ? seen.lastChange() : observedSince;
     Instant deadline = from.plus(gracePeriod);
     if (now.isBefore(deadline)) {

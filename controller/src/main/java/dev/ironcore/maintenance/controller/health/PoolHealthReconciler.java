@@ -104,7 +104,7 @@ public final class PoolHealthReconciler implements Reconciler {
         // (the renewals the lagging cache missed are unknown: the renew interval stays)
         seen.put(
             poolName,
-            new PoolHealthDecision.Seen(fresh, clock.instant(), outcome.seen().renewInterval()));
+            new PoolHealthDecision.Seen(fresh, clock.instant(), outcome.seen().recentIntervals()));
         LOG.info(
             "pool {}: the cached Lease lags behind the API server's (renewTime {}): not Unknown",
             poolName,
@@ -118,11 +118,11 @@ public final class PoolHealthReconciler implements Reconciler {
 
   /**
    * Pools whose agent this process saw renew its Lease at an interval of the grace period or more
-   * (the shortest interval seen, {@link PoolHealthDecision.Seen#renewInterval()}) and that still
-   * change (a renewal, or our Unknown write) within that interval plus the grace period: each goes
-   * Ready=Unknown and back between its renewals, as its {@code PoolUnknown} Events say. A pool
-   * whose agent stopped for good is not counted once that time has passed (fresh eyes, session 42:
-   * it was, until the pool was deleted). Read at every scrape ({@code
+   * (the shortest of the latest intervals seen, {@link PoolHealthDecision.Seen#renewInterval()})
+   * and that still change (a renewal, or our Unknown write) within that interval plus the grace
+   * period: each goes Ready=Unknown and back between its renewals, as its {@code PoolUnknown}
+   * Events say. A pool whose agent stopped for good is not counted once that time has passed (fresh
+   * eyes, session 42: it was, until the pool was deleted). Read at every scrape ({@code
    * ironcore_maintenance_pools_renewing_slower_than_grace}).
    */
   public int renewingSlowerThanGrace() {
@@ -200,7 +200,7 @@ public final class PoolHealthReconciler implements Reconciler {
    *
    * @param leaseRenewTime the Lease's {@code renewTime} as an ISO-8601 instant, or null when the
    *     pool has no Lease (or one never renewed)
-   * @param renewInterval the shortest time between two renewals of the agent seen ({@link
+   * @param renewInterval the shortest time between two of the agent's latest renewals seen ({@link
    *     PoolHealthDecision.Seen#renewInterval()}), or null
    */
   static String silence(
@@ -227,9 +227,9 @@ public final class PoolHealthReconciler implements Reconciler {
 
   /**
    * A renew interval for the message: to the half second below 10 s, to 5 s from there ({@code 2.5
-   * s} for 2.44 to 2.74 s, {@code 10 s} for 9.75 to 12.49 s), so that the shortest interval seen,
-   * which settles as more renewals are seen (fresh eyes: 11 s, then 10.2 s, of an agent renewing
-   * every 10 s), keeps the message, and the flaps count on one Event.
+   * s} for 2.44 to 2.74 s, {@code 10 s} for 9.75 to 12.49 s), so that the shortest interval seen
+   * (of the latest few), which settles as more renewals are seen (fresh eyes: 11 s, then 10.2 s, of
+   * an agent renewing every 10 s), keeps the message, and the flaps count on one Event.
    */
   static String roughly(Duration d) {
     BigDecimal s = BigDecimal.valueOf(d.toMillis(), 3);

@@ -44,6 +44,40 @@ class PoolHealthDecisionTest {
         .isEqualTo(Duration.ofSeconds(10));
   }
 
+  /**
+   * Fresh eyes (session 42): one early renewal (an agent restarting) set the interval for good, so
+   * a pool whose agent renews less often than the grace period was no longer counted as flapping.
+   * Only the latest intervals count.
+   */
+  @Test
+  void anEarlyRenewalAgesOutAfterTheLatestFewIntervals() {
+    Instant renewed = Instant.parse("2026-01-01T00:00:00Z");
+    var seen = PoolHealthDecision.decide(null, renewal(renewed), T0, GRACE).seen();
+    seen =
+        PoolHealthDecision.decide(seen, renewal(renewed = renewed.plusSeconds(60)), T0, GRACE)
+            .seen();
+    assertThat(seen.renewInterval()).isEqualTo(Duration.ofSeconds(60));
+    seen =
+        PoolHealthDecision.decide(seen, renewal(renewed = renewed.plusSeconds(2)), T0, GRACE)
+            .seen();
+    assertThat(seen.renewInterval())
+        .as("the restart's early renewal")
+        .isEqualTo(Duration.ofSeconds(2));
+    for (int i = 1; i < PoolHealthDecision.RECENT_INTERVALS; i++) {
+      seen =
+          PoolHealthDecision.decide(seen, renewal(renewed = renewed.plusSeconds(60)), T0, GRACE)
+              .seen();
+      assertThat(seen.renewInterval()).as("after %d more", i).isEqualTo(Duration.ofSeconds(2));
+    }
+    seen = PoolHealthDecision.decide(seen, renewal(renewed.plusSeconds(60)), T0, GRACE).seen();
+    assertThat(seen.renewInterval()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(seen.recentIntervals()).hasSize(PoolHealthDecision.RECENT_INTERVALS);
+  }
+
+  private static PoolHealthObservation renewal(Instant renewTime) {
+    return new PoolHealthObservation(renewTime.toString(), "True", 4L);
+  }
+
   @Test
   void nothingMovingForTheGracePeriodMarksUnknownOnce() {
     var first = PoolHealthDecision.decide(null, READY, T0, GRACE);
