@@ -244,8 +244,8 @@ public final class KubeconfigContext {
    * whose value is not a string: a mapping, a list or a boolean. Where fabric8's parser meets a
    * string there, its message quotes the string (a token pasted as "exec: eyJ..."), so they are
    * checked here first. A shape is a Map of member to shape, MAPPING (any mapping), LIST (a list of
-   * anything), List.of(shape) (a list of that shape) or BOOLEAN (a boolean, or the text true or
-   * false, which fabric8 reads too).
+   * anything), List.of(shape) (a list of that shape) or BOOLEAN (a boolean: the text "true", which
+   * fabric8 reads too, is refused, as client-go refuses it).
    */
   private static final Object MAPPING = new Object();
   private static final Object LIST = new Object();
@@ -289,12 +289,16 @@ public final class KubeconfigContext {
     }
     String where = at.isEmpty() ? "the file" : at;
     if (shape == BOOLEAN) {
-      boolean ok =
-          node.isBoolean()
-              || node.isTextual()
-                  && ("true".equalsIgnoreCase(node.asText())
-                      || "false".equalsIgnoreCase(node.asText()));
-      return ok ? null : where + " is " + kind(node) + ", not true or false";
+      if (node.isTextual()
+          && ("true".equalsIgnoreCase(node.asText()) || "false".equalsIgnoreCase(node.asText()))) {
+        // fabric8 would read it; kubectl (client-go) refuses the file, so a quoted "true" must not
+        // skip TLS verification here alone (fresh eyes, session 41)
+        return where
+            + " is the text \""
+            + node.asText()
+            + "\", not a boolean: write it unquoted (kubectl refuses the quoted form too)";
+      }
+      return node.isBoolean() ? null : where + " is " + kind(node) + ", not true or false";
     }
     if (shape == LIST || shape instanceof List) {
       if (!node.isArray()) {

@@ -226,11 +226,24 @@ class KubeconfigContextTest {
             Files.readString(good)
                 .replace(
                     "cluster: {server: 'https://127.0.0.1:6443'}",
-                    "cluster: {server: 'https://127.0.0.1:6443', insecure-skip-tls-verify: \"true\"}")
+                    "cluster: {server: 'https://127.0.0.1:6443', insecure-skip-tls-verify: true}")
                 .replace(
                     "user: {token: t}",
                     "user: {exec: {command: x, args: [a], env: [{name: n, value: v}]}}"));
     assertThatCode(() -> KubeconfigContext.check(ok)).doesNotThrowAnyException();
+    // quoted, as client-go refuses it: TLS verification must not be skipped here alone
+    Path quoted =
+        Files.writeString(
+            dir.resolve("quoted-bool"),
+            Files.readString(good)
+                .replace(
+                    "cluster: {server: 'https://127.0.0.1:6443'}",
+                    "cluster: {server: 'https://127.0.0.1:6443', insecure-skip-tls-verify:"
+                        + " \"true\"}"));
+    assertThatThrownBy(() -> KubeconfigContext.check(quoted))
+        .hasMessageContaining(
+            ": clusters[0].cluster.insecure-skip-tls-verify is the text \"true\", not a boolean:"
+                + " write it unquoted (kubectl refuses the quoted form too)");
     Path binary = Files.write(dir.resolve("binary"), new byte[] {'a', ':', ' ', (byte) 0xE9, '\n'});
     assertThatThrownBy(() -> KubeconfigContext.check(binary))
         .hasMessage("kubeconfig " + binary + ": the file is not UTF-8 text (a kubeconfig is YAML)");
