@@ -15,8 +15,9 @@
 # `kubectl delete -k manifests/default`: it deletes the lease namespace.
 # Two clusters (docs/two-clusters.md): run it once per cluster.
 #   (between 2. and 3.: our CRDs' conversion, which calls our Service, is set to None; after 3. it
-#   waits for the controller's pods to stop, and after 4. it re-reads the Machines: a controller of
-#   ours still running elsewhere, e.g. make run's, would put finalizer and hook back)
+#   waits for the controller's pods to stop and reads the Machines again: one deleted since 1. is
+#   a drain no controller finishes now, refused as in 1.; after 4. it re-reads the Machines: a
+#   controller of ours still running elsewhere, e.g. make run's, would put finalizer and hook back)
 # Environment: KUBECONFIG (required), DRY_RUN=true (plan only), FORCE=true (see 1.), WAIT_TIMEOUT
 # (120s: how long to wait for the controller's pods).
 set -euo pipefail
@@ -99,8 +100,13 @@ elif [ "$discovery" = failed ]; then
 fi
 ours=()      # "namespace name" of Machines carrying our finalizer or hook
 draining=()  # namespace/name of deleting Machines that still carry our hook
-if [ "$capi_served" = true ]; then
+total=0
+# read_machines: ours, draining and total from a fresh list of every CAPI Machine
+read_machines() {
+  local lines ns name deleting idx hook
   lines="$(k get "$CAPI_MACHINES" -A -o go-template="$machine_line$machine_template")"
+  ours=()
+  draining=()
   total=0
   while read -r ns name deleting idx hook; do
     [ -n "${name:-}" ] || continue
@@ -108,6 +114,9 @@ if [ "$capi_served" = true ]; then
     if [ "$idx" != -1 ] || [ "$hook" = yes ]; then ours+=("$ns $name"); fi
     if [ "$deleting" = true ] && [ "$hook" = yes ]; then draining+=("$ns/$name"); fi
   done <<<"$lines"
+}
+if [ "$capi_served" = true ]; then
+  read_machines
   say "CAPI Machines: $total in all namespaces, ${#ours[@]} with our finalizer or pre-drain hook"
 else
   say "CAPI Machines: $CAPI_MACHINES is not served here (the IronCore cluster of a two-cluster install?): no Machine to clean"
@@ -194,6 +203,20 @@ if [ "$DRY_RUN" != true ] && [ "${#workloads[@]}" -gt 0 ]; then
       *"no matching resources found"*) ;;
       *) fail "the controller's pods did not stop within ${WAIT_TIMEOUT:-120s}: $(head -1 <<<"$err" | sed 's/^error: //'); run make uninstall again" ;;
     esac
+  fi
+fi
+# a CAPI Machine deleted between the check above and the controller's stop started a drain that no
+# controller finishes now (fresh eyes): read again, and without FORCE leave those Machines alone
+if [ "$DRY_RUN" != true ] && [ "$capi_served" = true ]; then
+  checked=" ${draining[*]} "
+  read_machines
+  started=()
+  for m in "${draining[@]}"; do [[ "$checked" == *" $m "* ]] || started+=("$m"); done
+  if [ "${#started[@]}" -gt 0 ]; then
+    if [ "$FORCE" != true ]; then
+      fail "stopped before touching any CAPI Machine (the webhooks and workloads are deleted): a drain started while this ran: ${#started[@]} CAPI Machine(s) deleted since the check carry our pre-drain hook: ${started[*]}; no controller of ours runs now, so CAPI keeps their nodes: install again to let the drain finish, or make uninstall FORCE=true (CAPI then deletes their nodes without our drain; their pools keep the maintenance taints)"
+    fi
+    say "FORCE=true: removing our pre-drain hook from ${#started[@]} more CAPI Machine(s) deleted while this ran (${started[*]}): CAPI deletes their nodes without our drain"
   fi
 fi
 

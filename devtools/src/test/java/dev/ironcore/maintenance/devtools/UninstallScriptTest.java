@@ -208,6 +208,61 @@ class UninstallScriptTest {
     }
   }
 
+  /**
+   * Fresh eyes (session 41): a CAPI Machine deleted after the drain check but before the controller
+   * stopped started a drain that no controller finished, and the script then removed its hook, so
+   * CAPI deleted the node mid-drain. A kubectl wrapper deletes one while the script waits for the
+   * controller's pods: the script stops before touching any Machine and says why; FORCE=true then
+   * goes on.
+   */
+  @Test
+  void aDrainStartedWhileItRunsStopsItBeforeTheMachineStep() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
+      cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
+      cp.kubectl("create", "namespace", "capi").orThrow();
+      machine(cp, "late", "[" + FINALIZER + ", example.com/foreign]", true);
+      cp.kubectl("create", "namespace", "ironcore-maintenance-system").orThrow();
+      cp.kubectl("apply", "-k", repo.resolve("manifests/deploy").toString()).orThrow();
+      Path wrap = Files.createDirectories(dir.resolve("wrap"));
+      Path kubectl = cp.kubectlTool().binary();
+      Files.writeString(
+          wrap.resolve("kubectl"),
+          "#!/usr/bin/env bash\n"
+              + "if [[ \" $* \" == *\" wait --for=delete \"* ]] && mkdir "
+              + wrap.resolve("once")
+              + " 2>/dev/null; then\n  "
+              + kubectl
+              + " delete "
+              + MACHINES
+              + " -n capi late --wait=false >/dev/null\nfi\nexec "
+              + kubectl
+              + " \"$@\"\n");
+      Files.setPosixFilePermissions(
+          wrap.resolve("kubectl"), PosixFilePermissions.fromString("rwxr-xr-x"));
+      Map<String, String> path =
+          Map.of("PATH", wrap + ":" + cp.binDir() + ":" + System.getenv("PATH"));
+      Run stopped = run(cp, path);
+      assertThat(Files.isDirectory(wrap.resolve("once"))).isTrue();
+      assertThat(stopped.exit).as(stopped.stdout).isEqualTo(1);
+      assertThat(stopped.stderr)
+          .isEqualTo(
+              "uninstall: stopped before touching any CAPI Machine (the webhooks and workloads are"
+                  + " deleted): a drain started while this ran: 1 CAPI Machine(s) deleted since the"
+                  + " check carry our pre-drain hook: capi/late; no controller of ours runs now, so"
+                  + " CAPI keeps their nodes: install again to let the drain finish, or make"
+                  + " uninstall FORCE=true (CAPI then deletes their nodes without our drain; their"
+                  + " pools keep the maintenance taints)\n");
+      assertThat(marks(cp, "late"))
+          .isEqualTo(
+              "[\"" + FINALIZER + "\",\"example.com/foreign\"] keep=yes hook=ironcore-maintenance");
+      Run forced = run(cp, Map.of("FORCE", "true"));
+      assertThat(forced.exit).as(forced.stderr).isZero();
+      assertThat(marks(cp, "late")).isEqualTo("[\"example.com/foreign\"] keep=yes");
+    }
+  }
+
   /** The IronCore cluster of two clusters: no CAPI Machines served, the Machine step skipped. */
   @Test
   void inTheIronCoreClusterOfTwoClustersTheMachineStepIsSkipped() throws Exception {
