@@ -201,8 +201,9 @@ public final class EventRecorder implements AutoCloseable {
    * ends, so that the later one is written after it (fresh eyes: a {@code DrainBlocked} "waiting
    * for 2 Machines" held for a burst was written after its drain's {@code DrainCompleted} and
    * {@code PoolDeleted}, in the same second, and read as the drain's last word). Each keeps its
-   * timestamp; one the API server does not take is retried in the background as usual. One already
-   * handed over from the hold is written as recorded.
+   * timestamp; one the API server does not take is retried in the background as usual. Also those
+   * the hold released whose first attempt the recorder's thread has not begun ({@link
+   * EventHold#take}); one whose write is under way then is not waited for.
    */
   public void writeHeldNow(HasMetadata object, String reason) {
     for (var held : hold.take(subject(object, reason))) {
