@@ -265,7 +265,8 @@ public final class DrainDecision {
                   + " drained in "
                   + HumanDuration.of(held)
                   + sinceDeletion(deletedAt, since, held, now)
-                  + ": removing the pre-drain hook, so CAPI may drain and delete the node",
+                  + ": removing the pre-drain hook, so CAPI may drain and delete the node"
+                  + staying(names(in.boundMachines())),
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, MaintenanceCondition.drained(DRAINED_MESSAGE), events, null);
     }
@@ -579,6 +580,25 @@ public final class DrainDecision {
   /** {@code CAPI Machine ns/a} or {@code CAPI Machines ns/a, ns/b} (the first few). */
   private static String capiMachines(List<String> keys) {
     return (keys.size() == 1 ? "CAPI Machine " : "CAPI Machines ") + firstFew(keys);
+  }
+
+  /**
+   * What a completed drain leaves bound to its pool: the Machines that tolerate the maintenance
+   * taint for good (every other one blocked the drain), which stay bound to the pool's name after
+   * the pool is deleted (fresh eyes, session 43: no Event or condition named them), e.g. {@code ; 1
+   * Machine tolerates the maintenance taint and stays bound to the pool: ns/a}; empty when none.
+   */
+  private static String staying(List<String> bound) {
+    if (bound.isEmpty()) {
+      return "";
+    }
+    return "; "
+        + count(bound.size())
+        + (bound.size() == 1 ? " tolerates" : " tolerate")
+        + " the maintenance taint and"
+        + (bound.size() == 1 ? " stays" : " stay")
+        + " bound to the pool: "
+        + firstFew(bound);
   }
 
   private static String count(int n) {

@@ -242,6 +242,36 @@ class DrainOutcomeTest {
   }
 
   /**
+   * Fresh eyes (session 43): Machines that tolerate the maintenance taint stay bound to the pool,
+   * which is deleted after the node; no Event named them. DrainCompleted does now.
+   */
+  @Test
+  void drainCompletedNamesTheMachinesThatTolerateTheTaintAndStay() {
+    var o =
+        decide(
+            marked("pool-a", true),
+            TAINTED,
+            List.of(
+                dev.ironcore.maintenance.controller.Fixtures.machine(
+                    "vm-2",
+                    "pool-a",
+                    false,
+                    dev.ironcore.maintenance.controller.Fixtures.toleratesMaintenance()),
+                dev.ironcore.maintenance.controller.Fixtures.machine(
+                    "vm-1",
+                    "pool-a",
+                    false,
+                    dev.ironcore.maintenance.controller.Fixtures.toleratesMaintenance())),
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(75)));
+    assertThat(o.step()).isEqualTo(new DrainStep.RemoveHook("pool-a", false));
+    assertThat(o.events().get(0).message())
+        .endsWith(
+            ": removing the pre-drain hook, so CAPI may drain and delete the node; 2 Machines"
+                + " tolerate the maintenance taint and stay bound to the pool: ns/vm-1, ns/vm-2");
+  }
+
+  /**
    * The drain's own time counts from the taint; when it started later than the deletion (queued, or
    * its taint write failed for a while), the event names the time since the deletion too, which the
    * drain-duration histogram records.
