@@ -42,10 +42,14 @@ public final class PoolHealthDecision {
      * The agent's renew interval as this process can tell it: the shortest of the {@link
      * #recentIntervals()} (a pass that came late sees two renewals as one, so the shortest; only of
      * the latest few, so that one early renewal, an agent restarting, does not stand for good), or
-     * null when none is known.
+     * null before two intervals were seen: one alone may be a jump of the agent's clock (fresh
+     * eyes, session 43: a renewTime set an hour ahead once, then no renewal, read as an agent
+     * renewing every hour, and the pool counted as flapping for that hour).
      */
     public Duration renewInterval() {
-      return recentIntervals.stream().min(Duration::compareTo).orElse(null);
+      return recentIntervals.size() < 2
+          ? null
+          : recentIntervals.stream().min(Duration::compareTo).orElse(null);
     }
 
     /**

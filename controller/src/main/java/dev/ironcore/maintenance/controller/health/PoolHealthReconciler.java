@@ -89,8 +89,8 @@ public final class PoolHealthReconciler implements Reconciler {
     if (outcome.markUnknown()) {
       // the cache may lag (a stalled Lease watch, this process paused): the API server's Lease
       // decides, as a poollet that renewed meanwhile must not see its pool go Unknown
-      String live =
-          renewTime(client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get());
+      Lease liveLease = client.leases().inNamespace(Names.LEASE_NAMESPACE).withName(poolName).get();
+      String live = renewTime(liveLease);
       PoolHealthDecision.Outcome after =
           PoolHealthDecision.decide(
               outcome.seen(), now, clock.instant(), gracePeriod, reach.observedSince());
@@ -111,7 +111,7 @@ public final class PoolHealthReconciler implements Reconciler {
             live);
         return Result.requeueAfter(gracePeriod, "next health deadline");
       }
-      markUnknown(pool, now, outcome.seen().renewInterval());
+      markUnknown(pool, now, outcome.seen().renewInterval(), liveLease != null);
     }
     return Result.requeueAfter(outcome.requeueAfter(), "next health deadline");
   }
@@ -162,7 +162,10 @@ public final class PoolHealthReconciler implements Reconciler {
    * nothing when a fresh read of the pool shows its Ready condition moved since {@code decided}.
    */
   private void markUnknown(
-      MachinePool cached, PoolHealthObservation decided, Duration renewInterval) {
+      MachinePool cached,
+      PoolHealthObservation decided,
+      Duration renewInterval,
+      boolean leaseExists) {
     String poolName = cached.getMetadata().getName();
     MachinePool written =
         writer.markUnknown(
@@ -172,7 +175,8 @@ public final class PoolHealthReconciler implements Reconciler {
       return;
     }
     metrics.poolMarkedUnknown();
-    String why = silence(gracePeriod, decided.leaseRenewTime(), renewInterval, poolName);
+    String why =
+        silence(gracePeriod, decided.leaseRenewTime(), renewInterval, poolName, leaseExists);
     events.recordInBackground(
         written,
         "Warning",
@@ -202,9 +206,15 @@ public final class PoolHealthReconciler implements Reconciler {
    *     pool has no Lease (or one never renewed)
    * @param renewInterval the shortest time between two of the agent's latest renewals seen ({@link
    *     PoolHealthDecision.Seen#renewInterval()}), or null
+   * @param leaseExists the API server has the Lease (read right before the write); without it the
+   *     message says the Lease does not exist rather than that it has no renewTime
    */
   static String silence(
-      Duration gracePeriod, String leaseRenewTime, Duration renewInterval, String poolName) {
+      Duration gracePeriod,
+      String leaseRenewTime,
+      Duration renewInterval,
+      String poolName,
+      boolean leaseExists) {
     String lease = "Lease " + Names.LEASE_NAMESPACE + "/" + poolName;
     String why =
         "no Lease renewal or Ready change within the grace period (" + seconds(gracePeriod) + "); ";
@@ -221,7 +231,9 @@ public final class PoolHealthReconciler implements Reconciler {
     }
     return why
         + (leaseRenewTime == null
-            ? "no renewTime in " + lease + " (none, or never renewed)"
+            ? (leaseExists
+                ? "no renewTime in " + lease + " (never renewed)"
+                : lease + " does not exist (deleted, or never created)")
             : lease + " last renewed at " + leaseRenewTime);
   }
 

@@ -134,7 +134,12 @@ class PoolHealthE2ETest extends InProcessController {
             e ->
                 assertThat(e.getMessage())
                     .startsWith("no Lease renewal or Ready change within the grace period (1 s); ")
-                    .contains("no renewTime in Lease " + Names.LEASE_NAMESPACE + "/" + pool));
+                    .contains(
+                        "Lease "
+                            + Names.LEASE_NAMESPACE
+                            + "/"
+                            + pool
+                            + " does not exist (deleted, or never created)"));
   }
 
   /**

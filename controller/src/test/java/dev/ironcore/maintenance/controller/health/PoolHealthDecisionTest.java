@@ -22,12 +22,14 @@ class PoolHealthDecisionTest {
 
   @Test
   void theShortestTimeBetweenTwoRenewalsSeenIsKept() {
+    var r0 = new PoolHealthObservation("2025-12-31T23:59:50Z", "True", 4L);
     var r1 = new PoolHealthObservation("2026-01-01T00:00:00Z", "True", 4L);
     var r2 = new PoolHealthObservation("2026-01-01T00:00:10Z", "True", 4L);
     var r4 = new PoolHealthObservation("2026-01-01T00:00:30Z", "True", 4L); // r3 not seen
     var back = new PoolHealthObservation("2025-01-01T00:00:00Z", "True", 4L);
-    var first = PoolHealthDecision.decide(null, r1, T0, GRACE);
-    assertThat(first.seen().renewInterval()).isNull();
+    var zeroth = PoolHealthDecision.decide(null, r0, T0.minusSeconds(10), GRACE);
+    var first = PoolHealthDecision.decide(zeroth.seen(), r1, T0, GRACE);
+    assertThat(first.seen().renewInterval()).as("one interval alone is not trusted").isNull();
     var second = PoolHealthDecision.decide(first.seen(), r2, T0.plusSeconds(10), GRACE);
     assertThat(second.seen().renewInterval()).isEqualTo(Duration.ofSeconds(10));
     var late = PoolHealthDecision.decide(second.seen(), r4, T0.plusSeconds(31), GRACE);
@@ -53,9 +55,11 @@ class PoolHealthDecisionTest {
   void anEarlyRenewalAgesOutAfterTheLatestFewIntervals() {
     Instant renewed = Instant.parse("2026-01-01T00:00:00Z");
     var seen = PoolHealthDecision.decide(null, renewal(renewed), T0, GRACE).seen();
-    seen =
-        PoolHealthDecision.decide(seen, renewal(renewed = renewed.plusSeconds(60)), T0, GRACE)
-            .seen();
+    for (int i = 0; i < 2; i++) {
+      seen =
+          PoolHealthDecision.decide(seen, renewal(renewed = renewed.plusSeconds(60)), T0, GRACE)
+              .seen();
+    }
     assertThat(seen.renewInterval()).isEqualTo(Duration.ofSeconds(60));
     seen =
         PoolHealthDecision.decide(seen, renewal(renewed = renewed.plusSeconds(2)), T0, GRACE)
@@ -72,6 +76,24 @@ class PoolHealthDecisionTest {
     seen = PoolHealthDecision.decide(seen, renewal(renewed.plusSeconds(60)), T0, GRACE).seen();
     assertThat(seen.renewInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(seen.recentIntervals()).hasSize(PoolHealthDecision.RECENT_INTERVALS);
+  }
+
+  /**
+   * Fresh eyes (session 43): a renewTime set an hour ahead once (an agent's clock jumping), then no
+   * renewal, was read as an agent renewing every hour: the pool counted as flapping for that hour
+   * and its PoolUnknown Event advised raising the grace period above an hour. One interval alone is
+   * no renew interval.
+   */
+  @Test
+  void oneJumpOfTheRenewTimeIsNoRenewInterval() {
+    Instant renewed = Instant.parse("2026-01-01T00:00:00Z");
+    var seen = PoolHealthDecision.decide(null, renewal(renewed), T0, GRACE).seen();
+    seen =
+        PoolHealthDecision.decide(
+                seen, renewal(renewed.plusSeconds(3603)), T0.plusSeconds(3), GRACE)
+            .seen();
+    assertThat(seen.recentIntervals()).containsExactly(Duration.ofSeconds(3603));
+    assertThat(seen.renewInterval()).isNull();
   }
 
   private static PoolHealthObservation renewal(Instant renewTime) {

@@ -13,20 +13,25 @@ class PoolHealthReconcilerTest {
   void theMessageNamesTheGracePeriodAndTheLastRenewal() {
     assertThat(
             PoolHealthReconciler.silence(
-                Duration.ofSeconds(50), RENEWED, Duration.ofSeconds(10), "pool-1"))
+                Duration.ofSeconds(50), RENEWED, Duration.ofSeconds(10), "pool-1", true))
         .isEqualTo(
             "no Lease renewal or Ready change within the grace period (50 s); Lease"
                 + " ironcore-machinepool-lease/pool-1 last renewed at 2026-12-05T12:00:00Z");
-    assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(50), null, null, "pool-1"))
+    assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(50), null, null, "pool-1", true))
         .isEqualTo(
             "no Lease renewal or Ready change within the grace period (50 s); no renewTime in"
-                + " Lease ironcore-machinepool-lease/pool-1 (none, or never renewed)");
+                + " Lease ironcore-machinepool-lease/pool-1 (never renewed)");
+    // fresh eyes (session 43): a deleted Lease was reported as "none, or never renewed"
+    assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(50), null, null, "pool-1", false))
+        .isEqualTo(
+            "no Lease renewal or Ready change within the grace period (50 s); Lease"
+                + " ironcore-machinepool-lease/pool-1 does not exist (deleted, or never created)");
   }
 
   @Test
   void aGracePeriodWithMillisecondsIsPrintedWithThem() {
     // fresh eyes: 2500ms was printed as "2 s"
-    assertThat(PoolHealthReconciler.silence(Duration.ofMillis(2500), null, null, "p"))
+    assertThat(PoolHealthReconciler.silence(Duration.ofMillis(2500), null, null, "p", true))
         .startsWith("no Lease renewal or Ready change within the grace period (2.5 s); ");
     assertThat(PoolHealthReconciler.seconds(Duration.ofMillis(50))).isEqualTo("0.05 s");
     assertThat(PoolHealthReconciler.seconds(Duration.ofMinutes(2))).isEqualTo("120 s");
@@ -49,7 +54,7 @@ class PoolHealthReconcilerTest {
     // between renewals, again and again
     assertThat(
             PoolHealthReconciler.silence(
-                Duration.ofSeconds(5), RENEWED, Duration.ofSeconds(10), "pool-1"))
+                Duration.ofSeconds(5), RENEWED, Duration.ofSeconds(10), "pool-1", true))
         .isEqualTo(
             "no Lease renewal or Ready change within the grace period (5 s); its agent renewed"
                 + " Lease ironcore-machinepool-lease/pool-1 about every 10 s: an agent that"
@@ -58,20 +63,24 @@ class PoolHealthReconcilerTest {
     // the same text for every flap (no renewTime), so the recorder counts them on one Event
     assertThat(
             PoolHealthReconciler.silence(
-                Duration.ofSeconds(5), "2026-12-05T12:00:10Z", Duration.ofSeconds(10), "pool-1"))
+                Duration.ofSeconds(5),
+                "2026-12-05T12:00:10Z",
+                Duration.ofSeconds(10),
+                "pool-1",
+                true))
         .isEqualTo(
             PoolHealthReconciler.silence(
-                Duration.ofSeconds(5), RENEWED, Duration.ofSeconds(10), "pool-1"));
+                Duration.ofSeconds(5), RENEWED, Duration.ofSeconds(10), "pool-1", true));
     assertThat(
             PoolHealthReconciler.silence(
-                Duration.ofSeconds(10), RENEWED, Duration.ofSeconds(10), "pool-1"))
+                Duration.ofSeconds(10), RENEWED, Duration.ofSeconds(10), "pool-1", true))
         .as("equal")
         .contains("about every 10 s");
     // fresh eyes: the Lease's leaseDurationSeconds said nothing; an agent renewing a 40 s Lease
     // every 10 s under a grace period of 20 s that stops is simply silent
     assertThat(
             PoolHealthReconciler.silence(
-                Duration.ofSeconds(20), RENEWED, Duration.ofMillis(9_999), "pool-1"))
+                Duration.ofSeconds(20), RENEWED, Duration.ofMillis(9_999), "pool-1", true))
         .doesNotContain("every")
         .contains("last renewed at");
   }
