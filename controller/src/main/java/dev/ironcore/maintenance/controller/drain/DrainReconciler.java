@@ -150,20 +150,28 @@ public final class DrainReconciler implements Reconciler {
     try {
       return reconcile(key, cached, request);
     } catch (RuntimeException e) {
-      if (ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e)) {
-        metrics.drainWriteFailed();
-        events.recordInBackground(
-            cached,
-            "Warning",
-            DrainEvent.WRITE_FAILED,
-            (cached.nodeName() == null ? "" : "pool " + cached.nodeName() + ": ")
-                + request[0]
-                + " failed: "
-                + ApiFailure.describe(e)
-                + "; retrying");
+      if ((ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e)) && request[0] != null) {
+        writeFailed(cached, request[0], e);
       }
       throw e;
     }
+  }
+
+  /**
+   * Counts a failed pass and records its {@code DrainWriteFailed} Warning on the CAPI Machine (in
+   * the background: the API server may be what fails), naming the request that failed.
+   */
+  private void writeFailed(CapiMachine cached, String request, RuntimeException e) {
+    metrics.drainWriteFailed();
+    events.recordInBackground(
+        cached,
+        "Warning",
+        DrainEvent.WRITE_FAILED,
+        (cached.nodeName() == null ? "" : "pool " + cached.nodeName() + ": ")
+            + request
+            + " failed: "
+            + ApiFailure.describe(e)
+            + "; retrying");
   }
 
   /** The {@code DrainWriteFailed} message of a failure before any write: a read of the pass. */
@@ -235,6 +243,10 @@ public final class DrainReconciler implements Reconciler {
       if (ApiFailure.isServerSide(e) || ApiFailure.isRefusal(e)) {
         if ((step instanceof DrainStep.RemoveHook s && !s.poolMissing())
             || step instanceof DrainStep.AddTaints) {
+          // the Event first: the condition goes to the IronCore API server, which may be the one
+          // that does not answer (fresh eyes, session 43: the Event came after two 70 s timeouts)
+          writeFailed(cached, request[0], e);
+          request[0] = null; // recorded
           showWriteFailing(key, cached, pool, step);
         }
       }
