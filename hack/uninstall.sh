@@ -101,10 +101,18 @@ fi
 ours=()      # "namespace name" of Machines carrying our finalizer or hook
 draining=()  # namespace/name of deleting Machines that still carry our hook
 total=0
-# read_machines: ours, draining and total from a fresh list of every CAPI Machine
+# read_machines: ours, draining and total from a fresh list of every CAPI Machine; on failure
+# returns 1 with kubectl's first error line in list_error (callers say what that stops)
+list_error=""
 read_machines() {
-  local lines ns name deleting idx hook
-  lines="$(k get "$CAPI_MACHINES" -A -o go-template="$machine_line$machine_template")"
+  local lines ns name deleting idx hook errfile
+  errfile="$(mktemp)"
+  if ! lines="$(k get "$CAPI_MACHINES" -A -o go-template="$machine_line$machine_template" 2>"$errfile")"; then
+    list_error="$(head -1 "$errfile" | sed 's/^error: //')"
+    rm -f "$errfile"
+    return 1
+  fi
+  rm -f "$errfile"
   ours=()
   draining=()
   total=0
@@ -116,13 +124,21 @@ read_machines() {
   done <<<"$lines"
 }
 if [ "$capi_served" = true ]; then
-  read_machines
+  read_machines || fail "cannot list $CAPI_MACHINES, nothing changed: $list_error"
   say "CAPI Machines: $total in all namespaces, ${#ours[@]} with our finalizer or pre-drain hook"
 else
   say "CAPI Machines: $CAPI_MACHINES is not served here (the IronCore cluster of a two-cluster install?): no Machine to clean"
 fi
 if [ "${#draining[@]}" -gt 0 ]; then
   if [ "$FORCE" != true ]; then
+    # after a run that stopped at the re-read below, no controller of ours is left to finish it
+    if ! controller="$(k get deployment ironcore-maintenance-controller -n "$NAMESPACE" --ignore-not-found \
+      -o go-template='{{if not .metadata.deletionTimestamp}}yes{{end}}' 2>&1)"; then
+      fail "cannot read deployment/ironcore-maintenance-controller (namespace $NAMESPACE), nothing changed: $(head -1 <<<"$controller" | sed 's/^error: //')"
+    fi
+    if [ "$controller" != yes ]; then
+      fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; no controller Deployment of ours is here to finish it: unless one of ours runs elsewhere (make run's), install again to let the drain finish, or FORCE=true (CAPI then deletes their nodes without our drain)"
+    fi
     fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; wait for it, or FORCE=true (CAPI then deletes their nodes without our drain)"
   fi
   say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
@@ -209,7 +225,7 @@ fi
 # controller finishes now (fresh eyes): read again, and without FORCE leave those Machines alone
 if [ "$DRY_RUN" != true ] && [ "$capi_served" = true ]; then
   checked=" ${draining[*]} "
-  read_machines
+  read_machines || fail "stopped before touching any CAPI Machine (the webhooks and workloads are deleted): cannot list $CAPI_MACHINES: $list_error; run make uninstall again"
   started=()
   for m in "${draining[@]}"; do [[ "$checked" == *" $m "* ]] || started+=("$m"); done
   if [ "${#started[@]}" -gt 0 ]; then

@@ -257,9 +257,64 @@ class UninstallScriptTest {
       assertThat(marks(cp, "late"))
           .isEqualTo(
               "[\"" + FINALIZER + "\",\"example.com/foreign\"] keep=yes hook=ironcore-maintenance");
+      // run again: no controller is left to finish that drain, and the refusal says so
+      Run again = run(cp, Map.of());
+      assertThat(again.exit).isEqualTo(1);
+      assertThat(again.stderr)
+          .isEqualTo(
+              "uninstall: refused, nothing changed: 1 CAPI Machine(s) being deleted still carry our"
+                  + " pre-drain hook, a drain is in progress: capi/late; no controller Deployment"
+                  + " of ours is here to finish it: unless one of ours runs elsewhere (make"
+                  + " run's), install again to let the drain finish, or FORCE=true (CAPI then"
+                  + " deletes their nodes without our drain)\n");
       Run forced = run(cp, Map.of("FORCE", "true"));
       assertThat(forced.exit).as(forced.stderr).isZero();
       assertThat(marks(cp, "late")).isEqualTo("[\"example.com/foreign\"] keep=yes");
+    }
+  }
+
+  /**
+   * Review (session 43): the CAPI Machines' second read, after the workloads were deleted, ended
+   * the script under {@code set -e} with kubectl's error only. It now says where it stopped.
+   */
+  @Test
+  void aFailingSecondReadOfTheMachinesSaysWhereItStopped() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
+      cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
+      cp.kubectl("create", "namespace", "capi").orThrow();
+      machine(cp, "ours", "[" + FINALIZER + "]", true);
+      cp.kubectl("create", "namespace", "ironcore-maintenance-system").orThrow();
+      cp.kubectl("apply", "-k", repo.resolve("manifests/deploy").toString()).orThrow();
+      Path wrap = Files.createDirectories(dir.resolve("wrap"));
+      Path kubectl = cp.kubectlTool().binary();
+      // the second list of every CAPI Machine fails as an API server that went away would
+      Files.writeString(
+          wrap.resolve("kubectl"),
+          "#!/usr/bin/env bash\n"
+              + "if [[ \" $* \" == *\" get "
+              + MACHINES
+              + " -A \"* ]] && ! mkdir "
+              + wrap.resolve("first")
+              + " 2>/dev/null; then\n"
+              + "  echo 'Unable to connect to the server: EOF' >&2; exit 1\nfi\nexec "
+              + kubectl
+              + " \"$@\"\n");
+      Files.setPosixFilePermissions(
+          wrap.resolve("kubectl"), PosixFilePermissions.fromString("rwxr-xr-x"));
+      Run stopped = run(cp, Map.of("PATH", wrap + ":" + cp.binDir() + ":" + System.getenv("PATH")));
+      assertThat(stopped.exit).as(stopped.stdout).isEqualTo(1);
+      assertThat(stopped.stderr)
+          .isEqualTo(
+              "uninstall: stopped before touching any CAPI Machine (the webhooks and workloads are"
+                  + " deleted): cannot list machines.cluster.x-k8s.io: Unable to connect to the"
+                  + " server: EOF; run make uninstall again\n");
+      assertThat(marks(cp, "ours"))
+          .isEqualTo("[\"" + FINALIZER + "\"] keep=yes hook=ironcore-maintenance");
+      Run again = run(cp, Map.of());
+      assertThat(again.exit).as(again.stderr).isZero();
+      assertThat(marks(cp, "ours")).isEqualTo(" keep=yes");
     }
   }
 
