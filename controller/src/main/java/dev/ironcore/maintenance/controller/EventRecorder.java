@@ -203,7 +203,8 @@ public final class EventRecorder implements AutoCloseable {
    * {@code PoolDeleted}, in the same second, and read as the drain's last word). Each keeps its
    * timestamp; one the API server does not take is retried in the background as usual. Also those
    * the hold released whose first attempt the recorder's thread has not begun ({@link
-   * EventHold#take}); one whose write is under way then is not waited for.
+   * EventHold#take}); one whose write is under way then is not waited for, and one whose first
+   * attempt failed waits for its retry as usual (it may then come after the later Event).
    */
   public void writeHeldNow(HasMetadata object, String reason) {
     for (var held : hold.take(subject(object, reason))) {

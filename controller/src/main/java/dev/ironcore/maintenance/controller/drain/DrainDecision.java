@@ -266,7 +266,8 @@ public final class DrainDecision {
                   + HumanDuration.of(held)
                   + sinceDeletion(deletedAt, since, held, now)
                   + ": removing the pre-drain hook, so CAPI may drain and delete the node"
-                  + staying(names(in.boundMachines())),
+                  + staying(
+                      names(in.boundMachines().stream().filter(m -> !isDeleting(m)).toList())),
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, MaintenanceCondition.drained(DRAINED_MESSAGE), events, null);
     }
@@ -583,10 +584,11 @@ public final class DrainDecision {
   }
 
   /**
-   * What a completed drain leaves bound to its pool: the Machines that tolerate the maintenance
-   * taint for good (every other one blocked the drain), which stay bound to the pool's name after
-   * the pool is deleted (fresh eyes, session 43: no Event or condition named them), e.g. {@code ; 1
-   * Machine tolerates the maintenance taint and stays bound to the pool: ns/a}; empty when none.
+   * What a completed drain leaves bound to its pool: the Machines not being deleted (all tolerate
+   * the maintenance taint for good: every other one blocked the drain), which stay bound to the
+   * pool's name after the pool is deleted (fresh eyes, session 43: no Event or condition named
+   * them), e.g. {@code ; 1 Machine tolerates the maintenance taint and stays bound to the pool:
+   * ns/a}; empty when none.
    */
   private static String staying(List<String> bound) {
     if (bound.isEmpty()) {

@@ -44,7 +44,9 @@ public final class PoolHealthDecision {
      * the latest few, so that one early renewal, an agent restarting, does not stand for good), or
      * null before two intervals were seen: one alone may be a jump of the agent's clock (fresh
      * eyes, session 43: a renewTime set an hour ahead once, then no renewal, read as an agent
-     * renewing every hour, and the pool counted as flapping for that hour).
+     * renewing every hour, and the pool counted as flapping for that hour). The trade-off of a
+     * window: passes late by more than the agent's interval, again and again (a controller far
+     * behind), see every renewal as one of several, and the interval reads longer than it is.
      */
     public Duration renewInterval() {
       return recentIntervals.size() < 2

@@ -258,6 +258,11 @@ class DrainOutcomeTest {
                     false,
                     dev.ironcore.maintenance.controller.Fixtures.toleratesMaintenance()),
                 dev.ironcore.maintenance.controller.Fixtures.machine(
+                    "vm-gone",
+                    "pool-a",
+                    true,
+                    dev.ironcore.maintenance.controller.Fixtures.toleratesMaintenance()),
+                dev.ironcore.maintenance.controller.Fixtures.machine(
                     "vm-1",
                     "pool-a",
                     false,
