@@ -66,8 +66,9 @@ final class EventRetries {
   /**
    * Makes the first attempt of an Event write on this thread, at once (after the writes queued
    * before it), and retries it as {@link #retry} when it fails. When {@link #MAX_PENDING} writes
-   * already wait, the attempt is made on the caller's thread instead (and retried here if it
-   * fails): nothing is dropped for want of room.
+   * already wait, the attempt is made on the caller's thread instead: its first attempt is never
+   * dropped for want of room; a retry it then needs is dropped (and logged) while the queue is
+   * still full, as every retry beyond {@link #MAX_PENDING}.
    *
    * @param what the event, for the log
    * @param attempt the write; true when it wrote the Event (it must not throw)
