@@ -179,25 +179,19 @@ class UninstallScriptTest {
       cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
       cp.kubectl("create", "namespace", "capi").orThrow();
       machine(cp, "raced", "[" + FINALIZER + "]", true);
-      Path wrap = Files.createDirectories(dir.resolve("wrap"));
-      Path kubectl = cp.kubectlTool().binary();
-      Files.writeString(
-          wrap.resolve("kubectl"),
-          "#!/usr/bin/env bash\n"
-              + "if [[ \" $* \" == *\" patch \"* ]] && mkdir "
-              + wrap.resolve("once")
-              + " 2>/dev/null; then\n  "
-              + kubectl
-              + " patch "
-              + MACHINES
-              + " -n capi raced --type=json"
-              + " -p '[{\"op\":\"add\",\"path\":\"/metadata/finalizers/0\",\"value\":\"example.com/late\"}]'"
-              + " >/dev/null\nfi\nexec "
-              + kubectl
-              + " \"$@\"\n");
-      Files.setPosixFilePermissions(
-          wrap.resolve("kubectl"), PosixFilePermissions.fromString("rwxr-xr-x"));
-      Run run = run(cp, Map.of("PATH", wrap + ":" + cp.binDir() + ":" + System.getenv("PATH")));
+      Path wrap = dir.resolve("wrap");
+      Run run =
+          run(
+              cp,
+              wrappedKubectl(
+                  cp,
+                  "if [[ \" $* \" == *\" patch \"* ]] && mkdir "
+                      + wrap.resolve("once")
+                      + " 2>/dev/null; then\n  \"$REAL\" patch "
+                      + MACHINES
+                      + " -n capi raced --type=json -p"
+                      + " '[{\"op\":\"add\",\"path\":\"/metadata/finalizers/0\",\"value\":\"example.com/late\"}]'"
+                      + " >/dev/null\nfi\n"));
       assertThat(run.exit).as(run.stderr).isZero();
       assertThat(Files.isDirectory(wrap.resolve("once"))).isTrue();
       assertThat(run.stdout)
@@ -219,30 +213,16 @@ class UninstallScriptTest {
   void aDrainStartedWhileItRunsStopsItBeforeTheMachineStep() throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
-      cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
-      cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
-      cp.kubectl("create", "namespace", "capi").orThrow();
-      machine(cp, "late", "[" + FINALIZER + ", example.com/foreign]", true);
-      cp.kubectl("create", "namespace", "ironcore-maintenance-system").orThrow();
-      cp.kubectl("apply", "-k", repo.resolve("manifests/deploy").toString()).orThrow();
-      Path wrap = Files.createDirectories(dir.resolve("wrap"));
-      Path kubectl = cp.kubectlTool().binary();
-      Files.writeString(
-          wrap.resolve("kubectl"),
-          "#!/usr/bin/env bash\n"
-              + "if [[ \" $* \" == *\" wait --for=delete \"* ]] && mkdir "
-              + wrap.resolve("once")
-              + " 2>/dev/null; then\n  "
-              + kubectl
-              + " delete "
-              + MACHINES
-              + " -n capi late --wait=false >/dev/null\nfi\nexec "
-              + kubectl
-              + " \"$@\"\n");
-      Files.setPosixFilePermissions(
-          wrap.resolve("kubectl"), PosixFilePermissions.fromString("rwxr-xr-x"));
+      installedWithMachine(cp, "late", "[" + FINALIZER + ", example.com/foreign]");
+      Path wrap = dir.resolve("wrap");
       Map<String, String> path =
-          Map.of("PATH", wrap + ":" + cp.binDir() + ":" + System.getenv("PATH"));
+          wrappedKubectl(
+              cp,
+              "if [[ \" $* \" == *\" wait --for=delete \"* ]] && mkdir "
+                  + wrap.resolve("once")
+                  + " 2>/dev/null; then\n  \"$REAL\" delete "
+                  + MACHINES
+                  + " -n capi late --wait=false >/dev/null\nfi\n");
       Run stopped = run(cp, path);
       assertThat(Files.isDirectory(wrap.resolve("once"))).isTrue();
       assertThat(stopped.exit).as(stopped.stdout).isEqualTo(1);
@@ -281,29 +261,18 @@ class UninstallScriptTest {
   void aFailingSecondReadOfTheMachinesSaysWhereItStopped() throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
-      cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
-      cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
-      cp.kubectl("create", "namespace", "capi").orThrow();
-      machine(cp, "ours", "[" + FINALIZER + "]", true);
-      cp.kubectl("create", "namespace", "ironcore-maintenance-system").orThrow();
-      cp.kubectl("apply", "-k", repo.resolve("manifests/deploy").toString()).orThrow();
-      Path wrap = Files.createDirectories(dir.resolve("wrap"));
-      Path kubectl = cp.kubectlTool().binary();
+      installedWithMachine(cp, "ours", "[" + FINALIZER + "]");
       // the second list of every CAPI Machine fails as an API server that went away would
-      Files.writeString(
-          wrap.resolve("kubectl"),
-          "#!/usr/bin/env bash\n"
-              + "if [[ \" $* \" == *\" get "
-              + MACHINES
-              + " -A \"* ]] && ! mkdir "
-              + wrap.resolve("first")
-              + " 2>/dev/null; then\n"
-              + "  echo 'Unable to connect to the server: EOF' >&2; exit 1\nfi\nexec "
-              + kubectl
-              + " \"$@\"\n");
-      Files.setPosixFilePermissions(
-          wrap.resolve("kubectl"), PosixFilePermissions.fromString("rwxr-xr-x"));
-      Run stopped = run(cp, Map.of("PATH", wrap + ":" + cp.binDir() + ":" + System.getenv("PATH")));
+      Map<String, String> path =
+          wrappedKubectl(
+              cp,
+              "if [[ \" $* \" == *\" get "
+                  + MACHINES
+                  + " -A \"* ]] && ! mkdir "
+                  + dir.resolve("first")
+                  + " 2>/dev/null; then\n"
+                  + "  echo 'Unable to connect to the server: EOF' >&2; exit 1\nfi\n");
+      Run stopped = run(cp, path);
       assertThat(stopped.exit).as(stopped.stdout).isEqualTo(1);
       assertThat(stopped.stderr)
           .isEqualTo(
@@ -385,6 +354,41 @@ class UninstallScriptTest {
     assertThat(marks(cp, "draining"))
         .isEqualTo(
             "[\"" + FINALIZER + "\",\"example.com/foreign\"] keep= hook=ironcore-maintenance");
+  }
+
+  /**
+   * The CAPI Machine CRD, CAPI Machine {@code name} (ours: finalizers as given, our hook) in
+   * namespace capi, and our workloads (manifests/deploy), as a cluster install has them.
+   */
+  private void installedWithMachine(LocalControlPlane cp, String name, String finalizers) {
+    cp.kubectl("apply", "-k", repo.resolve("manifests/capi-local").toString()).orThrow();
+    cp.kubectl("wait", "--for=condition=Established", "crd/" + MACHINES).orThrow();
+    cp.kubectl("create", "namespace", "capi").orThrow();
+    machine(cp, name, finalizers, true);
+    cp.kubectl("create", "namespace", "ironcore-maintenance-system").orThrow();
+    cp.kubectl("apply", "-k", repo.resolve("manifests/deploy").toString()).orThrow();
+  }
+
+  /**
+   * A kubectl wrapper in {@code dir/wrap} that runs {@code before} (bash; {@code $REAL} is the real
+   * kubectl) and then the real kubectl with the same arguments: a fault injected between the
+   * script's steps.
+   *
+   * @return the environment that puts it first on the script's PATH
+   */
+  private Map<String, String> wrappedKubectl(LocalControlPlane cp, String before)
+      throws java.io.IOException {
+    Path wrap = Files.createDirectories(dir.resolve("wrap"));
+    Files.writeString(
+        wrap.resolve("kubectl"),
+        "#!/usr/bin/env bash\nREAL="
+            + cp.kubectlTool().binary()
+            + "\n"
+            + before
+            + "exec \"$REAL\" \"$@\"\n");
+    Files.setPosixFilePermissions(
+        wrap.resolve("kubectl"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    return Map.of("PATH", wrap + ":" + cp.binDir() + ":" + System.getenv("PATH"));
   }
 
   /** finalizers, the foreign annotation and (when there) our hook annotation of one Machine. */
