@@ -211,8 +211,8 @@ class WebhookServerHttpTest {
     assertThat(gzipped).startsWith("HTTP/1.1 501 ");
     assertThat(gzipped)
         .endsWith(
-            "Transfer-Encoding \"gzip, chunked\" is not supported: send the review with no"
-                + " transfer coding but chunked (as kube-apiserver does)\n");
+            "Transfer-Encoding \"gzip, chunked\" is not supported: send the review with a"
+                + " Content-Length (as kube-apiserver does) or chunked only\n");
     String chunked =
         http1Chunked("chunked", capiCreateReview("u").getBytes(StandardCharsets.UTF_8));
     assertThat(chunked).startsWith("HTTP/1.1 200 ").contains("\"uid\":\"u\"");

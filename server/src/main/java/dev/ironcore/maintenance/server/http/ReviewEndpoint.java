@@ -88,28 +88,26 @@ public final class ReviewEndpoint implements Endpoint {
       return plain(415, message);
     }
     // every value of every Content-Encoding field: "identity, gzip" or a second field is gzip too
-    java.util.List<String> encodings =
-        request.getHeaders().getCSV(HttpHeader.CONTENT_ENCODING, false);
-    if (encodings.stream().anyMatch(e -> !e.isBlank() && !"identity".equalsIgnoreCase(e.strip()))) {
-      String message =
-          "Content-Encoding \""
-              + String.join(", ", encodings)
-              + "\" is not supported: send the review uncompressed (as kube-apiserver does)";
-      LOG.warn("{} {}: 415, {}", request.getMethod(), path, message);
-      return plain(415, message);
+    Reply refused =
+        unsupportedCoding(
+            request,
+            HttpHeader.CONTENT_ENCODING,
+            "identity",
+            415,
+            "send the review uncompressed (as kube-apiserver does)");
+    if (refused == null) {
+      // HTTP/1.1 only (HTTP/2 has no Transfer-Encoding): Jetty undoes the chunking and passes any
+      // other coding through, so "gzip, chunked" would reach the review as gzip bytes
+      refused =
+          unsupportedCoding(
+              request,
+              HttpHeader.TRANSFER_ENCODING,
+              "chunked",
+              501,
+              "send the review with a Content-Length (as kube-apiserver does) or chunked only");
     }
-    // HTTP/1.1 only (HTTP/2 has no Transfer-Encoding): Jetty undoes the chunking and passes any
-    // other coding through, so "gzip, chunked" would reach the review as gzip bytes
-    java.util.List<String> codings =
-        request.getHeaders().getCSV(HttpHeader.TRANSFER_ENCODING, false);
-    if (codings.stream().anyMatch(e -> !e.isBlank() && !"chunked".equalsIgnoreCase(e.strip()))) {
-      String message =
-          "Transfer-Encoding \""
-              + String.join(", ", codings)
-              + "\" is not supported: send the review with no transfer coding but chunked (as"
-              + " kube-apiserver does)";
-      LOG.warn("{} {}: 501, {}", request.getMethod(), path, message);
-      return plain(501, message);
+    if (refused != null) {
+      return refused;
     }
     byte[] body;
     try {
@@ -180,6 +178,24 @@ public final class ReviewEndpoint implements Endpoint {
     int semicolon = contentType.indexOf(';');
     String mediaType = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
     return mediaType.toLowerCase(Locale.ROOT).equals("application/json");
+  }
+
+  /**
+   * The refusal of a request whose {@code header} (every field, every comma-separated value) names
+   * a coding other than {@code allowed}, as {@code status} with one line ending in {@code hint}
+   * (also logged as a WARN); null when it names none.
+   */
+  private static Reply unsupportedCoding(
+      Request request, HttpHeader header, String allowed, int status, String hint) {
+    java.util.List<String> codings = request.getHeaders().getCSV(header, false);
+    if (codings.stream().allMatch(e -> e.isBlank() || allowed.equalsIgnoreCase(e.strip()))) {
+      return null;
+    }
+    String message =
+        header.asString() + " \"" + String.join(", ", codings) + "\" is not supported: " + hint;
+    LOG.warn(
+        "{} {}: {}, {}", request.getMethod(), Request.getPathInContext(request), status, message);
+    return plain(status, message);
   }
 
   private static Reply plain(int status, String message) {
