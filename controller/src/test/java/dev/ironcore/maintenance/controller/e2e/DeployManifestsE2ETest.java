@@ -45,6 +45,25 @@ class DeployManifestsE2ETest {
     cp.kubectl("apply", "--dry-run=server", "-k", deploy().toString()).orThrow();
   }
 
+  /**
+   * Fresh eyes (session 43): after the README's {@code kubectl apply -k}, a server-side apply of
+   * the same manifests (a GitOps tool) failed with two conflicts on the controller's {@code
+   * fieldRef}s, which left out {@code apiVersion: v1} for the API server to fill in (the field is
+   * atomic).
+   */
+  @Test
+  void aServerSideApplyAfterTheClientSideOneHasNoConflicts() {
+    TestCluster cp = TestClusters.shared();
+    cp.kubectl("apply", "--server-side", "-k", ManifestPaths.overlay("namespaces").toString())
+        .orThrow();
+    cp.kubectl("apply", "-k", deploy().toString()).orThrow();
+    try {
+      cp.kubectl("apply", "--server-side", "--dry-run=server", "-k", deploy().toString()).orThrow();
+    } finally {
+      cp.kubectl("delete", "-k", deploy().toString(), "--wait=false", "--ignore-not-found");
+    }
+  }
+
   @Test
   void bothDeploymentsAreHighlyAvailable() throws Exception {
     List<PodDisruptionBudget> budgets = new java.util.ArrayList<>();
