@@ -47,6 +47,30 @@ final class CaDirCluster {
     if (recorded.isEmpty() || recorded.equals(now)) {
       return Optional.empty();
     }
+    String where = "the CA in " + caDir + " was made for ";
+    String uidsOf = " (namespace " + ClusterIdentity.NAMESPACE + " uid ";
+    if (recorded.size() > 1 && recorded.containsAll(now)) {
+      // fresh eyes (session 43): a two-cluster install's later run without the IronCore cluster's
+      // kubeconfig was told to use another CA directory
+      return Optional.of(
+          where
+              + "the two clusters of a two-cluster install"
+              + uidsOf
+              + String.join(", ", recorded)
+              + "), this one among them: give the other cluster's kubeconfig too, as when it was"
+              + " made (IRONCORE_KUBECONFIG=, docs/two-clusters.md)");
+    }
+    if (now.size() > 1 && now.containsAll(recorded)) {
+      return Optional.of(
+          where
+              + "this cluster alone"
+              + uidsOf
+              + String.join(", ", recorded)
+              + "; this run's two clusters: "
+              + String.join(", ", now)
+              + "): a two-cluster install gets a CA directory of its own (CERTS_DIR=), or run"
+              + " without IRONCORE_KUBECONFIG for this cluster alone");
+    }
     return Optional.of(
         "the CA in "
             + caDir

@@ -41,7 +41,26 @@ class CaDirClusterTest {
     Path ca = Files.createDirectories(dir.resolve("two"));
     CaDirCluster.record(ca, List.of("uid-z", "uid-a"));
     assertThat(CaDirCluster.mismatch(ca, List.of("uid-a", "uid-z"))).isEmpty();
-    assertThat(CaDirCluster.mismatch(ca, List.of("uid-a"))).isPresent();
+    // fresh eyes (session 43): a later run without the IronCore cluster's kubeconfig was told to
+    // give this cluster a CA directory of its own
+    assertThat(CaDirCluster.mismatch(ca, List.of("uid-a")))
+        .contains(
+            "the CA in "
+                + ca
+                + " was made for the two clusters of a two-cluster install (namespace kube-system"
+                + " uid uid-a, uid-z), this one among them: give the other cluster's kubeconfig"
+                + " too, as when it was made (IRONCORE_KUBECONFIG=, docs/two-clusters.md)");
+    Path one = Files.createDirectories(dir.resolve("one"));
+    CaDirCluster.record(one, List.of("uid-a"));
+    assertThat(CaDirCluster.mismatch(one, List.of("uid-z", "uid-a")))
+        .contains(
+            "the CA in "
+                + one
+                + " was made for this cluster alone (namespace kube-system uid uid-a; this run's"
+                + " two clusters: uid-a, uid-z): a two-cluster install gets a CA directory of its"
+                + " own (CERTS_DIR=), or run without IRONCORE_KUBECONFIG for this cluster alone");
+    assertThat(CaDirCluster.mismatch(one, List.of("uid-z", "uid-b")))
+        .hasValueSatisfying(m -> assertThat(m).contains("was made for another cluster"));
     Path missing = dir.resolve("missing");
     CaDirCluster.record(missing, List.of("uid-a"));
     assertThat(missing).doesNotExist();
