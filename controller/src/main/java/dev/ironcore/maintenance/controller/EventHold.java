@@ -37,46 +37,10 @@ final class EventHold {
 
   private record Held(String what, String subject, BooleanSupplier write) {}
 
-  /**
-   * A released Event of a subject, until the recorder's thread makes its first attempt: {@link
-   * #take} can still take it out (fresh eyes, session 41: one already handed over was written after
-   * the later Event it must precede, when the recorder's queue was long). Its first call writes
-   * unless it was taken (then it reports written: its taker writes it); later calls are retries of
-   * a failed first attempt and write again.
-   */
-  private final class HandedOver implements BooleanSupplier {
-    private static final int WAITING = 0;
-    private static final int RUN = 1;
-    private static final int TAKEN = 2;
-    private final Held held;
-    private final java.util.concurrent.atomic.AtomicInteger state =
-        new java.util.concurrent.atomic.AtomicInteger(WAITING);
-
-    HandedOver(Held held) {
-      this.held = held;
-    }
-
-    @Override
-    public boolean getAsBoolean() {
-      if (state.compareAndSet(WAITING, RUN)) {
-        synchronized (EventHold.this) {
-          handedOver.remove(this);
-        }
-        return held.write().getAsBoolean();
-      }
-      return state.get() == TAKEN || held.write().getAsBoolean();
-    }
-
-    boolean take() {
-      return state.compareAndSet(WAITING, TAKEN);
-    }
-  }
-
   private final BiConsumer<String, BooleanSupplier> release;
   private final Scheduler scheduler;
   private final LongSupplier nanoTime;
   private final List<Held> held = new ArrayList<>();
-  private final List<HandedOver> handedOver = new ArrayList<>();
   private long firstNanos;
   private long lastNanos;
   private boolean checkScheduled;
@@ -133,25 +97,15 @@ final class EventHold {
 
   /**
    * Takes the Events held for {@code subject} out of the hold, in the order they came, for the
-   * caller to write now, also those already released whose first attempt the recorder's thread has
-   * not begun: a later Event on the same object is about to be written, and must not reach the API
-   * server before them (a {@code DrainBlocked} still held when its drain completes would be written
-   * after the {@code DrainCompleted}, with the same second as its timestamp, and read as the
-   * drain's last word).
+   * caller to write now: a later Event on the same object is about to be written, and must not
+   * reach the API server before them (a {@code DrainBlocked} still held when its drain completes
+   * would be written after the {@code DrainCompleted}, with the same second as its timestamp, and
+   * read as the drain's last word).
    *
    * @return each taken Event as its name and its write (true when written)
    */
   synchronized List<java.util.Map.Entry<String, BooleanSupplier>> take(String subject) {
     List<java.util.Map.Entry<String, BooleanSupplier>> taken = new ArrayList<>();
-    // released earlier than those still held, so first
-    handedOver.removeIf(
-        h -> {
-          if (!subject.equals(h.held.subject()) || !h.take()) {
-            return false;
-          }
-          taken.add(java.util.Map.entry(h.held.what(), h.held.write()));
-          return true;
-        });
     held.removeIf(
         h -> {
           if (!subject.equals(h.subject())) {
@@ -217,20 +171,7 @@ final class EventHold {
 
   private void releaseAll(List<Held> batch) {
     for (Held h : batch) {
-      if (h.subject() == null) {
-        release.accept(h.what(), h.write());
-      } else {
-        HandedOver handed = new HandedOver(h);
-        synchronized (this) {
-          handedOver.add(handed);
-        }
-        release.accept(h.what(), handed);
-      }
+      release.accept(h.what(), h.write());
     }
-  }
-
-  /** Events of a subject released and not yet attempted (tests). */
-  synchronized int handedOver() {
-    return handedOver.size();
   }
 }

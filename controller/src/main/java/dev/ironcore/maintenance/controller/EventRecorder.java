@@ -201,10 +201,11 @@ public final class EventRecorder implements AutoCloseable {
    * ends, so that the later one is written after it (fresh eyes: a {@code DrainBlocked} "waiting
    * for 2 Machines" held for a burst was written after its drain's {@code DrainCompleted} and
    * {@code PoolDeleted}, in the same second, and read as the drain's last word). Each keeps its
-   * timestamp; one the API server does not take is retried in the background as usual. Also those
-   * the hold released whose first attempt the recorder's thread has not begun ({@link
-   * EventHold#take}); one whose write is under way then is not waited for, and one whose first
-   * attempt failed waits for its retry as usual (it may then come after the later Event).
+   * timestamp; one the API server does not take is retried in the background as usual. One already
+   * handed over from the hold is written as recorded, on the recorder's thread, and may then come
+   * after the later Event: taking it too was tried (session 43) and made the drain's worker wait
+   * for the write of the same Event key that the recorder's thread was stuck in (a CAPI API server
+   * that answered nothing, {@code TwoClustersE2ETest}); the drain matters more than the order.
    */
   public void writeHeldNow(HasMetadata object, String reason) {
     for (var held : hold.take(subject(object, reason))) {

@@ -70,45 +70,6 @@ class EventHoldTest {
     assertThat(released).containsExactly("DrainBlocked on ns/b", "PoolUnknown on default/p");
   }
 
-  /**
-   * Fresh eyes (session 41): an Event already released but still queued on the recorder's thread
-   * was not taken out, and reached the API server after the later Event it must precede. It is now
-   * taken out too, and the recorder's attempt then writes nothing; an Event not taken is written by
-   * that attempt and by its retries.
-   */
-  @Test
-  void releasedButNotYetAttemptedEventsOfASubjectAreTakenOutToo() {
-    List<java.util.function.BooleanSupplier> queue = new ArrayList<>();
-    EventHold queued =
-        new EventHold(
-            (what, write) -> queue.add(write),
-            (delay, task) -> scheduled.add(new Scheduled(now + delay.toNanos(), task)),
-            () -> now);
-    List<String> written = new ArrayList<>();
-    boolean[] fail = {false};
-    queued.add("DrainBlocked on ns/a", "a#DrainBlocked", () -> written.add("a") && !fail[0]);
-    queued.add("DrainBlocked on ns/b", "b#DrainBlocked", () -> written.add("b") && !fail[0]);
-    advanceTo(now + EventHold.QUIET.toNanos());
-    assertThat(queue).hasSize(2);
-    assertThat(queued.handedOver()).isEqualTo(2);
-    var taken = queued.take("a#DrainBlocked");
-    assertThat(taken)
-        .extracting(java.util.Map.Entry::getKey)
-        .containsExactly("DrainBlocked on ns/a");
-    assertThat(taken.get(0).getValue().getAsBoolean()).isTrue();
-    assertThat(queue.get(0).getAsBoolean())
-        .as("taken: reported written, not written again")
-        .isTrue();
-    assertThat(written).containsExactly("a");
-    fail[0] = true;
-    assertThat(queue.get(1).getAsBoolean()).isFalse();
-    assertThat(queued.take("b#DrainBlocked")).as("attempted already").isEmpty();
-    fail[0] = false;
-    assertThat(queue.get(1).getAsBoolean()).as("a retry writes again").isTrue();
-    assertThat(written).containsExactly("a", "b", "b");
-    assertThat(queued.handedOver()).isZero();
-  }
-
   @Test
   void aBurstIsHeldUntilItIsOverAndReleasedInArrivalOrder() {
     long start = now;

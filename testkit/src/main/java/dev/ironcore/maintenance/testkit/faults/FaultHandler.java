@@ -39,9 +39,11 @@ final class FaultHandler extends Handler.Wrapper {
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     counters.request();
-    // frozen: the request waits unanswered, as behind a SIGSTOPped kube-apiserver
+    // frozen: the request waits unanswered, as behind a SIGSTOPped kube-apiserver; a thaw
+    // (freeze(ZERO), as SIGCONT) answers it within 50 ms (it slept out the whole first freeze, so a
+    // request sent while frozen stayed unanswered after the thaw: a flaky TwoClustersE2ETest)
     for (long left; (left = frozenUntil.getAsLong() - System.nanoTime()) > 0; ) {
-      Thread.sleep(Math.max(1, left / 1_000_000));
+      Thread.sleep(Math.max(1, Math.min(50, left / 1_000_000)));
     }
     ErrorInjection.Plan fault = errors.decide();
     if (fault != null) {
