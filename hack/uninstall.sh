@@ -129,20 +129,6 @@ if [ "$capi_served" = true ]; then
 else
   say "CAPI Machines: $CAPI_MACHINES is not served here (the IronCore cluster of a two-cluster install?): no Machine to clean"
 fi
-if [ "${#draining[@]}" -gt 0 ]; then
-  if [ "$FORCE" != true ]; then
-    # after a run that stopped at the re-read below, no controller of ours is left to finish it
-    if ! controller="$(k get deployment ironcore-maintenance-controller -n "$NAMESPACE" --ignore-not-found \
-      -o go-template='{{if not .metadata.deletionTimestamp}}yes{{end}}' 2>&1)"; then
-      fail "cannot read deployment/ironcore-maintenance-controller (namespace $NAMESPACE), nothing changed: $(head -1 <<<"$controller" | sed 's/^error: //')"
-    fi
-    if [ "$controller" != yes ]; then
-      fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; no controller Deployment of ours is here to finish it: unless one of ours runs elsewhere (make run's), install again to let the drain finish, or FORCE=true (CAPI then deletes their nodes without our drain)"
-    fi
-    fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; wait for it, or FORCE=true (CAPI then deletes their nodes without our drain)"
-  fi
-  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
-fi
 
 # existing ARRAY entries...: the entries (as "kind name [namespace]") whose object exists and is not
 # already being deleted, into ARRAY; a lookup that fails (refused, no answer) stops the run before
@@ -181,6 +167,19 @@ existing webhooks "${WEBHOOKS[@]}"
 existing workloads "${WORKLOADS[@]}"
 existing rbac "${RBAC[@]}"
 existing namespace "namespace $NAMESPACE"
+# 1. a drain in progress is refused (only reads so far); after a run that stopped at the second
+# read below, no controller Deployment of ours is left to finish it, and the refusal says so
+if [ "${#draining[@]}" -gt 0 ]; then
+  if [ "$FORCE" != true ]; then
+    if [[ " ${workloads[*]} " == *" deployment ironcore-maintenance-controller $NAMESPACE "* ]]; then
+      advice="wait for it, or FORCE=true"
+    else
+      advice="no controller Deployment of ours is here to finish it: unless one of ours runs elsewhere (make run's), install again to let the drain finish, or FORCE=true"
+    fi
+    fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; $advice (CAPI then deletes their nodes without our drain)"
+  fi
+  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
+fi
 # our CRDs (manifests/crds) convert through our Service: once it is gone every read of the version
 # not stored fails (IronCore's v1alpha1 clients), so their conversion is set to None (fresh eyes)
 conversions=()

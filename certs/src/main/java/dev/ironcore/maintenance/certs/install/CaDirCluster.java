@@ -72,11 +72,9 @@ final class CaDirCluster {
               + " without IRONCORE_KUBECONFIG for this cluster alone");
     }
     return Optional.of(
-        "the CA in "
-            + caDir
-            + " was made for another cluster (namespace "
-            + ClusterIdentity.NAMESPACE
-            + " uid "
+        where
+            + "another cluster"
+            + uidsOf
             + String.join(", ", recorded)
             + "; this one: "
             + String.join(", ", now)
