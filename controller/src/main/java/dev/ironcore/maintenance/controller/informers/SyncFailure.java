@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Why informers did not sync, in words for the one line that ends a start (README "What stops a
- * start ... is ONE line with the reason"): a start that waited for its caches used to end with
- * {@code ironcore-maintenance-controller: TimeoutException} after 60 s, while the reason (e.g.
+ * Why informers did not sync, in words for the one line that ends a start (docs/controller.md "What
+ * stops a start ... is ONE line with the reason"): a start that waited for its caches used to end
+ * with {@code ironcore-maintenance-controller: TimeoutException} after 60 s, while the reason (e.g.
  * every v1alpha2 list of Machines failing in the conversion webhook) was only in WARN lines before
  * it. Pure.
  */
