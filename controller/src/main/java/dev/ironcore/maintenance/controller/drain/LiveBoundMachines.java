@@ -10,13 +10,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The Machines bound to a pool, read from the API server (not the cache): the drain's last check
  * before it releases the pre-drain hook. It asks with the field selector {@value #POOL_FIELD}
- * (which IronCore's API server serves, and our CRDs declare as a selectable field of v1alpha2): one
- * LIST answering only that pool's Machines. An API server that refuses the selector (400 Bad
- * Request: "field label not supported", e.g. CRDs installed without {@code selectableFields}) is
- * asked for every Machine instead, in pages of {@link PagedList#PAGE}, filtered here; the refusal
- * is remembered for the life of the process. With 10,000 Machines the paged read was 20 LISTs (each
- * page converted by the conversion webhook when read in v1alpha1) at the end of every drain ({@code
- * make bench}).
+ * (which IronCore's API server serves, and our CRDs declare as a selectable field of both
+ * versions): one LIST answering only that pool's Machines. An API server that refuses the selector
+ * (400 Bad Request: "field label not supported", e.g. CRDs installed without {@code
+ * selectableFields}) is asked for every Machine instead, in pages of {@link PagedList#PAGE},
+ * filtered here; the refusal is remembered for the life of the process. With 10,000 Machines the
+ * paged read was 20 LISTs (each page converted by the conversion webhook when read in v1alpha1) at
+ * the end of every drain ({@code make bench}).
  */
 public final class LiveBoundMachines {
   private static final Logger LOG = LoggerFactory.getLogger(LiveBoundMachines.class);
@@ -33,8 +33,8 @@ public final class LiveBoundMachines {
 
   /**
    * @param client the IronCore API
-   * @param type the API version to read Machines in ({@code MachineV1alpha2} where served: our CRDs
-   *     declare the selectable field in v1alpha2 only, and no conversion is needed)
+   * @param type the API version to read Machines in ({@code MachineV1alpha2} where served: its
+   *     reads need no conversion)
    */
   public LiveBoundMachines(KubernetesClient client, Class<? extends Machine> type) {
     this.client = client;

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The drain's live check reads a pool's Machines with the field selector {@code
- * spec.machinePoolRef.name} (a selectable field of our v1alpha2 CRD, as on IronCore's API server):
- * only that pool's Machines, in every namespace. The paged fallback: V1alpha1OnlyE2ETest.
+ * spec.machinePoolRef.name} (a selectable field of both versions of our CRD, as on IronCore's API
+ * server): only that pool's Machines, in every namespace. The paged fallback: V1alpha1OnlyE2ETest.
  */
 class LiveBoundMachinesE2ETest {
   @Test

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link BoundMachines} read from the API server when asked: one LIST of the Machines in every
  * namespace with the field selector {@value #POOL_FIELD} (IronCore's selector for the pool binding;
- * our CRDs declare it a selectable field of v1alpha2), answering only that pool's Machines. Asked
- * only for a MachinePool write that adds a {@code NoExecute} taint ({@link
+ * our CRDs declare it a selectable field of both versions), answering only that pool's Machines.
+ * Asked only for a MachinePool write that adds a {@code NoExecute} taint ({@link
  * EvictionWarningHandler}), so its cost does not grow with the cluster: the informer cache of every
  * Machine it replaces held about 3 KB of heap per Machine, and the shipped 64 MiB heap ran out at
  * 20,000 Machines ({@code OutOfMemoryError}, the server exited; 10,000 Machines: 160 MiB peak RSS).

@@ -242,6 +242,41 @@ class ConversionE2ETest {
     assertThat(v1b.toString()).contains(ANNOTATION);
   }
 
+  /**
+   * IronCore's field selectors work in both versions (fresh eyes, session 44: v1alpha1 refused
+   * {@code spec.machinePoolRef.name}, by which IronCore's machinepoollet lists its pool's
+   * Machines).
+   */
+  @Test
+  void ironCoresFieldSelectorsWorkInBothVersions() {
+    for (String name : List.of("on-a", "on-b")) {
+      env.apply(
+              """
+              apiVersion: compute.ironcore.dev/v1alpha1
+              kind: Machine
+              metadata: {name: %s, namespace: %s}
+              spec: {machineClassRef: {name: %s}, machinePoolRef: {name: pool-%s}}
+              """
+                  .formatted(name, ns, name.equals("on-a") ? "small" : "large", name.substring(3)))
+          .orThrow();
+    }
+    for (String resource : List.of(V1_MACHINES, V2_MACHINES)) {
+      for (String[] selector :
+          List.of(
+              new String[] {"spec.machinePoolRef.name=pool-a", "on-a"},
+              new String[] {"spec.machineClassRef.name=large", "on-b"})) {
+        assertThat(
+                env.kubectl(
+                        "get", resource, "-n", ns, "--field-selector", selector[0], "-o", "name")
+                    .orThrow()
+                    .stdout()
+                    .strip())
+            .as(resource + " " + selector[0])
+            .isEqualTo("machine.compute.ironcore.dev/" + selector[1]);
+      }
+    }
+  }
+
   @Test
   void aV1alpha1WatchSeesAnObjectWrittenInV1alpha2() throws Exception {
     List<GenericKubernetesResource> seen = new CopyOnWriteArrayList<>();
