@@ -75,7 +75,11 @@ class ManifestsTest {
         .contains("max(ironcore_maintenance_pools_renewing_slower_than_grace) > 0")
         .contains("ironcore_maintenance_pools{ready=\"Unknown\"}")
         .contains("ironcore_maintenance_serving_certificate_expiry_seconds")
-        .contains("max(ironcore_maintenance_serving_certificate_reload_failing) > 0");
+        .contains("max(ironcore_maintenance_serving_certificate_reload_failing) > 0")
+        .contains("sum(up{job=\"ironcore-maintenance-webhook-metrics\"}) < 1")
+        .contains("ironcore_maintenance_conversion_results_total{result=\"failure\"}")
+        .contains("ironcore_maintenance_admission_decisions_total{decision=\"errored\"}")
+        .contains("increase(ironcore_maintenance_webhook_connection_limit_reached_total[10m])");
   }
 
   /**
@@ -123,6 +127,19 @@ class ManifestsTest {
               .toList();
       String who = install + " + " + overlay + ": " + monitor.getMetadata().getName();
       assertThat(services).as(who + " selects one Service").hasSize(1);
+      if (monitor.getMetadata().getName().endsWith("-webhook")) {
+        // IronCoreMaintenanceWebhookDown reads `up` of the job the Prometheus Operator names after
+        // the Service (no jobLabel)
+        assertThat(spec.containsKey("jobLabel")).isFalse();
+        assertThat(
+                monitoring.stream()
+                    .filter(o -> o.getKind().equals("PrometheusRule"))
+                    .map(o -> String.valueOf(o.getAdditionalProperties().get("spec"))))
+            .as(who + ": the webhook's up series")
+            .anyMatch(
+                rules ->
+                    rules.contains("up{job=\"" + services.get(0).getMetadata().getName() + "\"}"));
+      }
       Map<?, ?> endpoint = (Map<?, ?>) ((List<?>) spec.get("endpoints")).get(0);
       Map<?, ?> servicePort =
           ((List<?>) map(services.get(0), "spec").get("ports"))

@@ -85,6 +85,7 @@ public final class DrainFleet {
         node,
         tainted && !taintedBefore && !shared,
         live && !tainted && hook && !shared,
-        shared);
+        shared,
+        hook);
   }
 }

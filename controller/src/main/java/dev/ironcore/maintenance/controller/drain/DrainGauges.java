@@ -53,9 +53,15 @@ public final class DrainGauges {
                 .count());
   }
 
+  /**
+   * Seconds since the CAPI Machine deletion of the oldest drain that still holds its pre-drain hook
+   * (queued, held by a shared pool, or on a pool tainted before the deletion too; not one whose
+   * hook is released while Cluster API drains the node: fresh eyes, session 44, saw a drain
+   * finished on our side counted for as long as CAPI took); 0 without one.
+   */
   static double oldestAgeSeconds(List<DrainSlot> fleet, Instant now) {
     return fleet.stream()
-        .filter(s -> s.inProgress() || s.waiting() || s.held())
+        .filter(DrainSlot::hookHeld)
         .map(DrainSlot::deletedAt)
         .min(Instant::compareTo)
         .map(t -> Math.max(0, Duration.between(t, now).toMillis() / 1000.0))

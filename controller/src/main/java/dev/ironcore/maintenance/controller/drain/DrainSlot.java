@@ -19,13 +19,22 @@ import java.time.Instant;
  * @param held another CAPI Machine, not being deleted, names the same pool ({@link
  *     DrainStep.SharedPool}): the drain holds its hook without a slot, tainted or not, so it is
  *     neither in progress nor waiting
+ * @param hookHeld our pre-drain hook is still on the CAPI Machine: the drain is unfinished,
+ *     whatever the pool's taints (a drain whose hook is released stays in progress, for the budget,
+ *     until its pool is deleted, while Cluster API drains and deletes the node)
  */
 public record DrainSlot(
-    String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting, boolean held) {
+    String key,
+    Instant deletedAt,
+    String pool,
+    boolean inProgress,
+    boolean waiting,
+    boolean held,
+    boolean hookHeld) {
 
-  /** A slot whose drain is not held by a shared pool. */
+  /** A slot whose drain is not held by a shared pool and still holds its hook. */
   public DrainSlot(
       String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting) {
-    this(key, deletedAt, pool, inProgress, waiting, false);
+    this(key, deletedAt, pool, inProgress, waiting, false, true);
   }
 }

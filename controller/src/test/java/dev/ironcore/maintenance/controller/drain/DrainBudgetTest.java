@@ -168,6 +168,45 @@ class DrainBudgetTest {
     }
   }
 
+  /**
+   * The oldest drain's age counts drains that still hold their pre-drain hook, a pool tainted
+   * before the deletion too, and not a drain whose hook is released while CAPI drains the node
+   * (fresh eyes, session 44: the IronCoreMaintenanceDrainTooOld alert fired for a node CAPI took
+   * long over, and never for a drain on a pool tainted by hand before).
+   */
+  @Test
+  void theOldestDrainsAgeCountsDrainsHoldingTheirHook() {
+    var released =
+        dev.ironcore.maintenance.controller.Fixtures.capiMachine(
+            "pool-r",
+            true,
+            List.of(
+                dev.ironcore.maintenance.api.Names.CAPI_MACHINE_FINALIZER,
+                dev.ironcore.maintenance.api.Names.CLEANUP_FINALIZER),
+            java.util.Map.of());
+    released.getMetadata().setName("node-r");
+    var byHand = dev.ironcore.maintenance.controller.Fixtures.marked("pool-h", true);
+    byHand.getMetadata().setName("node-h");
+    byHand.getMetadata().setDeletionTimestamp("2026-11-29T08:00:30Z");
+    var pools =
+        java.util.Map.of(
+            "pool-r",
+            dev.ironcore.maintenance.controller.Fixtures.pool(
+                "pool-r", maintenance("NoExecute", "2026-11-29T08:00:01Z")),
+            "pool-h",
+            dev.ironcore.maintenance.controller.Fixtures.pool(
+                "pool-h", maintenance("NoExecute", "2026-11-29T07:00:00Z")));
+    Instant now = Instant.parse("2026-11-29T08:01:00Z");
+    var fleet = DrainFleet.of(List.of(released, byHand), pools::get, labels -> true, now);
+    assertThat(fleet).extracting(DrainSlot::key).containsExactly("ns/node-r", "ns/node-h");
+    assertThat(fleet.get(0).inProgress())
+        .as("released: in progress until its pool is gone")
+        .isTrue();
+    assertThat(fleet.get(1).inProgress() || fleet.get(1).waiting()).isFalse();
+    assertThat(DrainGauges.oldestAgeSeconds(fleet, now)).isEqualTo(30.0);
+    assertThat(DrainGauges.oldestAgeSeconds(fleet.subList(0, 1), now)).isZero();
+  }
+
   @Test
   void aDrainMissingFromTheFleetWaitsBehindEveryone() {
     assertThat(DrainBudget.check("ns/x", List.of(waiting("ns/b", 1, "b")), 1).admitted()).isFalse();
