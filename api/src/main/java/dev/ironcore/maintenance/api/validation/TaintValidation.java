@@ -121,13 +121,10 @@ public final class TaintValidation {
       errors.add(FieldError.notSupported(item + ".effect", effect, TaintEffect.SUPPORTED));
     }
     JsonNode time = taint.get("timeAdded");
-    if (time != null && !time.isNull() && !isDateTime(time)) {
-      errors.add(
-          FieldError.invalid(
-              item + ".timeAdded",
-              time.isTextual() ? time.asText() : time,
-              "must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z"));
-    } else if (time != null && time.isTextual() && !time.asText().equals(upper(time.asText()))) {
+    if (validateTimeAdded(time, item, errors)
+        && time != null
+        && time.isTextual()
+        && !time.asText().equals(upper(time.asText()))) {
       errors.add(
           FieldError.invalid(
               item + ".timeAdded",
@@ -135,6 +132,46 @@ public final class TaintValidation {
               "must write T and Z in upper case, e.g. 2026-12-05T10:00:00Z: Go clients"
                   + " (metav1.Time) cannot read the lower-case form RFC 3339 otherwise allows"));
     }
+  }
+
+  /**
+   * Only what the v1alpha2 schema requires of the member v1alpha1 lacks: {@code timeAdded}, when
+   * present and not null, an RFC 3339 date-time ({@code type: string, format: date-time}), for the
+   * taints marked new. The API server checks a write against the schema of the version it is sent
+   * in, and v1alpha1 keeps unknown members of a taint, so a v1alpha1 write could store a value no
+   * v1alpha2 write can. For objects being deleted, where no other rule applies.
+   *
+   * @param taints the {@code spec.taints} list in its v1alpha2 form; anything but an array means
+   *     nothing to check
+   * @param path its field path, e.g. {@code spec.taints}
+   * @param isNew index → whether that taint is to be checked
+   * @return Invalid at {@code spec.taints[i].timeAdded} for each bad value; else empty
+   */
+  public static List<FieldError> validateSchemaTypes(
+      JsonNode taints, String path, IntPredicate isNew) {
+    List<FieldError> errors = new ArrayList<>();
+    if (taints == null || !taints.isArray()) {
+      return errors;
+    }
+    for (int i = 0; i < taints.size(); i++) {
+      if (isNew.test(i)) {
+        validateTimeAdded(taints.get(i).get("timeAdded"), path + "[" + i + "]", errors);
+      }
+    }
+    return errors;
+  }
+
+  /** Adds an Invalid error unless {@code time} is absent, null or a date-time; whether none. */
+  private static boolean validateTimeAdded(JsonNode time, String item, List<FieldError> errors) {
+    if (time == null || time.isNull() || isDateTime(time)) {
+      return true;
+    }
+    errors.add(
+        FieldError.invalid(
+            item + ".timeAdded",
+            time.isTextual() ? time.asText() : time,
+            "must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z"));
+    return false;
   }
 
   private static String upper(String time) {

@@ -77,6 +77,45 @@ public final class TolerationValidation {
     return errors;
   }
 
+  /**
+   * Only what the v1alpha2 schema requires of the member v1alpha1 lacks: {@code tolerationSeconds},
+   * when present and not null, an int64 ({@code type: integer, format: int64}), for the tolerations
+   * marked new. The API server checks a write against the schema of the version it is sent in, and
+   * v1alpha1 keeps unknown members of a toleration, so a v1alpha1 write could store a value no
+   * v1alpha2 write can, which every later v1alpha2 reader fails on. For objects being deleted,
+   * where no other rule applies.
+   *
+   * @param tolerations the {@code spec.tolerations} list in its v1alpha2 form; anything but an
+   *     array means nothing to check
+   * @param path its field path, e.g. {@code spec.tolerations}
+   * @param isNew index → whether that toleration is to be checked
+   * @return Invalid at {@code spec.tolerations[i].tolerationSeconds} for each bad value; else empty
+   */
+  public static List<FieldError> validateSchemaTypes(
+      JsonNode tolerations, String path, IntPredicate isNew) {
+    List<FieldError> errors = new ArrayList<>();
+    if (tolerations == null || !tolerations.isArray()) {
+      return errors;
+    }
+    for (int i = 0; i < tolerations.size(); i++) {
+      JsonNode seconds = tolerations.get(i).get("tolerationSeconds");
+      if (isNew.test(i) && seconds != null && !seconds.isNull()) {
+        validateSeconds(seconds, path + "[" + i + "]", errors);
+      }
+    }
+    return errors;
+  }
+
+  private static void validateSeconds(JsonNode seconds, String item, List<FieldError> errors) {
+    if (!seconds.isIntegralNumber() || !seconds.canConvertToLong()) {
+      errors.add(
+          FieldError.invalid(
+              item + ".tolerationSeconds",
+              seconds,
+              "must be an integer number of seconds (int64)"));
+    }
+  }
+
   private static void validateOne(JsonNode toleration, String item, List<FieldError> errors) {
     String key = JsonFields.string(toleration, "key", item + ".key", errors);
     if (key != null && !key.isEmpty()) {
@@ -113,13 +152,7 @@ public final class TolerationValidation {
     if (seconds == null || seconds.isNull()) {
       return;
     }
-    if (!seconds.isIntegralNumber() || !seconds.canConvertToLong()) {
-      errors.add(
-          FieldError.invalid(
-              item + ".tolerationSeconds",
-              seconds,
-              "must be an integer number of seconds (int64)"));
-    }
+    validateSeconds(seconds, item, errors);
     if (effectOk && !TaintEffect.NO_EXECUTE.equals(effect)) {
       errors.add(
           FieldError.invalid(

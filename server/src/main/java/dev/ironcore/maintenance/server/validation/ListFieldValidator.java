@@ -51,31 +51,54 @@ public final class ListFieldValidator implements Validator {
   private final String pointer;
   private final String path;
   private final Rule rule;
+  private final Rule whileDeleting;
 
   /**
    * @param pointer where the list is in the object, e.g. {@code /spec/taints}
    * @param path the same as a field path for errors, e.g. {@code spec.taints}
    * @param rule the validation of the list
+   * @param whileDeleting the validation of the list of an object being deleted; null for none
    */
-  public ListFieldValidator(String pointer, String path, Rule rule) {
+  public ListFieldValidator(String pointer, String path, Rule rule, Rule whileDeleting) {
     this.pointer = Objects.requireNonNull(pointer, "pointer");
     this.path = Objects.requireNonNull(path, "path");
     this.rule = Objects.requireNonNull(rule, "rule");
+    this.whileDeleting = whileDeleting;
   }
 
   /**
-   * @return validation of a MachinePool's {@code spec.taints} ({@link TaintValidation})
+   * @return validation of a MachinePool's {@code spec.taints} ({@link TaintValidation}); while the
+   *     pool is being deleted only {@link TaintValidation#validateSchemaTypes}
    */
   public static ListFieldValidator taints() {
-    return new ListFieldValidator("/spec/taints", "spec.taints", TaintValidation::validate);
+    return new ListFieldValidator(
+        "/spec/taints",
+        "spec.taints",
+        TaintValidation::validate,
+        TaintValidation::validateSchemaTypes);
   }
 
   /**
-   * @return validation of a Machine's {@code spec.tolerations} ({@link TolerationValidation})
+   * @return validation of a Machine's {@code spec.tolerations} ({@link TolerationValidation});
+   *     while the Machine is being deleted only {@link TolerationValidation#validateSchemaTypes}
+   *     (fresh eyes, session 44: a v1alpha1 write stored {@code tolerationSeconds: "abc"} on a
+   *     deleting Machine, which the controller could not decode and whose managed fields the API
+   *     server dropped)
    */
   public static ListFieldValidator tolerations() {
     return new ListFieldValidator(
-        "/spec/tolerations", "spec.tolerations", TolerationValidation::validate);
+        "/spec/tolerations",
+        "spec.tolerations",
+        TolerationValidation::validate,
+        TolerationValidation::validateSchemaTypes);
+  }
+
+  /**
+   * @return true when a rule for objects being deleted was given
+   */
+  @Override
+  public boolean appliesWhileDeleting() {
+    return whileDeleting != null;
   }
 
   /**
@@ -85,8 +108,21 @@ public final class ListFieldValidator implements Validator {
    */
   @Override
   public List<FieldError> validate(AdmissionRequest request) {
+    return validate(request, rule);
+  }
+
+  /**
+   * @param request an UPDATE of an object being deleted
+   * @return the errors of the rule for objects being deleted, for new entries only
+   */
+  @Override
+  public List<FieldError> validateWhileDeleting(AdmissionRequest request) {
+    return whileDeleting == null ? List.of() : validate(request, whileDeleting);
+  }
+
+  private List<FieldError> validate(AdmissionRequest request, Rule rule) {
     JsonNode stored = asStored(request.object());
-    List<FieldError> errors = validateStored(stored.at(pointer), request);
+    List<FieldError> errors = validateStored(stored.at(pointer), request, rule);
     if (stored == request.object()) {
       return errors;
     }
@@ -94,7 +130,7 @@ public final class ListFieldValidator implements Validator {
     return errors.stream().map(e -> fromAnnotation(e, sent)).toList();
   }
 
-  private List<FieldError> validateStored(JsonNode list, AdmissionRequest request) {
+  private List<FieldError> validateStored(JsonNode list, AdmissionRequest request, Rule rule) {
     if (request.operation() != Operation.UPDATE || request.oldObject() == null) {
       return rule.validate(list, path, i -> true);
     }

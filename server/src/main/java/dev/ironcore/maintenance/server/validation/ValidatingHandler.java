@@ -20,9 +20,11 @@ import java.util.List;
  *   <li>CREATE, and UPDATE of an object that is not being deleted: all of them;
  *   <li>UPDATE whose {@code object} or {@code oldObject} has a {@code deletionTimestamp}: only
  *       those with {@link Validator#appliesWhileDeleting()} (such as {@link
- *       MachinePoolRefImmutable}); the others (taints, tolerations) are skipped, so a deleting
- *       object that no longer passes them can still drop its finalizers (domain reference §4). A
- *       rule that applies while deleting must never deny an update that only removes finalizers;
+ *       MachinePoolRefImmutable}), through {@link Validator#validateWhileDeleting}: of the taints
+ *       and tolerations only the types the v1alpha2 schema requires of new entries ({@link
+ *       ListFieldValidator}); the rest is skipped, so a deleting object that no longer passes them
+ *       can still drop its finalizers (domain reference §4). A rule that applies while deleting
+ *       must never deny an update that only removes finalizers;
  *   <li>DELETE, CONNECT and subresource requests: none, always allowed.
  * </ul>
  *
@@ -49,16 +51,14 @@ public final class ValidatingHandler implements AdmissionHandler {
    */
   @Override
   public AdmissionResponse handle(AdmissionRequest request) {
-    List<Validator> rules;
+    List<FieldError> errors = new ArrayList<>();
     if (request.createsOrUpdatesLiveObject()) {
-      rules = validators;
+      validators.forEach(v -> errors.addAll(v.validate(request)));
     } else if (updatesDeletingObject(request)) {
-      rules = whileDeleting;
+      whileDeleting.forEach(v -> errors.addAll(v.validateWhileDeleting(request)));
     } else {
       return AdmissionResponse.allowed();
     }
-    List<FieldError> errors = new ArrayList<>();
-    rules.forEach(v -> errors.addAll(v.validate(request)));
     return errors.isEmpty()
         ? AdmissionResponse.allowed()
         : AdmissionResponse.invalid(request.kind(), request.displayName(), errors);

@@ -29,4 +29,17 @@ public interface Validator {
   default boolean appliesWhileDeleting() {
     return false;
   }
+
+  /**
+   * What this rule checks on an UPDATE of an object being deleted, when {@link
+   * #appliesWhileDeleting()} is true: by default the same as {@link #validate}; a rule may check
+   * less there (only what must hold during a deletion).
+   *
+   * @param request an UPDATE whose {@code object} or {@code oldObject} has a {@code
+   *     deletionTimestamp}
+   * @return all errors found; empty when valid
+   */
+  default List<FieldError> validateWhileDeleting(AdmissionRequest request) {
+    return validate(request);
+  }
 }

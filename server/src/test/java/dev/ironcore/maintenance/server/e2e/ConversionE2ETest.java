@@ -556,6 +556,74 @@ class ConversionE2ETest {
   }
 
   /**
+   * A v1alpha1 write to a Machine being deleted cannot store a value the v1alpha2 schema refuses,
+   * on an entry or through the annotation (fresh eyes, session 44: {@code tolerationSeconds: "abc"}
+   * was stored, the controller could not decode the Machine and the API server dropped its managed
+   * fields); the rest of the tolerations' syntax is still not judged then.
+   */
+  @Test
+  void aDeletingMachineTakesNoV1alpha1ValueTheV1alpha2SchemaRefuses() {
+    env.apply(
+            machine("v1alpha2", "going", "{key: k, operator: Exists, effect: NoExecute}")
+                .replace(
+                    "  labels: {app: demo}\n",
+                    "  labels: {app: demo}\n  finalizers: [e2e.ironcore.dev/hold]\n"))
+        .orThrow();
+    env.kubectl("delete", V2_MACHINES, "-n", ns, "going", "--wait=false").orThrow();
+    KubectlResult onEntry =
+        env.cp.kubectl(
+            "patch",
+            V1_MACHINES,
+            "-n",
+            ns,
+            "going",
+            "--type=json",
+            "-p",
+            "[{\"op\":\"add\",\"path\":\"/spec/tolerations/-\",\"value\":{\"key\":\"x\","
+                + "\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":\"abc\"}}]");
+    assertThat(onEntry.ok()).as(onEntry.stdout()).isFalse();
+    assertThat(onEntry.stderr())
+        .contains("spec.tolerations[1].tolerationSeconds: Invalid value: \"abc\"")
+        .contains("int64");
+    KubectlResult inAnnotation =
+        env.cp.kubectl(
+            "annotate",
+            V1_MACHINES,
+            "-n",
+            ns,
+            "going",
+            ANNOTATION
+                + "={\"tolerations\":[{\"index\":0,\"entry\":{\"key\":\"k\",\"operator\":\"Exists\","
+                + "\"effect\":\"NoExecute\",\"tolerationSeconds\":1.5}}]}");
+    assertThat(inAnnotation.ok()).as(inAnnotation.stdout()).isFalse();
+    assertThat(inAnnotation.stderr()).contains("spec.tolerations[0].tolerationSeconds: Invalid");
+    // syntax is not judged while deleting: a key no live Machine may carry is taken
+    env.kubectl(
+            "patch",
+            V1_MACHINES,
+            "-n",
+            ns,
+            "going",
+            "--type=json",
+            "-p",
+            "[{\"op\":\"add\",\"path\":\"/spec/tolerations/-\",\"value\":{\"key\":\"-bad-\","
+                + "\"operator\":\"Exists\"}}]")
+        .orThrow();
+    assertThat(get(V2_MACHINES, "going").at("/spec/tolerations").size()).isEqualTo(2);
+    env.kubectl(
+            "patch",
+            V1_MACHINES,
+            "-n",
+            ns,
+            "going",
+            "--type=merge",
+            "-p",
+            "{\"metadata\":{\"finalizers\":null}}")
+        .orThrow();
+    await().atMost(Duration.ofSeconds(30)).until(() -> env.isGone(V2_MACHINES, ns, "going"));
+  }
+
+  /**
    * The same growth on a Machine being deleted (held by a finalizer, as every bound Machine is by
    * the poollet's while it shuts down): the validating webhook is called for a deleting object's
    * spec change too (fresh eyes: its match condition skipped every update of a deleting object),

@@ -160,6 +160,63 @@ class ValidatingHandlerTest {
   }
 
   /**
+   * On a deleting Machine or pool, a new entry's v1alpha2-only member must still have the type the
+   * v1alpha2 schema requires (a v1alpha1 write bypasses that schema; fresh eyes, session 44: {@code
+   * tolerationSeconds: "abc"} was stored on a deleting Machine); nothing else of the entry's syntax
+   * is judged, and entries stored before keep their values.
+   */
+  @Test
+  void whileDeletingNewEntriesKeepTheV1alpha2SchemasTypes() {
+    var routes = AdmissionRoutes.create(labels -> true);
+    AdmissionHandler machines = routes.get(AdmissionRoutes.VALIDATE_MACHINE);
+    JsonNode stored =
+        deleting(
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha1','metadata':{'name':'m',"
+                    + "'namespace':'ns'},'spec':{'tolerations':[{'key':'k','operator':'Exists',"
+                    + "'effect':'NoExecute','tolerationSeconds':'old'}]}}"),
+            "hold");
+    ObjectNode added = stored.deepCopy();
+    ((ArrayNode) added.at("/spec/tolerations"))
+        .addObject()
+        .put("key", "x")
+        .put("operator", "Exists")
+        .put("effect", "NoExecute")
+        .put("tolerationSeconds", "abc");
+    AdmissionResponse denied = machines.handle(machine(Operation.UPDATE, added, stored));
+    assertThat(denied.isAllowed()).isFalse();
+    assertThat(denied.toJson("u").at("/status/details/causes")).hasSize(1);
+    assertThat(denied.message())
+        .contains("spec.tolerations[1].tolerationSeconds: Invalid value: \"abc\"");
+    ObjectNode badSyntax = stored.deepCopy();
+    ((ArrayNode) badSyntax.at("/spec/tolerations")).addObject().put("operator", "In");
+    assertThat(machines.handle(machine(Operation.UPDATE, badSyntax, stored)).isAllowed())
+        .as("syntax is not judged while deleting")
+        .isTrue();
+    ObjectNode released = stored.deepCopy();
+    ((ObjectNode) released.get("metadata")).putArray("finalizers");
+    assertThat(machines.handle(machine(Operation.UPDATE, released, stored)).isAllowed())
+        .as("an entry stored before keeps its value")
+        .isTrue();
+
+    AdmissionHandler pools = routes.get(AdmissionRoutes.VALIDATE_MACHINEPOOL);
+    JsonNode pool =
+        deleting(
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha1','metadata':{'name':'p'},"
+                    + "'spec':{'taints':[]}}"),
+            "hold");
+    ObjectNode tainted = pool.deepCopy();
+    ((ArrayNode) tainted.at("/spec/taints"))
+        .addObject()
+        .put("key", "k")
+        .put("effect", "NoExecute")
+        .put("timeAdded", "yesterday");
+    assertThat(pools.handle(TestReviews.machinePool(Operation.UPDATE, tainted, pool)).message())
+        .contains("spec.taints[0].timeAdded: Invalid value: \"yesterday\"");
+  }
+
+  /**
    * A deleting unbound Machine bound for the first time: the name must be one a pool can have, and
    * {@code {}} is no binding (fresh eyes: {@code Bad_Name} and {@code {}} were accepted while
    * deleting, and {@code Bad_Name} was then locked in); an unchanged stored binding still lets the
@@ -198,8 +255,13 @@ class ValidatingHandlerTest {
   @Test
   void rulesDoNotApplyWhileDeletingUnlessTheySaySo() {
     assertThat(ALWAYS_WRONG.appliesWhileDeleting()).isFalse();
-    assertThat(ListFieldValidator.taints().appliesWhileDeleting()).isFalse();
-    assertThat(ListFieldValidator.tolerations().appliesWhileDeleting()).isFalse();
+    // the lists apply with the v1alpha2 schema's types only (validateWhileDeleting)
+    assertThat(ListFieldValidator.taints().appliesWhileDeleting()).isTrue();
+    assertThat(ListFieldValidator.tolerations().appliesWhileDeleting()).isTrue();
+    assertThat(
+            new ListFieldValidator("/spec/x", "spec.x", (l, p, n) -> List.of(), null)
+                .appliesWhileDeleting())
+        .isFalse();
     assertThat(new MachinePoolRefImmutable().appliesWhileDeleting()).isTrue();
     assertThat(new MachinePoolRefName().appliesWhileDeleting()).isTrue();
   }
