@@ -59,8 +59,9 @@ class PlainErrorsHttpTest {
   }
 
   /**
-   * Over HTTP/2 Jetty's HPACK decoder ends the whole connection instead (GOAWAY), as the README
-   * says; the server serves the next connection. kube-apiserver sends a few hundred bytes.
+   * Over HTTP/2 Jetty's HPACK decoder ends the whole connection instead (GOAWAY), as
+   * docs/webhooks.md says; the server serves the next connection. kube-apiserver sends a few
+   * hundred bytes.
    */
   @Test
   void headersOver8KbOverHttp2EndTheConnection() throws Exception {

@@ -68,7 +68,7 @@ final class DrainFlowChecks {
    * PoolDeleted and no Warning of the flow (DrainStuck, PoolMissing, DrainHookRemoved); each
    * evicted Machine has its Evicted event, the tolerating ones none. Events are at least once: they
    * are recorded just before their write, so a write cut by the API server going away and retried
-   * can count its event twice (README, Reliability); exactly-once evictions are asserted on {@code
+   * can count its event twice (docs/reliability.md); exactly-once evictions are asserted on {@code
    * evictions_total} by the tests.
    */
   void everyEventOfTheFlow(List<String> evicted, List<String> tolerating) {

@@ -217,6 +217,70 @@ class ValidatingHandlerTest {
   }
 
   /**
+   * While deleting, the types are checked on new entries only, matched by value (an entry inserted
+   * before a stored bad one leaves that one alone), and on what the v1alpha2-fields annotation puts
+   * back on an entry (a v1alpha1 client's other way to send the members).
+   */
+  @Test
+  void whileDeletingOnlyNewEntriesAreCheckedTheAnnotationsIncluded() {
+    var routes = AdmissionRoutes.create(labels -> true);
+    AdmissionHandler machines = routes.get(AdmissionRoutes.VALIDATE_MACHINE);
+    JsonNode stored =
+        deleting(
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine','metadata':"
+                    + "{'name':'m','namespace':'ns'},'spec':{'tolerations':[{'key':'k',"
+                    + "'operator':'Exists','effect':'NoExecute','tolerationSeconds':'old'}]}}"),
+            "hold");
+    ObjectNode inserted = stored.deepCopy();
+    ((ArrayNode) inserted.at("/spec/tolerations"))
+        .insertObject(0)
+        .put("key", "new")
+        .put("operator", "Exists")
+        .put("effect", "NoExecute")
+        .put("tolerationSeconds", 30);
+    assertThat(machines.handle(machine(Operation.UPDATE, inserted, stored)).isAllowed())
+        .as("the stored bad value moved to index 1 is not new")
+        .isTrue();
+
+    JsonNode plain =
+        deleting(
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine','metadata':"
+                    + "{'name':'m','namespace':'ns'},'spec':{'tolerations':[{'key':'k',"
+                    + "'operator':'Exists','effect':'NoExecute'}]}}"),
+            "hold");
+    ObjectNode annotated = plain.deepCopy();
+    ((ObjectNode) annotated.get("metadata"))
+        .putObject("annotations")
+        .put(
+            "maintenance.ironcore.dev/v1alpha2-fields",
+            "{\"tolerations\":[{\"index\":0,\"entry\":{\"key\":\"k\",\"operator\":\"Exists\","
+                + "\"effect\":\"NoExecute\",\"tolerationSeconds\":1.5}}]}");
+    assertThat(machines.handle(machine(Operation.UPDATE, annotated, plain)).message())
+        .contains("spec.tolerations[0].tolerationSeconds: Invalid value: 1.5")
+        .contains("(in v1alpha1 from the annotation maintenance.ironcore.dev/v1alpha2-fields)");
+
+    AdmissionHandler pools = routes.get(AdmissionRoutes.VALIDATE_MACHINEPOOL);
+    JsonNode pool =
+        deleting(
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'MachinePool','metadata':"
+                    + "{'name':'p'},'spec':{'taints':[{'key':'k','effect':'NoExecute'}]}}"),
+            "hold");
+    ObjectNode timed = pool.deepCopy();
+    ((ObjectNode) timed.get("metadata"))
+        .putObject("annotations")
+        .put(
+            "maintenance.ironcore.dev/v1alpha2-fields",
+            "{\"taints\":[{\"index\":0,\"entry\":{\"key\":\"k\",\"effect\":\"NoExecute\","
+                + "\"timeAdded\":\"yesterday\"}}]}");
+    assertThat(pools.handle(TestReviews.machinePool(Operation.UPDATE, timed, pool)).message())
+        .contains("spec.taints[0].timeAdded: Invalid value: \"yesterday\"")
+        .contains("(in v1alpha1 from the annotation");
+  }
+
+  /**
    * A deleting unbound Machine bound for the first time: the name must be one a pool can have, and
    * {@code {}} is no binding (fresh eyes: {@code Bad_Name} and {@code {}} were accepted while
    * deleting, and {@code Bad_Name} was then locked in); an unchanged stored binding still lets the
