@@ -67,6 +67,15 @@ final class KeyMatch {
    * @throws IllegalArgumentException {@code "<keyName> is not the private key of <certName>"}, or
    *     {@code "<keyName>: ..."} for a key that cannot be used at all ({@link #belongTogether})
    */
+  /** Whether {@code key} is the private key of {@code pub}; false also when it cannot be told. */
+  static boolean belongsTo(PublicKey pub, PrivateKey key) {
+    try {
+      return belongTogether(pub, key);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   static void require(PublicKey pub, PrivateKey key, String keyName, String certName) {
     if (!PemKeyStores.named(keyName, () -> belongTogether(pub, key))) {
       throw new IllegalArgumentException(keyName + " is not the private key of " + certName);

@@ -57,15 +57,17 @@ public final class PemKeyStores {
    * @param keyName how to name the key in error messages
    * @throws IllegalArgumentException if the PEM is malformed (the message starts with the name of
    *     the malformed one), the leaf's key is one a Go TLS peer such as kube-apiserver refuses
-   *     ({@link GoTlsKeys}: RSA under 1,024 bits, EC other than P-256/P-384/P-521), or the key does
-   *     not match the leaf
+   *     ({@link GoTlsKeys}: RSA under 1,024 bits, EC other than P-256/P-384/P-521), the key does
+   *     not match the leaf, or the certificates after the leaf are not its issuers in order
    */
   public static KeyStore fromPem(
       String certPem, String keyPem, char[] password, String certName, String keyName) {
     List<X509Certificate> chain = named(certName, () -> Pem.decodeCertificates(certPem));
     PrivateKey key = named(keyName, () -> Pem.decodePrivateKey(keyPem));
     GoTlsKeys.require(chain.get(0).getPublicKey(), certName);
+    requireLeafFirst(chain, key, keyName, certName);
     KeyMatch.require(chain.get(0).getPublicKey(), key, keyName, certName);
+    requireIssuersInOrder(chain, certName);
     try {
       KeyStore ks = emptyStore();
       ks.setEntry(
@@ -74,7 +76,60 @@ public final class PemKeyStores {
           inMemoryProtection(password));
       return ks;
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot build key store", e);
+      throw new IllegalStateException("cannot build key store: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A key that is not the first certificate's but a later one's: the file lists the leaf later
+   * (fresh eyes, session 44: {@code cat inter.crt leaf.crt} was refused as "not the private key").
+   */
+  private static void requireLeafFirst(
+      List<X509Certificate> chain, PrivateKey key, String keyName, String certName) {
+    if (chain.size() < 2 || KeyMatch.belongsTo(chain.get(0).getPublicKey(), key)) {
+      return;
+    }
+    for (int i = 1; i < chain.size(); i++) {
+      if (KeyMatch.belongsTo(chain.get(i).getPublicKey(), key)) {
+        throw new IllegalArgumentException(
+            keyName
+                + " is the private key of certificate "
+                + (i + 1)
+                + " of "
+                + chain.size()
+                + " in "
+                + certName
+                + " ("
+                + chain.get(i).getSubjectX500Principal().getName()
+                + "), not of the first: list the leaf first, then its issuers");
+      }
+    }
+  }
+
+  /**
+   * Each certificate after the leaf must be the issuer of the one before it (as the JDK's key store
+   * requires, by name): a certificate given twice ({@code cat tls.crt tls.crt}), or one of another
+   * chain, was refused as "cannot build key store" alone (fresh eyes, session 44).
+   */
+  private static void requireIssuersInOrder(List<X509Certificate> chain, String certName) {
+    for (int i = 1; i < chain.size(); i++) {
+      X509Certificate child = chain.get(i - 1);
+      X509Certificate issuer = chain.get(i);
+      if (!child.getIssuerX500Principal().equals(issuer.getSubjectX500Principal())) {
+        throw new IllegalArgumentException(
+            certName
+                + ": certificate "
+                + (i + 1)
+                + " of "
+                + chain.size()
+                + " ("
+                + issuer.getSubjectX500Principal().getName()
+                + ") is not the issuer of certificate "
+                + i
+                + " (issued by "
+                + child.getIssuerX500Principal().getName()
+                + "): list the leaf first, then each issuer in order, each once");
+      }
     }
   }
 
