@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.process;
 
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -19,10 +20,57 @@ public final class Cli {
    */
   public static CommandLine of(Object command) {
     CommandLine cl = new CommandLine(command);
+    cl.registerConverter(Boolean.class, Cli::strictBoolean);
+    cl.registerConverter(Boolean.TYPE, Cli::strictBoolean);
+    refuseEmptyBooleans(cl.getCommandSpec());
     cl.setOverwrittenOptionsAllowed(true);
     cl.setParameterExceptionHandler(Cli::oneLine);
     cl.setExecutionExceptionHandler(Cli::failed);
     return cl;
+  }
+
+  /**
+   * picocli takes {@code --flag=} (an empty value attached) on a boolean flag without converting
+   * it, as on, and on a negatable one's {@code --no-flag=} as the opposite of what it says: each
+   * boolean option gets a preprocessor that refuses it, as {@link #strictBoolean} refuses other
+   * values.
+   */
+  private static void refuseEmptyBooleans(CommandLine.Model.CommandSpec spec) {
+    for (CommandLine.Model.OptionSpec option : List.copyOf(spec.options())) {
+      if (option.type() != Boolean.TYPE && option.type() != Boolean.class) {
+        continue;
+      }
+      spec.remove(option);
+      spec.addOption(
+          CommandLine.Model.OptionSpec.builder(option)
+              .preprocessor(
+                  (args, command, arg, info) -> {
+                    if ("=".equals(info.get("separator"))
+                        && !args.isEmpty()
+                        && args.peek().isEmpty()) {
+                      throw new CommandLine.ParameterException(
+                          command.commandLine(),
+                          "'' is not true or false: give "
+                              + ((CommandLine.Model.OptionSpec) arg).longestName()
+                              + " alone, or =true or =false");
+                    }
+                    return false;
+                  })
+              .build());
+    }
+  }
+
+  /**
+   * A boolean flag's attached value ({@code --leader-elect=false}): {@code true} or {@code false},
+   * any case, as Go's flag package takes (besides its 1/0/t/f); anything else, the empty value too,
+   * is refused (fresh eyes, session 44: picocli read {@code --no-eviction-warnings=} as the
+   * opposite of what it says, and {@code --leader-elect=} as off).
+   */
+  static Boolean strictBoolean(String value) {
+    if ("true".equalsIgnoreCase(value) || "false".equalsIgnoreCase(value)) {
+      return Boolean.valueOf(value);
+    }
+    throw new CommandLine.TypeConversionException("'" + value + "' is not true or false");
   }
 
   /**

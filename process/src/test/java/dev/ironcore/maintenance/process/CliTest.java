@@ -19,6 +19,9 @@ class CliTest {
     @Option(names = "--on")
     boolean on;
 
+    @Option(names = "--warnings", defaultValue = "true", negatable = true, fallbackValue = "true")
+    boolean warnings;
+
     @Option(names = "--tls-cert-file", paramLabel = "FILE", required = true)
     String certFile = "";
 
@@ -67,6 +70,36 @@ class CliTest {
     assertThat(run(new Demo(), bad, "--tls-cert-file=a.crt", "--period=soon")).isEqualTo(2);
     assertThat(bad.toString().lines()).hasSize(1);
     assertThat(bad.toString()).contains("--period", "invalid duration \"soon\"");
+  }
+
+  /**
+   * A boolean flag takes true or false attached, any case; an empty or other value is refused
+   * (fresh eyes, session 44: {@code --no-eviction-warnings=} turned the warnings on).
+   */
+  @Test
+  void aBooleanFlagTakesTrueOrFalseOnly() {
+    for (String[] c :
+        new String[][] {
+          {"--on", "true", "true"},
+          {"--on=false", "false", "true"},
+          {"--on=TRUE", "true", "true"},
+          {"--no-warnings", "false", "false"},
+          {"--warnings=false", "false", "false"},
+          {"--no-warnings=false", "false", "true"},
+          {"--warnings", "false", "true"},
+        }) {
+      Demo demo = new Demo();
+      assertThat(run(demo, new StringWriter(), "--tls-cert-file=a.crt", c[0])).as(c[0]).isZero();
+      assertThat(c[0].startsWith("--on") ? demo.on : demo.warnings)
+          .as(c[0])
+          .isEqualTo(Boolean.parseBoolean(c[0].startsWith("--on") ? c[1] : c[2]));
+    }
+    for (String bad : new String[] {"--on=", "--on=yes", "--no-warnings=", "--warnings=1"}) {
+      StringWriter err = new StringWriter();
+      assertThat(run(new Demo(), err, "--tls-cert-file=a.crt", bad)).as(bad).isEqualTo(2);
+      assertThat(err.toString().lines()).as(bad).hasSize(1);
+      assertThat(err.toString()).as(bad).contains("is not true or false");
+    }
   }
 
   @Test
