@@ -14,7 +14,10 @@ final class WritableDir {
   /**
    * Checks that {@code dir} is a writable directory, or can be created: its nearest existing
    * ancestor is a writable directory (permissions and read-only mounts, as {@code access(2)}
-   * tells).
+   * tells), into which an empty file can be written (and is deleted at once): {@code access(2)}
+   * answers yes to root for a directory of {@code /sys} that takes no file (fresh eyes, session 44:
+   * {@code DRY_RUN=true CERTS_DIR=/sys/kernel} passed, the real run then failed at its first
+   * write).
    *
    * @param what e.g. {@code the CA directory}, for the message
    * @throws Refusal when it is not
@@ -37,6 +40,19 @@ final class WritableDir {
                   ? " is not writable"
                   : " cannot be created: " + existing + " is not writable")
               + " (permissions, or a read-only file system)");
+    }
+    try {
+      Files.delete(Files.createTempFile(existing, ".write-check-", ".tmp"));
+    } catch (IOException e) {
+      throw new Refusal(
+          what
+              + " "
+              + dir
+              + (existing.equals(dir.toAbsolutePath())
+                  ? " cannot be written"
+                  : " cannot be created in " + existing)
+              + ": "
+              + why(e));
     }
   }
 
