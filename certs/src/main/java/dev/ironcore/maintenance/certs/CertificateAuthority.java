@@ -156,7 +156,11 @@ public final class CertificateAuthority {
       throw new IllegalArgumentException(keyName + ": " + e.getMessage(), e);
     }
     if (cert.getBasicConstraints() < 0) {
-      throw new IllegalArgumentException(certName + " is not a CA certificate");
+      throw new IllegalArgumentException(
+          certName
+              + " is not a CA certificate (its basicConstraints extension does not say CA:TRUE):"
+              + " give a CA's certificate and key (made with openssl req -x509 ... -addext"
+              + " basicConstraints=critical,CA:TRUE)");
     }
     KeyMatch.require(cert.getPublicKey(), key, keyName, certName);
     return new CertificateAuthority(cert, key);

@@ -97,7 +97,9 @@ class CertificateAuthorityTest {
     assertThatThrownBy(
             () -> CertificateAuthority.load(dir.resolve("leaf.crt"), dir.resolve("leaf.key")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a CA");
+        .hasMessageContaining("not a CA")
+        .as("says what to change (fresh eyes, session 44: it named the file alone)")
+        .hasMessageContaining("basicConstraints=critical,CA:TRUE");
   }
 
   @Test
