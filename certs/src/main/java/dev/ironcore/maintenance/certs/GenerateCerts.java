@@ -44,14 +44,28 @@ public final class GenerateCerts {
       CertificateAuthority ca = run(o.out, o.service, o.namespace, Duration.ofDays(o.validityDays));
       expiringCa(ca, o.out.resolve("ca.crt"), Instant.now()).ifPresent(System.err::println);
       System.out.println(o.out.toAbsolutePath());
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      // not a usage error (fresh eyes: a garbage ca.crt was followed by the usage line)
-      System.err.println("GenerateCerts: " + e.getMessage());
-      System.exit(1);
     } catch (RuntimeException e) {
-      System.err.println("GenerateCerts: " + e);
+      // not a usage error (fresh eyes: a garbage ca.crt was followed by the usage line); the
+      // causes' messages too (fresh eyes, session 44: "java.io.UncheckedIOException: cannot write
+      // .../ca.crt" without why)
+      System.err.println("GenerateCerts: " + reason(e));
       System.exit(1);
     }
+  }
+
+  /** The messages of {@code e} and its causes, each once, joined by {@code ": "}. */
+  static String reason(Throwable e) {
+    StringBuilder out = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String part =
+          t.getMessage() == null || t.getMessage().isBlank()
+              ? t.getClass().getSimpleName()
+              : t.getMessage();
+      if (!out.toString().contains(part)) {
+        out.append(out.length() == 0 ? "" : ": ").append(part);
+      }
+    }
+    return out.toString();
   }
 
   /**
@@ -196,7 +210,10 @@ public final class GenerateCerts {
       return o;
     }
 
-    /** A whole number of days, at least 1. */
+    /** 100 years: far beyond any use, far inside X.509's dates (up to the year 9999). */
+    static final long MAX_DAYS = 36_500;
+
+    /** A whole number of days, from 1 to {@link #MAX_DAYS}. */
     private static long days(String v) {
       long days;
       try {
@@ -205,8 +222,9 @@ public final class GenerateCerts {
         throw new IllegalArgumentException(
             "--validity-days must be a whole number of days, got \"" + v + "\"");
       }
-      if (days < 1) {
-        throw new IllegalArgumentException("--validity-days must be at least 1, got " + days);
+      if (days < 1 || days > MAX_DAYS) {
+        throw new IllegalArgumentException(
+            "--validity-days must be from 1 to " + MAX_DAYS + " (100 years), got " + days);
       }
       return days;
     }

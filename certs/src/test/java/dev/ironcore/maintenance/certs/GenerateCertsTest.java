@@ -106,6 +106,16 @@ class GenerateCertsTest {
   }
 
   @Test
+  void aFailureNamesItsCauses() {
+    RuntimeException e =
+        new java.io.UncheckedIOException(
+            "cannot write /x/ca.crt",
+            new java.nio.file.FileSystemException("/x/ca.crt", null, "Not a directory"));
+    org.assertj.core.api.Assertions.assertThat(GenerateCerts.reason(e))
+        .isEqualTo("cannot write /x/ca.crt: /x/ca.crt: Not a directory");
+  }
+
+  @Test
   void aValidityThatIsNotAWholeNumberOfDaysIsNamed() throws Exception {
     java.lang.reflect.Method parse =
         Class.forName("dev.ironcore.maintenance.certs.GenerateCerts$Options")
@@ -114,7 +124,9 @@ class GenerateCertsTest {
     for (String[] bad :
         new String[][] {
           {"abc", "--validity-days must be a whole number of days, got \"abc\""},
-          {"0", "--validity-days must be at least 1, got 0"}
+          {"0", "--validity-days must be from 1 to 36500 (100 years), got 0"},
+          // fresh eyes, session 44: 99999999 days ended in "cannot sign certificate", no reason
+          {"99999999", "--validity-days must be from 1 to 36500 (100 years), got 99999999"}
         }) {
       org.assertj.core.api.Assertions.assertThatThrownBy(
               () -> {
