@@ -192,14 +192,31 @@ public final class PemKeyStores {
   }
 
   /**
+   * The most a PEM file may hold: 4 MiB, four times what a Kubernetes Secret (1 MiB) can carry. A
+   * larger file, or an endless one ({@code /dev/zero}, which hung the start: fresh eyes, session
+   * 44), is refused once that much is read.
+   */
+  static final int MAX_BYTES = 4 << 20;
+
+  /**
    * The bytes of a PEM file.
    *
    * @throws UncheckedIOException "cannot read FILE: why" (no such file, permission denied, is a
-   *     directory, ...)
+   *     directory, larger than {@link #MAX_BYTES}, ...)
    */
   public static byte[] readBytes(Path file) {
-    try {
-      return Files.readAllBytes(file);
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+      if (bytes.length > MAX_BYTES) {
+        throw new UncheckedIOException(
+            "cannot read "
+                + file
+                + ": larger than "
+                + (MAX_BYTES >> 20)
+                + " MiB, too large for a PEM file (a Secret holds at most 1 MiB)",
+            new IOException("too large"));
+      }
+      return bytes;
     } catch (NoSuchFileException e) {
       throw new UncheckedIOException("cannot read " + file + ": no such file", e);
     } catch (AccessDeniedException e) {
