@@ -555,6 +555,19 @@ class ConversionE2ETest {
         .isEqualTo("machine.compute.ironcore.dev/small-one\n");
   }
 
+  /** A JSON patch in v1alpha1 appending {@code toleration} (JSON) to Machine {@code name}. */
+  private KubectlResult addV1alpha1Toleration(String name, String toleration) {
+    return env.cp.kubectl(
+        "patch",
+        V1_MACHINES,
+        "-n",
+        ns,
+        name,
+        "--type=json",
+        "-p",
+        "[{\"op\":\"add\",\"path\":\"/spec/tolerations/-\",\"value\":" + toleration + "}]");
+  }
+
   /**
    * A v1alpha1 write to a Machine being deleted cannot store a value the v1alpha2 schema refuses,
    * on an entry or through the annotation (fresh eyes, session 44: {@code tolerationSeconds: "abc"}
@@ -571,16 +584,10 @@ class ConversionE2ETest {
         .orThrow();
     env.kubectl("delete", V2_MACHINES, "-n", ns, "going", "--wait=false").orThrow();
     KubectlResult onEntry =
-        env.cp.kubectl(
-            "patch",
-            V1_MACHINES,
-            "-n",
-            ns,
+        addV1alpha1Toleration(
             "going",
-            "--type=json",
-            "-p",
-            "[{\"op\":\"add\",\"path\":\"/spec/tolerations/-\",\"value\":{\"key\":\"x\","
-                + "\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":\"abc\"}}]");
+            "{\"key\":\"x\",\"operator\":\"Exists\",\"effect\":\"NoExecute\","
+                + "\"tolerationSeconds\":\"abc\"}");
     assertThat(onEntry.ok()).as(onEntry.stdout()).isFalse();
     assertThat(onEntry.stderr())
         .contains("spec.tolerations[1].tolerationSeconds: Invalid value: \"abc\"")
@@ -598,17 +605,7 @@ class ConversionE2ETest {
     assertThat(inAnnotation.ok()).as(inAnnotation.stdout()).isFalse();
     assertThat(inAnnotation.stderr()).contains("spec.tolerations[0].tolerationSeconds: Invalid");
     // syntax is not judged while deleting: a key no live Machine may carry is taken
-    env.kubectl(
-            "patch",
-            V1_MACHINES,
-            "-n",
-            ns,
-            "going",
-            "--type=json",
-            "-p",
-            "[{\"op\":\"add\",\"path\":\"/spec/tolerations/-\",\"value\":{\"key\":\"-bad-\","
-                + "\"operator\":\"Exists\"}}]")
-        .orThrow();
+    addV1alpha1Toleration("going", "{\"key\":\"-bad-\",\"operator\":\"Exists\"}").orThrow();
     assertThat(get(V2_MACHINES, "going").at("/spec/tolerations").size()).isEqualTo(2);
     env.kubectl(
             "patch",
