@@ -14,21 +14,30 @@ import org.junit.jupiter.api.io.TempDir;
 class PemKeyStoresReadTest {
   @TempDir Path dir;
 
+  /** A device never ends, a FIFO's open blocks until a writer comes: neither is read. */
   @Test
-  void anEndlessFileIsRefusedOnceTheCapIsRead() {
+  void aFileThatIsNotARegularFileIsRefusedUnread() throws Exception {
     Path zero = Path.of("/dev/zero");
     assumeThat(Files.isReadable(zero)).isTrue();
     assertThatThrownBy(() -> PemKeyStores.readBytes(zero))
         .isInstanceOf(UncheckedIOException.class)
-        .hasMessage(
-            "cannot read /dev/zero: larger than 4 MiB, too large for a PEM file (a Secret holds at"
-                + " most 1 MiB)");
+        .hasMessage("cannot read /dev/zero: not a regular file (a FIFO, a device or a socket)");
+    Path fifo = dir.resolve("tls.crt");
+    assumeThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+    assertThatThrownBy(() -> PemKeyStores.readBytes(fifo))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageEndingWith("not a regular file (a FIFO, a device or a socket)");
   }
 
   @Test
   void aFileUpToTheCapIsRead() throws Exception {
     Path full = Files.write(dir.resolve("full.pem"), new byte[PemKeyStores.MAX_BYTES]);
     assertThat(PemKeyStores.readBytes(full)).hasSize(PemKeyStores.MAX_BYTES);
+    Files.write(dir.resolve("big.pem"), new byte[PemKeyStores.MAX_BYTES + 1]);
+    assertThatThrownBy(() -> PemKeyStores.readBytes(dir.resolve("big.pem")))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageEndingWith(
+            ": larger than 4 MiB, too large for a PEM file (a Secret holds at most 1 MiB)");
     assertThatThrownBy(() -> PemKeyStores.readBytes(dir))
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageStartingWith("cannot read " + dir + ": ");

@@ -50,9 +50,7 @@ public final class Cli {
                         && args.peek().isEmpty()) {
                       throw new CommandLine.ParameterException(
                           command.commandLine(),
-                          "'' is not true or false: give "
-                              + ((CommandLine.Model.OptionSpec) arg).longestName()
-                              + " alone, or =true or =false");
+                          "'' is not true or false: give the flag alone, or =true or =false");
                     }
                     return false;
                   })

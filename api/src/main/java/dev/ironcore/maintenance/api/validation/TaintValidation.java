@@ -120,26 +120,16 @@ public final class TaintValidation {
     } else if (effect != null && !TaintEffect.SUPPORTED.contains(effect)) {
       errors.add(FieldError.notSupported(item + ".effect", effect, TaintEffect.SUPPORTED));
     }
-    JsonNode time = taint.get("timeAdded");
-    if (validateTimeAdded(time, item, errors)
-        && time != null
-        && time.isTextual()
-        && !time.asText().equals(upper(time.asText()))) {
-      errors.add(
-          FieldError.invalid(
-              item + ".timeAdded",
-              time.asText(),
-              "must write T and Z in upper case, e.g. 2026-12-05T10:00:00Z: Go clients"
-                  + " (metav1.Time) cannot read the lower-case form RFC 3339 otherwise allows"));
-    }
+    validateTimeAdded(taint.get("timeAdded"), item, errors);
   }
 
   /**
-   * Only what the v1alpha2 schema requires of the member v1alpha1 lacks: {@code timeAdded}, when
-   * present and not null, an RFC 3339 date-time ({@code type: string, format: date-time}), for the
-   * taints marked new. The API server checks a write against the schema of the version it is sent
-   * in, and v1alpha1 keeps unknown members of a taint, so a v1alpha1 write could store a value no
-   * v1alpha2 write can. For objects being deleted, where no other rule applies.
+   * Only what v1alpha2 readers require of the member v1alpha1 lacks: {@code timeAdded}, when
+   * present and not null, an RFC 3339 date-time ({@code type: string, format: date-time}) with
+   * {@code T} and {@code Z} in upper case (Go's {@code metav1.Time}), for the taints marked new.
+   * The API server checks a write against the schema of the version it is sent in, and v1alpha1
+   * keeps unknown members of a taint, so a v1alpha1 write could store a value no v1alpha2 write
+   * can. For objects being deleted, where no other rule applies.
    *
    * @param taints the {@code spec.taints} list in its v1alpha2 form; anything but an array means
    *     nothing to check
@@ -161,17 +151,28 @@ public final class TaintValidation {
     return errors;
   }
 
-  /** Adds an Invalid error unless {@code time} is absent, null or a date-time; whether none. */
-  private static boolean validateTimeAdded(JsonNode time, String item, List<FieldError> errors) {
-    if (time == null || time.isNull() || isDateTime(time)) {
-      return true;
+  /**
+   * Adds an Invalid error unless {@code time} is absent, null or an RFC 3339 date-time with {@code
+   * T} and {@code Z} in upper case.
+   */
+  private static void validateTimeAdded(JsonNode time, String item, List<FieldError> errors) {
+    if (time == null || time.isNull()) {
+      return;
     }
-    errors.add(
-        FieldError.invalid(
-            item + ".timeAdded",
-            time.isTextual() ? time.asText() : time,
-            "must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z"));
-    return false;
+    if (!isDateTime(time)) {
+      errors.add(
+          FieldError.invalid(
+              item + ".timeAdded",
+              time.isTextual() ? time.asText() : time,
+              "must be an RFC 3339 date-time, e.g. 2026-12-05T10:00:00Z"));
+    } else if (time.isTextual() && !time.asText().equals(upper(time.asText()))) {
+      errors.add(
+          FieldError.invalid(
+              item + ".timeAdded",
+              time.asText(),
+              "must write T and Z in upper case, e.g. 2026-12-05T10:00:00Z: Go clients"
+                  + " (metav1.Time) cannot read the lower-case form RFC 3339 otherwise allows"));
+    }
   }
 
   private static String upper(String time) {

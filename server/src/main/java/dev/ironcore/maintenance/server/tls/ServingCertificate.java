@@ -144,12 +144,27 @@ public final class ServingCertificate {
    * those bytes and swaps it into the running factory. Files that change between two reads are left
    * for the next call.
    *
+   * <p>The files are read outside this object's lock: a read that does not return (a file system
+   * that hangs) then holds the reloading thread only, not {@code /readyz} and {@code /metrics},
+   * which ask {@link #servingProblem()} and {@link #reloadProblem()} (fresh eyes, session 44: a
+   * FIFO in place of tls.crt held the lock, then every request thread, then admission).
+   *
    * @return true when a new certificate was loaded
    */
-  public synchronized boolean reloadIfChanged() {
+  public boolean reloadIfChanged() {
+    byte[][] files;
+    byte[][] again;
     try {
-      byte[][] files = readFiles();
-      byte[][] again = readFiles();
+      files = readFiles();
+      again = readFiles();
+    } catch (RuntimeException e) {
+      return failed(e);
+    }
+    return reloadFrom(files, again);
+  }
+
+  private synchronized boolean reloadFrom(byte[][] files, byte[][] again) {
+    try {
       if (!Arrays.equals(files[0], again[0]) || !Arrays.equals(files[1], again[1])) {
         LOG.debug("{} / {} changed while being read; trying again later", certFile, keyFile);
         return false;
@@ -184,17 +199,22 @@ public final class ServingCertificate {
       warnIfExpiringSoon();
       return true;
     } catch (Exception e) {
-      String problem = "cannot load " + certFile + " / " + keyFile + ": " + e.getMessage();
-      if (!problem.equals(reloadProblem)) {
-        LOG.error(
-            "{}; still serving the previous certificate (serial {}, valid until {})",
-            problem,
-            Serials.hex(current),
-            current.getNotAfter().toInstant());
-      }
-      reloadProblem = problem;
-      return false;
+      return failed(e);
     }
+  }
+
+  /** Logs (once per distinct problem) and remembers why the files could not be loaded; false. */
+  private synchronized boolean failed(Exception e) {
+    String problem = "cannot load " + certFile + " / " + keyFile + ": " + e.getMessage();
+    if (!problem.equals(reloadProblem)) {
+      LOG.error(
+          "{}; still serving the previous certificate (serial {}, valid until {})",
+          problem,
+          Serials.hex(current),
+          current.getNotAfter().toInstant());
+    }
+    reloadProblem = problem;
+    return false;
   }
 
   /**

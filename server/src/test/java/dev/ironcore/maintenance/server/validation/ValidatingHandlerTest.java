@@ -214,6 +214,10 @@ class ValidatingHandlerTest {
         .put("timeAdded", "yesterday");
     assertThat(pools.handle(TestReviews.machinePool(Operation.UPDATE, tainted, pool)).message())
         .contains("spec.taints[0].timeAdded: Invalid value: \"yesterday\"");
+    // the schema takes it, Go's metav1.Time does not (fresh eyes, session 44)
+    ((ObjectNode) tainted.at("/spec/taints/0")).put("timeAdded", "2026-12-07t00:00:00z");
+    assertThat(pools.handle(TestReviews.machinePool(Operation.UPDATE, tainted, pool)).message())
+        .contains("must write T and Z in upper case");
   }
 
   /**
