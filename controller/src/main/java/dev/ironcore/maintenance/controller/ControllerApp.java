@@ -48,6 +48,11 @@ public final class ControllerApp implements AutoCloseable {
   private final List<Loop> loops = new ArrayList<>();
   private final ControllerMetrics metrics;
   private volatile boolean started;
+
+  /** Guards {@link #running}, {@link #loops} and {@link #closed} between start and close. */
+  private final Object lifecycle = new Object();
+
+  private boolean closed;
   private volatile ClusterCache cache;
   private volatile InformerWatchdog watchdog;
   private Duration informerDownThreshold = DEFAULT_INFORMER_DOWN_THRESHOLD;
@@ -207,8 +212,11 @@ public final class ControllerApp implements AutoCloseable {
    *     refusal of the credentials (401, 403) is said in one phrase ({@link RefusedRequest}); then
    *     when the caches did not sync within 60 s, naming each informer that did not list and its
    *     last failure ({@link ClusterCache#start})
+   * @throws Stopped when {@link #close()} came first or while this waited (SIGTERM right after this
+   *     process won the Lease): nothing is left running
    */
   public ControllerApp start() throws Exception {
+    stopIfClosed();
     List<String> served;
     try {
       served = ComputeApi.served(clusters.ironcore());
@@ -296,7 +304,14 @@ public final class ControllerApp implements AutoCloseable {
     ApiServerReach reach = this.reach;
     if (reach == null) {
       reach = startApiServerReach(clusters, clock, metrics);
-      running.add(reach);
+      ApiServerReach own = reach;
+      synchronized (lifecycle) {
+        if (closed) {
+          own.close();
+          throw new Stopped();
+        }
+        running.add(own);
+      }
     }
     PoolHealthReconciler poolHealth =
         new PoolHealthReconciler(
@@ -316,14 +331,17 @@ public final class ControllerApp implements AutoCloseable {
                 Clock.systemUTC(),
                 orphanedMachineGrace),
             metrics);
-    running.add(cache);
-    running.add(events); // closed after the loops, before the caches: writes the held Events
-    running.add(eviction);
-    running.add(drain);
-    running.add(drainCancel);
-    running.add(health);
-    running.add(orphans);
-    loops.addAll(List.of(eviction, drain, drainCancel, health, orphans));
+    synchronized (lifecycle) {
+      stopIfClosed();
+      running.add(cache);
+      running.add(events); // closed after the loops, before the caches: writes the held Events
+      running.add(eviction);
+      running.add(drain);
+      running.add(drainCancel);
+      running.add(health);
+      running.add(orphans);
+      loops.addAll(List.of(eviction, drain, drainCancel, health, orphans));
+    }
 
     cache.onCapiMachine(
         Handlers.onAnyChange(
@@ -369,18 +387,26 @@ public final class ControllerApp implements AutoCloseable {
             }));
     cache.onLease(
         Handlers.onAnyChange((old, lease) -> health.queue().add(lease.getMetadata().getName())));
-    cache.start(Duration.ofSeconds(60));
-    InformerWatchdog dog =
-        new InformerWatchdog(cache.informers(), informerDownThreshold, Clock.systemUTC());
-    dog.start();
-    running.add(dog);
-    watchdog = dog;
-    eviction.start(options.workers());
-    drain.start(options.workers());
-    drainCancel.start(1);
-    health.start(options.healthWorkers());
-    orphans.start(1);
-    started = true;
+    try {
+      cache.start(Duration.ofSeconds(60));
+    } catch (Exception e) {
+      stopIfClosed(); // close() stopped the informers we waited for
+      throw e;
+    }
+    synchronized (lifecycle) {
+      stopIfClosed();
+      InformerWatchdog dog =
+          new InformerWatchdog(cache.informers(), informerDownThreshold, Clock.systemUTC());
+      dog.start();
+      running.add(dog);
+      watchdog = dog;
+      eviction.start(options.workers());
+      drain.start(options.workers());
+      drainCancel.start(1);
+      health.start(options.healthWorkers());
+      orphans.start(1);
+      started = true;
+    }
     LOG.info(
         "controller started: loops eviction, drain, drain-cancel, health, orphans; CAPI machine selector \"{}\"; resync {}; grace period {}; drain timeout {}; max concurrent drains {}",
         options.capiMachineSelector(),
@@ -398,19 +424,40 @@ public final class ControllerApp implements AutoCloseable {
 
   /**
    * Stops all loops together (no new keys; passes in flight finish, {@link Loop#SHUTDOWN_GRACE} at
-   * most), then closes the rest in reverse start order, the caches last.
+   * most), then closes the rest in reverse start order, the caches last. A {@link #start()} running
+   * on another thread ends with {@link Stopped} and starts nothing more.
    */
   @Override
   public void close() {
-    Loop.closeAll(loops, Loop.SHUTDOWN_GRACE);
-    loops.clear();
-    for (int i = running.size() - 1; i >= 0; i--) {
-      try {
-        running.get(i).close();
-      } catch (Exception e) {
-        LOG.debug("close", e);
+    synchronized (lifecycle) {
+      closed = true;
+      Loop.closeAll(loops, Loop.SHUTDOWN_GRACE);
+      loops.clear();
+      for (int i = running.size() - 1; i >= 0; i--) {
+        try {
+          running.get(i).close();
+        } catch (Exception e) {
+          LOG.debug("close", e);
+        }
+      }
+      running.clear();
+    }
+  }
+
+  private void stopIfClosed() {
+    synchronized (lifecycle) {
+      if (closed) {
+        throw new Stopped();
       }
     }
-    running.clear();
+  }
+
+  /** {@link #start()} gave up because {@link #close()} was called: a stop, not a failure. */
+  public static final class Stopped extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super("the controller was stopped while it started");
+    }
   }
 }

@@ -344,7 +344,7 @@ public final class ControllerMain implements Callable<Integer> {
     for (String signal : java.util.List.of("TERM", "INT")) {
       sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.countDown());
     }
-    CompletableFuture<?> elector = null;
+    LeaseRelease elector = null;
     if (leaderElect) {
       try {
         LeaderElection.checkLeaseCanBeWritten(client, leaderElectionNamespace, leaderElectionId);
@@ -359,9 +359,9 @@ public final class ControllerMain implements Callable<Integer> {
       }
       // a start that fails after this process won the Lease releases it on its way out, so a
       // standby need not wait for it to expire (controller-runtime: ReleaseOnCancel)
-      java.util.concurrent.atomic.AtomicReference<CompletableFuture<?>> started =
+      java.util.concurrent.atomic.AtomicReference<LeaseRelease> started =
           new java.util.concurrent.atomic.AtomicReference<>();
-      elector =
+      CompletableFuture<?> running =
           LeaderElection.start(
               client,
               leaderElectionNamespace,
@@ -372,15 +372,17 @@ public final class ControllerMain implements Callable<Integer> {
                   startOrExit(
                       app,
                       readiness,
+                      stopping::get,
                       () -> {
                         stopping.set(true);
-                        CompletableFuture<?> running = started.get();
-                        if (running != null) {
-                          releaseLease(running);
+                        LeaseRelease release = started.get();
+                        if (release != null) {
+                          releaseLease(release);
                         }
                       }),
               stopping::get,
               gate);
+      elector = new LeaseRelease(running);
       started.set(elector);
     } else {
       app.start();
@@ -468,12 +470,8 @@ public final class ControllerMain implements Callable<Integer> {
    * pod's 30 s grace period): at most {@link #LEASE_RELEASE_WAIT}, then the Lease expires on its
    * own (15 s).
    */
-  private static void releaseLease(CompletableFuture<?> elector) throws InterruptedException {
-    Thread release = new Thread(() -> elector.cancel(true), "lease-release");
-    release.setDaemon(true);
-    release.start();
-    release.join(LEASE_RELEASE_WAIT.toMillis());
-    if (release.isAlive()) {
+  private static void releaseLease(LeaseRelease elector) throws InterruptedException {
+    if (!elector.releaseAndWait(LEASE_RELEASE_WAIT)) {
       org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
           .warn(
               "leader election: the API server did not take the Lease's release within {} s; it"
@@ -517,11 +515,28 @@ public final class ControllerMain implements Callable<Integer> {
     void run() throws InterruptedException;
   }
 
-  private static void startOrExit(ControllerApp app, Readiness readiness, BeforeExit beforeExit) {
+  /**
+   * Starts the loops once this process leads; a failed start releases the Lease ({@code
+   * beforeExit}) and ends the process (exit code 1), unless a SIGTERM came first ({@code
+   * stopping}): then the start was cut short on purpose (the main thread closed the caches it
+   * waited for) and the main thread releases the Lease and exits 0 (fresh eyes: a SIGTERM within
+   * about 0.5 s of winning the Lease exited 1, "informer manually stopped before starting", and
+   * left it held).
+   */
+  private static void startOrExit(
+      ControllerApp app,
+      Readiness readiness,
+      java.util.function.BooleanSupplier stopping,
+      BeforeExit beforeExit) {
     try {
       app.start();
       readiness.synced();
     } catch (Exception e) {
+      if (stopping.getAsBoolean() || e instanceof ControllerApp.Stopped) {
+        org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
+            .info("controller start cut short by the stop ({})", Cli.reason(e));
+        return;
+      }
       try {
         beforeExit.run();
       } catch (InterruptedException | RuntimeException ignored) {

@@ -18,18 +18,23 @@ final class FaultHandler extends Handler.Wrapper {
   private final OpenExchanges exchanges;
   private final FaultCounters counters;
   private final java.util.function.LongSupplier frozenUntil;
+  private final java.util.function.Predicate<String> frozenPath;
 
   /**
    * @param frozenUntil {@link System#nanoTime()} until which requests are held before being handled
    *     (a frozen API server), or a time in the past
+   * @param frozenPath which request paths (e.g. {@code /apis/coordination.k8s.io/v1/...}) a freeze
+   *     holds
    */
   FaultHandler(
       Handler proxy,
       ErrorInjection errors,
       OpenExchanges exchanges,
       FaultCounters counters,
-      java.util.function.LongSupplier frozenUntil) {
+      java.util.function.LongSupplier frozenUntil,
+      java.util.function.Predicate<String> frozenPath) {
     super(proxy);
+    this.frozenPath = frozenPath;
     this.errors = errors;
     this.exchanges = exchanges;
     this.counters = counters;
@@ -42,7 +47,8 @@ final class FaultHandler extends Handler.Wrapper {
     // frozen: the request waits unanswered, as behind a SIGSTOPped kube-apiserver; a thaw
     // (freeze(ZERO), as SIGCONT) answers it within 50 ms (it slept out the whole first freeze, so a
     // request sent while frozen stayed unanswered after the thaw: a flaky TwoClustersE2ETest)
-    for (long left; (left = frozenUntil.getAsLong() - System.nanoTime()) > 0; ) {
+    boolean held = frozenPath.test(String.valueOf(request.getHttpURI().getPath()));
+    for (long left; held && (left = frozenUntil.getAsLong() - System.nanoTime()) > 0; ) {
       Thread.sleep(Math.max(1, Math.min(50, left / 1_000_000)));
     }
     ErrorInjection.Plan fault = errors.decide();

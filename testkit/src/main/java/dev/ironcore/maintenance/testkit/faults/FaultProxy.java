@@ -47,6 +47,7 @@ public final class FaultProxy implements AutoCloseable {
   private final FaultCounters counters = new FaultCounters();
   private final java.util.concurrent.atomic.AtomicLong frozenUntil =
       new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+  private volatile java.util.function.Predicate<String> frozenPaths = path -> true;
   private final Path kubeconfig;
   private final String url;
 
@@ -69,7 +70,12 @@ public final class FaultProxy implements AutoCloseable {
     server.addConnector(connector);
     server.setHandler(
         new FaultHandler(
-            new ApiServerProxyHandler(upstream), errors, exchanges, counters, frozenUntil::get));
+            new ApiServerProxyHandler(upstream),
+            errors,
+            exchanges,
+            counters,
+            frozenUntil::get,
+            path -> frozenPaths.test(path)));
     server.start();
     url = "https://127.0.0.1:" + connector.getLocalPort();
     kubeconfig = workDir.resolve("fault-proxy-kubeconfig");
@@ -170,8 +176,20 @@ public final class FaultProxy implements AutoCloseable {
    * Each held request takes one of the proxy's 64 threads.
    */
   public void freeze(Duration duration) {
+    frozenPaths = path -> true;
     frozenUntil.set(System.nanoTime() + duration.toNanos());
     LOG.info("fault proxy: holding every request unanswered for {}", duration);
+  }
+
+  /**
+   * As {@link #freeze(Duration)}, only for new requests whose path starts with {@code pathPrefix}
+   * (e.g. {@code /apis/compute.ironcore.dev/v1alpha2/machines}: one resource's lists and watches
+   * hang, everything else is answered); replaces an earlier freeze.
+   */
+  public void freeze(Duration duration, String pathPrefix) {
+    frozenPaths = path -> path.startsWith(pathPrefix);
+    frozenUntil.set(System.nanoTime() + duration.toNanos());
+    LOG.info("fault proxy: holding requests to {}* unanswered for {}", pathPrefix, duration);
   }
 
   /** True while a {@link #freeze} holds requests. */
