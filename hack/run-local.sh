@@ -194,6 +194,10 @@ case " $CONTROLLER_ARGS " in
 esac
 for args in CONTROLLER_ARGS WEBHOOK_ARGS; do
   case " ${!args} " in
+    *" --kubeconfig"*)
+      log "make run points both processes at its own control plane (.local/kubeconfig):" \
+        "remove --kubeconfig from $args"
+      exit 1 ;;
     *--capi-machine-selector*)
       log "use CAPI_MACHINE_SELECTOR='...' instead of --capi-machine-selector in $args:" \
         "the webhook server must mark exactly the CAPI Machines the controller drains"

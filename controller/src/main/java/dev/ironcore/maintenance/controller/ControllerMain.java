@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller;
 
 import dev.ironcore.maintenance.api.client.KubeconfigContext;
+import dev.ironcore.maintenance.api.client.KubeconfigConverter;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.api.validation.LabelSyntax;
 import dev.ironcore.maintenance.controller.drain.DrainPolicy;
@@ -30,8 +31,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Command line entry of the controller. The cluster is found as kubectl finds it ({@code
- * KUBECONFIG}, {@code ~/.kube/config}, or the in-cluster service account).
+ * Command line entry of the controller. The cluster is {@code --kubeconfig}'s, else found as
+ * kubectl finds it ({@code KUBECONFIG}, {@code ~/.kube/config}, or the in-cluster service account).
  */
 @Command(
     name = "ironcore-maintenance-controller",
@@ -162,6 +163,16 @@ public final class ControllerMain implements Callable<Integer> {
   @Mixin ProcessOptions process;
 
   @Option(
+      names = "--kubeconfig",
+      converter = KubeconfigConverter.class,
+      paramLabel = "FILE",
+      description =
+          "Kubeconfig of the controller's own cluster (CAPI Machines, the leader-election Lease;"
+              + " the IronCore API too unless --ironcore-kubeconfig), its current context."
+              + " Default: KUBECONFIG, else ~/.kube/config, else the in-cluster service account.")
+  Config kubeconfig;
+
+  @Option(
       names = "--ironcore-kubeconfig",
       converter = KubeconfigConverter.class,
       paramLabel = "FILE",
@@ -218,24 +229,28 @@ public final class ControllerMain implements Callable<Integer> {
     if (validateFlagsOnly) {
       return 0;
     }
-    try {
-      KubeconfigEnv.check(System.getenv());
-      KubeconfigContext.checkEnv(System.getenv());
-      KubeconfigContext.noCluster(System.getenv())
-          .ifPresent(
-              reason -> {
-                throw new IllegalArgumentException(reason);
-              });
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    if (kubeconfig == null) {
+      try {
+        KubeconfigEnv.check(System.getenv());
+        KubeconfigContext.checkEnv(System.getenv());
+        KubeconfigContext.noCluster(System.getenv())
+            .ifPresent(
+                reason -> {
+                  throw new IllegalArgumentException(reason);
+                });
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
     }
     process.applyLogging();
-    Config config;
-    try {
-      // a file fabric8's parser refuses is a flag error too, named by place only (never quoted)
-      config = KubeconfigContext.autoConfigure(System.getenv());
-    } catch (KubeconfigContext.Unloadable e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    Config config = kubeconfig;
+    if (config == null) {
+      try {
+        // a file fabric8's parser refuses is a flag error too, named by place only (never quoted)
+        config = KubeconfigContext.autoConfigure(System.getenv());
+      } catch (KubeconfigContext.Unloadable e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
     }
     ControllerOptions options =
         new ControllerOptions(
@@ -253,7 +268,15 @@ public final class ControllerMain implements Callable<Integer> {
             b.addOrReplaceInterceptor("leadership", gate);
           }
         };
-    KubernetesClient client = client(config, gated, KubeconfigContext.source(System.getenv()));
+    KubernetesClient client =
+        client(
+            config,
+            gated,
+            kubeconfig == null
+                ? KubeconfigContext.source(System.getenv())
+                // as picocli names a value KubeconfigConverter refuses: the path as given
+                : "Invalid value for option '--kubeconfig': kubeconfig "
+                    + lastValue("--kubeconfig"));
     Clusters clusters =
         ironcoreKubeconfig == null
             ? Clusters.single(client)

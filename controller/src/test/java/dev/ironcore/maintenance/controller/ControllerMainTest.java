@@ -380,6 +380,58 @@ class ControllerMainTest {
   }
 
   /**
+   * {@code --kubeconfig} (controller-runtime's flag) is checked as {@code --ironcore-kubeconfig}: a
+   * file that does not exist, or whose context cannot be used, is a flag error naming it; and it
+   * comes before {@code KUBECONFIG}, which names no file here and is not even checked.
+   */
+  @Test
+  void theKubeconfigFlagIsCheckedAndComesBeforeKubeconfig(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path missing = dir.resolve("nonexistent");
+    assertThat(validate("--kubeconfig=" + missing))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: Invalid value for option '--kubeconfig': no"
+                    + " readable kubeconfig file at "
+                    + missing
+                    + "\n"));
+    java.nio.file.Path file = java.nio.file.Path.of(kubeconfig(dir, 6443));
+    Files.writeString(file, Files.readString(file).replace("user: u}", "user: bob}"));
+    assertThat(validate("--kubeconfig=" + file).err())
+        .isEqualTo(
+            "ironcore-maintenance-controller: Invalid value for option '--kubeconfig': kubeconfig "
+                + file
+                + ": context \"x\" names user \"bob\", which is not in the file\n");
+
+    java.nio.file.Path missingCa = dir.resolve("missing-ca");
+    Files.writeString(
+        missingCa,
+        "apiVersion: v1\nkind: Config\n"
+            + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
+            + " certificate-authority: pki/ca.crt}\n"
+            + "users:\n- name: u\n  user: {token: t}\n"
+            + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    Run run =
+        start(
+            dir,
+            missing.toString(), // KUBECONFIG: no such file, refused were it read
+            "--kubeconfig=" + missingCa,
+            "--health-probe-bind-address=0",
+            "--metrics-bind-address=0");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err().lines().toList())
+        .last()
+        .asString()
+        .isEqualTo(
+            "ironcore-maintenance-controller: Invalid value for option '--kubeconfig':"
+                + " kubeconfig "
+                + missingCa
+                + ": cannot build a client of it: no such file "
+                + dir.resolve("pki/ca.crt"));
+  }
+
+  /**
    * {@code --ironcore-kubeconfig} whose context names a user the file does not have: fabric8 would
    * connect without credentials; a flag error naming the file, the context and the user instead.
    */

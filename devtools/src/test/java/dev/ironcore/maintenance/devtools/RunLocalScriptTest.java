@@ -106,6 +106,31 @@ class RunLocalScriptTest {
   }
 
   /**
+   * make run points both processes at its own control plane; a {@code --kubeconfig} in either's
+   * flags (controller-runtime's flag, which both take) would send it to another cluster. {@code
+   * --ironcore-kubeconfig} is TWO_CLUSTERS' and refused by its own check.
+   */
+  @Test
+  void aKubeconfigInEitherProcessesArgsIsRefusedBeforeTheBuild() throws Exception {
+    for (String args : List.of("CONTROLLER_ARGS", "WEBHOOK_ARGS")) {
+      assertThat(run(Map.of(args, "--zap-log-level=debug --kubeconfig=/tmp/other")))
+          .isEqualTo(
+              new Run(
+                  1,
+                  "[run] make run points both processes at its own control plane"
+                      + " (.local/kubeconfig): remove --kubeconfig from "
+                      + args
+                      + "\n"));
+    }
+    assertThat(run(Map.of("CONTROLLER_ARGS", "--ironcore-kubeconfig=/tmp/other")))
+        .isEqualTo(
+            new Run(
+                1,
+                "[run] use TWO_CLUSTERS=true instead of --ironcore-kubeconfig in CONTROLLER_ARGS\n"));
+    assertThat(local.resolve("run.pid")).as("nothing started").doesNotExist();
+  }
+
+  /**
    * The webhook server's port and address are make run's: the webhooks and the readiness check
    * point at 127.0.0.1:WEBHOOK_PORT. A tester's {@code WEBHOOK_ARGS='--bind-address=127.0.0.2'} was
    * accepted, the server listened on 127.0.0.2 and make run failed 60 s later ("webhook server not

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server;
 
 import dev.ironcore.maintenance.api.client.KubeconfigContext;
+import dev.ironcore.maintenance.api.client.KubeconfigConverter;
 import dev.ironcore.maintenance.api.selector.LabelSelector;
 import dev.ironcore.maintenance.process.BindAddress;
 import dev.ironcore.maintenance.process.Cli;
@@ -88,6 +89,16 @@ public final class WebhookServerMain implements Callable<Integer> {
               + " machines.compute.ironcore.dev; without API access or an answer in time, no warning)."
               + " Default ${DEFAULT-VALUE}.")
   boolean evictionWarnings;
+
+  @Option(
+      names = "--kubeconfig",
+      converter = KubeconfigConverter.class,
+      paramLabel = "FILE",
+      description =
+          "Kubeconfig of the IronCore API, for the eviction warnings' LIST of Machines (its current"
+              + " context). Default: KUBECONFIG, else ~/.kube/config, else the in-cluster service"
+              + " account.")
+  io.fabric8.kubernetes.client.Config kubeconfig;
 
   @Option(
       names = "--max-threads",
@@ -209,7 +220,10 @@ public final class WebhookServerMain implements Callable<Integer> {
       sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stopped.countDown());
     }
     KubernetesClient client = null;
-    java.util.Optional<String> noCluster = KubeconfigContext.noCluster(System.getenv());
+    java.util.Optional<String> noCluster =
+        kubeconfig != null
+            ? java.util.Optional.empty()
+            : KubeconfigContext.noCluster(System.getenv());
     if (evictionWarnings && noCluster.isPresent()) {
       org.slf4j.LoggerFactory.getLogger(WebhookServerMain.class)
           .warn(
@@ -217,13 +231,15 @@ public final class WebhookServerMain implements Callable<Integer> {
               noCluster.get());
     } else if (evictionWarnings) {
       try {
-        io.fabric8.kubernetes.client.Config kubeconfig =
-            KubeconfigContext.autoConfigure(System.getenv());
+        io.fabric8.kubernetes.client.Config clientConfig =
+            kubeconfig != null ? kubeconfig : KubeconfigContext.autoConfigure(System.getenv());
         // fabric8 reads the certificate files here: "An error has occurred." said nothing
         client =
             KubeconfigContext.build(
-                KubeconfigContext.source(System.getenv()),
-                () -> LiveBoundMachines.client(kubeconfig));
+                kubeconfig != null
+                    ? "--kubeconfig=" + lastValue("--kubeconfig")
+                    : KubeconfigContext.source(System.getenv()),
+                () -> LiveBoundMachines.client(clientConfig));
         startEvictionWarnings(client, bound);
       } catch (RuntimeException e) {
         // KubeconfigContext.Unloadable names the place, never the content
@@ -241,6 +257,12 @@ public final class WebhookServerMain implements Callable<Integer> {
       client.close();
     }
     return 0;
+  }
+
+  /** The last value given to option {@code name} on the command line, as typed. */
+  private String lastValue(String name) {
+    java.util.List<String> given = spec.findOption(name).originalStringValues();
+    return given.isEmpty() ? "" : given.get(given.size() - 1);
   }
 
   /**
@@ -288,7 +310,7 @@ public final class WebhookServerMain implements Callable<Integer> {
           (certFile.toString().isEmpty() ? "--tls-cert-file" : "--tls-private-key-file")
               + " must name a file, not be empty");
     }
-    if (evictionWarnings && !validateFlagsOnly) {
+    if (evictionWarnings && !validateFlagsOnly && kubeconfig == null) {
       try {
         KubeconfigEnv.check(System.getenv());
         KubeconfigContext.checkEnv(System.getenv());

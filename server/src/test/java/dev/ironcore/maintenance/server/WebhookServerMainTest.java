@@ -313,17 +313,20 @@ class WebhookServerMainTest {
    * @return its output so far (stdout and stderr)
    */
   private String serveWithoutEvictionWarnings(
-      String name, java.util.function.Consumer<java.util.Map<String, String>> env)
+      String name, java.util.function.Consumer<java.util.Map<String, String>> env, String... flags)
       throws Exception {
     TestCertificates certs = TestCertificates.create(dir);
     Path log = dir.resolve(name + ".log");
-    ProcessBuilder pb =
-        JavaMain.processBuilder(
-                WebhookServerMain.class,
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
                 "--port=0",
                 "--bind-address=127.0.0.1",
                 "--tls-cert-file=" + certs.certFile(),
-                "--tls-private-key-file=" + certs.keyFile())
+                "--tls-private-key-file=" + certs.keyFile()));
+    args.addAll(List.of(flags));
+    ProcessBuilder pb =
+        JavaMain.processBuilder(WebhookServerMain.class, args.toArray(String[]::new))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     env.accept(pb.environment());
@@ -385,6 +388,50 @@ class WebhookServerMainTest {
                 + missingCa
                 + ": cannot build a client of it: no such file "
                 + dir.resolve("pki/ca.crt"));
+  }
+
+  /**
+   * {@code --kubeconfig} (controller-runtime's flag) comes before {@code KUBECONFIG}: with the
+   * variable naming no file, the server starts on the flag's file (here one whose CA file is
+   * missing, named in the warning); a flag naming no file is refused at start.
+   */
+  @Test
+  void theKubeconfigFlagComesBeforeKubeconfigAndANonexistentOneIsRefused() throws Exception {
+    Path missingCa =
+        java.nio.file.Files.writeString(
+            dir.resolve("flag-missing-ca"),
+            "apiVersion: v1\nkind: Config\n"
+                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
+                + " certificate-authority: pki/ca.crt}\n"
+                + "users:\n- name: u\n  user: {token: t}\n"
+                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    assertThat(
+            serveWithoutEvictionWarnings(
+                "flag",
+                env -> env.put("KUBECONFIG", dir.resolve("nonexistent").toString()),
+                "--kubeconfig=" + missingCa))
+        .contains(
+            "WARN WebhookServerMain - no eviction warnings: --kubeconfig="
+                + missingCa
+                + ": cannot build a client of it: no such file "
+                + dir.resolve("pki/ca.crt"));
+
+    Path missing = dir.resolve("missing-kubeconfig");
+    TestCertificates certs = TestCertificates.create(dir);
+    Run r =
+        startAlone(
+            java.util.Map.of(),
+            "--port=0",
+            "--bind-address=127.0.0.1",
+            "--tls-cert-file=" + certs.certFile(),
+            "--tls-private-key-file=" + certs.keyFile(),
+            "--kubeconfig=" + missing);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith(
+            "webhook-server: Invalid value for option '--kubeconfig': no readable kubeconfig file at "
+                + missing
+                + "\n");
   }
 
   /**

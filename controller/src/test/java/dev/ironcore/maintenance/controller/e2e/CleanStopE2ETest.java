@@ -33,8 +33,11 @@ class CleanStopE2ETest {
     Path log = Files.createDirectories(Path.of("target", "clean-stop")).resolve(world.ns + ".log");
     controller =
         ControllerProcess.start(
-            world.cp.kubeconfig(),
+            // the cluster as --kubeconfig (controller-runtime's flag): KUBECONFIG names no file,
+            // which the start would refuse were the flag not taken first
+            log.resolveSibling("no-such-kubeconfig"),
             log,
+            "--kubeconfig=" + world.cp.kubeconfig(),
             "--leader-elect",
             "--leader-election-namespace=" + world.ns,
             "--leader-election-id=" + LEASE);

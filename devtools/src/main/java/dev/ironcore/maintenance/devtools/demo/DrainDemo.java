@@ -2,10 +2,10 @@ package dev.ironcore.maintenance.devtools.demo;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
+import dev.ironcore.maintenance.api.client.KubeconfigConverter;
 import dev.ironcore.maintenance.api.compute.Machine;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.controller.Clusters;
-import dev.ironcore.maintenance.controller.KubeconfigConverter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintStream;

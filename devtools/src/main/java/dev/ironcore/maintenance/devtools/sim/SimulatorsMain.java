@@ -1,8 +1,8 @@
 package dev.ironcore.maintenance.devtools.sim;
 
+import dev.ironcore.maintenance.api.client.KubeconfigConverter;
 import dev.ironcore.maintenance.controller.Clusters;
 import dev.ironcore.maintenance.controller.KubeWriter;
-import dev.ironcore.maintenance.controller.KubeconfigConverter;
 import dev.ironcore.maintenance.process.Cli;
 import dev.ironcore.maintenance.process.DurationFlag;
 import dev.ironcore.maintenance.process.FlagRange;

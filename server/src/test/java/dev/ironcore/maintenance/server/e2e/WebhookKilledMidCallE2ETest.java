@@ -68,6 +68,10 @@ class WebhookKilledMidCallE2ETest {
         String ns = "webhook-kill";
         cp.kubectl("create", "namespace", ns).orThrow();
         awaitReady(server);
+        // its --kubeconfig, not the broken KUBECONFIG of its environment (WebhookProcess)
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(60))
+            .until(() -> Files.readString(log).contains("eviction warnings on"));
         stream = new ApplyStream(cp, ns, 3).start();
         awaitApplies(stream, 8);
 

@@ -29,7 +29,9 @@ final class WebhookProcess implements AutoCloseable {
   }
 
   /**
-   * @param kubeconfig the cluster the server watches Machines in (its eviction warnings)
+   * @param kubeconfig the cluster the server watches Machines in (its eviction warnings), given as
+   *     {@code --kubeconfig}; {@code KUBECONFIG} names a file that does not exist, which the server
+   *     would refuse at start were the flag not taken first
    * @param log appended to
    */
   static WebhookProcess start(TestCertificates certs, int port, Path kubeconfig, Path log)
@@ -46,10 +48,11 @@ final class WebhookProcess implements AutoCloseable {
                     "--port=" + port,
                     "--bind-address=127.0.0.1",
                     "--tls-cert-file=" + certs.certFile(),
-                    "--tls-private-key-file=" + certs.keyFile()))
+                    "--tls-private-key-file=" + certs.keyFile(),
+                    "--kubeconfig=" + kubeconfig))
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    pb.environment().put("KUBECONFIG", kubeconfig.resolveSibling("no-such-kubeconfig").toString());
     HttpClient http =
         HttpClient.newBuilder()
             .sslContext(SslContexts.trusting(certs.caFile()))

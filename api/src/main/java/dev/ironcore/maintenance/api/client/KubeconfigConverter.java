@@ -1,15 +1,15 @@
-package dev.ironcore.maintenance.controller;
+package dev.ironcore.maintenance.api.client;
 
-import dev.ironcore.maintenance.api.client.KubeconfigContext;
 import io.fabric8.kubernetes.client.Config;
 import java.io.File;
 import picocli.CommandLine;
 
 /**
- * Picocli converter of a kubeconfig file path (e.g. {@code --ironcore-kubeconfig}) into a fabric8
- * client config, using the file's current context. A missing, unreadable or unparsable file is a
- * flag error naming the path, and so is a current context that cannot be used ({@link
- * KubeconfigContext}: none set, or naming a context, cluster or user the file does not have).
+ * Picocli converter of a kubeconfig file path (e.g. {@code --kubeconfig}, {@code
+ * --ironcore-kubeconfig}) into a fabric8 client config, using the file's current context. A
+ * missing, unreadable or unparsable file is a flag error naming the path, and so is a current
+ * context that cannot be used ({@link KubeconfigContext}: none set, or naming a context, cluster or
+ * user the file does not have).
  */
 public final class KubeconfigConverter implements CommandLine.ITypeConverter<Config> {
   @Override
