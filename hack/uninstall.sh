@@ -3,7 +3,8 @@
 # leaves no CAPI Machine stuck on us:
 #   1. refuses (changes nothing) while a CAPI Machine is being deleted and still carries our
 #      pre-drain hook (a drain is in progress); FORCE=true goes on (CAPI then deletes that node
-#      without our drain)
+#      without our drain); in the IronCore cluster of two clusters (no CAPI Machines), while a
+#      MachinePool's condition Maintenance says it is in a drain (FORCE=true goes on too)
 #   2. deletes our Mutating/ValidatingWebhookConfiguration (nothing adds finalizer or hook any more)
 #   3. deletes our Deployments, Services, PodDisruptionBudgets (no drain runs any more)
 #   4. removes our finalizer and pre-drain hook annotation from every CAPI Machine (all namespaces;
@@ -37,6 +38,7 @@ LEASE_NAMESPACE=ironcore-machinepool-lease
 FINALIZER=maintenance.ironcore.dev/machinepool-cleanup
 HOOK=pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance
 CAPI_MACHINES=machines.cluster.x-k8s.io
+POOLS=machinepools.compute.ironcore.dev
 # kind name [namespace], in deletion order per step
 WEBHOOKS=(
   "mutatingwebhookconfiguration ironcore-maintenance"
@@ -76,12 +78,25 @@ fi
 found=false
 IFS=: read -ra listed <<<"$KUBECONFIG"
 for f in "${listed[@]}"; do [ -f "$f" ] && found=true; done
-[ "$found" = true ] || fail "KUBECONFIG $KUBECONFIG: no such file" 2
+if [ "$found" != true ]; then
+  for f in "${listed[@]}"; do [ -e "$f" ] && fail "KUBECONFIG $KUBECONFIG: not a file (a directory?)" 2; done
+  fail "KUBECONFIG $KUBECONFIG: no such file" 2
+fi
+# the kubeconfig itself first: kubectl without a current-context talks to localhost:8080, and its
+# errors read as a cluster that does not answer (fresh eyes)
+if ! context="$(k config current-context 2>&1)"; then
+  case "$context" in
+    *"current-context is not set"*)
+      fail "KUBECONFIG $KUBECONFIG: no current-context is set (kubectl config use-context NAME)" 2 ;;
+    *) fail "KUBECONFIG $KUBECONFIG: cannot be read: $(head -1 <<<"$context" | sed 's/^error: //')" 2 ;;
+  esac
+fi
+if ! server="$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>&1)"; then
+  fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: $(head -1 <<<"$server" | sed 's/^error: //')" 2
+fi
 if ! err="$(k get --raw /version 2>&1 >/dev/null)"; then
   fail "KUBECONFIG $KUBECONFIG: the cluster does not answer: $(head -1 <<<"$err" | sed 's/^error: //')" 2
 fi
-context="$(k config current-context 2>/dev/null || echo none)"
-server="$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>/dev/null || true)"
 say "cluster: context $context, server $server (KUBECONFIG=$KUBECONFIG)$([ "$DRY_RUN" = true ] && echo ", DRY_RUN: nothing is changed")"
 
 # one line per CAPI Machine: namespace name deleting(true|false) finalizer-index(-1 none) hook(yes|no)
@@ -128,6 +143,25 @@ if [ "$capi_served" = true ]; then
   say "CAPI Machines: $total in all namespaces, ${#ours[@]} with our finalizer or pre-drain hook"
 else
   say "CAPI Machines: $CAPI_MACHINES is not served here (the IronCore cluster of a two-cluster install?): no Machine to clean"
+fi
+# the IronCore cluster of two clusters: a drain shows on its pool only (condition Maintenance), and
+# the CAPI cluster's controller runs it through what this run deletes here (our RBAC): its pool
+# would keep the taints, and CAPI its node (fresh eyes: uninstalled here mid-drain without a word)
+pools_in_drain=()
+if [ "$capi_served" != true ]; then
+  if ! resources="$(k api-resources --api-group=compute.ironcore.dev -o name 2>&1)"; then
+    fail "cannot tell whether $POOLS is served, nothing changed: $(head -1 <<<"$resources" | sed 's/^error: //')"
+  fi
+  if grep -qx "$POOLS" <<<"$resources"; then
+    if ! lines="$(k get "$POOLS" -o go-template='{{range .items}}{{$n := .metadata.name}}{{with .status}}{{range .conditions}}{{if eq .type "Maintenance"}}{{$n}} {{.reason}}{{"\n"}}{{end}}{{end}}{{end}}{{end}}' 2>&1)"; then
+      fail "cannot list $POOLS, nothing changed: $(head -1 <<<"$lines" | sed 's/^error: //')"
+    fi
+    while read -r pool reason; do
+      case "${reason:-}" in
+        DrainQueued | DrainHeld | Draining | DrainStuck | Drained) pools_in_drain+=("$pool ($reason)") ;;
+      esac
+    done <<<"$lines"
+  fi
 fi
 
 # existing ARRAY entries...: the entries (as "kind name [namespace]") whose object exists and is not
@@ -194,6 +228,12 @@ leftover=$((${#webhooks[@]} + ${#workloads[@]} + ${#ours[@]} + ${#rbac[@]} + ${#
 if [ "$leftover" -eq 0 ]; then
   say "nothing left to do: no webhook configuration, workload, RBAC or namespace $NAMESPACE of ours, no CRD converting through our Service, no CAPI Machine with our finalizer or hook"
   exit 0
+fi
+if [ "${#pools_in_drain[@]}" -gt 0 ]; then
+  if [ "$FORCE" != true ]; then
+    fail "refused, nothing changed: ${#pools_in_drain[@]} MachinePool(s) are in a drain (condition Maintenance): ${pools_in_drain[*]}; the CAPI cluster's controller runs it through what this removes here: uninstall the CAPI cluster first (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the CAPI cluster is uninstalled already, these conditions are left from it)"
+  fi
+  say "FORCE=true: going on although ${#pools_in_drain[@]} MachinePool(s) are in a drain (${pools_in_drain[*]}): they keep their maintenance taints"
 fi
 
 delete_all "webhooks" "${webhooks[@]}"

@@ -53,4 +53,23 @@ class ClusterTrustRefusalTest {
           .delete();
     }
   }
+
+  /**
+   * Fresh eyes (session 45): after {@code make uninstall} against {@code make run}'s cluster,
+   * {@code make certs} advised {@code kubectl apply -k manifests/default}, whose webhooks call a
+   * Service nothing serves locally (every MachinePool write then failed). make run's cluster is
+   * pointed at a restart of make run, which registers them.
+   */
+  @Test
+  void makeRunsClusterWithoutTheWebhooksIsPointedAtARestartOfMakeRun() {
+    KubernetesClient client = SharedControlPlane.get().client();
+    String name = "trust-refusal-local-run";
+    assertThatThrownBy(() -> new ClusterTrust(client, name, List.of()).ofLocalRun().read())
+        .isInstanceOf(Refusal.class)
+        .hasMessage(
+            "MutatingWebhookConfiguration "
+                + name
+                + " not found; make run registers the webhooks when it starts (make uninstall"
+                + " removed them?): stop make run and start it again");
+  }
 }

@@ -287,15 +287,58 @@ class UninstallScriptTest {
     }
   }
 
-  /** The IronCore cluster of two clusters: no CAPI Machines served, the Machine step skipped. */
+  /**
+   * The IronCore cluster of two clusters: no CAPI Machines served, the Machine step skipped; a
+   * MachinePool in a drain (condition Maintenance) refuses the run, which the CAPI cluster's
+   * controller runs through our RBAC here (fresh eyes, session 45: uninstalled mid-drain without a
+   * word), unless FORCE=true.
+   */
   @Test
   void inTheIronCoreClusterOfTwoClustersTheMachineStepIsSkipped() throws Exception {
     try (LocalControlPlane cp =
         LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
       cp.kubectl("apply", "-k", repo.resolve("manifests/crds").toString()).orThrow();
+      cp.kubectl("wait", "--for=condition=Established", "crd/machinepools.compute.ironcore.dev")
+          .orThrow();
+      // before the webhooks, which call a Service nothing serves here
+      cp.kubectlTool()
+          .runWithInput(
+              "apiVersion: compute.ironcore.dev/v1alpha2\nkind: MachinePool\n"
+                  + "metadata:\n  name: pool-a\n",
+              "create",
+              "-f",
+              "-")
+          .orThrow();
+      cp.kubectl(
+              "patch",
+              "machinepools.compute.ironcore.dev",
+              "pool-a",
+              "--subresource=status",
+              "--type=merge",
+              "-p",
+              "{\"status\":{\"conditions\":[{\"type\":\"Maintenance\",\"status\":\"False\","
+                  + "\"reason\":\"Draining\",\"message\":\"waiting\","
+                  + "\"lastTransitionTime\":\"2026-12-07T00:00:00Z\"}]}}")
+          .orThrow();
       cp.kubectl("apply", "-k", repo.resolve("manifests/two-clusters/ironcore").toString())
           .orThrow();
-      Run run = run(cp, Map.of());
+      Run refused = run(cp, Map.of());
+      assertThat(refused.exit).isEqualTo(1);
+      assertThat(refused.stderr)
+          .isEqualTo(
+              "uninstall: refused, nothing changed: 1 MachinePool(s) are in a drain (condition"
+                  + " Maintenance): pool-a (Draining); the CAPI cluster's controller runs it"
+                  + " through what this removes here: uninstall the CAPI cluster first"
+                  + " (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the"
+                  + " CAPI cluster is uninstalled already, these conditions are left from it)\n");
+      assertThat(cp.kubectl("get", "validatingwebhookconfiguration", "ironcore-maintenance").ok())
+          .as("nothing changed")
+          .isTrue();
+      Run run = run(cp, Map.of("FORCE", "true"));
+      assertThat(run.stdout)
+          .contains(
+              "[uninstall] FORCE=true: going on although 1 MachinePool(s) are in a drain (pool-a"
+                  + " (Draining)): they keep their maintenance taints\n");
       assertThat(run.exit).as(run.stderr).isZero();
       assertThat(run.stdout)
           .contains(
@@ -313,6 +356,45 @@ class UninstallScriptTest {
           .isEqualTo("namespace/ironcore-machinepool-lease\n");
       assertThat(run(cp, Map.of()).stdout).contains("[uninstall] nothing left to do: ");
     }
+  }
+
+  /**
+   * Fresh eyes (session 45): a kubeconfig without a usable current-context was reported as "the
+   * cluster does not answer" (kubectl then talks to localhost:8080); each is one line naming it.
+   */
+  @Test
+  void aKubeconfigThatCannotBeUsedIsSaidAsSuch() throws Exception {
+    LocalControlPlane cp = SharedControlPlane.get();
+    String cluster =
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server:"
+            + " 'https://127.0.0.1:1'}\nusers:\n- name: u\n  user: {token: t}\n";
+    Path noContext = Files.writeString(dir.resolve("no-context"), cluster);
+    Path unknownContext =
+        Files.writeString(dir.resolve("unknown-context"), cluster + "current-context: nosuch\n");
+    Path notYaml = Files.writeString(dir.resolve("not-yaml"), "clusters: [\n");
+    Path directory = Files.createDirectories(dir.resolve("a-directory"));
+    assertThat(run(cp, Map.of("KUBECONFIG", noContext.toString())))
+        .isEqualTo(
+            new Run(
+                2,
+                "",
+                "uninstall: KUBECONFIG "
+                    + noContext
+                    + ": no current-context is set (kubectl config use-context NAME)\n"));
+    assertThat(run(cp, Map.of("KUBECONFIG", unknownContext.toString())))
+        .isEqualTo(
+            new Run(
+                2,
+                "",
+                "uninstall: KUBECONFIG "
+                    + unknownContext
+                    + ": current-context nosuch cannot be used: cannot locate context nosuch\n"));
+    Run yaml = run(cp, Map.of("KUBECONFIG", notYaml.toString()));
+    assertThat(yaml.exit).isEqualTo(2);
+    assertThat(yaml.stderr).startsWith("uninstall: KUBECONFIG " + notYaml + ": cannot be read: ");
+    assertThat(run(cp, Map.of("KUBECONFIG", directory.toString())))
+        .isEqualTo(
+            new Run(2, "", "uninstall: KUBECONFIG " + directory + ": not a file (a directory?)\n"));
   }
 
   @Test

@@ -255,7 +255,9 @@ public final class CertsMain implements Callable<Integer> {
               settings,
               new CaFiles(caDir),
               store,
-              new ClusterTrust(clients, webhookConfiguration, crdNames),
+              servingFiles != null
+                  ? new ClusterTrust(clients, webhookConfiguration, crdNames).ofLocalRun()
+                  : new ClusterTrust(clients, webhookConfiguration, crdNames),
               new ServerProbe(clients),
               out,
               Clock.systemUTC());

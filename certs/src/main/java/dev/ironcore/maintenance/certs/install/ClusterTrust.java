@@ -32,6 +32,7 @@ public final class ClusterTrust implements TrustStore {
   private final List<KubernetesClient> clients;
   private final String webhookConfiguration;
   private final List<String> crds;
+  private final boolean localRun;
 
   /**
    * @param client cluster access
@@ -49,9 +50,35 @@ public final class ClusterTrust implements TrustStore {
    */
   public ClusterTrust(
       List<KubernetesClient> clients, String webhookConfiguration, List<String> crds) {
+    this(clients, webhookConfiguration, crds, false);
+  }
+
+  private ClusterTrust(
+      List<KubernetesClient> clients,
+      String webhookConfiguration,
+      List<String> crds,
+      boolean localRun) {
     this.clients = List.copyOf(clients);
     this.webhookConfiguration = webhookConfiguration;
     this.crds = List.copyOf(crds);
+    this.localRun = localRun;
+  }
+
+  /**
+   * The same objects in {@code make run}'s cluster(s), which {@code make run} registers at its
+   * start: a missing webhook configuration (a {@code make uninstall} against it) is refused with
+   * that advice, not with the cluster install's (fresh eyes: {@code manifests/default} there points
+   * the webhooks at a Service nothing serves, and every MachinePool write failed).
+   */
+  public ClusterTrust ofLocalRun() {
+    return new ClusterTrust(clients, webhookConfiguration, crds, true);
+  }
+
+  private String installHint() {
+    return localRun
+        ? "; make run registers the webhooks when it starts (make uninstall removed them?):"
+            + " stop make run and start it again"
+        : "; install the webhooks first (kubectl apply -k manifests/default)";
   }
 
   /**
@@ -164,7 +191,7 @@ public final class ClusterTrust implements TrustStore {
               + webhookConfiguration
               + " not found"
               + where
-              + "; install the webhooks first (kubectl apply -k manifests/default)");
+              + installHint());
     }
     if (all.stream().allMatch(o -> o.validating == null)) {
       // the mutating one alone is what manifests/two-clusters/capi installs (fresh eyes: the hint
@@ -174,12 +201,14 @@ public final class ClusterTrust implements TrustStore {
               + webhookConfiguration
               + " not found"
               + where
-              + (clients.size() == 1
-                  ? "; in the CAPI cluster of a two-cluster install, which has the mutating one"
-                      + " only, give the IronCore cluster's kubeconfig too (IRONCORE_KUBECONFIG=,"
-                      + " docs/two-clusters.md); in one cluster, install the webhooks first"
-                      + " (kubectl apply -k manifests/default)"
-                  : "; install the webhooks first (kubectl apply -k manifests/default)"));
+              + (localRun
+                  ? installHint()
+                  : clients.size() == 1
+                      ? "; in the CAPI cluster of a two-cluster install, which has the mutating one"
+                          + " only, give the IronCore cluster's kubeconfig too (IRONCORE_KUBECONFIG=,"
+                          + " docs/two-clusters.md); in one cluster, install the webhooks first"
+                          + " (kubectl apply -k manifests/default)"
+                      : installHint()));
     }
     for (String name : crds) {
       boolean found =
