@@ -339,14 +339,7 @@ class ControllerMainTest {
     // review (session 41): fabric8 reads the certificate files when it builds the client; a
     // missing one said "An error has occurred." and the path only
     java.nio.file.Path missingCa = dir.resolve("missing-ca");
-    Files.writeString(
-        missingCa,
-        "apiVersion: v1\nkind: Config\n"
-            + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:"
-            + closed
-            + "', certificate-authority: pki/ca.crt}\n"
-            + "users:\n- name: u\n  user: {token: t}\n"
-            + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    dev.ironcore.maintenance.testkit.MissingCaKubeconfig.write(missingCa, closed);
     Run missingCaRun =
         start(
             dir, missingCa.toString(), "--health-probe-bind-address=0", "--metrics-bind-address=0");
@@ -405,13 +398,7 @@ class ControllerMainTest {
                 + ": context \"x\" names user \"bob\", which is not in the file\n");
 
     java.nio.file.Path missingCa = dir.resolve("missing-ca");
-    Files.writeString(
-        missingCa,
-        "apiVersion: v1\nkind: Config\n"
-            + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
-            + " certificate-authority: pki/ca.crt}\n"
-            + "users:\n- name: u\n  user: {token: t}\n"
-            + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+    dev.ironcore.maintenance.testkit.MissingCaKubeconfig.write(missingCa, 6443);
     Run run =
         start(
             dir,

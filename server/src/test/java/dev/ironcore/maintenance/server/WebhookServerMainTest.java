@@ -373,13 +373,7 @@ class WebhookServerMainTest {
   @Test
   void aMissingCertificateFileIsNamed() throws Exception {
     Path missingCa =
-        java.nio.file.Files.writeString(
-            dir.resolve("missing-ca"),
-            "apiVersion: v1\nkind: Config\n"
-                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
-                + " certificate-authority: pki/ca.crt}\n"
-                + "users:\n- name: u\n  user: {token: t}\n"
-                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+        dev.ironcore.maintenance.testkit.MissingCaKubeconfig.write(dir.resolve("missing-ca"), 6443);
     assertThat(
             serveWithoutEvictionWarnings(
                 "missing-ca", env -> env.put("KUBECONFIG", missingCa.toString())))
@@ -398,13 +392,8 @@ class WebhookServerMainTest {
   @Test
   void theKubeconfigFlagComesBeforeKubeconfigAndANonexistentOneIsRefused() throws Exception {
     Path missingCa =
-        java.nio.file.Files.writeString(
-            dir.resolve("flag-missing-ca"),
-            "apiVersion: v1\nkind: Config\n"
-                + "clusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:6443',"
-                + " certificate-authority: pki/ca.crt}\n"
-                + "users:\n- name: u\n  user: {token: t}\n"
-                + "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+        dev.ironcore.maintenance.testkit.MissingCaKubeconfig.write(
+            dir.resolve("flag-missing-ca"), 6443);
     assertThat(
             serveWithoutEvictionWarnings(
                 "flag",
