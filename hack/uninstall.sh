@@ -84,16 +84,23 @@ if [ "$found" != true ]; then
 fi
 # the kubeconfig itself first: kubectl without a current-context talks to localhost:8080, and its
 # errors read as a cluster that does not answer (fresh eyes)
-if ! context="$(k config current-context 2>&1)"; then
-  case "$context" in
+# kubectl's error line, apart from its output (a warning on stderr must not become the context)
+errfile="$(mktemp)"
+first_error() { grep -m1 '^error: ' "$errfile" | sed 's/^error: //' || head -1 "$errfile"; }
+if ! context="$(k config current-context 2>"$errfile")"; then
+  case "$(cat "$errfile")" in
     *"current-context is not set"*)
+      rm -f "$errfile"
       fail "KUBECONFIG $KUBECONFIG: no current-context is set (kubectl config use-context NAME)" 2 ;;
-    *) fail "KUBECONFIG $KUBECONFIG: cannot be read: $(head -1 <<<"$context" | sed 's/^error: //')" 2 ;;
+    *) why="$(first_error)"; rm -f "$errfile"; fail "KUBECONFIG $KUBECONFIG: cannot be read: $why" 2 ;;
   esac
 fi
-if ! server="$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>&1)"; then
-  fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: $(head -1 <<<"$server" | sed 's/^error: //')" 2
+if ! server="$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>"$errfile")"; then
+  why="$(first_error)"
+  rm -f "$errfile"
+  fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: $why" 2
 fi
+rm -f "$errfile"
 if ! err="$(k get --raw /version 2>&1 >/dev/null)"; then
   fail "KUBECONFIG $KUBECONFIG: the cluster does not answer: $(head -1 <<<"$err" | sed 's/^error: //')" 2
 fi
@@ -149,18 +156,25 @@ fi
 # would keep the taints, and CAPI its node (fresh eyes: uninstalled here mid-drain without a word)
 pools_in_drain=()
 if [ "$capi_served" != true ]; then
-  if ! resources="$(k api-resources --api-group=compute.ironcore.dev -o name 2>&1)"; then
-    fail "cannot tell whether $POOLS is served, nothing changed: $(head -1 <<<"$resources" | sed 's/^error: //')"
-  fi
+  # as for the CAPI Machines above: a discovery that failed elsewhere (an aggregated API down) but
+  # lists the pools is an answer
+  if resources="$(k api-resources --api-group=compute.ironcore.dev -o name 2>&1)"; then discovery=ok; else discovery=failed; fi
   if grep -qx "$POOLS" <<<"$resources"; then
-    if ! lines="$(k get "$POOLS" -o go-template='{{range .items}}{{$n := .metadata.name}}{{with .status}}{{range .conditions}}{{if eq .type "Maintenance"}}{{$n}} {{.reason}}{{"\n"}}{{end}}{{end}}{{end}}{{end}}' 2>&1)"; then
-      fail "cannot list $POOLS, nothing changed: $(head -1 <<<"$lines" | sed 's/^error: //')"
+    errfile="$(mktemp)"
+    if ! lines="$(k get "$POOLS" -o go-template='{{range .items}}{{$n := .metadata.name}}{{with .status}}{{range .conditions}}{{if eq .type "Maintenance"}}{{$n}} {{.reason}}{{"\n"}}{{end}}{{end}}{{end}}{{end}}' 2>"$errfile")"; then
+      list_error="$(head -1 "$errfile" | sed 's/^error: //')"
+      rm -f "$errfile"
+      fail "cannot list $POOLS, nothing changed: $list_error"
     fi
+    rm -f "$errfile"
+    # Drained is the end of our part (the hook released) and stays on a pool that is kept
     while read -r pool reason; do
       case "${reason:-}" in
-        DrainQueued | DrainHeld | Draining | DrainStuck | Drained) pools_in_drain+=("$pool ($reason)") ;;
+        DrainQueued | DrainHeld | Draining | DrainStuck) pools_in_drain+=("$pool ($reason)") ;;
       esac
     done <<<"$lines"
+  elif [ "$discovery" = failed ]; then
+    fail "cannot tell whether $POOLS is served, nothing changed: $(grep -v '^machinepools' <<<"$resources" | head -1 | sed 's/^error: //')"
   fi
 fi
 
@@ -233,7 +247,7 @@ if [ "${#pools_in_drain[@]}" -gt 0 ]; then
   if [ "$FORCE" != true ]; then
     fail "refused, nothing changed: ${#pools_in_drain[@]} MachinePool(s) are in a drain (condition Maintenance): ${pools_in_drain[*]}; the CAPI cluster's controller runs it through what this removes here: uninstall the CAPI cluster first (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the CAPI cluster is uninstalled already, these conditions are left from it)"
   fi
-  say "FORCE=true: going on although ${#pools_in_drain[@]} MachinePool(s) are in a drain (${pools_in_drain[*]}): they keep their maintenance taints"
+  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would go" || echo "going") on although ${#pools_in_drain[@]} MachinePool(s) are in a drain (${pools_in_drain[*]}): the drain stops there, a tainted pool keeps its maintenance taints"
 fi
 
 delete_all "webhooks" "${webhooks[@]}"

@@ -321,20 +321,18 @@ public final class ControllerApp implements AutoCloseable {
         new Loop(
             "health", LoggedReconciler.of("MachinePool.compute.ironcore.dev", poolHealth), metrics);
     DrainGauges.register(metrics, cache, drainReconciler, options.drainPolicy(), clock);
+    EventRecorder orphanEvents = new EventRecorder(loopClients, Clock.systemUTC());
     Loop orphans =
         new Loop(
             "orphans",
             new OrphanedMachineReconciler(
-                writer,
-                cache,
-                new EventRecorder(loopClients, Clock.systemUTC()),
-                Clock.systemUTC(),
-                orphanedMachineGrace),
+                writer, cache, orphanEvents, Clock.systemUTC(), orphanedMachineGrace),
             metrics);
     synchronized (lifecycle) {
       stopIfClosed();
       running.add(cache);
       running.add(events); // closed after the loops, before the caches: writes the held Events
+      running.add(orphanEvents);
       running.add(eviction);
       running.add(drain);
       running.add(drainCancel);

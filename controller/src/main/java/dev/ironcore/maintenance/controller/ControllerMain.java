@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -368,6 +369,11 @@ public final class ControllerMain implements Callable<Integer> {
       sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.countDown());
     }
     LeaseRelease elector = null;
+    // the loops' start on the leader-start thread: a stop waits for it to end (cut short by the
+    // closed caches) before the Lease is released and the process exits
+    java.util.concurrent.atomic.AtomicBoolean startBegan =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    CountDownLatch startEnded = new CountDownLatch(1);
     if (leaderElect) {
       try {
         LeaderElection.checkLeaseCanBeWritten(client, leaderElectionNamespace, leaderElectionId);
@@ -391,7 +397,9 @@ public final class ControllerMain implements Callable<Integer> {
               leaderElectionId,
               identity,
               readiness,
-              () ->
+              () -> {
+                startBegan.set(true);
+                try {
                   startOrExit(
                       app,
                       readiness,
@@ -402,7 +410,11 @@ public final class ControllerMain implements Callable<Integer> {
                         if (release != null) {
                           releaseLease(release);
                         }
-                      }),
+                      });
+                } finally {
+                  startEnded.countDown();
+                }
+              },
               stopping::get,
               gate);
       elector = new LeaseRelease(running);
@@ -421,6 +433,11 @@ public final class ControllerMain implements Callable<Integer> {
                 ? "controller stopping: loops finish their passes, then the Lease is released"
                 : "controller stopping: a standby (no loops ran, no Lease of its own to release)");
     app.close();
+    if (startBegan.get() && !startEnded.await(START_END_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+      log.warn(
+          "the loops' start did not end within {} s of the stop; stopping anyway",
+          START_END_WAIT.toSeconds());
+    }
     reach.close();
     if (elector != null) {
       releaseLease(elector);
@@ -589,6 +606,12 @@ public final class ControllerMain implements Callable<Integer> {
 
   /** How long a stop waits for the Lease's release before it goes on. */
   private static final java.time.Duration LEASE_RELEASE_WAIT = java.time.Duration.ofSeconds(5);
+
+  /**
+   * How long a stop waits for a start in progress to end once the caches are closed (it ends at
+   * once, unless a request of the start still waits for an API server that does not answer).
+   */
+  private static final java.time.Duration START_END_WAIT = java.time.Duration.ofSeconds(2);
 
   public static void main(String[] args) {
     System.exit(Cli.of(new ControllerMain()).execute(args));

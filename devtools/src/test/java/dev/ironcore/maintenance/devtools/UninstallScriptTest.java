@@ -300,26 +300,23 @@ class UninstallScriptTest {
       cp.kubectl("apply", "-k", repo.resolve("manifests/crds").toString()).orThrow();
       cp.kubectl("wait", "--for=condition=Established", "crd/machinepools.compute.ironcore.dev")
           .orThrow();
-      // before the webhooks, which call a Service nothing serves here
-      cp.kubectlTool()
-          .runWithInput(
-              "apiVersion: compute.ironcore.dev/v1alpha2\nkind: MachinePool\n"
-                  + "metadata:\n  name: pool-a\n",
-              "create",
-              "-f",
-              "-")
-          .orThrow();
-      cp.kubectl(
-              "patch",
-              "machinepools.compute.ironcore.dev",
-              "pool-a",
-              "--subresource=status",
-              "--type=merge",
-              "-p",
-              "{\"status\":{\"conditions\":[{\"type\":\"Maintenance\",\"status\":\"False\","
-                  + "\"reason\":\"Draining\",\"message\":\"waiting\","
-                  + "\"lastTransitionTime\":\"2026-12-07T00:00:00Z\"}]}}")
-          .orThrow();
+      // before the webhooks, which call a Service nothing serves here: one pool in a drain, one
+      // drained and kept (Drained stays on it for good: not a drain in progress), one without
+      // status
+      for (String pool : java.util.List.of("pool-a", "pool-kept", "pool-new")) {
+        cp.kubectlTool()
+            .runWithInput(
+                "apiVersion: compute.ironcore.dev/v1alpha2\nkind: MachinePool\n"
+                    + "metadata:\n  name: "
+                    + pool
+                    + "\n",
+                "create",
+                "-f",
+                "-")
+            .orThrow();
+      }
+      maintenance(cp, "pool-a", "False", "Draining");
+      maintenance(cp, "pool-kept", "True", "Drained");
       cp.kubectl("apply", "-k", repo.resolve("manifests/two-clusters/ironcore").toString())
           .orThrow();
       Run refused = run(cp, Map.of());
@@ -338,7 +335,8 @@ class UninstallScriptTest {
       assertThat(run.stdout)
           .contains(
               "[uninstall] FORCE=true: going on although 1 MachinePool(s) are in a drain (pool-a"
-                  + " (Draining)): they keep their maintenance taints\n");
+                  + " (Draining)): the drain stops there, a tainted pool keeps its maintenance"
+                  + " taints\n");
       assertThat(run.exit).as(run.stderr).isZero();
       assertThat(run.stdout)
           .contains(
@@ -395,6 +393,23 @@ class UninstallScriptTest {
     assertThat(run(cp, Map.of("KUBECONFIG", directory.toString())))
         .isEqualTo(
             new Run(2, "", "uninstall: KUBECONFIG " + directory + ": not a file (a directory?)\n"));
+  }
+
+  /** Pool {@code name}'s condition Maintenance, written to its status as the controller does. */
+  private static void maintenance(LocalControlPlane cp, String name, String status, String reason) {
+    cp.kubectl(
+            "patch",
+            "machinepools.compute.ironcore.dev",
+            name,
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            "{\"status\":{\"conditions\":[{\"type\":\"Maintenance\",\"status\":\""
+                + status
+                + "\",\"reason\":\""
+                + reason
+                + "\",\"message\":\"m\",\"lastTransitionTime\":\"2026-12-07T00:00:00Z\"}]}}")
+        .orThrow();
   }
 
   @Test

@@ -124,8 +124,15 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     handlers.add(handler);
   }
 
-  /** Creates and starts the first informer; completes when it has listed once. */
+  /**
+   * Creates and starts the first informer; completes when it has listed once. Once {@link #close()}
+   * was called (a stop while the controller starts), it starts nothing and fails at once.
+   */
   public synchronized CompletableFuture<Void> start() {
+    if (closed) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("informer " + resource + " closed before it started"));
+    }
     current = create();
     return current.start().toCompletableFuture();
   }

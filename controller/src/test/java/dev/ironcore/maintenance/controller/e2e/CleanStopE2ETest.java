@@ -133,6 +133,7 @@ class CleanStopE2ETest {
     String text = Files.readString(log);
     assertThat(text)
         .contains("controller start cut short by the stop")
+        .doesNotContain("controller started:")
         .contains("released the lease")
         .contains("controller stopped")
         .doesNotContain("lost the lease")
