@@ -314,7 +314,7 @@ public final class EventRecorder implements AutoCloseable {
                 ? clusters.capi()
                 : clusters.ironcore();
         String earlier = uncertainName(key);
-        String name = earlier != null ? earlier : eventName(meta.getName());
+        String name = earlier != null ? earlier : eventName(meta.getName(), now);
         try {
           create(client, object, ns, name, type, reason, message, now);
         } catch (KubernetesClientException e) {
@@ -381,21 +381,30 @@ public final class EventRecorder implements AutoCloseable {
   }
 
   /**
-   * A new Event's name: the object's name (at most {@link #NAME_PREFIX_MAX} characters of it, no
-   * trailing {@code -} or {@code .}), a dot and 16 random hex digits (client-go names an Event
-   * {@code <object>.<nanoseconds in hex>}); chosen here rather than by {@code generateName}, so
-   * that a create retried after no answer can be told apart from a new one.
+   * A new Event's name, as client-go names one: the object's name (at most {@link #NAME_PREFIX_MAX}
+   * characters of it, no trailing {@code -} or {@code .}), a dot and the Event's time in
+   * nanoseconds since the epoch, 16 hex digits. {@code kubectl get events} lists by name, so an
+   * object's Events list in the order they happened (fresh eyes: with random digits, a drain's
+   * {@code PoolDeleted} was listed before its {@code DrainStarted}; their timestamps are whole
+   * seconds). Each name of this process is later than the one before (one nanosecond at least), so
+   * two Events at the same instant get two names. Chosen here rather than by {@code generateName},
+   * so that a create retried after no answer can be told apart from a new one.
+   *
+   * @param at the Event's time (a held Event's is that of what it reports)
    */
-  static String eventName(String objectName) {
+  static String eventName(String objectName, Instant at) {
     String prefix =
         objectName.length() > NAME_PREFIX_MAX
             ? objectName.substring(0, NAME_PREFIX_MAX)
             : objectName;
     prefix = prefix.replaceAll("[-.]+$", "");
-    return prefix
-        + "."
-        + String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong());
+    long nanos = at.getEpochSecond() * 1_000_000_000L + at.getNano();
+    long unique = LAST_NAME_NANOS.updateAndGet(last -> Math.max(last + 1, nanos));
+    return prefix + "." + String.format("%016x", unique);
   }
+
+  private static final java.util.concurrent.atomic.AtomicLong LAST_NAME_NANOS =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /** Keeps an Event's name within the 253 characters of a DNS subdomain. */
   static final int NAME_PREFIX_MAX = 253 - 17;

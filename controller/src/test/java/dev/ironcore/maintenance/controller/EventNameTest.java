@@ -9,18 +9,37 @@ class EventNameTest {
   private static final String DNS_SUBDOMAIN =
       "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 
+  private static final java.time.Instant AT =
+      java.time.Instant.parse("2026-12-07T04:30:23.123456Z");
+
   @Test
-  void theObjectsNameADotAndSixteenHexDigits() {
-    assertThat(EventRecorder.eventName("node-1")).matches("node-1\\.[0-9a-f]{16}");
-    assertThat(EventRecorder.eventName("node-1")).isNotEqualTo(EventRecorder.eventName("node-1"));
+  void theObjectsNameADotAndTheTimeInNanosecondsAsSixteenHexDigits() {
+    String name = EventRecorder.eventName("node-1", AT.plusSeconds(3600));
+    assertThat(name).matches("node-1\\.[0-9a-f]{16}");
+    assertThat(Long.parseLong(name.substring("node-1.".length()), 16))
+        .as("client-go's %x of UnixNano")
+        .isGreaterThanOrEqualTo(
+            AT.plusSeconds(3600).getEpochSecond() * 1_000_000_000L + 123_456_000L);
+  }
+
+  /** kubectl get events lists by name: an object's Events in the order they happened. */
+  @Test
+  void namesSortAsTheirTimesAndTwoAtOneInstantDiffer() {
+    java.time.Instant later = AT.plusSeconds(7200);
+    String first = EventRecorder.eventName("node-c", later);
+    String sameInstant = EventRecorder.eventName("node-c", later);
+    String next = EventRecorder.eventName("node-c", later.plusNanos(1_000));
+    assertThat(sameInstant).isNotEqualTo(first);
+    assertThat(java.util.List.of(next, sameInstant, first).stream().sorted().toList())
+        .containsExactly(first, sameInstant, next);
   }
 
   @Test
   void aLongNameIsCutWithinTheLimitWithoutEndingItsLabelBadly() {
     String longName = "a".repeat(235) + "-b" + "c".repeat(16);
-    String name = EventRecorder.eventName(longName);
+    String name = EventRecorder.eventName(longName, AT);
     assertThat(name).hasSizeLessThanOrEqualTo(253).matches(DNS_SUBDOMAIN);
     assertThat(name).startsWith("a".repeat(235) + ".");
-    assertThat(EventRecorder.eventName("x".repeat(253))).hasSize(253).matches(DNS_SUBDOMAIN);
+    assertThat(EventRecorder.eventName("x".repeat(253), AT)).hasSize(253).matches(DNS_SUBDOMAIN);
   }
 }

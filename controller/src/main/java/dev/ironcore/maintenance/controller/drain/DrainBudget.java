@@ -7,11 +7,14 @@ import java.util.List;
  * The {@code --max-concurrent-drains} budget as a pure function over the deleting CAPI Machines
  * (domain reference §5 step 2): the drains in progress are those whose pool carries a maintenance
  * taint; waiting drains start in order of {@code deletionTimestamp}, then {@code namespace/name},
- * as slots free up. A drain whose pool already carries its {@code NoExecute} maintenance taint
- * (e.g. added before a crash) keeps its slot; one whose pool carried it before the deletion ({@link
- * DrainDecision#taintedBeforeDrain}) neither holds nor waits for one. Because every worker orders
- * the same queue the same way, two passes that both see a free slot admit the same (first) drain,
- * never two.
+ * as slots free up. A slot and a place in the queue are a pool's: two deleting CAPI Machines that
+ * name one pool (as a replaced Machine may, for a while) are one drain, with one position (fresh
+ * eyes: each wrote its own position to the pool's condition, and the two rewrote it 50 to 70 times
+ * a second while they waited). A drain whose pool already carries its {@code NoExecute} maintenance
+ * taint (e.g. added before a crash) keeps its slot; one whose pool carried it before the deletion
+ * ({@link DrainDecision#taintedBeforeDrain}) neither holds nor waits for one. Because every worker
+ * orders the same queue the same way, two passes that both see a free slot admit the same (first)
+ * drain, never two.
  */
 public final class DrainBudget {
   private DrainBudget() {}
@@ -45,23 +48,39 @@ public final class DrainBudget {
     if (max <= 0 || noWait) {
       return new Verdict(true, 1, inProgress);
     }
-    List<DrainSlot> waiting = fleet.stream().filter(DrainSlot::waiting).sorted(ORDER).toList();
-    int index = 0;
-    while (index < waiting.size() && !waiting.get(index).key().equals(key)) {
-      index++;
+    List<String> waitingPools = waitingPools(fleet);
+    String pool =
+        fleet.stream()
+            .filter(d -> d.key().equals(key))
+            .map(DrainSlot::pool)
+            .findFirst()
+            .orElse(null);
+    int index = pool == null ? -1 : waitingPools.indexOf(pool);
+    if (index < 0) {
+      index = waitingPools.size();
     }
     int free = max - inProgress.size();
     return new Verdict(index < free, index + 1, inProgress);
   }
 
-  /** Number of drains waiting for a slot (for the queued gauge). */
+  /** The pools of the waiting drains, each once, in the order of its first drain. */
+  private static List<String> waitingPools(List<DrainSlot> fleet) {
+    return fleet.stream()
+        .filter(DrainSlot::waiting)
+        .sorted(ORDER)
+        .map(DrainSlot::pool)
+        .distinct()
+        .toList();
+  }
+
+  /** Number of pools whose drain waits for a slot (for the queued gauge). */
   public static long queued(List<DrainSlot> fleet, int max) {
     if (max <= 0) {
       return 0;
     }
     long inProgress =
         fleet.stream().filter(DrainSlot::inProgress).map(DrainSlot::pool).distinct().count();
-    long waiting = fleet.stream().filter(DrainSlot::waiting).count();
+    long waiting = waitingPools(fleet).size();
     return Math.max(0, waiting - Math.max(0, max - inProgress));
   }
 }

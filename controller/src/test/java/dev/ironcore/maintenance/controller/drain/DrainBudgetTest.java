@@ -44,6 +44,29 @@ class DrainBudgetTest {
     assertThat(DrainBudget.check("ns/b", List.of(waiting("ns/b", 1, "b")), 1).admitted()).isTrue();
   }
 
+  /**
+   * Two deleting CAPI Machines naming one pool are one drain: one position, admitted together,
+   * counted once (fresh eyes, session 45: each wrote its own position to the pool's condition, 50
+   * to 70 writes a second while they waited).
+   */
+  @Test
+  void twoDrainsOfOnePoolShareItsPlaceInTheQueue() {
+    var fleet =
+        List.of(
+            inProgress("ns/u", 0, "u"),
+            waiting("ns/s", 1, "s"),
+            waiting("ns/t", 2, "t"),
+            waiting("ns/s2", 3, "s"));
+    assertThat(DrainBudget.check("ns/s", fleet, 1))
+        .isEqualTo(new DrainBudget.Verdict(false, 1, List.of("u")));
+    assertThat(DrainBudget.check("ns/s2", fleet, 1))
+        .isEqualTo(new DrainBudget.Verdict(false, 1, List.of("u")));
+    assertThat(DrainBudget.check("ns/t", fleet, 1).position()).isEqualTo(2);
+    assertThat(DrainBudget.queued(fleet, 1)).as("pools waiting").isEqualTo(2);
+    assertThat(DrainBudget.check("ns/s2", fleet, 2).admitted()).isTrue();
+    assertThat(DrainBudget.check("ns/t", fleet, 2).admitted()).isFalse();
+  }
+
   @Test
   void aDrainWhosePoolIsAlreadyTaintedKeepsItsSlotEvenOverBudget() {
     var over = List.of(inProgress("ns/a", 0, "a"), inProgress("ns/b", 1, "b"));

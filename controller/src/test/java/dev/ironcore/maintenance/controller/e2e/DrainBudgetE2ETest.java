@@ -122,6 +122,60 @@ class DrainBudgetE2ETest extends InProcessController {
         .matches("1 tainting pool " + pools.get(1) + " with [^\n]*\n");
   }
 
+  /**
+   * Two deleting CAPI Machines naming one pool, queued behind a held drain, are one drain: one
+   * position, and the pool's condition is written once while they wait. Fresh eyes (session 45):
+   * each wrote its own position, and the two rewrote the pool's condition 50 to 70 times a second.
+   */
+  @Test
+  void twoCapiMachinesOfOneQueuedPoolDoNotRewriteItsCondition() throws Exception {
+    String held = world.poolName("held");
+    String shared = world.poolName("shared");
+    world.createPool(held, List.of());
+    world.createMachine("vm-held", held); // the test, as its poollet, never lets it go
+    world.createPool(shared, List.of());
+    world.createCapiMachine("node-held", held, Map.of());
+    world.createCapiMachine("node-s1", shared, Map.of());
+    world.createCapiMachine("node-s2", shared, Map.of());
+    eventually()
+        .until(
+            () ->
+                List.of("node-held", "node-s1", "node-s2").stream()
+                    .allMatch(n -> hasHook(world.capiMachine(n))));
+    world.deleteCapiMachine("node-held");
+    eventually().until(() -> "Draining".equals(reason(held)));
+    world.deleteCapiMachine("node-s1");
+    world.deleteCapiMachine("node-s2");
+    eventually().until(() -> "DrainQueued".equals(reason(shared)));
+    Thread.sleep(1000); // past the passes of the deletions themselves
+    String before = world.pool(shared).getMetadata().getResourceVersion();
+    Thread.sleep(3000);
+    MachinePool after = world.pool(shared);
+    assertThat(after.getMetadata().getResourceVersion())
+        .as("no write while both wait")
+        .isEqualTo(before);
+    assertThat(Conditions.find(after.getStatus().getConditions(), "Maintenance").getMessage())
+        .endsWith("draining " + held + "; position 1 in the queue");
+
+    // the controller watches every namespace: end both drains, or they hold the one slot for the
+    // tests after this one
+    world.poolletReleases("vm-held");
+    List<String> nodes = List.of("node-held", "node-s1", "node-s2");
+    Set<String> finished = new LinkedHashSet<>();
+    eventually()
+        .until(
+            () -> {
+              for (String n : nodes) {
+                CapiMachine capi = world.capiMachine(n);
+                if ((capi == null || !hasHook(capi)) && finished.add(n) && capi != null) {
+                  world.capiFinishes(n);
+                }
+              }
+              return finished.size() == nodes.size();
+            });
+    eventually().until(() -> world.pool(held) == null && world.pool(shared) == null);
+  }
+
   private String reason(String pool) {
     MachinePool p = world.pool(pool);
     var c =

@@ -73,6 +73,26 @@ class DrainE2ETest extends InProcessController {
     assertThat(world.machine("vm-tolerant").getMetadata().getDeletionTimestamp())
         .as("tolerating machine untouched")
         .isNull();
+    // kubectl get events lists by name: the CAPI Machine's Events in the order they happened
+    // (fresh eyes, session 45: PoolDeleted was listed first; their timestamps are whole seconds)
+    eventually()
+        .untilAsserted(
+            () ->
+                assertThat(
+                        world
+                            .cp
+                            .kubectl(
+                                "get",
+                                "events",
+                                "-n",
+                                world.ns,
+                                "--field-selector",
+                                "involvedObject.name=node-a",
+                                "-o",
+                                "jsonpath={range .items[*]}{.reason} {end}")
+                            .orThrow()
+                            .stdout())
+                    .matches("DrainStarted (DrainBlocked )+DrainCompleted PoolDeleted "));
   }
 
   @Test
