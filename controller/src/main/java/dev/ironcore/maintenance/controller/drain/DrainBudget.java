@@ -22,7 +22,8 @@ public final class DrainBudget {
   /**
    * @param admitted whether this drain may taint its pool now
    * @param position 1-based place among the waiting drains (1 = next)
-   * @param inProgress pools holding a slot, sorted
+   * @param inProgress pools holding a slot, sorted; one whose drain is stuck (past {@code
+   *     --drain-timeout}) followed by {@code " (DrainStuck)"}, so the queue says what it waits for
    */
   public record Verdict(boolean admitted, int position, List<String> inProgress) {}
 
@@ -36,12 +37,18 @@ public final class DrainBudget {
    * @param max {@code --max-concurrent-drains}; 0 admits everything
    */
   public static Verdict check(String key, List<DrainSlot> fleet, int max) {
+    java.util.Set<String> stuck =
+        fleet.stream()
+            .filter(d -> d.inProgress() && d.stuck())
+            .map(DrainSlot::pool)
+            .collect(java.util.stream.Collectors.toSet());
     List<String> inProgress =
         fleet.stream()
             .filter(DrainSlot::inProgress)
             .map(DrainSlot::pool)
             .distinct()
             .sorted()
+            .map(p -> stuck.contains(p) ? p + " (" + MaintenanceCondition.STUCK_REASON + ")" : p)
             .toList();
     // in progress, or not queued at all (a pool tainted before the deletion, a held drain)
     boolean noWait = fleet.stream().anyMatch(d -> d.key().equals(key) && !d.waiting());

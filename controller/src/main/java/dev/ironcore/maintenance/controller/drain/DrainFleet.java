@@ -79,6 +79,11 @@ public final class DrainFleet {
     boolean taintedBefore = live && DrainDecision.taintedBeforeDrain(pool, deletedAt, now);
     boolean hook = DrainDecision.annotation(m, Names.PRE_DRAIN_HOOK_ANNOTATION) != null;
     boolean shared = live && hook && liveNodes.contains(node);
+    var maintenance =
+        live && pool.getStatus() != null
+            ? dev.ironcore.maintenance.api.compute.Conditions.find(
+                pool.getStatus().getConditions(), MaintenanceCondition.TYPE)
+            : null;
     return new DrainSlot(
         DrainDecision.key(m),
         deletedAt,
@@ -86,6 +91,7 @@ public final class DrainFleet {
         tainted && !taintedBefore && !shared,
         live && !tainted && hook && !shared,
         shared,
-        hook);
+        hook,
+        maintenance != null && MaintenanceCondition.STUCK_REASON.equals(maintenance.getReason()));
   }
 }

@@ -22,6 +22,8 @@ import java.time.Instant;
  * @param hookHeld our pre-drain hook is still on the CAPI Machine: the drain is unfinished,
  *     whatever the pool's taints (a drain whose hook is released stays in progress, for the budget,
  *     until its pool is deleted, while Cluster API drains and deletes the node)
+ * @param stuck its pool's condition {@code Maintenance} says {@code DrainStuck} (held past {@code
+ *     --drain-timeout}): the queue behind it says so
  */
 public record DrainSlot(
     String key,
@@ -30,11 +32,12 @@ public record DrainSlot(
     boolean inProgress,
     boolean waiting,
     boolean held,
-    boolean hookHeld) {
+    boolean hookHeld,
+    boolean stuck) {
 
   /** A slot whose drain is not held by a shared pool and still holds its hook. */
   public DrainSlot(
       String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting) {
-    this(key, deletedAt, pool, inProgress, waiting, false, true);
+    this(key, deletedAt, pool, inProgress, waiting, false, true, false);
   }
 }

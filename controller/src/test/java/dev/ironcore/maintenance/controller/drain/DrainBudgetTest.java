@@ -67,6 +67,21 @@ class DrainBudgetTest {
     assertThat(DrainBudget.check("ns/t", fleet, 2).admitted()).isFalse();
   }
 
+  /**
+   * The queue behind a drain held past --drain-timeout says so (fresh eyes, session 45: "draining
+   * pool-p1" alone, while pool-p1 was DrainStuck).
+   */
+  @Test
+  void theQueueNamesAStuckDrainAsSuch() {
+    var fleet =
+        List.of(
+            new DrainSlot("ns/p1", T, "p1", true, false, false, true, true),
+            inProgress("ns/p0", 0, "p0"),
+            waiting("ns/p2", 1, "p2"));
+    assertThat(DrainBudget.check("ns/p2", fleet, 2))
+        .isEqualTo(new DrainBudget.Verdict(false, 1, List.of("p0", "p1 (DrainStuck)")));
+  }
+
   @Test
   void aDrainWhosePoolIsAlreadyTaintedKeepsItsSlotEvenOverBudget() {
     var over = List.of(inProgress("ns/a", 0, "a"), inProgress("ns/b", 1, "b"));
