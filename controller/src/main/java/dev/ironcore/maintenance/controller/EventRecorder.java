@@ -196,6 +196,18 @@ public final class EventRecorder implements AutoCloseable {
   }
 
   /**
+   * As {@link #recordInBackground}, but a repeat within the window (same reason and message) is
+   * neither written nor counted: for a state someone else caused, which every pass sees again until
+   * it changes ({@code DrainHookRemoved}; fresh eyes: one hand edit was counted three times within
+   * a second, read as three removals).
+   */
+  public void recordOnceInBackground(
+      HasMetadata object, String type, String reason, String message) {
+    Attempt attempt = attempt(object, type, reason, message, false, false);
+    hold.add(attempt.what(), subject(object, reason), attempt.write());
+  }
+
+  /**
    * Writes now, on the caller's thread and in the order they came, the Events of {@code reason} on
    * {@code object} that {@link #recordInBackground} still holds: for progress that a later Event
    * ends, so that the later one is written after it (fresh eyes: a {@code DrainBlocked} "waiting
@@ -385,10 +397,11 @@ public final class EventRecorder implements AutoCloseable {
    * characters of it, no trailing {@code -} or {@code .}), a dot and the Event's time in
    * nanoseconds since the epoch, 16 hex digits. {@code kubectl get events} lists by name, so an
    * object's Events list in the order they happened (fresh eyes: with random digits, a drain's
-   * {@code PoolDeleted} was listed before its {@code DrainStarted}; their timestamps are whole
-   * seconds). Each name of this process is later than the one before (one nanosecond at least), so
-   * two Events at the same instant get two names. Chosen here rather than by {@code generateName},
-   * so that a create retried after no answer can be told apart from a new one.
+   * {@code PoolDeleted} was listed before its {@code DrainStarted}). The time is the Event's
+   * timestamp, whole seconds, and each name of this process is later than the one before (one
+   * nanosecond at least), so Events of one second list in the order they were written. Chosen here
+   * rather than by {@code generateName}, so that a create retried after no answer can be told apart
+   * from a new one.
    *
    * @param at the Event's time (a held Event's is that of what it reports)
    */

@@ -512,7 +512,7 @@ public final class DrainDecision {
                   + " was held: it is also the status.nodeRef of "
                   + capiMachines(in.liveOnSamePool())
                   + ", not being deleted; the pool is not deleted",
-              DrainEvent.When.EVERY_PASS));
+              DrainEvent.When.FIRST_PASS));
     }
     List<String> blocking = blockingMachines(pool, in.boundMachines());
     if (blocking.isEmpty()) {
@@ -526,7 +526,7 @@ public final class DrainDecision {
                 + pool.getMetadata().getName()
                 + " is not drained: "
                 + waitingFor(blocking),
-            DrainEvent.When.EVERY_PASS));
+            DrainEvent.When.FIRST_PASS));
   }
 
   /** {@code waiting for 2 Machines: ns/a, ns/b} (the first few, then "and N more"). */

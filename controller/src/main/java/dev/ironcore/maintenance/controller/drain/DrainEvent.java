@@ -79,7 +79,13 @@ public record DrainEvent(Subject on, String type, String reason, String message,
      */
     BEFORE_WRITE,
     /** Only when the condition write changed the condition's reason (a transition into it). */
-    REASON_CHANGED
+    REASON_CHANGED,
+    /**
+     * On the first pass that takes this step with this message: a repeat within the recorder's
+     * window is neither written nor counted (a state someone else caused, which the passes after it
+     * see again until it changes).
+     */
+    FIRST_PASS
   }
 
   /** This event, due {@code other} instead. */

@@ -277,6 +277,7 @@ public final class DrainReconciler implements Reconciler {
     // a transition's event (DrainStarted, DrainStuck) before the pass's progress (DrainBlocked)
     record(outcome.events(), DrainEvent.When.REASON_CHANGED, pool, cached, write, outcome);
     record(outcome.events(), DrainEvent.When.EVERY_PASS, pool, cached, null, null);
+    record(outcome.events(), DrainEvent.When.FIRST_PASS, pool, cached, null, null);
     if (step instanceof DrainStep.DeletePool && node != null) {
       lastConditionWrite.remove(node);
       conditions.forget(node);
@@ -432,6 +433,8 @@ public final class DrainReconciler implements Reconciler {
         // stopped, a DrainBlocked write held the worker, and the pool's condition in the IronCore
         // API kept naming Machines long gone)
         events.recordInBackground(on, e.type(), e.reason(), e.message());
+      } else if (when == DrainEvent.When.FIRST_PASS) {
+        events.recordOnceInBackground(on, e.type(), e.reason(), e.message());
       } else {
         events.record(on, e.type(), e.reason(), e.message());
       }
