@@ -345,7 +345,21 @@ fi
 
 delete_all "rbac" "${rbac[@]}"
 delete_all "namespace" "${namespace[@]}"
-say "left in place: namespace $LEASE_NAMESPACE (IronCore's, holds every poollet Lease), the CRDs (manifests/crds: deleting them deletes every Machine and MachinePool stored in them) and any maintenance.ironcore.dev taints on MachinePools (a drain cut short by FORCE=true leaves them)"
+# what this cluster has of those (the CAPI cluster of two clusters has neither)
+kept=()
+if [ -n "$(k get namespace "$LEASE_NAMESPACE" --ignore-not-found -o name 2>/dev/null || true)" ]; then
+  kept+=("namespace $LEASE_NAMESPACE (IronCore's, holds every poollet Lease)")
+fi
+if [ -n "$(k get crd machines.compute.ironcore.dev machinepools.compute.ironcore.dev --ignore-not-found -o name 2>/dev/null || true)" ]; then
+  kept+=("the CRDs (manifests/crds: deleting them deletes every Machine and MachinePool stored in them)")
+  kept+=("any maintenance.ironcore.dev taints on MachinePools (a drain cut short by FORCE=true leaves them)")
+fi
+case "${#kept[@]}" in
+  0) ;;
+  1) say "left in place: ${kept[0]}" ;;
+  2) say "left in place: ${kept[0]} and ${kept[1]}" ;;
+  *) say "left in place: ${kept[0]}, ${kept[1]} and ${kept[2]}" ;;
+esac
 if [ "$DRY_RUN" = true ]; then
   say "DRY_RUN: nothing changed (${#webhooks[@]} webhook configuration(s), ${#conversions[@]} CRD conversion(s), ${#workloads[@]} workload object(s), ${#ours[@]} CAPI Machine(s), ${#rbac[@]} RBAC object(s), ${#namespace[@]} namespace)"
 else

@@ -346,6 +346,11 @@ class UninstallScriptTest {
               "[uninstall] webhooks: deleted mutatingwebhookconfiguration/ironcore-maintenance\n")
           .contains("[uninstall] workloads: deleted deployment/ironcore-maintenance-webhook")
           .doesNotContain("machines: ")
+          .contains(
+              "[uninstall] left in place: namespace ironcore-machinepool-lease (IronCore's, holds"
+                  + " every poollet Lease), the CRDs (manifests/crds: deleting them deletes every"
+                  + " Machine and MachinePool stored in them) and any maintenance.ironcore.dev"
+                  + " taints on MachinePools (a drain cut short by FORCE=true leaves them)\n")
           .endsWith("[uninstall] done: ironcore-maintenance is uninstalled from this cluster\n");
       assertThat(
               cp.kubectl("get", "namespace", "ironcore-machinepool-lease", "-o", "name")
