@@ -277,7 +277,8 @@ public final class EventRecorder implements AutoCloseable {
       boolean anyMessage) {
     var meta = object.getMetadata();
     String ns = meta.getNamespace() == null ? "default" : meta.getNamespace();
-    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    Instant at = clock.instant(); // the Event's name: when it happened, to the clock's precision
+    Instant now = at.truncatedTo(ChronoUnit.SECONDS);
     Key key =
         new Key(
             object.getApiVersion(),
@@ -290,7 +291,7 @@ public final class EventRecorder implements AutoCloseable {
             anyMessage ? "" : message);
     return new Attempt(
         reason + " on " + ns + "/" + meta.getName(),
-        () -> recordUnderLock(key, object, ns, type, reason, message, now, countRepeat));
+        () -> recordUnderLock(key, object, ns, type, reason, message, at, now, countRepeat));
   }
 
   /**
@@ -305,6 +306,7 @@ public final class EventRecorder implements AutoCloseable {
       String type,
       String reason,
       String message,
+      Instant at,
       Instant now,
       boolean countRepeat) {
     synchronized (locks[Math.floorMod(key.hashCode(), LOCK_STRIPES)]) {
@@ -326,9 +328,21 @@ public final class EventRecorder implements AutoCloseable {
                 ? clusters.capi()
                 : clusters.ironcore();
         String earlier = uncertainName(key);
-        String name = earlier != null ? earlier : eventName(meta.getName(), now);
+        String name = earlier != null ? earlier : eventName(meta.getName(), at);
         try {
-          create(client, object, ns, name, type, reason, message, now);
+          // a new name taken already: another Event of the object in the same nanosecond (two
+          // workers; a fixed clock), or of another process's clock: the next nanosecond
+          for (int later = 1; ; later++) {
+            try {
+              create(client, object, ns, name, type, reason, message, now);
+              break;
+            } catch (KubernetesClientException e) {
+              if (earlier != null || e.getCode() != 409 || later > NAME_ATTEMPTS) {
+                throw e;
+              }
+              name = eventName(meta.getName(), at.plusNanos(later));
+            }
+          }
         } catch (KubernetesClientException e) {
           if (earlier != null && e.getCode() == 409) {
             // the create that went unanswered was stored after all
@@ -394,14 +408,14 @@ public final class EventRecorder implements AutoCloseable {
 
   /**
    * A new Event's name, as client-go names one: the object's name (at most {@link #NAME_PREFIX_MAX}
-   * characters of it, no trailing {@code -} or {@code .}), a dot and the Event's time in
-   * nanoseconds since the epoch, 16 hex digits. {@code kubectl get events} lists by name, so an
-   * object's Events list in the order they happened (fresh eyes: with random digits, a drain's
-   * {@code PoolDeleted} was listed before its {@code DrainStarted}). The time is the Event's
-   * timestamp, whole seconds, and each name of this process is later than the one before (one
-   * nanosecond at least), so Events of one second list in the order they were written. Chosen here
-   * rather than by {@code generateName}, so that a create retried after no answer can be told apart
-   * from a new one.
+   * characters of it, no trailing {@code -} or {@code .}), a dot and the time the Event was
+   * recorded in nanoseconds since the epoch (to the clock's precision), 16 hex digits. {@code
+   * kubectl get events} lists by name, so an object's Events list in the order they happened, also
+   * one written late (held for a burst, retried) (fresh eyes: with random digits, a drain's {@code
+   * PoolDeleted} was listed before its {@code DrainStarted}; their timestamps are whole seconds). A
+   * name taken already (the same nanosecond) is tried again a nanosecond later. Chosen here rather
+   * than by {@code generateName}, so that a create retried after no answer can be told apart from a
+   * new one.
    *
    * @param at the Event's time (a held Event's is that of what it reports)
    */
@@ -412,12 +426,11 @@ public final class EventRecorder implements AutoCloseable {
             : objectName;
     prefix = prefix.replaceAll("[-.]+$", "");
     long nanos = at.getEpochSecond() * 1_000_000_000L + at.getNano();
-    long unique = LAST_NAME_NANOS.updateAndGet(last -> Math.max(last + 1, nanos));
-    return prefix + "." + String.format("%016x", unique);
+    return prefix + "." + String.format("%016x", nanos);
   }
 
-  private static final java.util.concurrent.atomic.AtomicLong LAST_NAME_NANOS =
-      new java.util.concurrent.atomic.AtomicLong();
+  /** New names tried, a nanosecond apart, when a name is taken (409) before giving up. */
+  static final int NAME_ATTEMPTS = 8;
 
   /** Keeps an Event's name within the 253 characters of a DNS subdomain. */
   static final int NAME_PREFIX_MAX = 253 - 17;

@@ -165,6 +165,41 @@ class EventRecorderE2ETest {
   }
 
   /**
+   * Events are named by when they were recorded, to the nanosecond, as client-go names them: {@code
+   * kubectl get events} lists an object's Events in that order, also one written after a later one
+   * (fresh eyes, session 45: a DrainBlocked held for its burst was listed after the drain's
+   * PoolDeleted); two at one instant (a fixed clock here) both land, a nanosecond apart.
+   */
+  @Test
+  void eventsListInTheOrderTheyWereRecordedAndTwoAtOneInstantBothLand() {
+    String name = world.poolName("named");
+    MachinePool pool = world.createPool(name, List.of());
+    java.time.Instant t = java.time.Instant.parse("2026-12-07T05:00:00.123456789Z");
+    dev.ironcore.maintenance.testkit.SettableClock clock =
+        new dev.ironcore.maintenance.testkit.SettableClock(t);
+    EventRecorder recorder = new EventRecorder(world.client, clock);
+    recorder.recordOnce(pool, "Normal", "First", "one");
+    recorder.recordOnce(pool, "Normal", "SameInstant", "two");
+    clock.set(t.minusMillis(300)); // recorded earlier, written last
+    recorder.recordOnce(pool, "Normal", "Earlier", "three");
+    assertThat(
+            world
+                .cp
+                .kubectl(
+                    "get",
+                    "events",
+                    "-n",
+                    "default",
+                    "--field-selector",
+                    "involvedObject.name=" + name,
+                    "-o",
+                    "jsonpath={range .items[*]}{.reason} {end}")
+                .orThrow()
+                .stdout())
+        .isEqualTo("Earlier First SameInstant ");
+  }
+
+  /**
    * An announcing event the API server cannot take (500 through a fault proxy, the loops' fail-fast
    * client) is reported to the caller, which holds its write, and is not left to a background retry
    * a crash would lose (fresh eyes: an {@code Evicted} event whose write timed out was retried in
