@@ -30,6 +30,7 @@ cd "$(dirname "$0")/.."
 DRY_RUN="${DRY_RUN:-false}"
 FORCE="${FORCE:-false}"
 say() { echo "[uninstall] $*"; }
+joined() { local IFS=,; local all="$*"; echo "${all//,/, }"; } # a, b, c
 fail() { echo "uninstall: $1" >&2; exit "${2:-1}"; }
 
 # names as in manifests/ (docs/names.md)
@@ -245,9 +246,9 @@ if [ "$leftover" -eq 0 ]; then
 fi
 if [ "${#pools_in_drain[@]}" -gt 0 ]; then
   if [ "$FORCE" != true ]; then
-    fail "refused, nothing changed: ${#pools_in_drain[@]} MachinePool(s) are in a drain (condition Maintenance): ${pools_in_drain[*]}; the CAPI cluster's controller runs it through what this removes here: uninstall the CAPI cluster first (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the CAPI cluster is uninstalled already, these conditions are left from it)"
+    fail "refused, nothing changed: ${#pools_in_drain[@]} MachinePool(s) are in a drain (condition Maintenance): $(joined "${pools_in_drain[@]}"); the CAPI cluster's controller runs it through what this removes here: uninstall the CAPI cluster first (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the CAPI cluster is uninstalled already, these conditions are left from it)"
   fi
-  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would go" || echo "going") on although ${#pools_in_drain[@]} MachinePool(s) are in a drain (${pools_in_drain[*]}): the drain stops there, a tainted pool keeps its maintenance taints"
+  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would go" || echo "going") on although ${#pools_in_drain[@]} MachinePool(s) are in a drain ($(joined "${pools_in_drain[@]}")): the drain stops there, a tainted pool keeps its maintenance taints"
 fi
 
 delete_all "webhooks" "${webhooks[@]}"

@@ -244,6 +244,14 @@ public final class ControllerMain implements Callable<Integer> {
       }
     }
     process.applyLogging();
+    // SIGTERM (kubelet) and SIGINT (Ctrl-C) stop the process in order and exit 0 (a JVM ended by
+    // its default handler exits 143), from here on: a stop during the start's requests does not
+    // wait for them (fresh eyes: with the API server paused, a SIGTERM waited 40 s for the Lease
+    // check, and the process then took the Lease)
+    CountDownLatch stop = new CountDownLatch(1);
+    for (String signal : java.util.List.of("TERM", "INT")) {
+      sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.countDown());
+    }
     Config config = kubeconfig;
     if (config == null) {
       try {
@@ -360,14 +368,8 @@ public final class ControllerMain implements Callable<Integer> {
       // not a flag error: one line, exit code 1 (Cli), as the webhook server's taken port
       throw new IllegalStateException("cannot listen on " + listening + ": " + e.getMessage(), e);
     }
-    CountDownLatch stop = new CountDownLatch(1);
     java.util.concurrent.atomic.AtomicBoolean stopping =
         new java.util.concurrent.atomic.AtomicBoolean();
-    // SIGTERM (kubelet) and SIGINT (Ctrl-C) stop the process in order and exit 0 (a JVM ended by
-    // its default handler exits 143)
-    for (String signal : java.util.List.of("TERM", "INT")) {
-      sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> stop.countDown());
-    }
     LeaseRelease elector = null;
     // the loops' start on the leader-start thread: a stop waits for it to end (cut short by the
     // closed caches) before the Lease is released and the process exits
@@ -375,8 +377,15 @@ public final class ControllerMain implements Callable<Integer> {
         new java.util.concurrent.atomic.AtomicBoolean();
     CountDownLatch startEnded = new CountDownLatch(1);
     if (leaderElect) {
+      boolean checked;
       try {
-        LeaderElection.checkLeaseCanBeWritten(client, leaderElectionNamespace, leaderElectionId);
+        checked =
+            untilDoneOrStopped(
+                "lease-check",
+                () ->
+                    LeaderElection.checkLeaseCanBeWritten(
+                        client, leaderElectionNamespace, leaderElectionId),
+                stop);
       } catch (IllegalStateException e) {
         if (health != null) {
           health.close();
@@ -391,37 +400,53 @@ public final class ControllerMain implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicReference<LeaseRelease> started =
           new java.util.concurrent.atomic.AtomicReference<>();
       CompletableFuture<?> running =
-          LeaderElection.start(
-              client,
-              leaderElectionNamespace,
-              leaderElectionId,
-              identity,
-              readiness,
-              () -> {
-                startBegan.set(true);
-                try {
-                  startOrExit(
-                      app,
-                      readiness,
-                      stopping::get,
-                      () -> {
-                        stopping.set(true);
-                        LeaseRelease release = started.get();
-                        if (release != null) {
-                          releaseLease(release);
-                        }
-                      });
-                } finally {
-                  startEnded.countDown();
-                }
-              },
-              stopping::get,
-              gate);
-      elector = new LeaseRelease(running);
-      started.set(elector);
+          !checked || stop.getCount() == 0
+              ? null // stopped before it took part: no elector, no Lease of its own
+              : LeaderElection.start(
+                  client,
+                  leaderElectionNamespace,
+                  leaderElectionId,
+                  identity,
+                  readiness,
+                  () -> {
+                    startBegan.set(true);
+                    try {
+                      startOrExit(
+                          app,
+                          readiness,
+                          stopping::get,
+                          () -> {
+                            stopping.set(true);
+                            LeaseRelease release = started.get();
+                            if (release != null) {
+                              releaseLease(release);
+                            }
+                          });
+                    } finally {
+                      startEnded.countDown();
+                    }
+                  },
+                  stopping::get,
+                  gate);
+      if (running != null) {
+        elector = new LeaseRelease(running);
+        started.set(elector);
+      }
     } else {
-      app.start();
-      readiness.synced();
+      // a stop while the caches sync closes them (below), which cuts the start short
+      untilDoneOrStopped(
+          "controller-start",
+          () -> {
+            try {
+              app.start();
+            } catch (RuntimeException e) {
+              throw e;
+            } catch (Exception e) {
+              throw new IllegalStateException(e.getMessage(), e);
+            }
+            readiness.synced();
+          },
+          stop);
     }
     stop.await();
     stopping.set(true);
@@ -429,9 +454,11 @@ public final class ControllerMain implements Callable<Integer> {
     log.info(
         !leaderElect
             ? "controller stopping: loops finish their passes"
-            : gate.leads()
-                ? "controller stopping: loops finish their passes, then the Lease is released"
-                : "controller stopping: a standby (no loops ran, no Lease of its own to release)");
+            : elector == null
+                ? "controller stopping before it took part in leader election"
+                : gate.leads()
+                    ? "controller stopping: loops finish their passes, then the Lease is released"
+                    : "controller stopping: a standby (no loops ran, no Lease of its own to release)");
     app.close();
     if (startBegan.get() && !startEnded.await(START_END_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
       log.warn(
@@ -451,6 +478,51 @@ public final class ControllerMain implements Callable<Integer> {
     clusters.close();
     log.info("controller stopped");
     return 0;
+  }
+
+  /**
+   * Runs {@code task} on a daemon thread of its own and waits for it or for {@code stop}, whichever
+   * comes first: a start's request to an API server that does not answer (fabric8 retries for about
+   * 40 s) must not hold a SIGTERM.
+   *
+   * @return true when {@code task} ended; false when the stop came first (the task is left to end
+   *     on its own, or with the process)
+   * @throws RuntimeException what {@code task} threw, when it ended first
+   */
+  private static boolean untilDoneOrStopped(String name, Runnable task, CountDownLatch stop)
+      throws InterruptedException {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                task.run();
+                done.complete(null);
+              } catch (Throwable e) {
+                done.completeExceptionally(e);
+              }
+            },
+            name);
+    t.setDaemon(true);
+    t.start();
+    while (true) {
+      try {
+        done.get(100, TimeUnit.MILLISECONDS);
+        return true;
+      } catch (java.util.concurrent.TimeoutException e) {
+        if (stop.getCount() == 0) {
+          return false;
+        }
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        if (e.getCause() instanceof Error err) {
+          throw err;
+        }
+        throw new IllegalStateException(e.getCause());
+      }
+    }
   }
 
   /** Flags whose values parse but make no sense (a zero period, no worker): refused at once. */

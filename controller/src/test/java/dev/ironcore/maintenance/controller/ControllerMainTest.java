@@ -389,6 +389,12 @@ class ControllerMainTest {
                     + " readable kubeconfig file at "
                     + missing
                     + "\n"));
+    assertThat(validate("--kubeconfig="))
+        .isEqualTo(
+            new Run(
+                2,
+                "ironcore-maintenance-controller: Invalid value for option '--kubeconfig': must"
+                    + " name a kubeconfig file, not be empty\n"));
     java.nio.file.Path file = java.nio.file.Path.of(kubeconfig(dir, 6443));
     Files.writeString(file, Files.readString(file).replace("user: u}", "user: bob}"));
     assertThat(validate("--kubeconfig=" + file).err())

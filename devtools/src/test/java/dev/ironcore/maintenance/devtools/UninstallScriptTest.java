@@ -300,10 +300,10 @@ class UninstallScriptTest {
       cp.kubectl("apply", "-k", repo.resolve("manifests/crds").toString()).orThrow();
       cp.kubectl("wait", "--for=condition=Established", "crd/machinepools.compute.ironcore.dev")
           .orThrow();
-      // before the webhooks, which call a Service nothing serves here: one pool in a drain, one
+      // before the webhooks, which call a Service nothing serves here: two pools in a drain, one
       // drained and kept (Drained stays on it for good: not a drain in progress), one without
       // status
-      for (String pool : java.util.List.of("pool-a", "pool-kept", "pool-new")) {
+      for (String pool : java.util.List.of("pool-a", "pool-kept", "pool-new", "pool-bare")) {
         cp.kubectlTool()
             .runWithInput(
                 "apiVersion: compute.ironcore.dev/v1alpha2\nkind: MachinePool\n"
@@ -316,6 +316,7 @@ class UninstallScriptTest {
             .orThrow();
       }
       maintenance(cp, "pool-a", "False", "Draining");
+      maintenance(cp, "pool-new", "False", "DrainQueued");
       maintenance(cp, "pool-kept", "True", "Drained");
       cp.kubectl("apply", "-k", repo.resolve("manifests/two-clusters/ironcore").toString())
           .orThrow();
@@ -323,8 +324,8 @@ class UninstallScriptTest {
       assertThat(refused.exit).isEqualTo(1);
       assertThat(refused.stderr)
           .isEqualTo(
-              "uninstall: refused, nothing changed: 1 MachinePool(s) are in a drain (condition"
-                  + " Maintenance): pool-a (Draining); the CAPI cluster's controller runs it"
+              "uninstall: refused, nothing changed: 2 MachinePool(s) are in a drain (condition"
+                  + " Maintenance): pool-a (Draining), pool-new (DrainQueued); the CAPI cluster's controller runs it"
                   + " through what this removes here: uninstall the CAPI cluster first"
                   + " (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the"
                   + " CAPI cluster is uninstalled already, these conditions are left from it)\n");
@@ -334,8 +335,8 @@ class UninstallScriptTest {
       Run run = run(cp, Map.of("FORCE", "true"));
       assertThat(run.stdout)
           .contains(
-              "[uninstall] FORCE=true: going on although 1 MachinePool(s) are in a drain (pool-a"
-                  + " (Draining)): the drain stops there, a tainted pool keeps its maintenance"
+              "[uninstall] FORCE=true: going on although 2 MachinePool(s) are in a drain (pool-a"
+                  + " (Draining), pool-new (DrainQueued)): the drain stops there, a tainted pool keeps its maintenance"
                   + " taints\n");
       assertThat(run.exit).as(run.stderr).isZero();
       assertThat(run.stdout)

@@ -24,6 +24,10 @@ public final class Cli {
     cl.registerConverter(Boolean.TYPE, Cli::strictBoolean);
     refuseEmptyBooleans(cl.getCommandSpec());
     cl.setOverwrittenOptionsAllowed(true);
+    // no @file arguments (picocli reads options from such files by default; Go's flag package and
+    // so controller-runtime have none): make run's checks of CONTROLLER_ARGS and WEBHOOK_ARGS must
+    // see every flag (fresh eyes: --kubeconfig in an @file passed them)
+    cl.setExpandAtFiles(false);
     cl.setParameterExceptionHandler(Cli::oneLine);
     cl.setExecutionExceptionHandler(Cli::failed);
     return cl;

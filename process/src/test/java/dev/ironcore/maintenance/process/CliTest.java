@@ -55,6 +55,22 @@ class CliTest {
     assertThat(demo.on).isTrue();
   }
 
+  /**
+   * No {@code @file} arguments (Go's flags have none): make run's checks of the extra flags must
+   * see every flag (fresh eyes, session 45: {@code --kubeconfig} in an @file passed them).
+   */
+  @Test
+  void anAtFileIsNotReadForFlags(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path file =
+        java.nio.file.Files.writeString(dir.resolve("args"), "--tls-cert-file=a.crt\n--on\n");
+    Demo demo = new Demo();
+    StringWriter err = new StringWriter();
+    assertThat(run(demo, err, "--tls-cert-file=b.crt", "@" + file)).isEqualTo(2);
+    assertThat(err.toString()).isEqualTo("demo: Unmatched argument at index 1: '@" + file + "'\n");
+    assertThat(demo.on).as("nothing read from the file").isFalse();
+  }
+
   @Test
   void aBadFlagIsOneLineAndExitCode2() {
     StringWriter err = new StringWriter();

@@ -14,6 +14,9 @@ import picocli.CommandLine;
 public final class KubeconfigConverter implements CommandLine.ITypeConverter<Config> {
   @Override
   public Config convert(String value) {
+    if (value.isEmpty()) {
+      throw new CommandLine.TypeConversionException("must name a kubeconfig file, not be empty");
+    }
     File file = new File(value);
     if (!file.isFile() || !file.canRead()) {
       throw new CommandLine.TypeConversionException("no readable kubeconfig file at " + value);

@@ -140,6 +140,44 @@ class CleanStopE2ETest {
         .doesNotContain("informer manually stopped");
   }
 
+  /**
+   * SIGTERM while the start's Lease check waits for an API server that does not answer (fresh eyes:
+   * the stop waited 40 s for it, then the process took the Lease anyway): the stop does not wait
+   * for it, and the process never takes part in the election.
+   */
+  @Test
+  void sigtermWhileTheLeaseCheckWaitsStopsAtOnceAndNeverTakesTheLease() throws Exception {
+    ControllerWorld world = new ControllerWorld();
+    Path dir = Files.createDirectories(Path.of("target", "clean-stop", world.ns + "-check"));
+    Path log = dir.resolve("controller.log");
+    try (var proxy =
+        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir)) {
+      proxy.freeze(Duration.ofMinutes(2), "/apis/coordination.k8s.io/v1/namespaces/" + world.ns);
+      controller =
+          ControllerProcess.start(
+              proxy.kubeconfig(),
+              log,
+              "--leader-elect",
+              "--leader-election-namespace=" + world.ns,
+              "--leader-election-id=" + LEASE);
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> Files.readString(log).contains("and leader election: https://"));
+      Thread.sleep(500); // into the check's request, which the proxy holds
+
+      long start = System.nanoTime();
+      assertThat(controller.terminate()).isZero();
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("not held by the request")
+          .isLessThan(Duration.ofSeconds(10));
+    }
+    assertThat(lease(world)).as("never taken").isNull();
+    assertThat(Files.readString(log))
+        .contains("controller stopping before it took part in leader election")
+        .contains("controller stopped")
+        .doesNotContain(" leads (");
+  }
+
   private static Lease lease(ControllerWorld world) {
     return world.client.leases().inNamespace(world.ns).withName(LEASE).get();
   }
