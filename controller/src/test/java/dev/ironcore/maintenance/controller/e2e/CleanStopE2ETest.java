@@ -108,15 +108,7 @@ class CleanStopE2ETest {
     Path dir = Files.createDirectories(Path.of("target", "clean-stop", world.ns + "-starting"));
     Path log = dir.resolve("controller.log");
     try (var proxy =
-        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir)) {
-      proxy.freeze(Duration.ofMinutes(2), "/apis/compute.ironcore.dev/v1alpha2/machines");
-      controller =
-          ControllerProcess.start(
-              proxy.kubeconfig(),
-              log,
-              "--leader-elect",
-              "--leader-election-namespace=" + world.ns,
-              "--leader-election-id=" + LEASE);
+        startBehindFrozenPath(world, dir, "/apis/compute.ironcore.dev/v1alpha2/machines")) {
       await()
           .atMost(Duration.ofSeconds(120))
           .until(() -> holder(world) != null && Files.readString(log).contains(" leads ("));
@@ -151,15 +143,7 @@ class CleanStopE2ETest {
     Path dir = Files.createDirectories(Path.of("target", "clean-stop", world.ns + "-check"));
     Path log = dir.resolve("controller.log");
     try (var proxy =
-        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir)) {
-      proxy.freeze(Duration.ofMinutes(2), "/apis/coordination.k8s.io/v1/namespaces/" + world.ns);
-      controller =
-          ControllerProcess.start(
-              proxy.kubeconfig(),
-              log,
-              "--leader-elect",
-              "--leader-election-namespace=" + world.ns,
-              "--leader-election-id=" + LEASE);
+        startBehindFrozenPath(world, dir, "/apis/coordination.k8s.io/v1/namespaces/" + world.ns)) {
       await()
           .atMost(Duration.ofSeconds(120))
           .until(() -> Files.readString(log).contains("and leader election: https://"));
@@ -176,6 +160,25 @@ class CleanStopE2ETest {
         .contains("controller stopping before it took part in leader election")
         .contains("controller stopped")
         .doesNotContain(" leads (");
+  }
+
+  /**
+   * Starts the controller, leader-elected, behind a fault proxy that holds every request to {@code
+   * path} (2 min); its log is {@code dir/controller.log}.
+   */
+  private dev.ironcore.maintenance.testkit.faults.FaultProxy startBehindFrozenPath(
+      ControllerWorld world, Path dir, String path) throws java.io.IOException {
+    var proxy =
+        dev.ironcore.maintenance.testkit.faults.FaultProxy.start(world.cp.kubeconfig(), dir);
+    proxy.freeze(Duration.ofMinutes(2), path);
+    controller =
+        ControllerProcess.start(
+            proxy.kubeconfig(),
+            dir.resolve("controller.log"),
+            "--leader-elect",
+            "--leader-election-namespace=" + world.ns,
+            "--leader-election-id=" + LEASE);
+    return proxy;
   }
 
   private static Lease lease(ControllerWorld world) {

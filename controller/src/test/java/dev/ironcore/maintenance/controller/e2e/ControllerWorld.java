@@ -113,6 +113,24 @@ final class ControllerWorld {
    * What kubectl prints for {@code jsonpath} over the Events of this namespace on {@code involved}
    * with {@code reason}.
    */
+  /**
+   * The reasons of the Events on object {@code involved} in namespace {@code namespace}, in the
+   * order {@code kubectl get events} lists them (by name), each followed by a space.
+   */
+  String eventReasonsAsListed(String namespace, String involved) {
+    return cp.kubectl(
+            "get",
+            "events",
+            "-n",
+            namespace,
+            "--field-selector",
+            "involvedObject.name=" + involved,
+            "-o",
+            "jsonpath={range .items[*]}{.reason} {end}")
+        .orThrow()
+        .stdout();
+  }
+
   String eventsJsonpath(String involved, String reason, String jsonpath) {
     return cp.kubectl(
             "get",

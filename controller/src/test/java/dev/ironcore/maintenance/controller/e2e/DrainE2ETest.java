@@ -78,20 +78,7 @@ class DrainE2ETest extends InProcessController {
     eventually()
         .untilAsserted(
             () ->
-                assertThat(
-                        world
-                            .cp
-                            .kubectl(
-                                "get",
-                                "events",
-                                "-n",
-                                world.ns,
-                                "--field-selector",
-                                "involvedObject.name=node-a",
-                                "-o",
-                                "jsonpath={range .items[*]}{.reason} {end}")
-                            .orThrow()
-                            .stdout())
+                assertThat(world.eventReasonsAsListed(world.ns, "node-a"))
                     .matches("DrainStarted (DrainBlocked )+DrainCompleted PoolDeleted "));
   }
 

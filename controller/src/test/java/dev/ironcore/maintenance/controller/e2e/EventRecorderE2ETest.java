@@ -182,21 +182,7 @@ class EventRecorderE2ETest {
     recorder.recordOnce(pool, "Normal", "SameInstant", "two");
     clock.set(t.minusMillis(300)); // recorded earlier, written last
     recorder.recordOnce(pool, "Normal", "Earlier", "three");
-    assertThat(
-            world
-                .cp
-                .kubectl(
-                    "get",
-                    "events",
-                    "-n",
-                    "default",
-                    "--field-selector",
-                    "involvedObject.name=" + name,
-                    "-o",
-                    "jsonpath={range .items[*]}{.reason} {end}")
-                .orThrow()
-                .stdout())
-        .isEqualTo("Earlier First SameInstant ");
+    assertThat(world.eventReasonsAsListed("default", name)).isEqualTo("Earlier First SameInstant ");
   }
 
   /**
