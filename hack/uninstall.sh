@@ -85,23 +85,21 @@ if [ "$found" != true ]; then
 fi
 # the kubeconfig itself first: kubectl without a current-context talks to localhost:8080, and its
 # errors read as a cluster that does not answer (fresh eyes)
-# kubectl's error line, apart from its output (a warning on stderr must not become the context)
+# kubectl's stderr, apart from its output (a warning on stderr must not become the context), and
+# its error line: the first "error: " line, else the first line
 errfile="$(mktemp)"
+trap 'rm -f "$errfile"' EXIT
 first_error() { grep -m1 '^error: ' "$errfile" | sed 's/^error: //' || head -1 "$errfile"; }
 if ! context="$(k config current-context 2>"$errfile")"; then
   case "$(cat "$errfile")" in
     *"current-context is not set"*)
-      rm -f "$errfile"
       fail "KUBECONFIG $KUBECONFIG: no current-context is set (kubectl config use-context NAME)" 2 ;;
-    *) why="$(first_error)"; rm -f "$errfile"; fail "KUBECONFIG $KUBECONFIG: cannot be read: $why" 2 ;;
+    *) fail "KUBECONFIG $KUBECONFIG: cannot be read: $(first_error)" 2 ;;
   esac
 fi
 if ! server="$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>"$errfile")"; then
-  why="$(first_error)"
-  rm -f "$errfile"
-  fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: $why" 2
+  fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: $(first_error)" 2
 fi
-rm -f "$errfile"
 if ! err="$(k get --raw /version 2>&1 >/dev/null)"; then
   fail "KUBECONFIG $KUBECONFIG: the cluster does not answer: $(head -1 <<<"$err" | sed 's/^error: //')" 2
 fi
@@ -128,14 +126,11 @@ total=0
 # returns 1 with kubectl's first error line in list_error (callers say what that stops)
 list_error=""
 read_machines() {
-  local lines ns name deleting idx hook errfile
-  errfile="$(mktemp)"
+  local lines ns name deleting idx hook
   if ! lines="$(k get "$CAPI_MACHINES" -A -o go-template="$machine_line$machine_template" 2>"$errfile")"; then
-    list_error="$(head -1 "$errfile" | sed 's/^error: //')"
-    rm -f "$errfile"
+    list_error="$(first_error)"
     return 1
   fi
-  rm -f "$errfile"
   ours=()
   draining=()
   total=0
@@ -161,13 +156,9 @@ if [ "$capi_served" != true ]; then
   # lists the pools is an answer
   if resources="$(k api-resources --api-group=compute.ironcore.dev -o name 2>&1)"; then discovery=ok; else discovery=failed; fi
   if grep -qx "$POOLS" <<<"$resources"; then
-    errfile="$(mktemp)"
     if ! lines="$(k get "$POOLS" -o go-template='{{range .items}}{{$n := .metadata.name}}{{with .status}}{{range .conditions}}{{if eq .type "Maintenance"}}{{$n}} {{.reason}}{{"\n"}}{{end}}{{end}}{{end}}{{end}}' 2>"$errfile")"; then
-      list_error="$(head -1 "$errfile" | sed 's/^error: //')"
-      rm -f "$errfile"
-      fail "cannot list $POOLS, nothing changed: $list_error"
+      fail "cannot list $POOLS, nothing changed: $(first_error)"
     fi
-    rm -f "$errfile"
     # Drained is the end of our part (the hook released) and stays on a pool that is kept
     while read -r pool reason; do
       case "${reason:-}" in

@@ -285,7 +285,7 @@ public final class ControllerMain implements Callable<Integer> {
                 ? KubeconfigContext.source(System.getenv())
                 // as picocli names a value KubeconfigConverter refuses: the path as given
                 : "Invalid value for option '--kubeconfig': kubeconfig "
-                    + lastValue("--kubeconfig"));
+                    + Cli.lastValue(spec, "--kubeconfig"));
     Clusters clusters =
         ironcoreKubeconfig == null
             ? Clusters.single(client)
@@ -296,7 +296,7 @@ public final class ControllerMain implements Callable<Integer> {
                     gated,
                     // as picocli names a value KubeconfigConverter refuses: the path as given
                     "Invalid value for option '--ironcore-kubeconfig': kubeconfig "
-                        + lastValue("--ironcore-kubeconfig")));
+                        + Cli.lastValue(spec, "--ironcore-kubeconfig")));
     org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
         .info(
             clusters.separate()
@@ -613,12 +613,6 @@ public final class ControllerMain implements Callable<Integer> {
     } catch (KubeconfigContext.Unloadable e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-  }
-
-  /** The last value given to option {@code name} on the command line, as typed. */
-  private String lastValue(String name) {
-    List<String> given = spec.findOption(name).originalStringValues();
-    return given.isEmpty() ? "" : given.get(given.size() - 1);
   }
 
   /** What a failed start does before it exits: e.g. release the Lease it won. */

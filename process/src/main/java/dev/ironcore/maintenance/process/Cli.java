@@ -162,6 +162,17 @@ public final class Cli {
         : unknown.getMessage() + " (did you mean " + String.join(" or ", suggestions) + "?)";
   }
 
+  /**
+   * @param spec a parsed command's spec
+   * @param name an option's name, e.g. {@code --kubeconfig}
+   * @return the last value given to that option on the command line, as typed (before any
+   *     converter), or {@code ""} when it was not given: for messages that name what the user wrote
+   */
+  public static String lastValue(CommandLine.Model.CommandSpec spec, String name) {
+    List<String> given = spec.findOption(name).originalStringValues();
+    return given.isEmpty() ? "" : given.get(given.size() - 1);
+  }
+
   /** {@code text} on one line (picocli's and some exceptions' messages span several). */
   private static String flat(String text) {
     return text.replaceAll("\\s*\\R\\s*", " ").strip();

@@ -237,7 +237,7 @@ public final class WebhookServerMain implements Callable<Integer> {
         client =
             KubeconfigContext.build(
                 kubeconfig != null
-                    ? "--kubeconfig=" + lastValue("--kubeconfig")
+                    ? "--kubeconfig=" + Cli.lastValue(spec, "--kubeconfig")
                     : KubeconfigContext.source(System.getenv()),
                 () -> LiveBoundMachines.client(clientConfig));
         startEvictionWarnings(client, bound);
@@ -257,12 +257,6 @@ public final class WebhookServerMain implements Callable<Integer> {
       client.close();
     }
     return 0;
-  }
-
-  /** The last value given to option {@code name} on the command line, as typed. */
-  private String lastValue(String name) {
-    java.util.List<String> given = spec.findOption(name).originalStringValues();
-    return given.isEmpty() ? "" : given.get(given.size() - 1);
   }
 
   /**
