@@ -221,7 +221,7 @@ class ManifestsTest {
                     .filter(o -> o.getKind().equals("Deployment"))
                     .findFirst()
                     .orElseThrow()))
-        .contains("--no-eviction-warnings");
+        .contains("--no-eviction-warnings", "automountServiceAccountToken: false");
 
     List<GenericKubernetesResource> ironcore =
         RenderedManifests.render(kustomizer(), ManifestPaths.overlay("two-clusters/ironcore"));
