@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.compute.Taint;
+import dev.ironcore.maintenance.testkit.AlertSeries;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -73,5 +74,36 @@ class HealthEndpointE2ETest {
             });
     assertThat(get("/metrics").headers().firstValue("Content-Type"))
         .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+  }
+
+  /**
+   * Every series the sample alerts of {@code manifests/monitoring/prometheus_rule.yaml} select is
+   * exported by the controller as its Deployment runs it (with {@code --leader-elect}), before
+   * anything happened: an alert on a renamed meter or a missing label would never fire.
+   */
+  @Test
+  void everySeriesTheControllerAlertsSelectIsExported() throws Exception {
+    ControllerWorld world = new ControllerWorld();
+    Path log = Files.createDirectories(Path.of("target", "health")).resolve(world.ns + ".log");
+    controller =
+        ControllerProcess.start(
+            world.cp.kubeconfig(),
+            log,
+            java.util.Map.of("POD_NAME", "alerts-" + world.ns),
+            "--leader-elect",
+            "--leader-election-namespace=" + world.ns);
+    ControllerWorld.processStarts().until(() -> ok("/readyz"));
+    List<AlertSeries.Selector> selectors = AlertSeries.of("ironcore-maintenance");
+    assertThat(selectors)
+        .extracting(AlertSeries.Selector::metric)
+        .contains("leader_election_master_status", "ironcore_maintenance_pools");
+
+    eventually()
+        .untilAsserted(
+            () -> {
+              String metrics = get("/metrics").body();
+              assertThat(selectors)
+                  .allSatisfy(s -> assertThat(s.matches(metrics)).as(s.toString()).isTrue());
+            });
   }
 }
