@@ -36,15 +36,18 @@ import java.util.Map;
  *
  * <p>Entries that look the same in v1alpha1 (twins, e.g. two {@code key: k, operator: Exists}
  * tolerations of which one has {@code tolerationSeconds}) are recorded with {@code "twins": n},
- * their number in the list (none: 1). When a v1alpha1 client removed or added one of them (or made
- * a twin of a recorded entry), which one it was cannot be told from the v1alpha1 list: the recorded
- * entries of that look then lose their members (as a removed or changed entry does), instead of
- * moving them onto a twin that never had them. Entries a client sent with such a member of its own
- * are not twins as read: one added beside all the twins leaves them as they were (fresh eyes:
- * adding {@code tolerationSeconds: 3600} beside a recorded 20 s toleration took the 20 s away,
- * tolerating for good); members written on a twin cannot be told from removing a twin and adding an
- * entry with members (fresh eyes: the 20 s moved onto the twin that tolerated for good), so the
- * recorded ones lose theirs then too.
+ * their number in the list (none: 1), and {@code "twinIndex": k}, the entry's place among them
+ * (from 0): up-conversion puts the members onto the k-th of them, so entries added or removed
+ * before or between them do not move the members onto another twin (a record without twinIndex,
+ * written before it existed, is placed by its index as other entries are). When a v1alpha1 client
+ * removed or added one of them (or made a twin of a recorded entry), which one it was cannot be
+ * told from the v1alpha1 list: the recorded entries of that look then lose their members (as a
+ * removed or changed entry does), instead of moving them onto a twin that never had them. Entries a
+ * client sent with such a member of its own are not twins as read: one added beside all the twins
+ * leaves them as they were (fresh eyes: adding {@code tolerationSeconds: 3600} beside a recorded 20
+ * s toleration took the 20 s away, tolerating for good); members written on a twin cannot be told
+ * from removing a twin and adding an entry with members (fresh eyes: the 20 s moved onto the twin
+ * that tolerated for good), so the recorded ones lose theirs then too.
  *
  * <p>An annotation that does not hold what {@link #strip} writes ({@link #read}: not JSON, not an
  * object, a list that is no array, an item without index or entry) is unreadable: it carries no
@@ -105,14 +108,18 @@ final class V1alpha2Fields {
         looks.add(without(entry, field));
       }
       Map<HashKey.Json, Integer> counts = counts(looks);
+      Map<HashKey.Json, Integer> seen = new HashMap<>(); // per look: how many came before
       for (int i = 0; i < list.size(); i++) {
+        HashKey.Json look = new HashKey.Json(looks.get(i));
+        int ordinal = seen.merge(look, 1, Integer::sum) - 1;
         if (list.get(i) instanceof ObjectNode entry && hasAny(entry, field.members())) {
           ObjectNode recorded = NODES.objectNode();
           recorded.put("index", i);
           recorded.set("entry", entry.deepCopy());
-          int twins = counts.get(new HashKey.Json(looks.get(i)));
+          int twins = counts.get(look);
           if (twins > 1) {
             recorded.put("twins", twins);
+            recorded.put("twinIndex", ordinal);
           }
           kept.add(recorded);
           entry.remove(field.members());
@@ -190,20 +197,21 @@ final class V1alpha2Fields {
       for (JsonNode item : recorded) {
         JsonNode index = item.get("index");
         JsonNode twins = item.get("twins");
-        // an index is a place in the list and twins a count of at least 2, as strip writes them
-        // (fresh eyes, session 42: "index": 0.5 or -1 and "twins": "x" were read as records)
+        JsonNode twinIndex = item.get("twinIndex");
+        // an index is a place in the list, twins a count of at least 2 and twinIndex a place among
+        // them, as strip writes them (fresh eyes, session 42: "index": 0.5 or -1 and "twins": "x"
+        // were read as records)
         if (!(item.get("entry") instanceof ObjectNode)
-            || index == null
-            || !index.isIntegralNumber()
-            || !index.canConvertToInt()
-            || index.asInt() < 0
+            || !isIndex(index)
             || twins != null
-                && (!twins.isIntegralNumber() || !twins.canConvertToInt() || twins.asInt() < 2)) {
+                && (!twins.isIntegralNumber() || !twins.canConvertToInt() || twins.asInt() < 2)
+            || twinIndex != null
+                && (twins == null || !isIndex(twinIndex) || twinIndex.asInt() >= twins.asInt())) {
           return Reading.unreadable(
               "each "
                   + field.list()
-                  + " item must be {index: int >= 0, entry: object}, with twins: int >= 2 or"
-                  + " none");
+                  + " item must be {index: int >= 0, entry: object}, with twins: int >= 2 and"
+                  + " twinIndex: 0 <= int < twins, or neither");
         }
         if (!indexes.add(index.asInt())) {
           // strip writes one record per index; two for one entry were ambiguous (the second was
@@ -213,6 +221,11 @@ final class V1alpha2Fields {
       }
     }
     return new Reading(record, null);
+  }
+
+  /** A JSON int >= 0. */
+  private static boolean isIndex(JsonNode node) {
+    return node != null && node.isIntegralNumber() && node.canConvertToInt() && node.asInt() >= 0;
   }
 
   /** As {@link ObjectMapper#readTree(String)}, counting the tokens against {@code allowance}. */
@@ -272,6 +285,9 @@ final class V1alpha2Fields {
                 new HashKey.Json(list.get(i).deepCopy()), k -> new java.util.ArrayDeque<>())
             .add(i);
       }
+      // the same, never consumed: a twin's place among its look-alikes
+      Map<HashKey.Json, List<Integer>> twinPlaces = new HashMap<>();
+      positions.forEach((k, v) -> twinPlaces.put(k, List.copyOf(v)));
       for (JsonNode item : recorded) {
         JsonNode entry = item.get("entry");
         JsonNode index = item.get("index");
@@ -287,7 +303,18 @@ final class V1alpha2Fields {
           // removing one and adding an entry with members): which one cannot be told
           continue;
         }
-        int target = find(list, used, index.asInt(), without, positions.get(withoutKey));
+        JsonNode twinIndex = item.get("twinIndex");
+        // twins by their place among themselves: a v1alpha1 client that added or removed an entry
+        // before them shifts their indexes, and the recorded index then named the other twin
+        // (fresh eyes, session 46: the seconds moved onto the twin that tolerated for good, and the
+        // Machine was evicted); without twinIndex (a record written before it), by index as before
+        int target =
+            recordedTwins > 1 && twinIndex != null
+                ? twinPlaces.get(withoutKey).get(twinIndex.asInt())
+                : find(list, used, index.asInt(), without, positions.get(withoutKey));
+        if (target >= 0 && used[target]) {
+          continue; // a hand-made record naming one twin twice: the first keeps it
+        }
         if (target >= 0) {
           used[target] = true;
           ObjectNode live = (ObjectNode) list.get(target);

@@ -247,6 +247,64 @@ class ComputeConverterTest {
   }
 
   /**
+   * Entries added or removed in front of twins shift their indexes; the seconds stay on the twin
+   * that had them, found by its place among its twins ({@code twinIndex}). Fresh eyes (session 46):
+   * a toleration inserted at the front moved the 10 s from the second {@code up} onto the first,
+   * which then decided (the first match does), and the Machine was evicted 10 s after its pool's
+   * taint; removing one in front moved them the other way.
+   */
+  @Test
+  void twinsKeepTheirSecondsWhenEntriesInFrontOfThemComeAndGo() throws Exception {
+    String up = "{'key':'up','operator':'Exists','effect':'NoExecute'";
+    String other = "{'key':'other','operator':'Exists','effect':'NoSchedule'}";
+    for (String twins :
+        java.util.List.of(
+            up + "}," + up + ",'tolerationSeconds':10}",
+            up + ",'tolerationSeconds':10}," + up + "}")) {
+      JsonNode machine =
+          json(
+              "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m'},"
+                  + "'spec':{'tolerations':["
+                  + twins
+                  + "]}}");
+      ObjectNode down = ComputeConverter.convert(machine, V1);
+      assertThat(down.at("/metadata/annotations").get(V1alpha2Fields.ANNOTATION).asText())
+          .contains("\"twins\":2", "\"twinIndex\":");
+      ObjectNode inserted = down.deepCopy();
+      ((ArrayNode) inserted.at("/spec/tolerations")).insert(0, json(other));
+      assertThat(ComputeConverter.convert(inserted, V2).at("/spec/tolerations"))
+          .as("inserted in front of " + twins)
+          .isEqualTo(json("[" + other + "," + twins + "]"));
+
+      JsonNode behind =
+          json(
+              "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m'},"
+                  + "'spec':{'tolerations':["
+                  + other
+                  + ","
+                  + twins
+                  + "]}}");
+      ObjectNode removed = ComputeConverter.convert(behind, V1);
+      ((ArrayNode) removed.at("/spec/tolerations")).remove(0);
+      assertThat(ComputeConverter.convert(removed, V2).at("/spec/tolerations"))
+          .as("removed in front of " + twins)
+          .isEqualTo(json("[" + twins + "]"));
+
+      // a record written before twinIndex: by its index, as before
+      ObjectNode legacy = down.deepCopy();
+      ObjectNode annotations = (ObjectNode) legacy.at("/metadata/annotations");
+      annotations.put(
+          V1alpha2Fields.ANNOTATION,
+          annotations
+              .get(V1alpha2Fields.ANNOTATION)
+              .asText()
+              .replaceAll(",\"twinIndex\":\\d+", ""));
+      assertThat(annotations.get(V1alpha2Fields.ANNOTATION).asText()).doesNotContain("twinIndex");
+      assertThat(ComputeConverter.convert(legacy, V2)).as("legacy " + twins).isEqualTo(machine);
+    }
+  }
+
+  /**
    * A v1alpha1 client adds an entry that looks like a recorded one but brings its own seconds: no
    * twin as read was added or removed, so the recorded one keeps its seconds (fresh eyes: the 20 s
    * toleration tolerated for good after a JSON patch added a 3600 s one beside it); written in
@@ -406,6 +464,19 @@ class ComputeConverterTest {
                 "{\"tolerations\":["
                     + recorded.replace("\"index\":0", "\"index\":0,\"twins\":1")
                     + "]}"),
+            // a twin's place among its twins: within them, and only with them
+            nodes.textNode(
+                "{\"tolerations\":["
+                    + recorded.replace("\"index\":0", "\"index\":0,\"twins\":2,\"twinIndex\":2")
+                    + "]}"),
+            nodes.textNode(
+                "{\"tolerations\":["
+                    + recorded.replace("\"index\":0", "\"index\":0,\"twins\":2,\"twinIndex\":-1")
+                    + "]}"),
+            nodes.textNode(
+                "{\"tolerations\":["
+                    + recorded.replace("\"index\":0", "\"index\":0,\"twinIndex\":0")
+                    + "]}"),
             nodes.textNode("{\"tolerations\":[" + recorded + "," + recorded + "]}"),
             nodes.textNode("{\"tolerations\":[" + recorded + "],\"tolerations\":[]}"),
             nodes.numberNode(7),
@@ -452,7 +523,7 @@ class ComputeConverterTest {
                             + "]}"))))
         .hasValue(
             "each tolerations item must be {index: int >= 0, entry: object}, with twins: int >= 2"
-                + " or none");
+                + " and twinIndex: 0 <= int < twins, or neither");
     assertThat(
             ComputeConverter.unreadableAnnotation(
                 storedWith(
