@@ -26,7 +26,8 @@ final class BoundedBody {
 
   /**
    * The body ended before its Content-Length, or reading it failed: the client closed the
-   * connection or reset the stream, or sent nothing more within the idle timeout.
+   * connection or reset the stream, sent broken chunks (which Jetty reports as an early end), or
+   * sent nothing more within the idle timeout.
    */
   static final class IncompleteException extends IOException {
     private final long received;
@@ -39,7 +40,13 @@ final class BoundedBody {
               + " bytes of the body, then "
               + (timedOut(cause)
                   ? "nothing more within the idle timeout"
-                  : "closed the connection or reset the stream"),
+                  : declaredLength >= 0
+                      ? "closed the connection or reset the stream"
+                      // Jetty reports broken chunks as it reports a closed connection ("Early
+                      // EOF"): fresh eyes (session 46) sent bad chunk sizes and were told they
+                      // had closed the connection
+                      : "the body ended before its last chunk or frame (the connection closed,"
+                          + " the stream was reset, or the chunked framing was broken)"),
           cause);
       this.received = received;
     }
