@@ -115,6 +115,21 @@ public final class PemKeyStores {
     for (int i = 1; i < chain.size(); i++) {
       X509Certificate child = chain.get(i - 1);
       X509Certificate issuer = chain.get(i);
+      if (issuer.equals(child)) {
+        // a self-signed CA given twice names itself as its issuer: the JDK's key store then said
+        // only "Certificate chain is not valid" (fresh eyes, session 46)
+        throw new IllegalArgumentException(
+            certName
+                + ": certificate "
+                + (i + 1)
+                + " of "
+                + chain.size()
+                + " ("
+                + issuer.getSubjectX500Principal().getName()
+                + ") repeats certificate "
+                + i
+                + ": list the leaf first, then each issuer in order, each once");
+      }
       if (!child.getIssuerX500Principal().equals(issuer.getSubjectX500Principal())) {
         throw new IllegalArgumentException(
             certName

@@ -29,12 +29,19 @@ public record ServingPair(
    *
    * @param certificatePem null when there is none (no file, no Secret key)
    * @param privateKeyPem null when there is none
-   * @throws IllegalArgumentException when either PEM is missing, empty or malformed, or the key
-   *     does not belong to the leaf certificate
+   * @throws IllegalArgumentException when either PEM is missing, empty or malformed, or the webhook
+   *     server would refuse to load the pair ({@link PemKeyStores#fromPem}: a key Go's TLS cannot
+   *     use, a key that does not belong to the leaf, certificates after the leaf that are not its
+   *     issuers in order)
    */
   public static ServingPair parse(String certificatePem, String privateKeyPem) {
     present("tls.crt", certificatePem);
     present("tls.key", privateKeyPem);
+    // what the webhook server checks when it loads the pair: a pair it refuses is no usable pair
+    // here either (fresh eyes, session 46: a tls.crt with a foreign second certificate, or a
+    // 512-bit
+    // RSA key, passed make certs as "up to date" while the server refused to load it)
+    PemKeyStores.fromPem(certificatePem, privateKeyPem, new char[0], "tls.crt", "tls.key");
     X509Certificate leaf =
         PemKeyStores.named("tls.crt", () -> Pem.decodeCertificate(certificatePem));
     PrivateKey key = PemKeyStores.named("tls.key", () -> Pem.decodePrivateKey(privateKeyPem));

@@ -35,9 +35,26 @@ class PemKeyStoresChainTest {
     assertThatThrownBy(() -> load(LEAF.certificatePem() + LEAF.certificatePem()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "tls.crt: certificate 2 of 2 (CN=webhook) is not the issuer of certificate 1 (issued"
-                + " by CN=chain-test-ca): list the leaf first, then each issuer in order, each"
-                + " once");
+            "tls.crt: certificate 2 of 2 (CN=webhook) repeats certificate 1: list the leaf first,"
+                + " then each issuer in order, each once");
+    // a self-signed CA twice names itself as its issuer (fresh eyes, session 46: "cannot build key
+    // store: Certificate chain is not valid")
+    assertThatThrownBy(
+            () -> load(LEAF.certificatePem() + CA.certificatePem() + CA.certificatePem()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "tls.crt: certificate 3 of 3 (CN=chain-test-ca) repeats certificate 2: list the leaf"
+                + " first, then each issuer in order, each once");
+    assertThatThrownBy(
+            () ->
+                load(
+                    LEAF.certificatePem()
+                        + CertificateAuthority.generate("other", Duration.ofDays(1))
+                            .certificatePem()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "tls.crt: certificate 2 of 2 (CN=other) is not the issuer of certificate 1 (issued by"
+                + " CN=chain-test-ca): list the leaf first, then each issuer in order, each once");
   }
 
   @Test

@@ -74,5 +74,22 @@ class ServingPairTest {
         .hasMessageContaining("tls.crt");
     assertThatThrownBy(() -> ServingPair.parse(one.certificatePem(), two.privateKeyPem()))
         .hasMessageContaining("not the private key");
+    // what the webhook server refuses to load (fresh eyes, session 46): a second certificate that
+    // is not the leaf's issuer, the leaf twice
+    assertThatThrownBy(
+            () ->
+                ServingPair.parse(
+                    one.certificatePem()
+                        + CertificateAuthority.generate("other", Duration.ofDays(1))
+                            .certificatePem(),
+                    one.privateKeyPem()))
+        .hasMessageContaining("tls.crt: certificate 2 of 2 (CN=other) is not the issuer");
+    assertThatThrownBy(
+            () ->
+                ServingPair.parse(one.certificatePem() + one.certificatePem(), one.privateKeyPem()))
+        .hasMessageContaining("repeats certificate 1");
+    assertThat(ServingPair.parse(one.certificatePem() + ca.certificatePem(), one.privateKeyPem()))
+        .as("the leaf, then its issuer")
+        .isNotNull();
   }
 }

@@ -94,8 +94,22 @@ public final class CaFiles {
     if (!hasC && !hasK) {
       return Optional.empty();
     }
-    if (!hasC && loneKeyIsLeftover) {
+    if (!hasC && loneKeyIsLeftover && sameContent(k, dir.resolve("ca.key"))) {
       return Optional.empty(); // the end of a promotion: ca-next.crt already removed
+    }
+    if (!hasC && loneKeyIsLeftover) {
+      // not the key promoted to ca.key: a pending CA whose certificate is gone (fresh eyes,
+      // session 46: make rotate-certs overwrote it without a word)
+      throw new Refusal(
+          k
+              + " exists without "
+              + c
+              + " and is not the key in "
+              + dir.resolve("ca.key")
+              + " (a rotation's CA whose certificate is gone?); restore "
+              + c
+              + " or remove "
+              + k);
     }
     if (!hasC || !hasK) {
       throw new Refusal(
@@ -112,6 +126,22 @@ public final class CaFiles {
       throw new Refusal("cannot read " + c + " / " + k + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new Refusal("bad CA: " + oneLine(e.getMessage()));
+    }
+  }
+
+  /** True when both files exist and hold the same private key (as PEM, in any of its forms). */
+  private static boolean sameContent(Path a, Path b) {
+    try {
+      if (!Files.exists(b)) {
+        return false;
+      }
+      return java.util.Arrays.equals(
+          dev.ironcore.maintenance.certs.Pem.decodePrivateKey(Files.readString(a)).getEncoded(),
+          dev.ironcore.maintenance.certs.Pem.decodePrivateKey(Files.readString(b)).getEncoded());
+    } catch (IOException e) {
+      throw new Refusal("cannot read " + a + " / " + b + ": " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      return false; // not a key: not the promoted one
     }
   }
 

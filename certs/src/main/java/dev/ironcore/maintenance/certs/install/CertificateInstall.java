@@ -480,11 +480,20 @@ public final class CertificateInstall {
     return ServingPair.parse(s.certificatePem(), s.privateKeyPem());
   }
 
-  /** SANs (exactly), key type and remaining validity are as wanted. */
+  /** SANs (exactly), key type and remaining validity are as wanted, and it is valid already. */
   private boolean servesWell(ServingPair pair, Instant now) {
     return pair.sansAgainst(settings.allNames()).none()
         && (settings.keys() == null || settings.keys().matches(pair.privateKey().getAlgorithm()))
+        && !notYetValid(pair.leaf(), now)
         && !Renewal.due(pair.leaf(), now);
+  }
+
+  /**
+   * A certificate whose notBefore is still to come: kube-apiserver refuses it (fresh eyes, session
+   * 46: a stored one made make certs blame the CA, "validity check failed; use another CA").
+   */
+  private static boolean notYetValid(X509Certificate certificate, Instant now) {
+    return now.isBefore(certificate.getNotBefore().toInstant());
   }
 
   /**
@@ -527,6 +536,9 @@ public final class CertificateInstall {
     }
     if (Renewal.expired(pair.leaf(), now)) {
       return "an expired certificate";
+    }
+    if (notYetValid(pair.leaf(), now)) {
+      return "a certificate not valid before " + pair.leaf().getNotBefore().toInstant();
     }
     return "a certificate with less than a third of its validity left";
   }

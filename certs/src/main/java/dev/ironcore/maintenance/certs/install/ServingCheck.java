@@ -86,6 +86,17 @@ final class ServingCheck {
    */
   static void requireVerifies(X509Certificate leaf, X509Certificate ca, Instant now) {
     String caName = CertificateInstall.describe(ca);
+    if (now.isBefore(ca.getNotBefore().toInstant())) {
+      // PKIX says only "validity check failed" (fresh eyes, session 46)
+      throw new Refusal(
+          "CA "
+              + caName
+              + " is not valid before "
+              + ca.getNotBefore().toInstant()
+              + " (now "
+              + now
+              + ": was it made on a machine whose clock runs ahead?); use another CA");
+    }
     if (ca.getBasicConstraints() < 0) {
       throw new Refusal("CA " + caName + " is not a CA (basicConstraints); use another CA");
     }

@@ -32,6 +32,30 @@ class CaFilesTest {
     assertThat(state.current().get().certificate()).isEqualTo(next.certificate());
   }
 
+  /**
+   * A lone ca-next.key is the end of a promotion only when it is the key promoted to ca.key; any
+   * other is a pending CA whose certificate is gone, refused (fresh eyes, session 46: make
+   * rotate-certs overwrote it without a word).
+   */
+  @Test
+  void aLoneNextKeyIsALeftoverOnlyWhenItWasPromoted() throws Exception {
+    CaFiles files = new CaFiles(dir);
+    CertificateAuthority next = CertificateAuthority.generate("next", Duration.ofDays(1));
+    files.writeCurrent(ca);
+    files.writeNext(next);
+    files.promoteNext(next);
+    Files.writeString(dir.resolve("ca-next.key"), next.privateKeyPem()); // killed mid-promotion
+    assertThat(files.read(Instant.now(), true).current().get().certificate())
+        .isEqualTo(next.certificate());
+    Files.writeString(
+        dir.resolve("ca-next.key"),
+        CertificateAuthority.generate("lost", Duration.ofDays(1)).privateKeyPem());
+    assertThatThrownBy(() -> files.read(Instant.now(), true))
+        .isInstanceOf(Refusal.class)
+        .hasMessageContaining("ca-next.key exists without ")
+        .hasMessageContaining("restore ");
+  }
+
   @Test
   void refusesBadCaFilesWithOneLine() throws Exception {
     CaFiles files = new CaFiles(dir);

@@ -262,6 +262,68 @@ class CertificateInstallChecksTest {
         "); make rotate-certs replaces it");
   }
 
+  /**
+   * A stored pair the webhook server would refuse to load is no usable pair (fresh eyes, session
+   * 46: a tls.crt with an unrelated second certificate was "up to date" while the server refused
+   * it, so the next pod start would have failed).
+   */
+  @Test
+  void aStoredChainTheServerWouldNotLoadIsRefusedByMakeCerts() throws Exception {
+    installed();
+    Path crt = dir.resolve("serving").resolve("..data").resolve("tls.crt");
+    Files.writeString(
+        crt,
+        Files.readString(crt)
+            + CertificateAuthority.generate("other", Duration.ofDays(1)).certificatePem());
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null),
+        "unusable serving pair in ");
+    assertThatThrownBy(
+            () ->
+                run(
+                    settings(
+                        CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null)))
+        .hasMessageContaining("is not the issuer of certificate 1")
+        .hasMessageContaining("make rotate-certs replaces it");
+  }
+
+  /**
+   * A stored serving certificate whose validity has not begun is issued anew, not blamed on the CA
+   * (fresh eyes, session 46: "would not verify against CA ...: validity check failed; use another
+   * CA").
+   */
+  @Test
+  void aStoredCertificateNotYetValidIsIssuedAnew() throws Exception {
+    installed();
+    CertificateAuthority ca =
+        CertificateAuthority.load(
+            dir.resolve("ca").resolve("ca.crt"), dir.resolve("ca").resolve("ca.key"));
+    String[] pair = UserCas.servingNotYetValid(ca, DNS, List.of("127.0.0.1"));
+    Path data = dir.resolve("serving").resolve("..data");
+    Files.writeString(data.resolve("tls.crt"), pair[0]);
+    Files.writeString(data.resolve("tls.key"), pair[1]);
+    run(settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null));
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("(replacing a certificate not valid before ");
+    var stored = store.read().orElseThrow();
+    assertThat(
+            ServingPair.parse(stored.certificatePem(), stored.privateKeyPem())
+                .leaf()
+                .getNotBefore()
+                .toInstant())
+        .isBefore(java.time.Instant.now());
+  }
+
+  /** A CA whose validity has not begun is named as such (PKIX says "validity check failed"). */
+  @Test
+  void aCaNotYetValidIsRefusedSayingSince() throws Exception {
+    UserCas.notYetValid()
+        .writeTo(dir.resolve("ca").resolve("ca.crt"), dir.resolve("ca").resolve("ca.key"));
+    refusedUnchanged(
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null),
+        "is not valid before ");
+  }
+
   /** Fresh eyes (session 37): DRY_RUN printed a plan that the real run then refused. */
   @Test
   void aDryRunRefusesAPairDirectoryTheRunCouldNotCreate() throws Exception {
