@@ -29,8 +29,12 @@ final class AdmissionRequestReader {
    */
   static AdmissionRequest read(JsonNode review) {
     JsonNode request = KubeObjects.member(review, "request");
-    if (request == null || !request.isObject()) {
+    if (request == null || request.isNull()) {
       throw new MalformedReviewException("AdmissionReview has no request object");
+    }
+    if (!request.isObject()) {
+      // fresh eyes (session 46): "request":"x" was answered "has no request object"
+      throw new MalformedReviewException("request must be a JSON object, got " + type(request));
     }
     String uid = requiredString(request, "uid", "request.uid");
     Operation operation =

@@ -100,6 +100,7 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
     JsonPatch.Builder patch = JsonPatch.builder();
     ObjectNode stamped = null; // the object as the patch leaves it, copied at the first change
     List<String> backdated = new java.util.ArrayList<>();
+    List<String> unchanged = new java.util.ArrayList<>(); // a stored time the request changed
     for (int i = 0; i < taints.size(); i++) {
       JsonNode taint = taints.get(i);
       String effect = taint.isObject() ? KubeObjects.text(taint, "effect") : null;
@@ -126,13 +127,7 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
             continue; // a taint that comes with its own time keeps it, unless new and backdated
           }
           backdated.add(
-              "spec.taints["
-                  + i
-                  + "] ("
-                  + KubeObjects.text(taint, "key")
-                  + (value(taint).isEmpty() ? "" : "=" + value(taint))
-                  + ":NoExecute) timeAdded "
-                  + present.asText());
+              "spec.taints[" + i + "] (" + name(taint, effect) + ") timeAdded " + present.asText());
         }
         wanted = now;
       } else {
@@ -141,6 +136,12 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
       String path = "/spec/taints/" + i + "/timeAdded";
       if (wanted == null || wanted.equals(present)) {
         continue;
+      }
+      if (present != null && wanted == oldTime) {
+        // the client changed the stored time, not dropped it: say that it is not taken (fresh
+        // eyes, session 46: kubectl printed "patched" and the time stayed as it was)
+        unchanged.add(
+            "spec.taints[" + i + "] (" + name(taint, effect) + ") timeAdded " + present.asText());
       }
       if (taint.has("timeAdded")) {
         patch.replace(path, wanted);
@@ -159,6 +160,14 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
       }
     }
     AdmissionResponse patched = AdmissionResponse.patched(patch.build());
+    if (!unchanged.isEmpty()) {
+      patched =
+          patched.withWarnings(
+              listed(unchanged, "taints this write keeps carry another timeAdded")
+                  + (unchanged.size() == 1 ? " is not taken" : ": not taken")
+                  + ": a taint keeps the time it was added (remove the taint and add it again to"
+                  + " restart that time)");
+    }
     if (backdated.isEmpty()) {
       return patched;
     }
@@ -173,6 +182,26 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
             + now.asText()
             + ": a NoExecute taint added now counts tolerationSeconds from now (the time a removed"
             + " taint had would evict tolerating Machines at once)");
+  }
+
+  /** One entry, or how many with the first three: {@code n <what>: a, b, c, ...}. */
+  private static String listed(List<String> entries, String what) {
+    return entries.size() == 1
+        ? entries.get(0)
+        : entries.size()
+            + " "
+            + what
+            + ": "
+            + String.join(", ", entries.subList(0, Math.min(3, entries.size())))
+            + (entries.size() > 3 ? ", ..." : "");
+  }
+
+  /** {@code key=value:effect}, as the eviction warnings name a taint. */
+  private static String name(JsonNode taint, String effect) {
+    return KubeObjects.text(taint, "key")
+        + (value(taint).isEmpty() ? "" : "=" + value(taint))
+        + ":"
+        + effect;
   }
 
   /**

@@ -143,8 +143,10 @@ public final class ListFieldValidator implements Validator {
 
   /**
    * An error of a v1alpha1 write about a member only v1alpha2 has ({@code tolerationSeconds},
-   * {@code timeAdded}) that the entry as sent does not carry: in v1alpha1 that member came from the
-   * annotation, not from the entry the field path names, so the message says where to find it.
+   * {@code timeAdded}) that the entry as this webhook sees it does not carry: in v1alpha1 that
+   * member came from the annotation, not from the entry the field path names (the client put it
+   * there, or wrote it on the entry and the API server moved it there when it converted the object
+   * a mutating webhook had patched back to v1alpha1), so the message says where to find it.
    *
    * @param sent the list as the v1alpha1 client sent it
    */
@@ -166,7 +168,11 @@ public final class ListFieldValidator implements Validator {
                 + (e.detail().isEmpty() ? "" : " ")
                 + "(in v1alpha1 from the annotation "
                 + Names.V1ALPHA2_FIELDS_ANNOTATION
-                + ")")
+                // fresh eyes (session 46): a timeAdded written on the taint itself got this
+                // suffix once the mutating webhook stamped another taint (the API server converts
+                // the patched object back to v1alpha1, which moves every such member there)
+                + ", where the API server also moves one written on the entry once a mutating"
+                + " webhook changed the object)")
         : e;
   }
 

@@ -133,6 +133,18 @@ class AdmissionRequestTest {
         .hasMessageContaining(message);
   }
 
+  /** Fresh eyes (session 46): {@code "request":"x"} was answered "has no request object". */
+  @Test
+  void aRequestThatIsNoObjectSaysWhatItIs() {
+    assertThatThrownBy(() -> AdmissionRequest.fromReview(TestReviews.json("{'request':'x'}")))
+        .isInstanceOf(MalformedReviewException.class)
+        .hasMessage("request must be a JSON object, got a string");
+    assertThatThrownBy(() -> AdmissionRequest.fromReview(TestReviews.json("{'request':null}")))
+        .hasMessage("AdmissionReview has no request object");
+    assertThatThrownBy(() -> AdmissionRequest.fromReview(TestReviews.json("{}")))
+        .hasMessage("AdmissionReview has no request object");
+  }
+
   @Test
   void createNeedsAnObjectAndDeleteNeedsNone() {
     ObjectNode create = with("object", "null");

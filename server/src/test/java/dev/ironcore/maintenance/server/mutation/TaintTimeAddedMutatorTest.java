@@ -104,6 +104,15 @@ class TaintTimeAddedMutatorTest {
     JsonNode moved = pool("[{'key':'b','effect':'NoExecute','timeAdded':'2026-06-01T00:00:00Z'}]");
     assertThat(mutate(Operation.UPDATE, moved, old).at("/spec/taints/0/timeAdded").asText())
         .isEqualTo("2026-01-01T00:00:00Z");
+    // a changed time is said not to be taken (fresh eyes, session 46: "patched", nothing changed);
+    // a dropped one comes back without a word (a v1alpha1 replace without the annotation)
+    assertThat(MUTATOR.handle(request("v1alpha2", Operation.UPDATE, moved, old)).warnings())
+        .containsExactly(
+            "spec.taints[0] (b:NoExecute) timeAdded 2026-06-01T00:00:00Z is not taken: a taint"
+                + " keeps the time it was added (remove the taint and add it again to restart"
+                + " that time)");
+    assertThat(MUTATOR.handle(request("v1alpha2", Operation.UPDATE, dropped, old)).warnings())
+        .isEmpty();
   }
 
   /**

@@ -316,7 +316,9 @@ class ListFieldValidatorTest {
                     .as("a v1alpha1 client does not see tolerationSeconds on the entry")
                     .endsWith(
                         "(in v1alpha1 from the annotation"
-                            + " maintenance.ironcore.dev/v1alpha2-fields)"));
+                            + " maintenance.ironcore.dev/v1alpha2-fields, where the API server"
+                            + " also moves one written on the entry once a mutating webhook"
+                            + " changed the object)"));
     JsonNode onTheEntry =
         v1alpha1Vm(
             "[{'key':'a','operator':'Exists','effect':'NoExecute'},"

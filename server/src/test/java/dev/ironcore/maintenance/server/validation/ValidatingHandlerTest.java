@@ -263,7 +263,7 @@ class ValidatingHandlerTest {
                 + "\"effect\":\"NoExecute\",\"tolerationSeconds\":1.5}}]}");
     assertThat(machines.handle(machine(Operation.UPDATE, annotated, plain)).message())
         .contains("spec.tolerations[0].tolerationSeconds: Invalid value: 1.5")
-        .contains("(in v1alpha1 from the annotation maintenance.ironcore.dev/v1alpha2-fields)");
+        .contains("(in v1alpha1 from the annotation maintenance.ironcore.dev/v1alpha2-fields,");
 
     AdmissionHandler pools = routes.get(AdmissionRoutes.VALIDATE_MACHINEPOOL);
     JsonNode pool =
