@@ -536,7 +536,8 @@ public final class CertsMain implements Callable<Integer> {
       try {
         return KeyAlgorithm.parse(value);
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(e.getMessage());
+        // as the range checks name VALIDITY: the variable make users set (fresh eyes, session 46)
+        throw new CommandLine.TypeConversionException(e.getMessage() + " (KEY_ALGORITHM in make)");
       }
     }
   }

@@ -46,6 +46,18 @@ class CertsMainFlagsTest {
         .isEqualTo(dev.ironcore.maintenance.process.VersionInfo.current().line("certs") + "\n");
   }
 
+  /** Fresh eyes (session 46): the flag alone was named, as a range check names VALIDITY too. */
+  @Test
+  void anUnknownKeyAlgorithmNamesMakesVariable() {
+    assertThat(run("--key-algorithm=dsa", "--ca-dir=" + dir.resolve("ca")))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: Invalid value for option '--key-algorithm': unknown key algorithm 'dsa'"
+                    + " (ecdsa or rsa) (KEY_ALGORITHM in make)\n"));
+    assertThat(dir.resolve("ca")).doesNotExist();
+  }
+
   @Test
   void aMissingKubeconfigFileIsNamed() {
     Path missing = dir.resolve("nonexistent");
