@@ -118,34 +118,36 @@ public final class PemKeyStores {
       if (issuer.equals(child)) {
         // a self-signed CA given twice names itself as its issuer: the JDK's key store then said
         // only "Certificate chain is not valid" (fresh eyes, session 46)
-        throw new IllegalArgumentException(
-            certName
-                + ": certificate "
-                + (i + 1)
-                + " of "
-                + chain.size()
-                + " ("
-                + issuer.getSubjectX500Principal().getName()
-                + ") repeats certificate "
-                + i
-                + ": list the leaf first, then each issuer in order, each once");
+        throw outOfOrder(certName, chain, i, "repeats certificate " + i);
       }
       if (!child.getIssuerX500Principal().equals(issuer.getSubjectX500Principal())) {
-        throw new IllegalArgumentException(
-            certName
-                + ": certificate "
-                + (i + 1)
-                + " of "
-                + chain.size()
-                + " ("
-                + issuer.getSubjectX500Principal().getName()
-                + ") is not the issuer of certificate "
+        throw outOfOrder(
+            certName,
+            chain,
+            i,
+            "is not the issuer of certificate "
                 + i
                 + " (issued by "
                 + child.getIssuerX500Principal().getName()
-                + "): list the leaf first, then each issuer in order, each once");
+                + ")");
       }
     }
+  }
+
+  /** {@code <file>: certificate <i+1> of <n> (<subject>) <what>: list the leaf first, ...}. */
+  private static IllegalArgumentException outOfOrder(
+      String certName, List<X509Certificate> chain, int i, String what) {
+    return new IllegalArgumentException(
+        certName
+            + ": certificate "
+            + (i + 1)
+            + " of "
+            + chain.size()
+            + " ("
+            + chain.get(i).getSubjectX500Principal().getName()
+            + ") "
+            + what
+            + ": list the leaf first, then each issuer in order, each once");
   }
 
   /**
