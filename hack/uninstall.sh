@@ -86,10 +86,11 @@ fi
 # the kubeconfig itself first: kubectl without a current-context talks to localhost:8080, and its
 # errors read as a cluster that does not answer (fresh eyes)
 # kubectl's stderr, apart from its output (a warning on stderr must not become the context), and
-# its error line: the first "error: " line, else the first line
+# its error line: the first line that is no "Warning: ..." ("error: ...", "Error from server
+# (Forbidden): ...", "Unable to connect to the server: ..."), else the first line
 errfile="$(mktemp)"
 trap 'rm -f "$errfile"' EXIT
-first_error() { grep -m1 '^error: ' "$errfile" | sed 's/^error: //' || head -1 "$errfile"; }
+first_error() { { grep -v -m1 '^Warning: ' "$errfile" || head -1 "$errfile"; } | sed 's/^error: //'; }
 if ! context="$(k config current-context 2>"$errfile")"; then
   case "$(cat "$errfile")" in
     *"current-context is not set"*)

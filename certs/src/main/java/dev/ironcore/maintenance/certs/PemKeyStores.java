@@ -112,13 +112,17 @@ public final class PemKeyStores {
    * chain, was refused as "cannot build key store" alone (fresh eyes, session 44).
    */
   private static void requireIssuersInOrder(List<X509Certificate> chain, String certName) {
+    java.util.Map<X509Certificate, Integer> seen = new java.util.HashMap<>();
+    seen.put(chain.get(0), 1);
     for (int i = 1; i < chain.size(); i++) {
       X509Certificate child = chain.get(i - 1);
       X509Certificate issuer = chain.get(i);
-      if (issuer.equals(child)) {
-        // a self-signed CA given twice names itself as its issuer: the JDK's key store then said
-        // only "Certificate chain is not valid" (fresh eyes, session 46)
-        throw outOfOrder(certName, chain, i, "repeats certificate " + i);
+      Integer earlier = seen.putIfAbsent(issuer, i + 1);
+      if (earlier != null) {
+        // a self-signed CA given twice names itself as its issuer, and a certificate repeated
+        // further down can follow names in order: the JDK's key store then said only "Certificate
+        // chain is not valid" (fresh eyes and review, session 46)
+        throw outOfOrder(certName, chain, i, "repeats certificate " + earlier);
       }
       if (!child.getIssuerX500Principal().equals(issuer.getSubjectX500Principal())) {
         throw outOfOrder(

@@ -41,7 +41,12 @@ public record ServingPair(
     // here either (fresh eyes, session 46: a tls.crt with a foreign second certificate, or a
     // 512-bit
     // RSA key, passed make certs as "up to date" while the server refused to load it)
-    PemKeyStores.fromPem(certificatePem, privateKeyPem, new char[0], "tls.crt", "tls.key");
+    try {
+      PemKeyStores.fromPem(certificatePem, privateKeyPem, new char[0], "tls.crt", "tls.key");
+    } catch (IllegalStateException e) {
+      // the key store's own refusal of what the checks before it let pass: still the pair's fault
+      throw new IllegalArgumentException("tls.crt: " + e.getMessage(), e);
+    }
     X509Certificate leaf =
         PemKeyStores.named("tls.crt", () -> Pem.decodeCertificate(certificatePem));
     PrivateKey key = PemKeyStores.named("tls.key", () -> Pem.decodePrivateKey(privateKeyPem));

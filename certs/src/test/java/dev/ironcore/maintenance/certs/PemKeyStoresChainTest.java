@@ -45,6 +45,23 @@ class PemKeyStoresChainTest {
         .hasMessage(
             "tls.crt: certificate 3 of 3 (CN=chain-test-ca) repeats certificate 2: list the leaf"
                 + " first, then each issuer in order, each once");
+    // the leaf again after its issuer, where a CA of the leaf's own name makes the names follow
+    // (review, session 46: the key store's "Certificate chain is not valid")
+    CertificateAuthority named = CertificateAuthority.generate("webhook", Duration.ofDays(1));
+    IssuedCertificate leaf =
+        named.issueServing("webhook", List.of("webhook.svc"), List.of(), Duration.ofHours(1));
+    assertThatThrownBy(
+            () ->
+                PemKeyStores.fromPem(
+                    leaf.certificatePem() + named.certificatePem() + leaf.certificatePem(),
+                    leaf.privateKeyPem(),
+                    new char[0],
+                    "tls.crt",
+                    "tls.key"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "tls.crt: certificate 3 of 3 (CN=webhook) repeats certificate 1: list the leaf first,"
+                + " then each issuer in order, each once");
     assertThatThrownBy(
             () ->
                 load(

@@ -182,6 +182,7 @@ public final class CertificateInstall {
     }
     out.println("serving pair: " + store.describe() + " (" + describePair(pair, pairProblem) + ")");
     out.println("CA directory: " + caFiles.dir());
+    cas.notes().forEach(n -> out.println("note: " + n));
     snapshot.notes().forEach(n -> out.println("note: " + n));
     List<TrustSlot> slots = snapshot.slots();
 

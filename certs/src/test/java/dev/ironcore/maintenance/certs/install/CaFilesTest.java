@@ -33,27 +33,37 @@ class CaFilesTest {
   }
 
   /**
-   * A lone ca-next.key is the end of a promotion only when it is the key promoted to ca.key; any
-   * other is a pending CA whose certificate is gone, refused (fresh eyes, session 46: make
-   * rotate-certs overwrote it without a word).
+   * A lone ca-next.key is not used: the end of a promotion (the key in ca.key) without a word, any
+   * other with a note (fresh eyes, session 46: make rotate-certs overwrote it without a word), and
+   * never refused, so that a rotation killed inside writeNext (key written, certificate not) is
+   * resumed (review of that fix: refusing it stopped the rotation).
    */
   @Test
-  void aLoneNextKeyIsALeftoverOnlyWhenItWasPromoted() throws Exception {
+  void aLoneNextKeyIsNotUsedAndNamedUnlessItWasPromoted() throws Exception {
     CaFiles files = new CaFiles(dir);
     CertificateAuthority next = CertificateAuthority.generate("next", Duration.ofDays(1));
     files.writeCurrent(ca);
     files.writeNext(next);
     files.promoteNext(next);
     Files.writeString(dir.resolve("ca-next.key"), next.privateKeyPem()); // killed mid-promotion
-    assertThat(files.read(Instant.now(), true).current().get().certificate())
-        .isEqualTo(next.certificate());
+    CaFiles.State promoted = files.read(Instant.now(), true);
+    assertThat(promoted.current().get().certificate()).isEqualTo(next.certificate());
+    assertThat(promoted.next()).isEmpty();
+    assertThat(promoted.notes()).isEmpty();
     Files.writeString(
         dir.resolve("ca-next.key"),
         CertificateAuthority.generate("lost", Duration.ofDays(1)).privateKeyPem());
-    assertThatThrownBy(() -> files.read(Instant.now(), true))
-        .isInstanceOf(Refusal.class)
-        .hasMessageContaining("ca-next.key exists without ")
-        .hasMessageContaining("restore ");
+    CaFiles.State stray = files.read(Instant.now(), true);
+    assertThat(stray.next()).isEmpty();
+    assertThat(stray.current().get().certificate()).isEqualTo(next.certificate());
+    assertThat(stray.notes())
+        .singleElement()
+        .asString()
+        .contains("ca-next.key has no ca-next.crt beside it and is not the key in ca.key")
+        .contains("not used");
+    Files.delete(dir.resolve("ca.crt"));
+    Files.delete(dir.resolve("ca.key"));
+    assertThat(files.read(Instant.now(), false).notes()).as("no CA at all yet").hasSize(1);
   }
 
   @Test
