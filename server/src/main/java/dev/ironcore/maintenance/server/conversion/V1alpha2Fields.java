@@ -39,15 +39,16 @@ import java.util.Map;
  * their number in the list (none: 1), and {@code "twinIndex": k}, the entry's place among them
  * (from 0): up-conversion puts the members onto the k-th of them, so entries added or removed
  * before or between them do not move the members onto another twin (a record without twinIndex,
- * written before it existed, is placed by its index as other entries are). When a v1alpha1 client
- * removed or added one of them (or made a twin of a recorded entry), which one it was cannot be
- * told from the v1alpha1 list: the recorded entries of that look then lose their members (as a
- * removed or changed entry does), instead of moving them onto a twin that never had them. Entries a
- * client sent with such a member of its own are not twins as read: one added beside all the twins
- * leaves them as they were (fresh eyes: adding {@code tolerationSeconds: 3600} beside a recorded 20
- * s toleration took the 20 s away, tolerating for good); members written on a twin cannot be told
- * from removing a twin and adding an entry with members (fresh eyes: the 20 s moved onto the twin
- * that tolerated for good), so the recorded ones lose theirs then too.
+ * written before it existed or for twins that are equal with their members too, where placement
+ * does not matter, is placed by its index as other entries are). When a v1alpha1 client removed or
+ * added one of them (or made a twin of a recorded entry), which one it was cannot be told from the
+ * v1alpha1 list: the recorded entries of that look then lose their members (as a removed or changed
+ * entry does), instead of moving them onto a twin that never had them. Entries a client sent with
+ * such a member of its own are not twins as read: one added beside all the twins leaves them as
+ * they were (fresh eyes: adding {@code tolerationSeconds: 3600} beside a recorded 20 s toleration
+ * took the 20 s away, tolerating for good); members written on a twin cannot be told from removing
+ * a twin and adding an entry with members (fresh eyes: the 20 s moved onto the twin that tolerated
+ * for good), so the recorded ones lose theirs then too.
  *
  * <p>An annotation that does not hold what {@link #strip} writes ({@link #read}: not JSON, not an
  * object, a list that is no array, an item without index or entry) is unreadable: it carries no
@@ -108,6 +109,12 @@ final class V1alpha2Fields {
         looks.add(without(entry, field));
       }
       Map<HashKey.Json, Integer> counts = counts(looks);
+      // twins equal with their members too: which one is which does not matter, and twinIndex
+      // would only make the annotation longer (review, session 46: 2,200 equal tolerations grew
+      // from 247,507 to 283,797 bytes, past the 256 KiB a v1alpha1 read can carry)
+      List<JsonNode> whole = new java.util.ArrayList<>(list.size());
+      list.forEach(e -> whole.add(e.deepCopy())); // copies: the loop below strips the entries
+      Map<HashKey.Json, Integer> wholeCounts = counts(whole);
       Map<HashKey.Json, Integer> seen = new HashMap<>(); // per look: how many came before
       for (int i = 0; i < list.size(); i++) {
         HashKey.Json look = new HashKey.Json(looks.get(i));
@@ -119,7 +126,9 @@ final class V1alpha2Fields {
           int twins = counts.get(look);
           if (twins > 1) {
             recorded.put("twins", twins);
-            recorded.put("twinIndex", ordinal);
+            if (wholeCounts.get(new HashKey.Json(entry)) < twins) {
+              recorded.put("twinIndex", ordinal);
+            }
           }
           kept.add(recorded);
           entry.remove(field.members());
@@ -164,8 +173,9 @@ final class V1alpha2Fields {
    * @return the record, or why it is unreadable: {@code must be a string}, {@code is empty}, {@code
    *     not valid JSON: <parser's message>} (also for a member given twice), {@code must hold a
    *     JSON object}, {@code <list> must be a JSON array}, {@code each <list> item must be {index:
-   *     int >= 0, entry: object}, with twins: int >= 2 or none}, {@code <list> records index <n>
-   *     twice}
+   *     int >= 0, entry: object}, with twins: int >= 2 (and then twinIndex: 0 <= int < twins, or
+   *     none), or neither}, {@code <list> records twinIndex <k> of one look twice}, {@code <list>
+   *     records index <n> twice}
    * @throws TokenAllowance.Refused when the value's tree would exceed {@code allowance} (the
    *     server's heap, not the value's content: the review is answered later or refused whole)
    */
@@ -194,6 +204,8 @@ final class V1alpha2Fields {
         return Reading.unreadable(field.list() + " must be a JSON array");
       }
       java.util.Set<Integer> indexes = new java.util.HashSet<>();
+      java.util.Set<java.util.Map.Entry<HashKey.Json, Integer>> twinPlaces =
+          new java.util.HashSet<>();
       for (JsonNode item : recorded) {
         JsonNode index = item.get("index");
         JsonNode twins = item.get("twins");
@@ -210,8 +222,17 @@ final class V1alpha2Fields {
           return Reading.unreadable(
               "each "
                   + field.list()
-                  + " item must be {index: int >= 0, entry: object}, with twins: int >= 2 and"
-                  + " twinIndex: 0 <= int < twins, or neither");
+                  + " item must be {index: int >= 0, entry: object}, with twins: int >= 2 (and"
+                  + " then twinIndex: 0 <= int < twins, or none), or neither");
+        }
+        if (twinIndex != null
+            && !twinPlaces.add(
+                java.util.Map.entry(
+                    new HashKey.Json(without(item.get("entry"), field)), twinIndex.asInt()))) {
+          // two records for one twin: which keeps its members cannot be told (review, session
+          // 46: the second was dropped without a word)
+          return Reading.unreadable(
+              field.list() + " records twinIndex " + twinIndex.asInt() + " of one look twice");
         }
         if (!indexes.add(index.asInt())) {
           // strip writes one record per index; two for one entry were ambiguous (the second was

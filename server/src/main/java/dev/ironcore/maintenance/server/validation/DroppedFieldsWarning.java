@@ -99,43 +99,53 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
 
   /**
    * How many entries of {@code before} that had the member are in {@code after} without it, equal
-   * otherwise. Entries are paired per entry-without-the-member in list order (the n-th {@code {key:
-   * up}} before with the n-th after; conversion keeps the order), so twins that differ only in the
-   * member (e.g. {@code {key: up, tolerationSeconds: 30}} beside {@code {key: up}}, equal as
-   * v1alpha1 shows them) count only where the entry at that place lost it: a write-back as read
-   * warns nothing (fresh eyes: every v1alpha1 write of such a Machine warned), dropping the plain
-   * twin while the other loses its seconds warns 1 (fresh eyes: a multiset count missed it).
-   * Entries removed are not counted; an entry changed (a JSON Patch of one toleration's key or
-   * value through v1alpha1) is ({@link #changedEntries}; fresh eyes, sessions 38 and 39: such a
-   * change turned a 30 s toleration into one for good without a word, while adding a twin warned).
+   * otherwise, or changed. Per look (the entry without the member), at most as many as had it:
+   *
+   * <ul>
+   *   <li>as many look-alikes before as after: paired in list order (the n-th {@code {key: up}}
+   *       before with the n-th after; conversion keeps their order), so twins that differ only in
+   *       the member count only where the entry at that place lost it (a write-back as read warns
+   *       nothing: fresh eyes, session 35; dropping the plain twin while the other loses its
+   *       seconds warns 1: a multiset count missed it);
+   *   <li>look-alikes added or removed: which ones stayed cannot be told, and conversion drops
+   *       their members: the entries of that look that could have kept one and are without (fresh
+   *       eyes, session 46: removing the plain one of {@code {key: up}} and {@code {key: up,
+   *       tolerationSeconds: 10}} left one toleration for good without a word);
+   *   <li>entries changed (a JSON Patch of one toleration's key through v1alpha1; fresh eyes,
+   *       sessions 38 and 39): as many as both disappeared from a look that had the member and
+   *       appeared new without it ({@link #changed}), counted with the look they left, whose
+   *       look-alike count changed with them (review, session 46: such an entry was counted twice).
+   * </ul>
+   *
+   * Entries removed are not counted.
    */
   private int lost(JsonNode before, JsonNode after) {
     var was = withMember(before);
     var now = withMember(after);
-    int lost = changedEntries(before, after);
-    int had = 0;
+    int changed = changed(was, now);
+    int lost = 0;
     for (var entry : was.entrySet()) {
       List<Boolean> b = entry.getValue();
       List<Boolean> a = now.getOrDefault(entry.getKey(), List.of());
-      int withBefore = (int) b.stream().filter(x -> x).count();
-      had += withBefore;
+      int withBefore = count(b, true);
+      int here = 0;
       if (b.size() == a.size()) {
         for (int i = 0; i < b.size(); i++) {
           if (b.get(i) && !a.get(i)) {
-            lost++;
+            here++;
           }
         }
       } else {
-        // twins added or removed: which ones stayed cannot be told, and conversion drops their
-        // members; the entries of that look that could have kept one and are without (fresh eyes,
-        // session 46: removing the plain one of {key: up} and {key: up, tolerationSeconds: 10}
-        // left one toleration for good without a word)
-        int withAfter = (int) a.stream().filter(x -> x).count();
-        lost += Math.max(0, Math.min(withBefore, a.size()) - withAfter);
+        here = Math.max(0, Math.min(withBefore, a.size()) - count(a, true));
+        // this look's part of the changed entries: those of it that had the member and are gone
+        int left = Math.min(Math.max(0, b.size() - a.size()), withBefore);
+        int share = Math.min(left, changed);
+        changed -= share;
+        here += share;
       }
+      lost += Math.min(here, withBefore);
     }
-    // a changed entry is also one its old look lacks: never more than the entries that had it
-    return Math.min(lost, had);
+    return lost;
   }
 
   /**
@@ -145,22 +155,24 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
    * moves nothing in or out (fresh eyes: an index-by-index comparison warned about reorders); a
    * removal alone adds nothing new; a change beside an added entry still counts.
    */
-  private int changedEntries(JsonNode before, JsonNode after) {
-    var was = withMember(before);
-    var now = withMember(after);
+  private static int changed(
+      java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, List<Boolean>> was,
+      java.util.Map<dev.ironcore.maintenance.api.json.HashKey.Json, List<Boolean>> now) {
     int disappeared = 0;
     for (var entry : was.entrySet()) {
       int gone = entry.getValue().size() - now.getOrDefault(entry.getKey(), List.of()).size();
-      int withIt = (int) entry.getValue().stream().filter(b -> b).count();
-      disappeared += Math.max(0, Math.min(gone, withIt));
+      disappeared += Math.max(0, Math.min(gone, count(entry.getValue(), true)));
     }
     int appeared = 0;
     for (var entry : now.entrySet()) {
       int fresh = entry.getValue().size() - was.getOrDefault(entry.getKey(), List.of()).size();
-      int without = (int) entry.getValue().stream().filter(b -> !b).count();
-      appeared += Math.max(0, Math.min(fresh, without));
+      appeared += Math.max(0, Math.min(fresh, count(entry.getValue(), false)));
     }
     return Math.min(disappeared, appeared);
+  }
+
+  private static int count(List<Boolean> flags, boolean value) {
+    return (int) flags.stream().filter(f -> f == value).count();
   }
 
   /** Per entry-without-the-member, in list order: whether each such entry has the member. */

@@ -305,6 +305,50 @@ class ComputeConverterTest {
   }
 
   /**
+   * Twins equal with their seconds too carry no twinIndex (which one is which does not matter), so
+   * their annotation is no longer than before it (review, session 46: 2,200 equal tolerations grew
+   * past the 256 KiB a v1alpha1 read can carry); a record naming one twin twice is unreadable.
+   */
+  @Test
+  void equalTwinsCarryNoTwinIndexAndATwinRecordedTwiceIsUnreadable() throws Exception {
+    String up = "{'key':'up','operator':'Exists','effect':'NoExecute','tolerationSeconds':30}";
+    JsonNode machine =
+        json(
+            "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{'name':'m'},"
+                + "'spec':{'tolerations':["
+                + up
+                + ","
+                + up
+                + ","
+                + up
+                + "]}}");
+    ObjectNode down = ComputeConverter.convert(machine, V1);
+    String annotation = down.at("/metadata/annotations").get(V1alpha2Fields.ANNOTATION).asText();
+    assertThat(annotation).contains("\"twins\":3").doesNotContain("twinIndex");
+    ObjectNode inserted = down.deepCopy();
+    ((ArrayNode) inserted.at("/spec/tolerations"))
+        .insert(0, json("{'key':'other','operator':'Exists'}"));
+    assertThat(
+            ComputeConverter.convert(inserted, V2)
+                .at("/spec/tolerations")
+                .findValuesAsText("tolerationSeconds"))
+        .containsExactly("30", "30", "30");
+
+    String twice =
+        "{\"tolerations\":["
+            + "{\"index\":0,\"twins\":2,\"twinIndex\":1,\"entry\":{\"key\":\"up\",\"tolerationSeconds\":10}},"
+            + "{\"index\":1,\"twins\":2,\"twinIndex\":1,\"entry\":{\"key\":\"up\",\"tolerationSeconds\":3600}}]}";
+    ObjectNode stored =
+        (ObjectNode)
+            json(
+                "{'apiVersion':'compute.ironcore.dev/v1alpha1','kind':'Machine','metadata':{'name':'m',"
+                    + "'annotations':{}},'spec':{'tolerations':[{'key':'up'},{'key':'up'}]}}");
+    ((ObjectNode) stored.at("/metadata/annotations")).put(V1alpha2Fields.ANNOTATION, twice);
+    assertThat(ComputeConverter.unreadableAnnotation(stored))
+        .hasValue("tolerations records twinIndex 1 of one look twice");
+  }
+
+  /**
    * A v1alpha1 client adds an entry that looks like a recorded one but brings its own seconds: no
    * twin as read was added or removed, so the recorded one keeps its seconds (fresh eyes: the 20 s
    * toleration tolerated for good after a JSON patch added a 3600 s one beside it); written in
@@ -523,7 +567,7 @@ class ComputeConverterTest {
                             + "]}"))))
         .hasValue(
             "each tolerations item must be {index: int >= 0, entry: object}, with twins: int >= 2"
-                + " and twinIndex: 0 <= int < twins, or neither");
+                + " (and then twinIndex: 0 <= int < twins, or none), or neither");
     assertThat(
             ComputeConverter.unreadableAnnotation(
                 storedWith(

@@ -225,6 +225,21 @@ class DroppedFieldsWarningTest {
         .singleElement()
         .asString()
         .contains("1 entry loses its tolerationSeconds");
+    // the same beside another entry with seconds (review, session 46: counted 2, a per-list cap)
+    ObjectNode beside =
+        twins(
+            UP
+                + ",'tolerationSeconds':10},"
+                + UP
+                + "},{'key':'x','operator':'Exists',"
+                + "'effect':'NoExecute','tolerationSeconds':20}");
+    ObjectNode besideChanged = beside.deepCopy();
+    ((ObjectNode) besideChanged.at("/spec/tolerations/0")).put("key", "down");
+    assertThat(HANDLER.handle(machine(Operation.UPDATE, besideChanged, beside)).warnings())
+        .as("entry 0 changed beside x")
+        .singleElement()
+        .asString()
+        .contains("1 entry loses its tolerationSeconds");
     // the annotation removed: the twin with seconds does lose them, and only it is counted
     ObjectNode old = twins(UP + "}," + UP + ",'tolerationSeconds':30}");
     ObjectNode bare = old.deepCopy();
