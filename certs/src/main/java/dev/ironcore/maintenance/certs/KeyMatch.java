@@ -59,14 +59,6 @@ final class KeyMatch {
     }
   }
 
-  /**
-   * Refuses a key that does not belong to the certificate's public key.
-   *
-   * @param keyName how to name the key in the message (e.g. its file)
-   * @param certName how to name the certificate
-   * @throws IllegalArgumentException {@code "<keyName> is not the private key of <certName>"}, or
-   *     {@code "<keyName>: ..."} for a key that cannot be used at all ({@link #belongTogether})
-   */
   /** Whether {@code key} is the private key of {@code pub}; false also when it cannot be told. */
   static boolean belongsTo(PublicKey pub, PrivateKey key) {
     try {
@@ -76,6 +68,14 @@ final class KeyMatch {
     }
   }
 
+  /**
+   * Refuses a key that does not belong to the certificate's public key.
+   *
+   * @param keyName how to name the key in the message (e.g. its file)
+   * @param certName how to name the certificate
+   * @throws IllegalArgumentException {@code "<keyName> is not the private key of <certName>"}, or
+   *     {@code "<keyName>: ..."} for a key that cannot be used at all ({@link #belongTogether})
+   */
   static void require(PublicKey pub, PrivateKey key, String keyName, String certName) {
     if (!PemKeyStores.named(keyName, () -> belongTogether(pub, key))) {
       throw new IllegalArgumentException(keyName + " is not the private key of " + certName);

@@ -72,29 +72,45 @@ final class ApiServerTrust extends X509ExtendedTrustManager {
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
       throws CertificateException {
-    check(chain, () -> pkix.checkServerTrusted(chain, authType, socket));
+    check(chain, c -> pkix.checkServerTrusted(c, authType, socket));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
-    check(chain, () -> pkix.checkServerTrusted(chain, authType, engine));
+    check(chain, c -> pkix.checkServerTrusted(c, authType, engine));
   }
 
-  /** A PKIX check of the presented chain. */
+  /** A PKIX check of a chain. */
   private interface Check {
-    void run() throws CertificateException;
+    void run(X509Certificate[] chain) throws CertificateException;
   }
 
-  /** Keeps the presented leaf and, when {@code pkix} refuses the chain, why. */
+  /**
+   * Keeps the presented leaf and, when {@code pkix} refuses the chain, why. As Go's verifier
+   * (kube-apiserver's), which builds a path from the leaf and leaves out presented certificates it
+   * does not need, the chain is also tried without its last ones: a leaf followed by an older CA of
+   * the same name, which Go accepts, was refused here, and make certs said "run again" for ever
+   * (fresh eyes, session 46). The refusal is the whole chain's.
+   */
   private void check(X509Certificate[] chain, Check pkix) throws CertificateException {
     presented = chain.length == 0 ? null : chain[0];
-    try {
-      pkix.run();
-    } catch (CertificateException e) {
-      refusal = CaFiles.oneLine(e.getMessage());
-      throw e;
+    CertificateException first = null;
+    for (int n = chain.length; n >= 1; n--) {
+      try {
+        pkix.run(n == chain.length ? chain : java.util.Arrays.copyOf(chain, n));
+        return;
+      } catch (CertificateException e) {
+        if (first == null) {
+          first = e;
+        }
+      }
     }
+    if (first == null) {
+      first = new CertificateException("no certificate presented");
+    }
+    refusal = CaFiles.oneLine(first.getMessage());
+    throw first;
   }
 
   @Override

@@ -80,7 +80,7 @@ public final class CaFiles {
     if (!Files.exists(k) || Files.exists(dir.resolve("ca-next.crt"))) {
       return List.of();
     }
-    if (sameKey(k, dir.resolve("ca.key"))) {
+    if (keyOf(dir.resolve("ca.crt"), k)) {
       return List.of();
     }
     return List.of(
@@ -142,19 +142,23 @@ public final class CaFiles {
     }
   }
 
-  /** True when both files exist and hold the same private key (as PEM, in any of its forms). */
-  private static boolean sameKey(Path a, Path b) {
+  /**
+   * True when {@code key} holds the private key of the certificate in {@code crt} (in any PEM form:
+   * fresh eyes, session 46, compared encodings, and a SEC1 copy of ca.key was "not the key").
+   */
+  private static boolean keyOf(Path crt, Path key) {
     try {
-      if (!Files.exists(b)) {
+      if (!Files.exists(crt)) {
         return false;
       }
-      return java.util.Arrays.equals(
-          dev.ironcore.maintenance.certs.Pem.decodePrivateKey(Files.readString(a)).getEncoded(),
-          dev.ironcore.maintenance.certs.Pem.decodePrivateKey(Files.readString(b)).getEncoded());
+      // parse checks that the key belongs to the certificate
+      CertificateAuthority.parse(
+          Files.readString(crt), Files.readString(key), crt.toString(), key.toString());
+      return true;
     } catch (IOException e) {
-      throw new Refusal("cannot read " + a + " / " + b + ": " + e.getMessage());
+      throw new Refusal("cannot read " + crt + " / " + key + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
-      return false; // not a key: not the promoted one
+      return false; // not a key or no certificate: not the promoted one
     }
   }
 

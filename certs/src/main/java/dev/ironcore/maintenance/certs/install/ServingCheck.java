@@ -95,7 +95,8 @@ final class ServingCheck {
               + ca.getNotBefore().toInstant()
               + " (now "
               + now
-              + ": was it made on a machine whose clock runs ahead?); use another CA");
+              + ": was it made on a machine whose clock runs ahead?); make rotate-certs replaces"
+              + " it with a new CA, or use another CA");
     }
     if (ca.getBasicConstraints() < 0) {
       throw new Refusal("CA " + caName + " is not a CA (basicConstraints); use another CA");

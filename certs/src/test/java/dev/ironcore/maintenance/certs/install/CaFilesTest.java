@@ -45,7 +45,11 @@ class CaFilesTest {
     files.writeCurrent(ca);
     files.writeNext(next);
     files.promoteNext(next);
-    Files.writeString(dir.resolve("ca-next.key"), next.privateKeyPem()); // killed mid-promotion
+    // killed mid-promotion; the key in another PEM form is the same key (fresh eyes: SEC1)
+    Files.writeString(
+        dir.resolve("ca-next.key"),
+        dev.ironcore.maintenance.certs.Pem.encodeSec1(
+            dev.ironcore.maintenance.certs.Pem.decodePrivateKey(next.privateKeyPem())));
     CaFiles.State promoted = files.read(Instant.now(), true);
     assertThat(promoted.current().get().certificate()).isEqualTo(next.certificate());
     assertThat(promoted.next()).isEmpty();

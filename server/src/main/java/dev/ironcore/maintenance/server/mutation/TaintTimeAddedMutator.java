@@ -141,7 +141,13 @@ public final class TaintTimeAddedMutator implements AdmissionHandler {
         // the client changed the stored time, not dropped it: say that it is not taken (fresh
         // eyes, session 46: kubectl printed "patched" and the time stayed as it was)
         unchanged.add(
-            "spec.taints[" + i + "] (" + name(taint, effect) + ") timeAdded " + present.asText());
+            "spec.taints["
+                + i
+                + "] ("
+                + name(taint, effect)
+                + ") timeAdded "
+                // a value that is no string as written (fresh eyes, session 46: it showed empty)
+                + (present.isTextual() ? present.asText() : present.toString()));
       }
       if (taint.has("timeAdded")) {
         patch.replace(path, wanted);

@@ -113,6 +113,12 @@ class TaintTimeAddedMutatorTest {
                 + " that time)");
     assertThat(MUTATOR.handle(request("v1alpha2", Operation.UPDATE, dropped, old)).warnings())
         .isEmpty();
+    // a value that is no string is shown as written (fresh eyes: it showed empty)
+    JsonNode odd = pool("[{'key':'b','effect':'NoExecute','timeAdded':{'a':1}}]");
+    assertThat(MUTATOR.handle(request("v1alpha2", Operation.UPDATE, odd, old)).warnings())
+        .singleElement()
+        .asString()
+        .startsWith("spec.taints[0] (b:NoExecute) timeAdded {\"a\":1} is not taken");
   }
 
   /**
