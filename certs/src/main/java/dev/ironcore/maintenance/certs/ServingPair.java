@@ -38,9 +38,8 @@ public record ServingPair(
     present("tls.crt", certificatePem);
     present("tls.key", privateKeyPem);
     // what the webhook server checks when it loads the pair: a pair it refuses is no usable pair
-    // here either (fresh eyes, session 46: a tls.crt with a foreign second certificate, or a
-    // 512-bit
-    // RSA key, passed make certs as "up to date" while the server refused to load it)
+    // here either (fresh eyes, session 46: a tls.crt with a foreign second certificate, or an RSA
+    // key of 512 bits, passed make certs as "up to date" while the server refused to load it)
     try {
       PemKeyStores.fromPem(certificatePem, privateKeyPem, new char[0], "tls.crt", "tls.key");
     } catch (IllegalStateException e) {
