@@ -160,6 +160,27 @@ final class ControllerProcess implements AutoCloseable {
   }
 
   /**
+   * For a failed test, before the process is killed: SIGQUIT, which makes the JVM print every
+   * thread's stack to its output (the test's log, after what it logged) without stopping it, and
+   * {@code /metrics} (work queues, informers, reconciles) written to {@code metricsFile}. A stuck
+   * worker or a silent watch can then be told apart after the run. Best effort: a process already
+   * gone is left as it is.
+   */
+  void diagnose(Path metricsFile) throws InterruptedException {
+    if (!process.isAlive()) {
+      return;
+    }
+    try {
+      resume(); // a paused JVM prints nothing
+      signal("QUIT");
+      java.nio.file.Files.writeString(metricsFile, metrics());
+    } catch (IOException e) {
+      System.err.println("diagnose " + process.pid() + ": " + e);
+    }
+    Thread.sleep(1000); // the dump is written by the JVM's signal thread
+  }
+
+  /**
    * Sends SIGKILL and returns at once (safe from any thread, e.g. a watch handler that wants the
    * process dead right after it saw a write); {@link #kill} also waits for the end.
    */

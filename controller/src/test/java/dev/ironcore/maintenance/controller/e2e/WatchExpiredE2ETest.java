@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The controller's watches expire for real in the middle of a drain: while the controller is frozen
@@ -41,7 +43,8 @@ class WatchExpiredE2ETest {
     cp =
         LocalControlPlane.start(
             SharedControlPlane.binDir(),
-            Path.of("target", "controlplane", ProcessHandle.current().pid() + "-expired"));
+            Path.of("target", "controlplane", ProcessHandle.current().pid() + "-expired"),
+            List.of("--v=3"));
   }
 
   @AfterAll
@@ -50,6 +53,19 @@ class WatchExpiredE2ETest {
       cp.close();
     }
   }
+
+  /**
+   * A failure leaves what tells a stuck loop worker from a silent watch: the controller's threads
+   * (in its log) and metrics ({@code <log>.metrics}); the API server logs every request ({@code
+   * --v=3}, kube-apiserver.N.log under target/controlplane/*-expired).
+   */
+  @RegisterExtension
+  final AfterTestExecutionCallback diagnoseFailure =
+      context -> {
+        if (context.getExecutionException().isPresent() && controller != null && log != null) {
+          controller.diagnose(Path.of(log + ".metrics"));
+        }
+      };
 
   @AfterEach
   void stop() throws Exception {
