@@ -240,6 +240,26 @@ class DroppedFieldsWarningTest {
         .singleElement()
         .asString()
         .contains("1 entry loses its tolerationSeconds");
+    // a twin lost and, in the same write, another entry with seconds changed: both counted,
+    // whatever order the looks come in (session 46's final read: one short for some keys)
+    for (String other : List.of("x", "a", "z", "m", "k1", "k2", "k3", "w9")) {
+      ObjectNode mixed =
+          twins(
+              UP
+                  + "},"
+                  + UP
+                  + ",'tolerationSeconds':30},{'key':'"
+                  + other
+                  + "','operator':'Exists','effect':'NoExecute','tolerationSeconds':20}");
+      ObjectNode mixedWrite = mixed.deepCopy();
+      ((ObjectNode) mixedWrite.at("/spec/tolerations/2")).put("key", other + "-renamed");
+      ((ArrayNode) mixedWrite.at("/spec/tolerations")).remove(0);
+      assertThat(HANDLER.handle(machine(Operation.UPDATE, mixedWrite, mixed)).warnings())
+          .as("plain twin removed and %s renamed", other)
+          .singleElement()
+          .asString()
+          .contains("2 entries lose their tolerationSeconds");
+    }
     // the annotation removed: the twin with seconds does lose them, and only it is counted
     ObjectNode old = twins(UP + "}," + UP + ",'tolerationSeconds':30}");
     ObjectNode bare = old.deepCopy();
