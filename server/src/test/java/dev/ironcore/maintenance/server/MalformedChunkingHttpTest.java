@@ -42,12 +42,7 @@ class MalformedChunkingHttpTest {
 
   private static String send(LoopbackServer started, int port, String chunks) throws Exception {
     try (java.net.Socket plain = new java.net.Socket("127.0.0.1", port);
-        javax.net.ssl.SSLSocket socket =
-            (javax.net.ssl.SSLSocket)
-                dev.ironcore.maintenance.certs.SslContexts.trusting(started.certs().caFile())
-                    .getSocketFactory()
-                    .createSocket(plain, "127.0.0.1", port, false)) {
-      socket.setSoTimeout(10_000);
+        javax.net.ssl.SSLSocket socket = RawHttp1.over(plain, started.certs(), port)) {
       var out = socket.getOutputStream();
       out.write(
           ("POST "

@@ -15,6 +15,23 @@ final class RawHttp1 {
   private RawHttp1() {}
 
   /**
+   * TLS over {@code plain}, an open TCP connection to the server on {@code port}, trusting the test
+   * CA (10 s read timeout): the test can half-close the TCP side ({@code plain.shutdownOutput()}, a
+   * FIN without TLS close_notify) as a client that leaves mid-request does. Closing the TLS socket
+   * closes {@code plain}.
+   */
+  static SSLSocket over(java.net.Socket plain, TestCertificates certs, int port)
+      throws IOException {
+    SSLSocket socket =
+        (SSLSocket)
+            SslContexts.trusting(certs.caFile())
+                .getSocketFactory()
+                .createSocket(plain, "127.0.0.1", port, true);
+    socket.setSoTimeout(10_000);
+    return socket;
+  }
+
+  /**
    * Opens a connection (5 s read timeout) and writes a JSON POST's head with {@code Content-Length:
    * declared}, then {@code bodyStart}.
    *

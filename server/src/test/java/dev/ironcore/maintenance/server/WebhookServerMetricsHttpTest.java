@@ -229,12 +229,7 @@ class WebhookServerMetricsHttpTest {
     int port = java.net.URI.create(base).getPort();
     String body = "{\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u-short\"";
     try (java.net.Socket plain = new java.net.Socket("127.0.0.1", port);
-        javax.net.ssl.SSLSocket socket =
-            (javax.net.ssl.SSLSocket)
-                dev.ironcore.maintenance.certs.SslContexts.trusting(certs.caFile())
-                    .getSocketFactory()
-                    .createSocket(plain, "127.0.0.1", port, false)) {
-      socket.setSoTimeout(10_000);
+        javax.net.ssl.SSLSocket socket = RawHttp1.over(plain, certs, port)) {
       var out = socket.getOutputStream();
       out.write(
           ("POST "
