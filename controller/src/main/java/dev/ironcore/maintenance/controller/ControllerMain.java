@@ -299,9 +299,17 @@ public final class ControllerMain implements Callable<Integer> {
                         + Cli.lastValue(spec, "--ironcore-kubeconfig")));
     org.slf4j.LoggerFactory.getLogger(ControllerMain.class)
         .info(
-            clusters.separate()
-                ? "CAPI Machines and leader election: {}; IronCore API (--ironcore-kubeconfig): {}"
-                : "CAPI Machines, IronCore API and leader election: {}",
+            (clusters.separate()
+                    ? leaderElect
+                        ? "CAPI Machines and leader election: {}; IronCore API (--ironcore-kubeconfig): {}"
+                        : "CAPI Machines: {}; IronCore API (--ironcore-kubeconfig): {}"
+                    : leaderElect
+                        ? "CAPI Machines, IronCore API and leader election: {}"
+                        : "CAPI Machines and IronCore API: {}")
+                + (leaderElect
+                    ? ""
+                    : " (no --leader-elect: this process writes without a Lease; run one"
+                        + " replica only)"),
             clusters.capi().getMasterUrl(),
             clusters.ironcore().getMasterUrl());
     if (clusters.separate()
@@ -458,7 +466,14 @@ public final class ControllerMain implements Callable<Integer> {
                 ? "controller stopping before it took part in leader election"
                 : gate.leads()
                     ? "controller stopping: loops finish their passes, then the Lease is released"
-                    : "controller stopping: a standby (no loops ran, no Lease of its own to release)");
+                    : startBegan.get()
+                        // it led, then missed the renew deadline (paused, or the API server
+                        // silent): its writes are refused already (fresh eyes: "a standby")
+                        ? "controller stopping: it led but has not renewed the Lease within the"
+                            + " renew deadline, so its loops' writes are refused; loops finish"
+                            + " their passes"
+                        : "controller stopping: a standby (no loops ran, no Lease of its own to"
+                            + " release)");
     app.close();
     if (startBegan.get() && !startEnded.await(START_END_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
       log.warn(
@@ -593,15 +608,25 @@ public final class ControllerMain implements Callable<Integer> {
   }
 
   /**
-   * A client of {@code config}; fabric8 reads the kubeconfig's certificate and key files here, so a
-   * file that is missing or unusable is a flag error naming {@code source} (fresh eyes: a missing
-   * {@code certificate-authority} file ended the start with "An error has occurred." and the path
-   * only).
+   * The {@code User-Agent} of every request: kube-apiserver names the manager of a write in {@code
+   * metadata.managedFields} after it (up to the first {@code /}), so the pools' taints and
+   * conditions and the CAPI Machines' hook and finalizer show as written by {@code
+   * ironcore-maintenance-controller}, not by {@code fabric8-kubernetes-client} as any other fabric8
+   * program (fresh eyes: the drain simulator's writes looked the same).
+   */
+  static final String USER_AGENT = "ironcore-maintenance-controller/v1";
+
+  /**
+   * A client of {@code config} (its {@code User-Agent} set to {@link #USER_AGENT}); fabric8 reads
+   * the kubeconfig's certificate and key files here, so a file that is missing or unusable is a
+   * flag error naming {@code source} (fresh eyes: a missing {@code certificate-authority} file
+   * ended the start with "An error has occurred." and the path only).
    */
   private KubernetesClient client(
       Config config,
       java.util.function.Consumer<io.fabric8.kubernetes.client.http.HttpClient.Builder> gated,
       String source) {
+    config.setUserAgent(USER_AGENT);
     try {
       return KubeconfigContext.build(
           source,

@@ -218,7 +218,12 @@ public final class LeaderElection {
                         },
                         leader -> {
                           readiness.observedLeader(leader);
-                          LOG.info("leader election: current leader is {}", leader);
+                          if (leader == null) {
+                            // fabric8 reports a released Lease (no holderIdentity) as null
+                            LOG.info("leader election: no replica holds the Lease (released)");
+                          } else {
+                            LOG.info("leader election: current leader is {}", leader);
+                          }
                         }))
                 .build())
         .build()

@@ -134,7 +134,8 @@ public final class Cli {
 
   private static int oneLine(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
-    StartFailure.report(cl.getErr(), cl.getCommandName(), flat(String.valueOf(firstCause(e))));
+    StartFailure.report(
+        cl.getErr(), cl.getCommandName(), flat(String.valueOf(firstCause(e, args))));
     return cl.getCommandSpec().exitCodeOnInvalidInput();
   }
 
@@ -144,7 +145,7 @@ public final class Cli {
    * '--tls-cert-file'"; the unknown name is the mistake to name, with picocli's suggestions ({@code
    * Unknown option: '--tls-cert-fil=a.crt' (did you mean --tls-cert-file?)}).
    */
-  private static String firstCause(CommandLine.ParameterException e) {
+  private static String firstCause(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
     java.util.List<String> unmatched = cl.getUnmatchedArguments();
     CommandLine.UnmatchedArgumentException unknown =
@@ -158,8 +159,38 @@ public final class Cli {
     }
     java.util.List<String> suggestions = unknown.getSuggestions();
     return suggestions.isEmpty()
-        ? unknown.getMessage()
+        ? unknown.getMessage() + booleanValueHint(cl.getCommandSpec(), unmatched, args)
         : unknown.getMessage() + " (did you mean " + String.join(" or ", suggestions) + "?)";
+  }
+
+  /**
+   * For {@code --leader-elect true}: a boolean flag takes no separate value (as with Go's flag
+   * package), so picocli reports {@code true} as an unmatched argument; the hint names the form
+   * that works ({@code --leader-elect=true}). Empty unless the first unmatched argument is {@code
+   * true} or {@code false} right after a boolean option.
+   */
+  static String booleanValueHint(
+      CommandLine.Model.CommandSpec spec, List<String> unmatched, String[] args) {
+    if (unmatched.isEmpty() || args == null) {
+      return "";
+    }
+    String value = unmatched.get(0);
+    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+      return "";
+    }
+    for (int i = 1; i < args.length; i++) {
+      if (args[i].equals(value)) {
+        CommandLine.Model.OptionSpec option = spec.findOption(args[i - 1]);
+        if (option != null && option.typeInfo().isBoolean()) {
+          return " (a boolean flag takes its value after '=': "
+              + args[i - 1]
+              + "="
+              + value.toLowerCase(java.util.Locale.ROOT)
+              + ")";
+        }
+      }
+    }
+    return "";
   }
 
   /**

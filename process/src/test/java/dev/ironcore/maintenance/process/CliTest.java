@@ -71,6 +71,25 @@ class CliTest {
     assertThat(demo.on).as("nothing read from the file").isFalse();
   }
 
+  /**
+   * {@code --on true}: a boolean flag takes no separate value; the line says how to write it (fresh
+   * eyes, session 47: "Unmatched argument at index 4: 'true'" alone).
+   */
+  @Test
+  void aBooleanFlagsSeparateValueIsAnsweredWithTheFormThatWorks() {
+    StringWriter err = new StringWriter();
+    assertThat(run(new Demo(), err, "--tls-cert-file=a.crt", "--on", "TRUE")).isEqualTo(2);
+    assertThat(err.toString())
+        .isEqualTo(
+            "demo: Unmatched argument at index 2: 'TRUE' (a boolean flag takes its value after"
+                + " '=': --on=true)\n");
+    StringWriter other = new StringWriter();
+    assertThat(run(new Demo(), other, "--tls-cert-file=a.crt", "--period=1m", "true")).isEqualTo(2);
+    assertThat(other.toString())
+        .as("not after a boolean flag: no hint")
+        .isEqualTo("demo: Unmatched argument at index 2: 'true'\n");
+  }
+
   @Test
   void aBadFlagIsOneLineAndExitCode2() {
     StringWriter err = new StringWriter();

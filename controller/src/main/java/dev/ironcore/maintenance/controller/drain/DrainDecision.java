@@ -42,7 +42,9 @@ public final class DrainDecision {
    * (a forced deletion); its pre-drain hook is released so that CAPI is not held for good.
    */
   public static final String FINALIZER_REMOVED =
-      "finalizer " + Names.CLEANUP_FINALIZER + " was removed by someone else during the deletion";
+      "finalizer "
+          + Names.CLEANUP_FINALIZER
+          + " was removed during the deletion, not by this controller";
 
   /** {@link DrainStep.Release} reason: the selector no longer selects the Machine. */
   public static final String NOT_SELECTED = "--capi-machine-selector no longer selects it";
@@ -283,7 +285,13 @@ public final class DrainDecision {
                       ? ""
                       : "; Machines still bound to pool "
                           + capi.nodeName()
-                          + " are not waited for"),
+                          + " are not waited for"
+                          // fresh eyes, session 47: only the pool's event said so
+                          + (carriesMaintenanceTaint(in.pool())
+                              ? "; its "
+                                  + Names.MAINTENANCE_TAINT_KEY
+                                  + " taints stay: remove them if the node stays in service"
+                              : "")),
               DrainEvent.When.BEFORE_WRITE));
       return new DrainOutcome(step, null, events, null);
     }

@@ -77,11 +77,12 @@ class DrainDecisionTest {
               assertThat(e.when()).isEqualTo(DrainEvent.When.BEFORE_WRITE);
               assertThat(e.message())
                   .isEqualTo(
-                      "finalizer maintenance.ironcore.dev/machinepool-cleanup was removed by"
-                          + " someone else during the deletion: drain cancelled, releasing the"
-                          + " pre-drain hook, so CAPI may drain and delete the node; Machines"
-                          + " still bound"
-                          + " to pool pool-a are not waited for");
+                      "finalizer maintenance.ironcore.dev/machinepool-cleanup was removed"
+                          + " during the deletion, not by this controller: drain cancelled,"
+                          + " releasing the pre-drain hook, so CAPI may drain and delete the"
+                          + " node; Machines still bound to pool pool-a are not waited for; its"
+                          + " maintenance.ironcore.dev taints stay: remove them if the node"
+                          + " stays in service");
             });
   }
 

@@ -119,6 +119,12 @@ class TwoClustersE2ETest {
                     .containsExactlyInAnyOrder(
                         "maintenance.ironcore.dev:NoSchedule",
                         "maintenance.ironcore.dev:NoExecute"));
+    assertThat(managers(world.pool(pool)))
+        .as("managedFields name the controller as the writer of the taints")
+        .contains("ironcore-maintenance-controller");
+    assertThat(managers(world.capiMachine("node")))
+        .as("and of the pre-drain hook")
+        .contains("ironcore-maintenance-controller");
     eventually().until(() -> world.machine("vm-1").getMetadata().getDeletionTimestamp() != null);
     eventually()
         .untilAsserted(
@@ -140,6 +146,13 @@ class TwoClustersE2ETest {
     assertThat(evictedEvents(world.client.v1().events().inNamespace(world.ns).list().getItems()))
         .as("no Evicted event in the CAPI cluster")
         .isEmpty();
+  }
+
+  /** The managers of {@code object}'s managedFields entries. */
+  private static List<String> managers(io.fabric8.kubernetes.api.model.HasMetadata object) {
+    return object.getMetadata().getManagedFields().stream()
+        .map(io.fabric8.kubernetes.api.model.ManagedFieldsEntry::getManager)
+        .toList();
   }
 
   /**
