@@ -22,10 +22,28 @@ public final class DrainBudget {
   /**
    * @param admitted whether this drain may taint its pool now
    * @param position 1-based place among the waiting drains (1 = next)
-   * @param inProgress pools holding a slot, sorted; one whose drain is stuck (past {@code
-   *     --drain-timeout}) followed by {@code " (DrainStuck)"}, so the queue says what it waits for
+   * @param inProgress pools holding a slot while they drain, sorted; one whose drain is stuck (past
+   *     {@code --drain-timeout}) followed by {@code " (DrainStuck)"}, so the queue says what it
+   *     waits for
+   * @param released pools holding a slot after their drain released its pre-drain hook, while
+   *     Cluster API still drains and deletes the node, sorted, each as {@code pool-6 (drained, CAPI
+   *     Machine ns/node-6 still being deleted, held by pre-drain.delete.hook...)}: the queue names
+   *     what it waits for there (fresh eyes, session 47: "draining pool-6" for a pool drained long
+   *     ago whose CAPI Machine another team's pre-drain hook held)
    */
-  public record Verdict(boolean admitted, int position, List<String> inProgress) {}
+  public record Verdict(
+      boolean admitted, int position, List<String> inProgress, List<String> released) {
+
+    /** A verdict without drained pools holding a slot. */
+    public Verdict(boolean admitted, int position, List<String> inProgress) {
+      this(admitted, position, inProgress, List.of());
+    }
+
+    /** Pools holding a slot, drained or not. */
+    public int slotsInUse() {
+      return inProgress.size() + released.size();
+    }
+  }
 
   /** First deleted, first served; the name breaks ties. */
   static final Comparator<DrainSlot> ORDER =
@@ -42,18 +60,34 @@ public final class DrainBudget {
             .filter(d -> d.inProgress() && d.stuck())
             .map(DrainSlot::pool)
             .collect(java.util.stream.Collectors.toSet());
-    List<String> inProgress =
+    // a pool is draining while any of its drains holds the hook; drained once all released it
+    java.util.Set<String> draining =
         fleet.stream()
-            .filter(DrainSlot::inProgress)
+            .filter(d -> d.inProgress() && d.hookHeld())
             .map(DrainSlot::pool)
-            .distinct()
+            .collect(java.util.stream.Collectors.toSet());
+    List<String> inProgress =
+        draining.stream()
             .sorted()
             .map(p -> stuck.contains(p) ? p + " (" + MaintenanceCondition.STUCK_REASON + ")" : p)
+            .toList();
+    List<String> released =
+        fleet.stream()
+            .filter(d -> d.inProgress() && !draining.contains(d.pool()))
+            .sorted(Comparator.comparing(DrainSlot::pool).thenComparing(ORDER))
+            .collect(
+                java.util.stream.Collectors.toMap(
+                    DrainSlot::pool,
+                    DrainBudget::released,
+                    (first, second) -> first,
+                    java.util.TreeMap::new))
+            .values()
+            .stream()
             .toList();
     // in progress, or not queued at all (a pool tainted before the deletion, a held drain)
     boolean noWait = fleet.stream().anyMatch(d -> d.key().equals(key) && !d.waiting());
     if (max <= 0 || noWait) {
-      return new Verdict(true, 1, inProgress);
+      return new Verdict(true, 1, inProgress, released);
     }
     List<String> waitingPools = waitingPools(fleet);
     String pool =
@@ -66,8 +100,18 @@ public final class DrainBudget {
     if (index < 0) {
       index = waitingPools.size();
     }
-    int free = max - inProgress.size();
-    return new Verdict(index < free, index + 1, inProgress);
+    Verdict counted = new Verdict(false, index + 1, inProgress, released);
+    return new Verdict(index < max - counted.slotsInUse(), index + 1, inProgress, released);
+  }
+
+  /** A drained pool's slot, with what Cluster API still waits for. */
+  private static String released(DrainSlot d) {
+    return d.pool()
+        + " (drained, CAPI Machine "
+        + d.key()
+        + " still being deleted"
+        + (d.otherHooks().isEmpty() ? "" : ", held by " + String.join(", ", d.otherHooks()))
+        + ")";
   }
 
   /** The pools of the waiting drains, each once, in the order of its first drain. */

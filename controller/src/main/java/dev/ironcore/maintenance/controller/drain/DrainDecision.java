@@ -138,9 +138,17 @@ public final class DrainDecision {
             "waiting for a free drain slot (--max-concurrent-drains="
                 + policy.maxConcurrentDrains()
                 + "): "
-                + (v.inProgress().isEmpty()
+                + (v.slotsInUse() == 0
                     ? "the drains ahead in the queue start first"
-                    : "draining " + String.join(", ", v.inProgress()))
+                    : String.join(
+                        "; ",
+                        java.util.stream.Stream.of(
+                                v.inProgress().isEmpty()
+                                    ? ""
+                                    : "draining " + String.join(", ", v.inProgress()),
+                                String.join(", ", v.released()))
+                            .filter(part -> !part.isEmpty())
+                            .toList()))
                 + "; position "
                 + v.position()
                 + " in the queue";

@@ -92,6 +92,33 @@ public final class DrainFleet {
         live && !tainted && hook && !shared,
         shared,
         hook,
-        maintenance != null && MaintenanceCondition.STUCK_REASON.equals(maintenance.getReason()));
+        maintenance != null && MaintenanceCondition.STUCK_REASON.equals(maintenance.getReason()),
+        otherHooks(m));
   }
+
+  /**
+   * CAPI's lifecycle hook annotations ({@code pre-drain}, {@code pre-terminate}) other than ours.
+   */
+  private static List<String> otherHooks(CapiMachine m) {
+    Map<String, String> annotations = m.getMetadata().getAnnotations();
+    if (annotations == null) {
+      return List.of();
+    }
+    return annotations.keySet().stream()
+        .filter(
+            k ->
+                (k.startsWith(PRE_DRAIN_HOOK_PREFIX) || k.startsWith(PRE_TERMINATE_HOOK_PREFIX))
+                    && !k.equals(Names.PRE_DRAIN_HOOK_ANNOTATION))
+        .sorted()
+        .toList();
+  }
+
+  /** Cluster API's pre-drain hook annotations: {@code <prefix><owner>}. */
+  static final String PRE_DRAIN_HOOK_PREFIX = "pre-drain.delete.hook.machine.cluster.x-k8s.io/";
+
+  /**
+   * Cluster API's pre-terminate hook annotations: they hold the node's deletion after its drain.
+   */
+  static final String PRE_TERMINATE_HOOK_PREFIX =
+      "pre-terminate.delete.hook.machine.cluster.x-k8s.io/";
 }

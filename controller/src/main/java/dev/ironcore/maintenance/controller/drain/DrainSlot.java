@@ -24,6 +24,10 @@ import java.time.Instant;
  *     until its pool is deleted, while Cluster API drains and deletes the node)
  * @param stuck its pool's condition {@code Maintenance} says {@code DrainStuck} (held past {@code
  *     --drain-timeout}): the queue behind it says so
+ * @param otherHooks the CAPI Machine's lifecycle hooks other than ours (annotation keys {@code
+ *     pre-drain.delete.hook.machine.cluster.x-k8s.io/*} and {@code
+ *     pre-terminate.delete.hook.machine.cluster.x-k8s.io/*}), sorted: what keeps Cluster API from
+ *     deleting the node once our hook is released, named in the queue behind it
  */
 public record DrainSlot(
     String key,
@@ -33,11 +37,29 @@ public record DrainSlot(
     boolean waiting,
     boolean held,
     boolean hookHeld,
-    boolean stuck) {
+    boolean stuck,
+    java.util.List<String> otherHooks) {
+
+  public DrainSlot {
+    otherHooks = java.util.List.copyOf(otherHooks);
+  }
 
   /** A slot whose drain is not held by a shared pool and still holds its hook. */
   public DrainSlot(
       String key, Instant deletedAt, String pool, boolean inProgress, boolean waiting) {
     this(key, deletedAt, pool, inProgress, waiting, false, true, false);
+  }
+
+  /** A slot on a CAPI Machine without lifecycle hooks of others. */
+  public DrainSlot(
+      String key,
+      Instant deletedAt,
+      String pool,
+      boolean inProgress,
+      boolean waiting,
+      boolean held,
+      boolean hookHeld,
+      boolean stuck) {
+    this(key, deletedAt, pool, inProgress, waiting, held, hookHeld, stuck, java.util.List.of());
   }
 }

@@ -82,6 +82,68 @@ class DrainBudgetTest {
         .isEqualTo(new DrainBudget.Verdict(false, 1, List.of("p0", "p1 (DrainStuck)")));
   }
 
+  /**
+   * A drain that released its hook keeps its slot while Cluster API drains and deletes the node;
+   * the queue behind it says so and names the hooks of others that hold the CAPI Machine (fresh
+   * eyes, session 47: "draining pool-6" for a pool drained long before, with another team's
+   * pre-drain hook on its CAPI Machine).
+   */
+  @Test
+  void theQueueNamesADrainedPoolAndTheHooksThatHoldItsCapiMachine() {
+    var drained =
+        dev.ironcore.maintenance.controller.Fixtures.capiMachine(
+            "pool-6",
+            true,
+            List.of(
+                dev.ironcore.maintenance.api.Names.CAPI_MACHINE_FINALIZER,
+                dev.ironcore.maintenance.api.Names.CLEANUP_FINALIZER),
+            java.util.Map.of(
+                "pre-drain.delete.hook.machine.cluster.x-k8s.io/other-team", "other",
+                "pre-terminate.delete.hook.machine.cluster.x-k8s.io/volumes", "csi",
+                "example.com/note", "x"));
+    drained.getMetadata().setName("node-6");
+    var draining = dev.ironcore.maintenance.controller.Fixtures.marked("pool-5", true);
+    draining.getMetadata().setName("node-5");
+    var queued = dev.ironcore.maintenance.controller.Fixtures.marked("pool-7", true);
+    queued.getMetadata().setName("node-7");
+    queued.getMetadata().setDeletionTimestamp("2026-11-29T08:00:05Z");
+    var fleet =
+        DrainFleet.of(
+            List.of(drained, draining, queued),
+            name ->
+                name.equals("pool-7")
+                    ? dev.ironcore.maintenance.controller.Fixtures.pool(name)
+                    : dev.ironcore.maintenance.controller.Fixtures.pool(
+                        name, maintenance("NoExecute", "2026-11-29T08:00:00Z")),
+            labels -> true,
+            T.plusSeconds(60));
+    String drainedSlot =
+        "pool-6 (drained, CAPI Machine ns/node-6 still being deleted, held by"
+            + " pre-drain.delete.hook.machine.cluster.x-k8s.io/other-team,"
+            + " pre-terminate.delete.hook.machine.cluster.x-k8s.io/volumes)";
+    assertThat(DrainBudget.check("ns/node-7", fleet, 2))
+        .isEqualTo(new DrainBudget.Verdict(false, 1, List.of("pool-5"), List.of(drainedSlot)));
+    assertThat(DrainBudget.check("ns/node-7", fleet, 3).admitted()).isTrue();
+    var message =
+        DrainDecision.decide(
+                new DrainInput(
+                    queued,
+                    true,
+                    dev.ironcore.maintenance.controller.Fixtures.pool("pool-7"),
+                    List.of(),
+                    fleet,
+                    List.of()),
+                new DrainPolicy(java.time.Duration.ofMinutes(30), 2),
+                java.time.Clock.fixed(T.plusSeconds(60), java.time.ZoneOffset.UTC))
+            .condition()
+            .message();
+    assertThat(message)
+        .isEqualTo(
+            "waiting for a free drain slot (--max-concurrent-drains=2): draining pool-5; "
+                + drainedSlot
+                + "; position 1 in the queue");
+  }
+
   @Test
   void aDrainWhosePoolIsAlreadyTaintedKeepsItsSlotEvenOverBudget() {
     var over = List.of(inProgress("ns/a", 0, "a"), inProgress("ns/b", 1, "b"));
