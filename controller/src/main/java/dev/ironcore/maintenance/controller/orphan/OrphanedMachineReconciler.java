@@ -80,19 +80,34 @@ public final class OrphanedMachineReconciler implements Reconciler {
                 live.getMetadata().getDeletionTimestamp() != null
                     && Objects.equals(live.boundPoolName(), pool),
             e -> e.removeFinalizer(Names.POOLLET_FINALIZER));
-    firstSeen.remove(key);
+    Instant seen = firstSeen.remove(key);
     if (released) {
-      String message =
-          "Removed finalizer "
-              + Names.POOLLET_FINALIZER
-              + ": the Machine is deleting and its MachinePool "
-              + pool
-              + " does not exist, so no poollet can release it (waited "
-              + DurationFlag.format(grace)
-              + ")";
+      String message = releasedMessage(pool, seen == null ? now : seen, now, grace);
       LOG.warn("machine {}: {}", key, message);
       events.record(machine, "Warning", REASON, message);
     }
     return Result.done();
+  }
+
+  /**
+   * The {@value #REASON} message: the time this process saw the Machine orphaned, which is the
+   * grace period or more (fresh eyes, session 47: "waited 40s" after a wait of 2m51s, the grace
+   * counted anew by each new leader).
+   *
+   * @param seen when this process first saw it orphaned
+   */
+  static String releasedMessage(String pool, Instant seen, Instant now, Duration grace) {
+    return "Removed finalizer "
+        + Names.POOLLET_FINALIZER
+        + ": the Machine is deleting and its MachinePool "
+        + pool
+        + " does not exist, so no poollet can release it (seen so by this controller since "
+        + seen.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+        + ", "
+        + DurationFlag.format(
+            Duration.between(seen, now).truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
+        + "; --orphaned-machine-grace="
+        + DurationFlag.format(grace)
+        + ")";
   }
 }

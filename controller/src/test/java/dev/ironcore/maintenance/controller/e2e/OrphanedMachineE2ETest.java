@@ -50,7 +50,10 @@ class OrphanedMachineE2ETest extends InProcessController {
             e -> {
               assertThat(e.getType()).isEqualTo("Warning");
               assertThat(e.getInvolvedObject().getName()).isEqualTo("vm-orphan");
-              assertThat(e.getMessage()).contains(world.poolName("never-existed"));
+              assertThat(e.getMessage())
+                  .contains(world.poolName("never-existed"))
+                  .contains("(seen so by this controller since ")
+                  .contains("; --orphaned-machine-grace=3s)");
             });
     // bound to an existing pool: only the poollet releases it
     assertThat(world.machine("vm-kept").getMetadata().getFinalizers())

@@ -65,4 +65,24 @@ class OrphanDecisionTest {
         .as("no poollet finalizer")
         .isEqualTo(no);
   }
+
+  /**
+   * The release's message gives the time this process saw the Machine orphaned, not the grace
+   * period (fresh eyes, session 47: "waited 40s" after 2m51s, the grace counted anew by each
+   * leader).
+   */
+  @Test
+  void theReleaseMessageSaysHowLongThisControllerSawItOrphaned() {
+    assertThat(
+            OrphanedMachineReconciler.releasedMessage(
+                "ghost",
+                java.time.Instant.parse("2026-12-07T10:44:21.600Z"),
+                java.time.Instant.parse("2026-12-07T10:47:12.100Z"),
+                java.time.Duration.ofSeconds(40)))
+        .isEqualTo(
+            "Removed finalizer machinepoollet.ironcore.dev/machine: the Machine is deleting and"
+                + " its MachinePool ghost does not exist, so no poollet can release it (seen so by"
+                + " this controller since 2026-12-07T10:44:21Z, 2m50s;"
+                + " --orphaned-machine-grace=40s)");
+  }
 }
