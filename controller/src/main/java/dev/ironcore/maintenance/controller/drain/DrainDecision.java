@@ -201,7 +201,13 @@ public final class DrainDecision {
           step,
           s.pool(),
           waiting,
-          MaintenanceCondition.draining(waiting),
+          // since when, on the condition only (constant, so no further write): kubectl shows how
+          // long a drain has been going (fresh eyes, session 47: only DrainStuck said). The
+          // taint's time only, the pool's: two CAPI Machines naming one pool, deleted at different
+          // times, would rewrite each other's message
+          MaintenanceCondition.draining(
+              waiting
+                  + (hold.tainted() == null ? "" : " (drain started at " + hold.tainted() + ")")),
           events,
           policy.drainTimeout(),
           hold);
@@ -580,9 +586,8 @@ public final class DrainDecision {
             + pool
             + " has held the pre-drain hook longer than --drain-timeout="
             + HumanDuration.of(timeout)
-            + (hold.tainted() != null
-                ? " (drain started at " + hold.tainted()
-                : " (CAPI Machine deleted at " + hold.deletedAt())
+            + " ("
+            + hold.started()
             + "); the hook is kept; "
             + waiting;
     events.add(
@@ -670,6 +675,16 @@ public final class DrainDecision {
     /** The taint's time, else the deletion's; null when neither. */
     Instant since() {
       return tainted != null ? tainted : deletedAt;
+    }
+
+    /**
+     * Since when the drain holds the hook, in words: {@code drain started at <taint's timeAdded>},
+     * else {@code CAPI Machine deleted at <deletionTimestamp>}.
+     */
+    String started() {
+      return tainted != null
+          ? "drain started at " + tainted
+          : "CAPI Machine deleted at " + deletedAt;
     }
   }
 

@@ -124,6 +124,10 @@ class DrainOutcomeTest {
             timeout40s,
             at(Duration.ofSeconds(80)));
     assertThat(started.condition().reason()).isEqualTo("Draining");
+    assertThat(started.condition().message())
+        .as("kubectl shows since when it drains (fresh eyes, session 47: only DrainStuck said)")
+        .isEqualTo(
+            "waiting for 1 Machine: ns/vm-1 (to be evicted) (drain started at 2026-11-29T08:00:44Z)");
     assertThat(started.requeueAfter()).as("36 s of 40 s held").isEqualTo(Duration.ofSeconds(4));
 
     var stuck =
