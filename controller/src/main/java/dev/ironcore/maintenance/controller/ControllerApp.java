@@ -99,10 +99,14 @@ public final class ControllerApp implements AutoCloseable {
     return started && w != null && w.ready();
   }
 
-  /** Liveness: false once an informer stayed down longer than the threshold. */
+  /**
+   * Liveness: false once an informer stayed down longer than the threshold, or while the
+   * connections to the IronCore API server are stalled ({@link ApiServerReach#stalled()}).
+   */
   public boolean isHealthy() {
     InformerWatchdog w = watchdog;
-    return w == null || w.healthy();
+    ApiServerReach r = reach;
+    return (w == null || w.healthy()) && (r == null || !r.stalled());
   }
 
   /**

@@ -26,6 +26,17 @@ import org.slf4j.LoggerFactory;
  * server's, and a single failed probe is not an outage. {@link #observedSince()} is then the time
  * of that answer: every pool's grace period counts from it, as from a restart of this process
  * (IronCore IEP-15: the first sighting starts the timer).
+ *
+ * <p>A connection that went silent without a reset (a load balancer, NAT or firewall that dropped
+ * its state) stays silent for ever: the JDK's HTTP/2 client keeps sending every request over it,
+ * and the watches' WebSockets wait on theirs, so the process would never see the API server again
+ * (fresh eyes, session 47: 4 minutes after the network came back, nothing had reconnected; Go's
+ * client-go pings its HTTP/2 connections and closes a silent one within about 45 s). Once the API
+ * server has been unreachable for {@link #STALL_TICKS} ticks, each tick also probes over a new
+ * connection ({@code freshProbe}); when that one is answered while this process's are not, its
+ * connections are {@link #stalled()}: {@code /healthz} fails, so that Kubernetes restarts the
+ * process, which connects anew. An API server that is down answers neither, so an outage does not
+ * restart the controller.
  */
 public final class ApiServerReach implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerReach.class);
@@ -36,7 +47,15 @@ public final class ApiServerReach implements AutoCloseable {
   /** Ticks in a row without an answer after which the API server counts as unreachable. */
   public static final int PATIENCE_TICKS = 3;
 
+  /**
+   * Ticks without an answer (about 20 s) after which each tick also probes over a new connection.
+   */
+  public static final int STALL_TICKS = 10;
+
   private final Supplier<CompletableFuture<Integer>> probe;
+  private final Supplier<CompletableFuture<Integer>> freshProbe;
+  private CompletableFuture<Integer> freshInFlight;
+  private Instant stalledSince;
   private final Clock clock;
   private final String what;
   private ScheduledExecutorService ticker;
@@ -50,10 +69,16 @@ public final class ApiServerReach implements AutoCloseable {
   /**
    * @param probe sends one probe; completes with the HTTP status, or exceptionally when there was
    *     no answer
+   * @param freshProbe sends one probe over a new connection, not this process's
    * @param what the API server, for the log (e.g. its URL)
    */
-  ApiServerReach(Supplier<CompletableFuture<Integer>> probe, Clock clock, String what) {
+  ApiServerReach(
+      Supplier<CompletableFuture<Integer>> probe,
+      Supplier<CompletableFuture<Integer>> freshProbe,
+      Clock clock,
+      String what) {
     this.probe = probe;
+    this.freshProbe = freshProbe;
     this.clock = clock;
     this.what = what;
   }
@@ -65,11 +90,25 @@ public final class ApiServerReach implements AutoCloseable {
     String master = client.getMasterUrl().toString();
     URI readyz = URI.create(master.endsWith("/") ? master : master + "/").resolve("readyz");
     HttpClient http = client.getHttpClient();
+    io.fabric8.kubernetes.client.Config config = client.getConfiguration();
     return new ApiServerReach(
         () -> {
           HttpRequest request =
               http.newHttpRequestBuilder().uri(readyz).timeout(30, TimeUnit.SECONDS).build();
           return http.sendAsync(request, String.class).thenApply(r -> r.code());
+        },
+        () -> {
+          // a client of its own (its own connection), closed after the answer
+          HttpClient fresh =
+              new dev.ironcore.maintenance.api.client.KubeHttpClientFactory()
+                  .newBuilder(config)
+                  .build();
+          HttpRequest request =
+              fresh.newHttpRequestBuilder().uri(readyz).timeout(10, TimeUnit.SECONDS).build();
+          return fresh
+              .sendAsync(request, String.class)
+              .thenApply(r -> r.code())
+              .whenComplete((code, e) -> fresh.close());
         },
         clock,
         master);
@@ -106,6 +145,15 @@ public final class ApiServerReach implements AutoCloseable {
   }
 
   /**
+   * Whether this process's connections to the API server are stalled: it has not answered them for
+   * {@link #STALL_TICKS} ticks or more while it answered a probe over a new connection, and none
+   * since. {@code /healthz} fails while this is true.
+   */
+  public synchronized boolean stalled() {
+    return stalledSince != null;
+  }
+
+  /**
    * One probe tick: counts the tick without an answer, loses the API server after {@link
    * #PATIENCE_TICKS} of them in a row, and sends a probe unless one is in flight.
    */
@@ -114,13 +162,16 @@ public final class ApiServerReach implements AutoCloseable {
     if (ticksWithoutAnswer > PATIENCE_TICKS && lostAt == null) {
       lostAt = clock.instant();
       LOG.warn(
-          "API server {} unreachable (no answer to GET /readyz for {} probe intervals of {} s;"
+          "API server {} unreachable (no answer, or 5xx only, to GET /readyz for {} probe intervals of {} s;"
               + " last: {}): no pool is set Ready=Unknown until its agent had the grace period"
               + " after the API server answers again",
           what,
           PATIENCE_TICKS,
           INTERVAL.toSeconds(),
           lastProblem);
+    }
+    if (ticksWithoutAnswer > STALL_TICKS && stalledSince == null && freshInFlight == null) {
+      probeFresh();
     }
     if (inFlight != null) {
       return;
@@ -138,6 +189,35 @@ public final class ApiServerReach implements AutoCloseable {
     sent.whenComplete((code, failure) -> answered(sent, code, failure));
   }
 
+  private void probeFresh() {
+    CompletableFuture<Integer> sent;
+    try {
+      sent = freshProbe.get();
+    } catch (RuntimeException e) {
+      return;
+    }
+    freshInFlight = sent;
+    sent.whenComplete((code, failure) -> freshAnswered(sent, code, failure));
+  }
+
+  private synchronized void freshAnswered(
+      CompletableFuture<Integer> sent, Integer code, Throwable e) {
+    if (freshInFlight == sent) {
+      freshInFlight = null;
+    }
+    if (e != null || code >= 500 || lostAt == null || stalledSince != null) {
+      return;
+    }
+    stalledSince = clock.instant();
+    LOG.error(
+        "API server {} answers on a new connection but not on this process's connections"
+            + " (none answered since {} or earlier: dropped without a reset, e.g. by a load"
+            + " balancer, NAT or firewall); /healthz fails from now, so that Kubernetes restarts"
+            + " the controller, which connects anew",
+        what,
+        lostAt);
+  }
+
   private synchronized void answered(CompletableFuture<Integer> sent, Integer code, Throwable e) {
     if (inFlight == sent) {
       inFlight = null;
@@ -151,6 +231,14 @@ public final class ApiServerReach implements AutoCloseable {
       return;
     }
     ticksWithoutAnswer = 0;
+    if (stalledSince != null) {
+      LOG.info(
+          "API server {} answers this process's connections again (stalled since {}): /healthz"
+              + " passes again",
+          what,
+          stalledSince);
+      stalledSince = null;
+    }
     if (lostAt != null) {
       since = clock.instant();
       LOG.info(

@@ -16,11 +16,17 @@ class ApiServerReachTest {
   private static final Instant T0 = Instant.parse("2026-12-05T10:00:00Z");
   private Instant now = T0;
   private final List<CompletableFuture<Integer>> probes = new ArrayList<>();
+  private final List<CompletableFuture<Integer>> freshProbes = new ArrayList<>();
   private final ApiServerReach reach =
       new ApiServerReach(
           () -> {
             CompletableFuture<Integer> f = new CompletableFuture<>();
             probes.add(f);
+            return f;
+          },
+          () -> {
+            CompletableFuture<Integer> f = new CompletableFuture<>();
+            freshProbes.add(f);
             return f;
           },
           new Clock() {
@@ -118,5 +124,37 @@ class ApiServerReachTest {
     reach.tick();
     last().complete(200);
     assertThat(reach.observedSince()).isEqualTo(Instant.EPOCH);
+  }
+
+  /**
+   * Connections that went silent without a reset (fresh eyes, session 47: nothing reconnected 4
+   * minutes after the network came back): after {@link ApiServerReach#STALL_TICKS} ticks without an
+   * answer, a probe over a new connection; answered, the process's connections count as stalled
+   * (healthz fails) until they answer again. Unanswered (the API server is down), nothing stalls.
+   */
+  @Test
+  void connectionsThatStaySilentWhileANewOneIsAnsweredAreStalled() {
+    for (int i = 0; i < ApiServerReach.STALL_TICKS; i++) {
+      reach.tick();
+    }
+    assertThat(reach.reachable()).isFalse();
+    assertThat(freshProbes).as("not before the stall ticks").isEmpty();
+    reach.tick();
+    assertThat(freshProbes).hasSize(1);
+    freshProbes.get(0).completeExceptionally(new IOException("connect timed out"));
+    assertThat(reach.stalled()).as("down for every connection: an outage").isFalse();
+    reach.tick();
+    assertThat(freshProbes).hasSize(2);
+    freshProbes.get(1).complete(503);
+    assertThat(reach.stalled()).as("a 5xx is no answer").isFalse();
+    reach.tick();
+    freshProbes.get(2).complete(200);
+    assertThat(reach.stalled()).isTrue();
+    reach.tick();
+    assertThat(freshProbes).as("no further fresh probe once stalled").hasSize(3);
+    assertThat(probes).as("the process's own probe still in flight").hasSize(1);
+    probes.get(0).complete(200);
+    assertThat(reach.stalled()).isFalse();
+    assertThat(reach.reachable()).isTrue();
   }
 }
