@@ -1,0 +1,80 @@
+package dev.ironcore.maintenance.controller.e2e;
+
+import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ironcore.maintenance.testkit.faults.SilentTcpProxy;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The controller's connections to the IronCore API server go silent without a reset (a stalled load
+ * balancer, NAT or firewall: {@link SilentTcpProxy}) and stay so after the network is back, while
+ * new connections work: the process cannot recover them itself (the JDK's HTTP/2 client and the
+ * WebSocket watches wait on them), so {@code /healthz} must fail for Kubernetes to restart it
+ * (fresh eyes, session 47: 4 minutes after the network came back nothing had reconnected and {@code
+ * /healthz} said 200). A proxy, because a real API server cannot produce this fault.
+ */
+class StalledConnectionE2ETest {
+  private ControllerProcess controller;
+  private SilentTcpProxy proxy;
+
+  @AfterEach
+  void stop() throws Exception {
+    if (controller != null) {
+      controller.close();
+    }
+    if (proxy != null) {
+      proxy.close();
+    }
+  }
+
+  @Test
+  void connectionsStalledWhileNewOnesAreAnsweredFailTheLivenessProbe() throws Exception {
+    ControllerWorld world = new ControllerWorld();
+    String kubeconfig = Files.readString(world.cp.kubeconfig());
+    Matcher server = Pattern.compile("server: (https://[^\\s]+)").matcher(kubeconfig);
+    assertThat(server.find()).as("a server in the kubeconfig").isTrue();
+    URI api = URI.create(server.group(1));
+    proxy = SilentTcpProxy.start(new InetSocketAddress(api.getHost(), api.getPort()));
+    Path dir = Files.createDirectories(Path.of("target", "stalled"));
+    Path proxied =
+        Files.writeString(
+            dir.resolve(world.ns + ".kubeconfig"),
+            kubeconfig.replace(server.group(1), "https://" + api.getHost() + ":" + proxy.port()));
+    Path log = dir.resolve(world.ns + ".log");
+    controller =
+        ControllerProcess.start(world.cp.kubeconfig(), log, "--ironcore-kubeconfig=" + proxied);
+    ControllerWorld.processStarts()
+        .until(() -> controller.probe("/readyz") == 200 && controller.probe("/healthz") == 200);
+
+    proxy.silence();
+    eventually()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> Files.readString(log).contains("unreachable (no answer"));
+    assertThat(controller.probe("/healthz"))
+        .as("an API server that answers no connection is an outage, not a reason to restart")
+        .isEqualTo(200);
+    // past the ticks after which the probe also tries new connections, which get no answer either
+    Thread.sleep(
+        dev.ironcore.maintenance.controller.health.ApiServerReach.INTERVAL
+            .multipliedBy(dev.ironcore.maintenance.controller.health.ApiServerReach.STALL_TICKS + 2)
+            .toMillis());
+    assertThat(controller.probe("/healthz"))
+        .as("still an outage for every connection")
+        .isEqualTo(200);
+
+    proxy.heal(); // new connections pass; the controller's stay silent
+    eventually().atMost(Duration.ofSeconds(60)).until(() -> controller.probe("/healthz") == 503);
+    assertThat(Files.readString(log))
+        .contains("answers on a new connection but not on this process's connections")
+        .contains("/healthz fails from now");
+  }
+}
