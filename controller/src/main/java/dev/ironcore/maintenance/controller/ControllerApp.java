@@ -166,19 +166,28 @@ public final class ControllerApp implements AutoCloseable {
    * saying why). A group not served at all (Cluster API not installed yet, or its CRD being
    * installed) is logged at WARN: the informer keeps trying until the start's sync deadline.
    *
-   * @throws IllegalStateException naming the versions served and what is needed
+   * @throws IllegalStateException naming the versions served and what is needed; or when the API
+   *     server refuses the credentials (401, 403; {@link RefusedRequest}) or does not answer (after
+   *     fabric8's retries)
    */
   private void capiServed() {
     io.fabric8.kubernetes.api.model.APIGroup group;
     try {
       group = clusters.capi().getApiGroup(Names.CAPI_GROUP);
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-      LOG.warn(
-          "cannot read which versions of {} {} serves: {}",
-          Names.CAPI_GROUP,
-          clusters.capi().getMasterUrl(),
-          Cli.reason(e));
-      return;
+      // as for compute.ironcore.dev: refused credentials or no answer end the start here (fresh
+      // eyes, session 47: a WARN, then 60 s more until the caches' deadline, in two-cluster mode)
+      String what =
+          "cannot read which versions of "
+              + Names.CAPI_GROUP
+              + " "
+              + clusters.capi().getMasterUrl()
+              + " serves";
+      java.util.Optional<String> refused = RefusedRequest.describe(e);
+      IllegalStateException failure =
+          new IllegalStateException(what + ": " + refused.orElseGet(() -> Cli.reason(e)));
+      failure.addSuppressed(e);
+      throw failure;
     }
     List<String> versions =
         group == null || group.getVersions() == null

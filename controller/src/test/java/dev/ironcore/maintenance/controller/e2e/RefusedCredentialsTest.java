@@ -47,6 +47,26 @@ class RefusedCredentialsTest {
         .doesNotContain("GOAWAY");
   }
 
+  /**
+   * Two clusters, the CAPI one refusing the token: named at once as for the IronCore API (fresh
+   * eyes, session 47: a WARN, and the start failed 72 s later at the caches' deadline).
+   */
+  @Test
+  void aTokenTheCapiApiServerRefusesIsNamedAtOnceWithTwoClusters() throws Exception {
+    TestCluster cp = TestClusters.shared();
+    String log =
+        run(
+            cp,
+            new AuthInfoBuilder().withToken("bogus").build(),
+            "--ironcore-kubeconfig=" + cp.kubeconfig());
+    assertThat(log)
+        .endsWith(
+            "ironcore-maintenance-controller: cannot read which versions of cluster.x-k8s.io "
+                + masterUrl(cp)
+                + " serves: answered 401 Unauthorized (check the kubeconfig's credentials, or in a"
+                + " pod its service account token)\n");
+  }
+
   /** With leader election the dry-run create of the Lease (a POST) is the first request. */
   @Test
   void aRefusedTokenStopsALeaderElectionStartToo() throws Exception {
