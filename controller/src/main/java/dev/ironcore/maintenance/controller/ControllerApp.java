@@ -248,7 +248,20 @@ public final class ControllerApp implements AutoCloseable {
       throw new IllegalStateException(what, e);
     }
     ComputeApi api = ComputeApi.of(served);
-    if (api.delayedEviction()) {
+    if (served.isEmpty()) {
+      // as for cluster.x-k8s.io: say which API server and what to check (fresh eyes, session 47:
+      // an --ironcore-kubeconfig naming the CAPI cluster got an INFO line, then a failure at the
+      // caches' deadline saying 404)
+      LOG.warn(
+          "{} does not serve compute.ironcore.dev ({}): the MachinePool and Machine informers"
+              + " list nothing until it does, and the start fails if the caches have not synced"
+              + " within 60 s",
+          clusters.ironcore().getMasterUrl(),
+          clusters.separate()
+              ? "does --ironcore-kubeconfig name the IronCore API server, with its CRDs installed?"
+              : "are IronCore's CRDs installed? with the IronCore API in another cluster, name it"
+                  + " with --ironcore-kubeconfig");
+    } else if (api.delayedEviction()) {
       LOG.info(
           "compute.ironcore.dev serves {}: reading {}, delayed eviction on (tolerationSeconds)",
           served,
@@ -257,7 +270,7 @@ public final class ControllerApp implements AutoCloseable {
       LOG.info(
           "compute.ironcore.dev serves {}: reading {}, delayed eviction off (v1alpha1-only API"
               + " server; a matching toleration tolerates for good)",
-          served.isEmpty() ? "nothing yet" : served,
+          served,
           api.apiVersion());
     }
     capiServed();
