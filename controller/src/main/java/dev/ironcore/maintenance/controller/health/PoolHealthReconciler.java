@@ -232,7 +232,8 @@ public final class PoolHealthReconciler implements Reconciler {
     return why
         + (leaseRenewTime == null
             ? (leaseExists
-                ? "no renewTime in " + lease + " (never renewed)"
+                // fresh eyes, session 47: "never renewed" of a Lease whose renewTime was removed
+                ? "no renewTime in " + lease + " (never renewed, or removed)"
                 : lease + " does not exist (deleted, or never created)")
             : lease + " last renewed at " + leaseRenewTime);
   }

@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * What a failed pass says in the log: for an API request, the request, the HTTP code and the API
  * server's own message (e.g. {@code PATCH .../machinepools/pool-a answered 500: Internal error
  * occurred: failed calling webhook "machinepool.maintenance.ironcore.dev": ... context deadline
- * exceeded}), or, when no answer came, why (e.g. {@code java.net.http.HttpTimeoutException: request
- * timed out}); fabric8's own text buries these in a long line or leaves them out.
+ * exceeded}), or, when no answer came, why (e.g. {@code request timed out (HttpTimeoutException)});
+ * fabric8's own text buries these in a long line or leaves them out.
  */
 public final class ApiFailure {
   private ApiFailure() {}
@@ -39,7 +39,19 @@ public final class ApiFailure {
       root = root.getCause();
     }
     return (request == null ? k.getMessage() : request + " got no answer")
-        + (root == k ? "" : ": " + root);
+        + (root == k ? "" : ": " + cause(root));
+  }
+
+  /**
+   * Why no answer came, for operators: the message, then the exception's simple name ({@code
+   * request timed out (HttpTimeoutException)}), not the Java class path (fresh eyes, session 47:
+   * {@code java.net.http.HttpTimeoutException: request timed out} in Events).
+   */
+  static String cause(Throwable root) {
+    String name = root.getClass().getSimpleName();
+    return root.getMessage() == null || root.getMessage().isBlank()
+        ? name
+        : root.getMessage() + " (" + name + ")";
   }
 
   /**

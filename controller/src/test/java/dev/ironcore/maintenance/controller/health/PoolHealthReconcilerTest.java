@@ -20,7 +20,7 @@ class PoolHealthReconcilerTest {
     assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(50), null, null, "pool-1", true))
         .isEqualTo(
             "no Lease renewal or Ready change within the grace period (50 s); no renewTime in"
-                + " Lease ironcore-machinepool-lease/pool-1 (never renewed)");
+                + " Lease ironcore-machinepool-lease/pool-1 (never renewed, or removed)");
     // fresh eyes (session 43): a deleted Lease was reported as "none, or never renewed"
     assertThat(PoolHealthReconciler.silence(Duration.ofSeconds(50), null, null, "pool-1", false))
         .isEqualTo(

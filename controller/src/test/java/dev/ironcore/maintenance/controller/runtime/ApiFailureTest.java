@@ -85,9 +85,7 @@ class ApiFailureTest {
                 + " failed.",
             new java.io.IOException("wrapped", new HttpTimeoutException("request timed out")));
     assertThat(ApiFailure.describe(e))
-        .isEqualTo(
-            "patch MachinePool p got no answer: java.net.http.HttpTimeoutException: request timed"
-                + " out");
+        .isEqualTo("patch MachinePool p got no answer: request timed out (HttpTimeoutException)");
     assertThat(ApiFailure.isServerSide(e)).isTrue();
   }
 
@@ -100,8 +98,7 @@ class ApiFailureTest {
             new java.net.ConnectException("Connection refused"));
     assertThat(ApiFailure.describe(e))
         .isEqualTo(
-            "delete Machine tenant-a/vm-1 got no answer: java.net.ConnectException: Connection"
-                + " refused");
+            "delete Machine tenant-a/vm-1 got no answer: Connection refused (ConnectException)");
   }
 
   @Test
