@@ -202,12 +202,10 @@ public final class DrainDecision {
           s.pool(),
           waiting,
           // since when, on the condition only (constant, so no further write): kubectl shows how
-          // long a drain has been going (fresh eyes, session 47: only DrainStuck said). The
-          // taint's time only, the pool's: two CAPI Machines naming one pool, deleted at different
-          // times, would rewrite each other's message
-          MaintenanceCondition.draining(
-              waiting
-                  + (hold.tainted() == null ? "" : " (drain started at " + hold.tainted() + ")")),
+          // long a drain has been going (fresh eyes, session 47: only DrainStuck said). The pool's
+          // taint time, not this drain's: two CAPI Machines naming one pool, deleted on either
+          // side of it, would rewrite each other's message (review, session 47)
+          MaintenanceCondition.draining(waiting + taintedSince(in.pool(), now)),
           events,
           policy.drainTimeout(),
           hold);
@@ -301,7 +299,7 @@ public final class DrainDecision {
                           + capi.nodeName()
                           + " are not waited for"
                           // fresh eyes, session 47: only the pool's event said so
-                          + (carriesMaintenanceTaint(in.pool())
+                          + (in.pool() != null && carriesMaintenanceTaint(in.pool())
                               ? "; its "
                                   + Names.MAINTENANCE_TAINT_KEY
                                   + " taints stay: remove them if the node stays in service"
@@ -729,6 +727,16 @@ public final class DrainDecision {
    * it was written by hand; counting {@code --drain-timeout} from it would keep the drain from ever
    * being stuck (fresh eyes: {@code 2030-01-01T00:00:00Z}).
    */
+  /**
+   * {@code " (tainted since <timeAdded>)"}: the {@code timeAdded} of the pool's {@code
+   * maintenance.ironcore.dev:NoExecute} taint, the same for every drain of the pool; empty without
+   * one, or for one in the future.
+   */
+  static String taintedSince(MachinePool pool, Instant now) {
+    Instant added = pool == null ? null : maintenanceTaintAdded(pool);
+    return added == null || isFuture(added, now) ? "" : " (tainted since " + added + ")";
+  }
+
   private static boolean isFuture(Instant added, Instant now) {
     return added.isAfter(now.plus(TAINTED_BEFORE_SLACK));
   }

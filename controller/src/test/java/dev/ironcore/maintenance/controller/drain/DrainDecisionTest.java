@@ -87,6 +87,32 @@ class DrainDecisionTest {
   }
 
   /**
+   * The same without a pool (gone, or never there): the hook is released, the message says nothing
+   * of taints (review, session 47: a NullPointerException on every pass held CAPI for good).
+   */
+  @Test
+  void ourFinalizerRemovedWithoutAPoolReleasesTheHook() {
+    var m =
+        capiMachine(
+            "pool-x",
+            true,
+            List.of(Names.CAPI_MACHINE_FINALIZER),
+            Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
+    var outcome =
+        DrainDecision.decide(
+            new DrainInput(m, true, null, List.of()),
+            DrainPolicy.defaults(),
+            java.time.Clock.systemUTC());
+    assertThat(outcome.step()).isEqualTo(new DrainStep.Release(DrainDecision.FINALIZER_REMOVED));
+    assertThat(outcome.events())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .endsWith("Machines still bound to pool pool-x are not waited for"));
+  }
+
+  /**
    * A nodeRef written by hand onto a pool that another, live CAPI Machine uses: draining it would
    * evict that Machine's VMs and delete its pool (fresh eyes, session 32: tainted, drained and
    * deleted). The drain holds its hook without tainting, and names the other Machine.

@@ -127,7 +127,22 @@ class DrainOutcomeTest {
     assertThat(started.condition().message())
         .as("kubectl shows since when it drains (fresh eyes, session 47: only DrainStuck said)")
         .isEqualTo(
-            "waiting for 1 Machine: ns/vm-1 (to be evicted) (drain started at 2026-11-29T08:00:44Z)");
+            "waiting for 1 Machine: ns/vm-1 (to be evicted) (tainted since 2026-11-29T08:00:44Z)");
+    // a second CAPI Machine naming the pool, deleted after its taint: the same message (review,
+    // session 47: this drain's own start differed and the two rewrote the condition)
+    var later = marked("pool-a", true);
+    later.getMetadata().setName("capi-2");
+    later.getMetadata().setDeletionTimestamp("2026-11-29T08:01:00Z");
+    assertThat(
+            decide(
+                    later,
+                    taintedAfter(Duration.ofSeconds(44)),
+                    blocking,
+                    timeout40s,
+                    at(Duration.ofSeconds(80)))
+                .condition()
+                .message())
+        .isEqualTo(started.condition().message());
     assertThat(started.requeueAfter()).as("36 s of 40 s held").isEqualTo(Duration.ofSeconds(4));
 
     var stuck =
