@@ -626,7 +626,11 @@ public final class ControllerMain implements Callable<Integer> {
       Config config,
       java.util.function.Consumer<io.fabric8.kubernetes.client.http.HttpClient.Builder> gated,
       String source) {
-    config.setUserAgent(USER_AGENT);
+    // fabric8's own, unless the user set one (KUBERNETES_USER_AGENT, kubernetes.user.agent)
+    if (config.getUserAgent() == null
+        || config.getUserAgent().startsWith("fabric8-kubernetes-client")) {
+      config.setUserAgent(USER_AGENT);
+    }
     try {
       return KubeconfigContext.build(
           source,

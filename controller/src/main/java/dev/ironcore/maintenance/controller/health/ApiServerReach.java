@@ -31,12 +31,15 @@ import org.slf4j.LoggerFactory;
  * its state) stays silent for ever: the JDK's HTTP/2 client keeps sending every request over it,
  * and the watches' WebSockets wait on theirs, so the process would never see the API server again
  * (fresh eyes, session 47: 4 minutes after the network came back, nothing had reconnected; Go's
- * client-go pings its HTTP/2 connections and closes a silent one within about 45 s). Once the API
- * server has been unreachable for {@link #STALL_TICKS} ticks, each tick also probes over a new
- * connection ({@code freshProbe}); when that one is answered while this process's are not, its
- * connections are {@link #stalled()}: {@code /healthz} fails, so that Kubernetes restarts the
- * process, which connects anew. An API server that is down answers neither, so an outage does not
- * restart the controller.
+ * client-go pings its HTTP/2 connections and closes a silent one within about 45 s). Once this
+ * process's probe has been silent for {@link #STALL_TICKS} ticks, the probe also goes over a new
+ * connection ({@code freshProbe}, one at a time, 10 s each); when that one is answered while this
+ * process's probe stays silent {@link #CONFIRM_TICKS} ticks longer, its connections are {@link
+ * #stalled()}: {@code /healthz} fails, so that Kubernetes restarts the process, which connects
+ * anew. Only silence counts (a probe still in flight or timed out): an answer, a 5xx too (e.g. an
+ * API server shutting down behind a load balancer), or a refused connection (the JDK opens a new
+ * one for the next request) is no stall, and an API server that is down answers neither, so an
+ * outage does not restart the controller.
  */
 public final class ApiServerReach implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerReach.class);
@@ -48,14 +51,26 @@ public final class ApiServerReach implements AutoCloseable {
   public static final int PATIENCE_TICKS = 3;
 
   /**
-   * Ticks without an answer (about 20 s) after which each tick also probes over a new connection.
+   * Ticks of silence on this process's connection (about 20 s) after which the probe also goes over
+   * a new connection.
    */
   public static final int STALL_TICKS = 10;
 
+  /**
+   * Ticks this process's probe must stay silent after a new connection was answered before its
+   * connections count as stalled (an API server coming back answers both within them).
+   */
+  public static final int CONFIRM_TICKS = 3;
+
   private final Supplier<CompletableFuture<Integer>> probe;
   private final Supplier<CompletableFuture<Integer>> freshProbe;
-  private CompletableFuture<Integer> freshInFlight;
+  private boolean freshInFlight;
+  private Integer freshAnsweredAt;
   private Instant stalledSince;
+  private int silentTicks;
+  private boolean lastTimedOut;
+  private boolean reportedFreshSilence;
+  private boolean reportedFreshFailure;
   private final Clock clock;
   private final String what;
   private ScheduledExecutorService ticker;
@@ -90,7 +105,11 @@ public final class ApiServerReach implements AutoCloseable {
     String master = client.getMasterUrl().toString();
     URI readyz = URI.create(master.endsWith("/") ? master : master + "/").resolve("readyz");
     HttpClient http = client.getHttpClient();
-    io.fabric8.kubernetes.client.Config config = client.getConfiguration();
+    // sent once (the shared Config keeps fabric8's retries, which would stretch a probe to minutes)
+    io.fabric8.kubernetes.client.Config config =
+        new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration())
+            .withRequestRetryBackoffLimit(0)
+            .build();
     return new ApiServerReach(
         () -> {
           HttpRequest request =
@@ -98,17 +117,23 @@ public final class ApiServerReach implements AutoCloseable {
           return http.sendAsync(request, String.class).thenApply(r -> r.code());
         },
         () -> {
-          // a client of its own (its own connection), closed after the answer
+          // a client of its own (its own connection), closed after the answer (on Java 17 the
+          // JDK's client and its connection go with the garbage collector)
           HttpClient fresh =
               new dev.ironcore.maintenance.api.client.KubeHttpClientFactory()
                   .newBuilder(config)
                   .build();
-          HttpRequest request =
-              fresh.newHttpRequestBuilder().uri(readyz).timeout(10, TimeUnit.SECONDS).build();
-          return fresh
-              .sendAsync(request, String.class)
-              .thenApply(r -> r.code())
-              .whenComplete((code, e) -> fresh.close());
+          try {
+            HttpRequest request =
+                fresh.newHttpRequestBuilder().uri(readyz).timeout(10, TimeUnit.SECONDS).build();
+            return fresh
+                .sendAsync(request, String.class)
+                .thenApply(r -> r.code())
+                .whenComplete((code, e) -> fresh.close());
+          } catch (RuntimeException e) {
+            fresh.close();
+            throw e;
+          }
         },
         clock,
         master);
@@ -145,9 +170,10 @@ public final class ApiServerReach implements AutoCloseable {
   }
 
   /**
-   * Whether this process's connections to the API server are stalled: it has not answered them for
-   * {@link #STALL_TICKS} ticks or more while it answered a probe over a new connection, and none
-   * since. {@code /healthz} fails while this is true.
+   * Whether this process's connections to the API server are stalled: its probe has been silent (in
+   * flight or timed out) for more than {@link #STALL_TICKS} ticks, a probe over a new connection
+   * was answered, and its own stayed silent {@link #CONFIRM_TICKS} ticks longer; until its own
+   * probe gets any answer or fails otherwise. {@code /healthz} fails while this is true.
    */
   public synchronized boolean stalled() {
     return stalledSince != null;
@@ -155,9 +181,22 @@ public final class ApiServerReach implements AutoCloseable {
 
   /**
    * One probe tick: counts the tick without an answer, loses the API server after {@link
-   * #PATIENCE_TICKS} of them in a row, and sends a probe unless one is in flight.
+   * #PATIENCE_TICKS} of them in a row, and sends a probe unless one is in flight; counts the tick
+   * of silence, and past {@link #STALL_TICKS} of them probes over a new connection (built and sent
+   * outside the lock) or, {@link #CONFIRM_TICKS} after that one was answered, declares the
+   * connections stalled.
    */
-  synchronized void tick() {
+  void tick() {
+    boolean fresh;
+    synchronized (this) {
+      fresh = tickLocked();
+    }
+    if (fresh) {
+      probeFresh();
+    }
+  }
+
+  private synchronized boolean tickLocked() {
     ticksWithoutAnswer++;
     if (ticksWithoutAnswer > PATIENCE_TICKS && lostAt == null) {
       lostAt = clock.instant();
@@ -170,11 +209,29 @@ public final class ApiServerReach implements AutoCloseable {
           INTERVAL.toSeconds(),
           lastProblem);
     }
-    if (ticksWithoutAnswer > STALL_TICKS && stalledSince == null && freshInFlight == null) {
-      probeFresh();
+    if (inFlight != null || lastTimedOut) {
+      silentTicks++;
+    }
+    boolean fresh = false;
+    if (stalledSince == null && freshAnsweredAt != null) {
+      if (silentTicks >= freshAnsweredAt + CONFIRM_TICKS) {
+        stalledSince = clock.instant();
+        LOG.error(
+            "API server {} answers on a new connection but not on this process's connections"
+                + " (silent for {} probe intervals of {} s; last: {}: dropped without a reset, e.g."
+                + " by a load balancer, NAT or firewall); /healthz fails from now, so that"
+                + " Kubernetes restarts the controller, which connects anew",
+            what,
+            silentTicks,
+            INTERVAL.toSeconds(),
+            lastProblem);
+      }
+    } else if (stalledSince == null && silentTicks > STALL_TICKS && !freshInFlight) {
+      freshInFlight = true;
+      fresh = true;
     }
     if (inFlight != null) {
-      return;
+      return fresh;
     }
     Instant sentAt = clock.instant();
     CompletableFuture<Integer> sent;
@@ -182,11 +239,12 @@ public final class ApiServerReach implements AutoCloseable {
       sent = probe.get();
     } catch (RuntimeException e) {
       lastProblem = "could not send it: " + e;
-      return;
+      return fresh;
     }
     inFlight = sent;
     lastProblem = "sent at " + sentAt + ", no answer yet";
     sent.whenComplete((code, failure) -> answered(sent, code, failure));
+    return fresh;
   }
 
   private void probeFresh() {
@@ -194,33 +252,66 @@ public final class ApiServerReach implements AutoCloseable {
     try {
       sent = freshProbe.get();
     } catch (RuntimeException e) {
-      return;
+      synchronized (this) {
+        if (!reportedFreshFailure) {
+          reportedFreshFailure = true;
+          LOG.warn("API server {}: cannot probe it over a new connection: {}", what, e.toString());
+        }
+      }
+      sent = CompletableFuture.failedFuture(e);
     }
-    freshInFlight = sent;
-    sent.whenComplete((code, failure) -> freshAnswered(sent, code, failure));
+    sent.whenComplete(this::freshAnswered);
   }
 
-  private synchronized void freshAnswered(
-      CompletableFuture<Integer> sent, Integer code, Throwable e) {
-    if (freshInFlight == sent) {
-      freshInFlight = null;
-    }
-    if (e != null || code >= 500 || lostAt == null || stalledSince != null) {
+  private synchronized void freshAnswered(Integer code, Throwable e) {
+    freshInFlight = false;
+    if (e != null || code >= 500) {
+      if (!reportedFreshSilence && stalledSince == null) {
+        reportedFreshSilence = true;
+        LOG.info(
+            "API server {} does not answer a new connection either ({}): an outage, not a"
+                + " stalled connection",
+            what,
+            e != null
+                ? "failed: " + (e.getCause() != null ? e.getCause() : e)
+                : "answered " + code);
+      }
       return;
     }
-    stalledSince = clock.instant();
-    LOG.error(
-        "API server {} answers on a new connection but not on this process's connections"
-            + " (none answered since {} or earlier: dropped without a reset, e.g. by a load"
-            + " balancer, NAT or firewall); /healthz fails from now, so that Kubernetes restarts"
-            + " the controller, which connects anew",
-        what,
-        lostAt);
+    if (stalledSince == null && freshAnsweredAt == null && silentTicks > STALL_TICKS) {
+      freshAnsweredAt = silentTicks;
+    }
+  }
+
+  /** Whether a probe failed by timing out (silence), not by a refused connection or the like. */
+  private static boolean timedOut(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof java.net.http.HttpTimeoutException
+          || c instanceof java.util.concurrent.TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private synchronized void answered(CompletableFuture<Integer> sent, Integer code, Throwable e) {
     if (inFlight == sent) {
       inFlight = null;
+    }
+    lastTimedOut = e != null && timedOut(e);
+    if (!lastTimedOut) {
+      // any answer (a 5xx too) or another failure: this connection is not silent
+      silentTicks = 0;
+      freshAnsweredAt = null;
+      reportedFreshSilence = false;
+      if (stalledSince != null) {
+        LOG.info(
+            "API server {} answers this process's connections again (stalled since {}): /healthz"
+                + " passes again",
+            what,
+            stalledSince);
+        stalledSince = null;
+      }
     }
     if (e != null) {
       lastProblem = "failed: " + (e.getCause() != null ? e.getCause() : e);
@@ -231,14 +322,6 @@ public final class ApiServerReach implements AutoCloseable {
       return;
     }
     ticksWithoutAnswer = 0;
-    if (stalledSince != null) {
-      LOG.info(
-          "API server {} answers this process's connections again (stalled since {}): /healthz"
-              + " passes again",
-          what,
-          stalledSince);
-      stalledSince = null;
-    }
     if (lostAt != null) {
       since = clock.instant();
       LOG.info(

@@ -128,33 +128,76 @@ class ApiServerReachTest {
 
   /**
    * Connections that went silent without a reset (fresh eyes, session 47: nothing reconnected 4
-   * minutes after the network came back): after {@link ApiServerReach#STALL_TICKS} ticks without an
-   * answer, a probe over a new connection; answered, the process's connections count as stalled
-   * (healthz fails) until they answer again. Unanswered (the API server is down), nothing stalls.
+   * minutes after the network came back): past {@link ApiServerReach#STALL_TICKS} ticks of silence,
+   * a probe over a new connection; answered, and this process's probe silent {@link
+   * ApiServerReach#CONFIRM_TICKS} ticks longer, the connections are stalled (healthz fails) until
+   * they answer again. A new connection unanswered too (the API server is down), nothing stalls.
    */
   @Test
   void connectionsThatStaySilentWhileANewOneIsAnsweredAreStalled() {
-    for (int i = 0; i < ApiServerReach.STALL_TICKS; i++) {
+    int ticks = 0;
+    while (freshProbes.isEmpty() && ticks < 100) {
       reach.tick();
+      ticks++;
     }
+    assertThat(ticks)
+        .as("fresh probes after the stall ticks")
+        .isEqualTo(ApiServerReach.STALL_TICKS + 2);
     assertThat(reach.reachable()).isFalse();
-    assertThat(freshProbes).as("not before the stall ticks").isEmpty();
-    reach.tick();
-    assertThat(freshProbes).hasSize(1);
     freshProbes.get(0).completeExceptionally(new IOException("connect timed out"));
-    assertThat(reach.stalled()).as("down for every connection: an outage").isFalse();
     reach.tick();
+    assertThat(reach.stalled()).as("down for every connection: an outage").isFalse();
     assertThat(freshProbes).hasSize(2);
     freshProbes.get(1).complete(503);
-    assertThat(reach.stalled()).as("a 5xx is no answer").isFalse();
     reach.tick();
+    assertThat(reach.stalled()).as("a 5xx is no answer").isFalse();
     freshProbes.get(2).complete(200);
+    for (int i = 0; i < ApiServerReach.CONFIRM_TICKS - 1; i++) {
+      reach.tick();
+      assertThat(reach.stalled()).as("confirming, tick %d", i).isFalse();
+    }
+    reach.tick();
     assertThat(reach.stalled()).isTrue();
     reach.tick();
     assertThat(freshProbes).as("no further fresh probe once stalled").hasSize(3);
     assertThat(probes).as("the process's own probe still in flight").hasSize(1);
-    probes.get(0).complete(200);
+    probes.get(0).complete(503);
+    assertThat(reach.stalled()).as("any answer, a 5xx too, ends the stall").isFalse();
+    assertThat(reach.reachable()).as("a 5xx is not reachable").isFalse();
+  }
+
+  /**
+   * An API server coming back answers the new connection and then ours: within the confirmation
+   * ticks no stall (review, session 47: a false ERROR and /healthz 503 on a restart).
+   */
+  @Test
+  void anApiServerComingBackIsNoStall() {
+    while (freshProbes.isEmpty()) {
+      reach.tick();
+    }
+    freshProbes.get(0).complete(200);
+    reach.tick();
+    last().complete(200);
+    for (int i = 0; i < 5; i++) {
+      reach.tick();
+      last().complete(200);
+    }
     assertThat(reach.stalled()).isFalse();
     assertThat(reach.reachable()).isTrue();
+  }
+
+  /**
+   * A refused connection is no silence (the JDK connects anew for the next request): no probe over
+   * a new connection, no stall.
+   */
+  @Test
+  void refusedConnectionsAreNoStall() {
+    for (int i = 0; i < 3 * ApiServerReach.STALL_TICKS; i++) {
+      reach.tick();
+      last().completeExceptionally(new java.net.ConnectException("Connection refused"));
+    }
+    assertThat(reach.reachable()).isFalse();
+    assertThat(freshProbes).isEmpty();
+    assertThat(reach.stalled()).isFalse();
   }
 }

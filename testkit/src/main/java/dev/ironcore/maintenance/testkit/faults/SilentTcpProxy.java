@@ -74,8 +74,9 @@ public final class SilentTcpProxy implements AutoCloseable {
 
   private void acceptLoop() {
     while (!server.isClosed()) {
+      Socket client = null;
       try {
-        Socket client = server.accept();
+        client = server.accept();
         Socket upstream = new Socket(target.getAddress(), target.getPort());
         Link link = new Link(client, upstream, silentForNew);
         links.add(link);
@@ -83,6 +84,13 @@ public final class SilentTcpProxy implements AutoCloseable {
         pump(link, upstream, client, "down");
       } catch (IOException e) {
         // closed, or the target refused: the client sees its connection end
+        if (client != null) {
+          try {
+            client.close();
+          } catch (IOException ignored) {
+            // already closed
+          }
+        }
       }
     }
   }
