@@ -18,7 +18,6 @@ import dev.ironcore.maintenance.controller.runtime.Handlers;
 import dev.ironcore.maintenance.controller.runtime.Keys;
 import dev.ironcore.maintenance.controller.runtime.LoggedReconciler;
 import dev.ironcore.maintenance.controller.runtime.Loop;
-import dev.ironcore.maintenance.process.Cli;
 import dev.ironcore.maintenance.process.DurationFlag;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -170,6 +169,25 @@ public final class ControllerApp implements AutoCloseable {
    *     server refuses the credentials (401, 403; {@link RefusedRequest}) or does not answer (after
    *     fabric8's retries)
    */
+  /**
+   * The start's failure when the API server at {@code server} does not say which versions of {@code
+   * group} it serves: {@code cannot read which versions of <group> <server> serves: } and what it
+   * answered to refused credentials ({@link RefusedRequest}), else fabric8's failure as the cause
+   * (the one-line report names it, e.g. {@code cannot connect (ConnectException)}).
+   */
+  private static IllegalStateException unreadableGroup(
+      String group, java.net.URL server, io.fabric8.kubernetes.client.KubernetesClientException e) {
+    String what = "cannot read which versions of " + group + " " + server + " serves";
+    java.util.Optional<String> refused = RefusedRequest.describe(e);
+    if (refused.isPresent()) {
+      // the answer says it all; fabric8's exception stays for the stack trace (debug)
+      IllegalStateException failure = new IllegalStateException(what + ": " + refused.get());
+      failure.addSuppressed(e);
+      return failure;
+    }
+    return new IllegalStateException(what, e);
+  }
+
   private void capiServed() {
     io.fabric8.kubernetes.api.model.APIGroup group;
     try {
@@ -177,17 +195,7 @@ public final class ControllerApp implements AutoCloseable {
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
       // as for compute.ironcore.dev: refused credentials or no answer end the start here (fresh
       // eyes, session 47: a WARN, then 60 s more until the caches' deadline, in two-cluster mode)
-      String what =
-          "cannot read which versions of "
-              + Names.CAPI_GROUP
-              + " "
-              + clusters.capi().getMasterUrl()
-              + " serves";
-      java.util.Optional<String> refused = RefusedRequest.describe(e);
-      IllegalStateException failure =
-          new IllegalStateException(what + ": " + refused.orElseGet(() -> Cli.reason(e)));
-      failure.addSuppressed(e);
-      throw failure;
+      throw unreadableGroup(Names.CAPI_GROUP, clusters.capi().getMasterUrl(), e);
     }
     List<String> versions =
         group == null || group.getVersions() == null
@@ -234,18 +242,7 @@ public final class ControllerApp implements AutoCloseable {
     try {
       served = ComputeApi.served(clusters.ironcore());
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-      String what =
-          "cannot read which versions of compute.ironcore.dev "
-              + clusters.ironcore().getMasterUrl()
-              + " serves";
-      java.util.Optional<String> refused = RefusedRequest.describe(e);
-      if (refused.isPresent()) {
-        // the answer says it all; fabric8's exception stays for the stack trace (debug)
-        IllegalStateException failure = new IllegalStateException(what + ": " + refused.get());
-        failure.addSuppressed(e);
-        throw failure;
-      }
-      throw new IllegalStateException(what, e);
+      throw unreadableGroup("compute.ironcore.dev", clusters.ironcore().getMasterUrl(), e);
     }
     ComputeApi api = ComputeApi.of(served);
     if (served.isEmpty()) {

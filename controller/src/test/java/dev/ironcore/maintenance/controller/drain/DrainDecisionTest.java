@@ -54,12 +54,7 @@ class DrainDecisionTest {
    */
   @Test
   void deletingMachineWhoseFinalizerSomeoneRemovedHasItsHookReleasedWithAWarning() {
-    var m =
-        capiMachine(
-            "pool-a",
-            true,
-            List.of(Names.CAPI_MACHINE_FINALIZER),
-            Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
+    var m = withoutOurFinalizer("pool-a");
     var blocking =
         List.of(dev.ironcore.maintenance.controller.Fixtures.machine("vm-1", "pool-a", false));
     assertThat(DrainDecision.next(in(m, TAINTED, blocking)))
@@ -86,18 +81,22 @@ class DrainDecisionTest {
             });
   }
 
+  /** A deleting CAPI Machine on {@code pool} with our hook and CAPI's finalizer, not ours. */
+  private static dev.ironcore.maintenance.api.capi.CapiMachine withoutOurFinalizer(String pool) {
+    return capiMachine(
+        pool,
+        true,
+        List.of(Names.CAPI_MACHINE_FINALIZER),
+        Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
+  }
+
   /**
    * The same without a pool (gone, or never there): the hook is released, the message says nothing
    * of taints (review, session 47: a NullPointerException on every pass held CAPI for good).
    */
   @Test
   void ourFinalizerRemovedWithoutAPoolReleasesTheHook() {
-    var m =
-        capiMachine(
-            "pool-x",
-            true,
-            List.of(Names.CAPI_MACHINE_FINALIZER),
-            Map.of(Names.PRE_DRAIN_HOOK_ANNOTATION, Names.PRE_DRAIN_HOOK_VALUE));
+    var m = withoutOurFinalizer("pool-x");
     var outcome =
         DrainDecision.decide(
             new DrainInput(m, true, null, List.of()),
