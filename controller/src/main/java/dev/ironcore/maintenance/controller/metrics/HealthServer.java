@@ -55,7 +55,15 @@ public final class HealthServer implements AutoCloseable {
         "/healthz",
         ex -> {
           boolean ok = healthy.getAsBoolean();
-          reply(ex, ok ? 200 : 503, ok ? "ok\n" : "an informer is down too long\n", "text/plain");
+          reply(
+              ex,
+              ok ? 200 : 503,
+              ok
+                  ? "ok\n"
+                  // which of the two: the log's WARN (informer) or ERROR (stalled connections)
+                  : "an informer is down too long, or the connections to the IronCore API server"
+                      + " are stalled (see the log)\n",
+              "text/plain");
         });
     get(
         server,
