@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.controller;
 import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.cache.CacheTrim;
 import dev.ironcore.maintenance.api.cache.StreamedList;
+import dev.ironcore.maintenance.api.cache.WatchHeartbeat;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
@@ -83,38 +84,42 @@ public final class ClusterCache implements AutoCloseable {
     this.capiMachines =
         new SupervisedInformer<>(
             "capi-machines",
-            () ->
+            heartbeat ->
                 StreamedList.informer(
                         capi,
                         CapiMachine.class,
                         capi.resources(CapiMachine.class).inAnyNamespace(),
                         LIST_LIMIT,
-                        resyncMillis)
+                        resyncMillis,
+                        heartbeat)
                     .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(BY_NODE, m -> listOf(m.nodeName())),
             clock);
     this.machines =
         new SupervisedInformer<>(
             "machines",
-            () -> CacheTrim.machineInformer(ironcore, api.machineClass(), LIST_LIMIT, resyncMillis),
+            heartbeat ->
+                CacheTrim.machineInformer(
+                    ironcore, api.machineClass(), LIST_LIMIT, resyncMillis, heartbeat),
             Map.of(BY_POOL, m -> listOf(m.boundPoolName())),
             clock);
     this.pools =
         new SupervisedInformer<>(
             "machinepools",
-            () -> poolInformer(ironcore, api.poolClass(), resyncMillis),
+            heartbeat -> poolInformer(ironcore, api.poolClass(), resyncMillis, heartbeat),
             Map.of(),
             clock);
     this.leases =
         new SupervisedInformer<>(
             "leases",
-            () ->
+            heartbeat ->
                 StreamedList.informer(
                         ironcore,
                         Lease.class,
                         ironcore.leases().inNamespace(Names.LEASE_NAMESPACE),
                         LIST_LIMIT,
-                        resyncMillis)
+                        resyncMillis,
+                        heartbeat)
                     .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)),
             Map.of(),
             clock);
@@ -132,9 +137,10 @@ public final class ClusterCache implements AutoCloseable {
 
   /** MachinePools in {@code type}'s version, without managed fields. */
   private static <T extends MachinePool> SharedIndexInformer<MachinePool> poolInformer(
-      KubernetesClient client, Class<T> type, long resyncMillis) {
+      KubernetesClient client, Class<T> type, long resyncMillis, WatchHeartbeat heartbeat) {
     return widen(
-        StreamedList.informer(client, type, client.resources(type), LIST_LIMIT, resyncMillis)
+        StreamedList.informer(
+                client, type, client.resources(type), LIST_LIMIT, resyncMillis, heartbeat)
             .itemStore(CacheTrim.store(CacheTrim::stripManagedFields)));
   }
 

@@ -60,13 +60,23 @@ public final class CacheTrim {
    * version that skip, while decoding, what the trim drops).
    *
    * @param resyncMillis how often cached Machines are replayed, in milliseconds (0 = never)
+   * @param heartbeat notes every event and bookmark the informer's watches hear
    */
   @SuppressWarnings("unchecked")
   public static SharedIndexInformer<Machine> machineInformer(
-      KubernetesClient client, Class<? extends Machine> type, long pageSize, long resyncMillis) {
+      KubernetesClient client,
+      Class<? extends Machine> type,
+      long pageSize,
+      long resyncMillis,
+      WatchHeartbeat heartbeat) {
     Class<Machine> cached = (Class<Machine>) CachedMachines.of(type);
     return StreamedList.informer(
-            client, cached, client.resources(cached).inAnyNamespace(), pageSize, resyncMillis)
+            client,
+            cached,
+            client.resources(cached).inAnyNamespace(),
+            pageSize,
+            resyncMillis,
+            heartbeat)
         .itemStore(machineStore());
   }
 

@@ -63,10 +63,14 @@ public final class StreamedList<T extends HasMetadata>
   private final Class<T> type;
   private final AtomicBoolean pagedOnly = new AtomicBoolean();
   private final Duration giveUp;
+  private final WatchHeartbeat heartbeat;
 
   StreamedList(
-      BaseOperation<T, KubernetesResourceList<T>, ?> paged, HttpClient http, Class<T> type) {
-    this(paged, http, type, Duration.ofSeconds(TIMEOUT_SECONDS + 10));
+      BaseOperation<T, KubernetesResourceList<T>, ?> paged,
+      HttpClient http,
+      Class<T> type,
+      WatchHeartbeat heartbeat) {
+    this(paged, http, type, Duration.ofSeconds(TIMEOUT_SECONDS + 10), heartbeat);
   }
 
   /**
@@ -78,11 +82,13 @@ public final class StreamedList<T extends HasMetadata>
       BaseOperation<T, KubernetesResourceList<T>, ?> paged,
       HttpClient http,
       Class<T> type,
-      Duration giveUp) {
+      Duration giveUp,
+      WatchHeartbeat heartbeat) {
     this.paged = paged;
     this.http = http;
     this.type = type;
     this.giveUp = giveUp;
+    this.heartbeat = heartbeat;
   }
 
   /**
@@ -99,9 +105,23 @@ public final class StreamedList<T extends HasMetadata>
       FilterWatchListDeletable<T, ?, ?> operation,
       long pageSize,
       long resyncMillis) {
+    return informer(client, type, operation, pageSize, resyncMillis, WatchHeartbeat.ignored());
+  }
+
+  /**
+   * As {@link #informer(KubernetesClient, Class, FilterWatchListDeletable, long, long)}, noting in
+   * {@code heartbeat} every event and bookmark its watches hear.
+   */
+  public static <T extends HasMetadata> SharedIndexInformer<T> informer(
+      KubernetesClient client,
+      Class<T> type,
+      FilterWatchListDeletable<T, ?, ?> operation,
+      long pageSize,
+      long resyncMillis,
+      WatchHeartbeat heartbeat) {
     return new DefaultSharedIndexInformer<>(
         type,
-        lister(client, type, operation, pageSize),
+        lister(client, type, operation, pageSize, heartbeat),
         resyncMillis,
         client.adapt(BaseClient.class).getExecutor());
   }
@@ -112,16 +132,26 @@ public final class StreamedList<T extends HasMetadata>
    *
    * @param operation as for {@link #informer}: namespace only, no selectors
    */
-  @SuppressWarnings("unchecked")
   public static <T extends HasMetadata> StreamedList<T> lister(
       KubernetesClient client,
       Class<T> type,
       FilterWatchListDeletable<T, ?, ?> operation,
       long pageSize) {
+    return lister(client, type, operation, pageSize, WatchHeartbeat.ignored());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends HasMetadata> StreamedList<T> lister(
+      KubernetesClient client,
+      Class<T> type,
+      FilterWatchListDeletable<T, ?, ?> operation,
+      long pageSize,
+      WatchHeartbeat heartbeat) {
     return new StreamedList<>(
         (BaseOperation<T, KubernetesResourceList<T>, ?>) operation.withLimit(pageSize),
         client.getHttpClient(),
-        type);
+        type,
+        heartbeat);
   }
 
   @Override
@@ -316,10 +346,12 @@ public final class StreamedList<T extends HasMetadata>
     }
   }
 
+  /** Submits the watch, noting it and every event and bookmark it hears in the heartbeat. */
   @Override
   public CompletableFuture<AbstractWatchManager<T>> submitWatch(
       ListOptions options, Watcher<T> watcher) {
-    return paged.submitWatch(options, watcher);
+    heartbeat.heard(false);
+    return paged.submitWatch(options, heartbeat.wrap(watcher));
   }
 
   @Override

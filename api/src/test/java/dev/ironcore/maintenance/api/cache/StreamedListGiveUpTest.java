@@ -73,7 +73,8 @@ class StreamedListGiveUpTest {
                   client.resources(cached).inAnyNamespace().withLimit(500L),
               client.getHttpClient(),
               cached,
-              Duration.ofSeconds(2));
+              Duration.ofSeconds(2),
+              WatchHeartbeat.ignored());
       long start = System.nanoTime();
       KubernetesResourceList<Machine> list =
           lister

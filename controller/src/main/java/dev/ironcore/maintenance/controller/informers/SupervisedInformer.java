@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller.informers;
 
+import dev.ironcore.maintenance.api.cache.WatchHeartbeat;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -15,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * resourceVersion; so does a watch failure it does not recover by reconnecting. Each such relist is
  * logged with its cause ({@link Relist}) and counted ({@link #relists(Relist)}); objects deleted
  * meanwhile reach {@code onDelete} with {@code deletedFinalStateUnknown}.
+ *
+ * <p>A watch that hears nothing, not even the {@code BOOKMARK} kube-apiserver sends each watch
+ * about every 60 s, for {@link #SILENT_WATCH} lost its connection without being told (a NAT, load
+ * balancer or firewall dropped the connection's state: the watch waits on it, its informer looks up
+ * and its cache no longer changes). {@link #check()} then replaces the informer as a stopped one (a
+ * list afresh on a new connection), logs it at WARN and counts it as a relist {@link
+ * Relist#SILENT}. Only once a watch got a bookmark ({@link WatchHeartbeat#bookmarks()}): an API
+ * server without a watch cache sends none, and its quiet watches are not lost.
  *
  * <p>State, read by the probes and metrics: {@link #up()} (synced and watching), {@link
  * #downSince()}, {@link #restarts()}, {@link #relists(Relist)}.
@@ -48,10 +56,22 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
    */
   public static final Duration BRIEF_LOSS = Duration.ofSeconds(5);
 
+  /**
+   * How long a watch may hear nothing (no event, no bookmark) before it counts as lost: 150 s.
+   * kube-apiserver sends a watch a {@code BOOKMARK} about every 60 s; when fabric8 reconnects a
+   * watch (it closes each after 5-10 min) up to 60 s after the last one, the new watch's first
+   * comes up to about 61 s later: at most about 121 s between two. client-go notices a dead HTTP/2
+   * connection after about 45 s (its pings); fabric8 sends nothing on a watch and notices after
+   * 7-12 min (when it closes the watch itself and the close is not answered for 2 min).
+   */
+  public static final Duration SILENT_WATCH = Duration.ofSeconds(150);
+
   private final String resource;
-  private final Supplier<SharedIndexInformer<T>> factory;
+  private final Function<WatchHeartbeat, SharedIndexInformer<T>> factory;
   private final Map<String, Function<T, List<String>>> indexers;
   private final Clock clock;
+  private final WatchHeartbeat heartbeat;
+  private final Duration silentWatch;
   private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
   private volatile SharedIndexInformer<T> current;
   private volatile Instant downSince;
@@ -75,18 +95,34 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
 
   /**
    * @param resource name for logs and metrics, e.g. {@code machines}
-   * @param factory creates a new, not started informer (called again for each restart)
+   * @param factory creates a new, not started informer whose watches note what they hear in the
+   *     given heartbeat (called again for each restart, with the same heartbeat)
    * @param indexers added to every informer created
    */
   public SupervisedInformer(
       String resource,
-      Supplier<SharedIndexInformer<T>> factory,
+      Function<WatchHeartbeat, SharedIndexInformer<T>> factory,
       Map<String, Function<T, List<String>>> indexers,
       Clock clock) {
+    this(resource, factory, indexers, clock, SILENT_WATCH);
+  }
+
+  /**
+   * @param silentWatch how long a watch that had bookmarks may hear nothing before it counts as
+   *     lost ({@link #SILENT_WATCH}; shorter in tests)
+   */
+  SupervisedInformer(
+      String resource,
+      Function<WatchHeartbeat, SharedIndexInformer<T>> factory,
+      Map<String, Function<T, List<String>>> indexers,
+      Clock clock,
+      Duration silentWatch) {
     this.resource = resource;
     this.factory = factory;
     this.indexers = indexers;
     this.clock = clock;
+    this.heartbeat = new WatchHeartbeat(clock);
+    this.silentWatch = silentWatch;
     this.downSince = clock.instant();
     for (Relist r : Relist.values()) {
       relists.put(r, new java.util.concurrent.atomic.AtomicLong());
@@ -101,7 +137,12 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
      */
     EXPIRED("expired"),
     /** A list or watch failure that fabric8 did not heal by reconnecting the watch. */
-    ERROR("error");
+    ERROR("error"),
+    /**
+     * The watch heard nothing, not even a bookmark, for {@link #SILENT_WATCH}: its connection was
+     * lost without a word; the informer was replaced.
+     */
+    SILENT("silent");
 
     private final String label;
 
@@ -138,7 +179,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   }
 
   private SharedIndexInformer<T> create() {
-    SharedIndexInformer<T> informer = factory.get();
+    SharedIndexInformer<T> informer = factory.apply(heartbeat);
     if (!indexers.isEmpty()) {
       informer.addIndexers(indexers);
     }
@@ -271,6 +312,11 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     return downSince == null || now.isBefore(downSince.plus(BRIEF_LOSS));
   }
 
+  /** What its watches heard last, and whether the API server sends them bookmarks. */
+  public WatchHeartbeat heartbeat() {
+    return heartbeat;
+  }
+
   /** How often the informer was replaced after it stopped. */
   public int restarts() {
     return restarts;
@@ -296,6 +342,16 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       downSince = null;
       lostOnce = true;
       backoff = FIRST_BACKOFF;
+      if (silent(heartbeat, now, silentWatch)) {
+        relists.get(Relist.SILENT).incrementAndGet();
+        LOG.warn(
+            "informer {}: its watch heard nothing for {} s, not even the bookmark the API server"
+                + " sends about every 60 s (its connection was dropped without a reset, e.g. by a"
+                + " NAT, load balancer or firewall): listing again on a new connection",
+            resource,
+            Duration.between(heartbeat.lastHeard(), now).toSeconds());
+        replace(now);
+      }
       return;
     }
     if (downSince == null) {
@@ -311,10 +367,26 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     }
   }
 
+  /**
+   * The rule for a lost watch: the API server sent bookmarks ({@link WatchHeartbeat#bookmarks()})
+   * and the watch has heard nothing for {@code limit} or longer.
+   */
+  static boolean silent(WatchHeartbeat heartbeat, Instant now, Duration limit) {
+    return heartbeat.bookmarks() && !now.isBefore(heartbeat.lastHeard().plus(limit));
+  }
+
   private void restart(Instant now) {
-    SharedIndexInformer<T> old = current;
     LOG.warn("informer {}: stopped, starting a new one (restart {})", resource, restarts + 1);
     restarts++;
+    replace(now);
+  }
+
+  /**
+   * Stops the current informer and starts a new one (after {@link #restart} or a silent watch); the
+   * next restart waits for the back-off. Objects the new one does not list reach {@code onDelete}.
+   */
+  private void replace(Instant now) {
+    SharedIndexInformer<T> old = current;
     nextRestart = now.plus(backoff);
     backoff =
         backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);

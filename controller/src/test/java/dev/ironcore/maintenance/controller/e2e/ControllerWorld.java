@@ -89,6 +89,36 @@ final class ControllerWorld {
     }
   }
 
+  /**
+   * A copy of the world's kubeconfig, in {@code dir}, whose server is {@code proxy} (a {@link
+   * dev.ironcore.maintenance.testkit.faults.SilentTcpProxy} started by {@link #proxy()}).
+   */
+  java.nio.file.Path kubeconfigVia(
+      dev.ironcore.maintenance.testkit.faults.SilentTcpProxy proxy, java.nio.file.Path dir)
+      throws java.io.IOException {
+    String kubeconfig = java.nio.file.Files.readString(cp.kubeconfig());
+    java.net.URI api = apiServer(kubeconfig);
+    return java.nio.file.Files.writeString(
+        java.nio.file.Files.createDirectories(dir).resolve(ns + ".kubeconfig"),
+        kubeconfig.replace(api.toString(), "https://" + api.getHost() + ":" + proxy.port()));
+  }
+
+  /** A {@code SilentTcpProxy} to the world's API server. */
+  dev.ironcore.maintenance.testkit.faults.SilentTcpProxy proxy() throws java.io.IOException {
+    java.net.URI api = apiServer(java.nio.file.Files.readString(cp.kubeconfig()));
+    return dev.ironcore.maintenance.testkit.faults.SilentTcpProxy.start(
+        new java.net.InetSocketAddress(api.getHost(), api.getPort()));
+  }
+
+  private static java.net.URI apiServer(String kubeconfig) {
+    java.util.regex.Matcher server =
+        java.util.regex.Pattern.compile("server: (https://[^\\s]+)").matcher(kubeconfig);
+    if (!server.find()) {
+      throw new IllegalStateException("no server in the kubeconfig");
+    }
+    return java.net.URI.create(server.group(1));
+  }
+
   private static synchronized void installCrds(TestCluster cp) {
     if (crdsInstalled) {
       return;

@@ -5,17 +5,28 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.hasHook;
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.toleratesMaintenance;
 import static dev.ironcore.maintenance.controller.informers.SupervisedInformer.BRIEF_LOSS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.ironcore.maintenance.api.cache.StreamedList;
+import dev.ironcore.maintenance.api.json.JsonMappers;
 import dev.ironcore.maintenance.controller.informers.SupervisedInformer;
 import dev.ironcore.maintenance.testkit.SettableClock;
+import dev.ironcore.maintenance.testkit.faults.SilentTcpProxy;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -79,7 +90,7 @@ class InformerRecoveryE2ETest extends InProcessController {
     try (SupervisedInformer<Lease> leases =
         new SupervisedInformer<>(
             "test-leases",
-            () -> world.client.leases().inNamespace(world.ns).runnableInformer(0),
+            heartbeat -> world.client.leases().inNamespace(world.ns).runnableInformer(0),
             Map.of(),
             clock)) {
       clock.advance(Duration.ofMinutes(1));
@@ -117,6 +128,92 @@ class InformerRecoveryE2ETest extends InProcessController {
     } finally {
       logger.detachAppender(log);
     }
+  }
+
+  /**
+   * A watch whose connection a NAT or load balancer dropped without a reset (its idle timeout,
+   * while the client's HTTP/2 connection stays busy) hears nothing more, not even the API server's
+   * bookmarks, and its informer still looks up: the watchdog replaces it after {@link
+   * SupervisedInformer#SILENT_WATCH} and the new one lists what the silent one missed (fresh eyes,
+   * session 47: the cache never changed again, the drain loop logged "cache was behind" every
+   * second and no drain started; fabric8 alone notices after 7-12 min).
+   */
+  @Test
+  void aWatchThatHearsNothingNotEvenABookmarkIsReplacedAndListsWhatItMissed() throws Exception {
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(SupervisedInformer.class);
+    logger.addAppender(log);
+    SettableClock clock = new SettableClock(Instant.parse("2026-12-07T10:00:00Z"));
+    ScheduledExecutorService busy = Executors.newSingleThreadScheduledExecutor();
+    try (SilentTcpProxy proxy = world.proxy();
+        KubernetesClient client =
+            JsonMappers.client(
+                Config.fromKubeconfig(
+                    Files.readString(world.kubeconfigVia(proxy, Path.of("target", "silent")))));
+        SupervisedInformer<Lease> leases =
+            new SupervisedInformer<>(
+                "test-leases",
+                heartbeat ->
+                    StreamedList.informer(
+                        client,
+                        Lease.class,
+                        client.leases().inNamespace(world.ns),
+                        500,
+                        0,
+                        heartbeat),
+                Map.of(),
+                clock)) {
+      // the client's HTTP/2 connection kept busy, as the controller's reach probe keeps it
+      busy.scheduleWithFixedDelay(
+          () -> client.leases().inNamespace(world.ns).withName("none").get(),
+          0,
+          500,
+          TimeUnit.MILLISECONDS);
+      leases.start().join();
+      checkUntilUp(leases);
+      // kube-apiserver sends each watch a bookmark about every 60 s
+      await()
+          .atMost(Duration.ofSeconds(100))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> leases.heartbeat().bookmarks());
+      proxy.silenceIdle(Duration.ofSeconds(2));
+      Thread.sleep(3000); // the watch's connection is idle: its next bytes are dropped
+      world.client.leases().inNamespace(world.ns).resource(lease("missed")).create();
+      eventually().until(() -> proxy.silenced() >= 1);
+      Thread.sleep(2000);
+      assertThat(leases.informer().getStore().getByKey(world.ns + "/missed"))
+          .as("the silent watch did not see the new Lease")
+          .isNull();
+      assertThat(leases.up()).as("the informer looks up").isTrue();
+
+      clock.advance(SupervisedInformer.SILENT_WATCH.minusSeconds(1));
+      leases.check();
+      assertThat(leases.relists(SupervisedInformer.Relist.SILENT)).isZero();
+      clock.advance(Duration.ofSeconds(1));
+      leases.check();
+      assertThat(leases.relists(SupervisedInformer.Relist.SILENT)).isEqualTo(1);
+      assertThat(log.list.stream().map(ILoggingEvent::getFormattedMessage))
+          .contains(
+              "informer test-leases: its watch heard nothing for 150 s, not even the bookmark the"
+                  + " API server sends about every 60 s (its connection was dropped without a"
+                  + " reset, e.g. by a NAT, load balancer or firewall): listing again on a new"
+                  + " connection");
+      checkUntilUp(leases);
+      assertThat(leases.informer().getStore().getByKey(world.ns + "/missed")).isNotNull();
+      assertThat(leases.restarts()).as("not counted as a stopped informer").isZero();
+    } finally {
+      busy.shutdownNow();
+      logger.detachAppender(log);
+    }
+  }
+
+  private static Lease lease(String name) {
+    return new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .build();
   }
 
   /** Runs the watchdog's check until the informer is up, then once more. */

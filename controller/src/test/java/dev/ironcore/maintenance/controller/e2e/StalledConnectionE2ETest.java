@@ -4,13 +4,9 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.eventually
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ironcore.maintenance.testkit.faults.SilentTcpProxy;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,16 +35,9 @@ class StalledConnectionE2ETest {
   @Test
   void connectionsStalledWhileNewOnesAreAnsweredFailTheLivenessProbe() throws Exception {
     ControllerWorld world = new ControllerWorld();
-    String kubeconfig = Files.readString(world.cp.kubeconfig());
-    Matcher server = Pattern.compile("server: (https://[^\\s]+)").matcher(kubeconfig);
-    assertThat(server.find()).as("a server in the kubeconfig").isTrue();
-    URI api = URI.create(server.group(1));
-    proxy = SilentTcpProxy.start(new InetSocketAddress(api.getHost(), api.getPort()));
-    Path dir = Files.createDirectories(Path.of("target", "stalled"));
-    Path proxied =
-        Files.writeString(
-            dir.resolve(world.ns + ".kubeconfig"),
-            kubeconfig.replace(server.group(1), "https://" + api.getHost() + ":" + proxy.port()));
+    proxy = world.proxy();
+    Path dir = Path.of("target", "stalled");
+    Path proxied = world.kubeconfigVia(proxy, dir);
     Path log = dir.resolve(world.ns + ".log");
     controller =
         ControllerProcess.start(world.cp.kubeconfig(), log, "--ironcore-kubeconfig=" + proxied);

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -15,7 +16,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * does: {@link #silence()} drops every byte in both directions on the connections open then and on
  * those opened meanwhile, without closing or resetting any; {@link #heal()} forwards new
  * connections again while the silenced ones stay silent, as after a middlebox lost its connection
- * state. A fault a real API server cannot produce. Bytes pass through unchanged (TLS end to end).
+ * state. {@link #silenceIdle(Duration)} silences only connections that carried no byte for a while,
+ * as a NAT or load balancer whose idle timeout dropped their state: the next bytes of such a
+ * connection are dropped, in both directions, for good. A fault a real API server cannot produce.
+ * Bytes pass through unchanged (TLS end to end).
  */
 public final class SilentTcpProxy implements AutoCloseable {
   private final ServerSocket server;
@@ -23,11 +27,15 @@ public final class SilentTcpProxy implements AutoCloseable {
   private final List<Link> links = new CopyOnWriteArrayList<>();
   private volatile boolean silentForNew;
 
+  /** Nanoseconds a connection may carry nothing before it is silenced; 0 = never. */
+  private volatile long idleNanos;
+
   /** One proxied connection; silent once its flag is set, for good. */
   private static final class Link {
     final Socket client;
     final Socket upstream;
     volatile boolean silent;
+    volatile long lastBytes = System.nanoTime();
 
     Link(Socket client, Socket upstream, boolean silent) {
       this.client = client;
@@ -60,6 +68,20 @@ public final class SilentTcpProxy implements AutoCloseable {
   public void silence() {
     silentForNew = true;
     links.forEach(l -> l.silent = true);
+  }
+
+  /**
+   * From now on, a connection that carried no byte in either direction for {@code idle} is silenced
+   * (for good) when its next bytes come, as by a NAT or load balancer idle timeout.
+   */
+  public void silenceIdle(Duration idle) {
+    links.forEach(l -> l.lastBytes = System.nanoTime());
+    idleNanos = idle.toNanos();
+  }
+
+  /** Connections silenced so far, by {@link #silence()} or {@link #silenceIdle}. */
+  public long silenced() {
+    return links.stream().filter(l -> l.silent).count();
   }
 
   /** Forwards new connections again; those silenced stay silent. */
@@ -95,7 +117,7 @@ public final class SilentTcpProxy implements AutoCloseable {
     }
   }
 
-  private static void pump(Link link, Socket from, Socket to, String direction) {
+  private void pump(Link link, Socket from, Socket to, String direction) {
     Thread t =
         new Thread(
             () -> {
@@ -103,6 +125,12 @@ public final class SilentTcpProxy implements AutoCloseable {
               try (InputStream in = from.getInputStream();
                   OutputStream out = to.getOutputStream()) {
                 for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                  long now = System.nanoTime();
+                  long idle = idleNanos;
+                  if (idle > 0 && now - link.lastBytes >= idle) {
+                    link.silent = true;
+                  }
+                  link.lastBytes = now;
                   if (!link.silent) {
                     out.write(buffer, 0, n);
                     out.flush();
