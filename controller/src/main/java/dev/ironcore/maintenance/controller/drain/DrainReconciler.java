@@ -62,6 +62,13 @@ public final class DrainReconciler implements Reconciler {
    */
   private final Map<String, List<String>> lastHold = new ConcurrentHashMap<>();
 
+  /**
+   * The last "cache was behind" line logged per CAPI Machine: the same line again (the pass is
+   * retried every second while the cache lags) goes to debug (fresh eyes: a watch that had lost its
+   * connection logged it every second for minutes).
+   */
+  private final Map<String, String> lastBehind = new ConcurrentHashMap<>();
+
   /** When this process last wrote each pool's Maintenance condition ({@link ProgressThrottle}). */
   private final Map<String, Instant> lastConditionWrite = new ConcurrentHashMap<>();
 
@@ -127,6 +134,20 @@ public final class DrainReconciler implements Reconciler {
   }
 
   /**
+   * Logs that the cache of CAPI Machine {@code key}'s pass was behind the API server ({@code what}
+   * the API server said): at INFO the first time, at debug while the same line repeats.
+   */
+  private Performed cacheBehind(String key, String what) {
+    String line = "drain " + key + ": cache was behind, " + what;
+    if (line.equals(lastBehind.put(key, line))) {
+      LOG.debug(line);
+    } else {
+      LOG.info(line);
+    }
+    return Performed.CACHE_BEHIND;
+  }
+
+  /**
    * One pass for CAPI Machine {@code key}. When a request fails because the API server (or an
    * admission or conversion webhook it calls) answered 5xx or not at all, or refused it ({@link
    * ApiFailure#isRefusal}: e.g. an admission policy's denial, RBAC), a {@code DrainWriteFailed}
@@ -139,6 +160,7 @@ public final class DrainReconciler implements Reconciler {
     CapiMachine cached = cache.capiMachine(key);
     if (cached == null) {
       lastHold.remove(key);
+      lastBehind.remove(key);
       started.removeIf(uid -> uid.startsWith(key + "#"));
       String held = heldPool.remove(key);
       if (held != null) {
@@ -255,6 +277,7 @@ public final class DrainReconciler implements Reconciler {
     if (performed == Performed.CACHE_BEHIND) {
       return Result.requeueAfter(Duration.ofSeconds(1), "cache behind");
     }
+    lastBehind.remove(key);
     if (!(step instanceof DrainStep.Nothing)) {
       metrics.drainStep(step.getClass().getSimpleName()); // taken: a failed write threw above
     }
@@ -507,18 +530,13 @@ public final class DrainReconciler implements Reconciler {
       }
     } else if (step instanceof DrainStep.RemoveHook s) {
       if (s.poolMissing() && writer.livePool(s.pool()) != null) {
-        LOG.info("drain {}: cache was behind, pool {} exists", key, s.pool());
-        return Performed.CACHE_BEHIND;
+        return cacheBehind(key, "pool " + s.pool() + " exists");
       }
       if (!s.poolMissing()) {
         List<String> stillBlocking = liveBlockingMachines(s.pool());
         if (!stillBlocking.isEmpty()) {
-          LOG.info(
-              "drain {}: cache was behind, {} machine(s) still block: {}",
-              key,
-              stillBlocking.size(),
-              stillBlocking);
-          return Performed.CACHE_BEHIND;
+          return cacheBehind(
+              key, stillBlocking.size() + " machine(s) still block: " + stillBlocking);
         }
       }
       boolean sent =
