@@ -1,5 +1,6 @@
 package dev.ironcore.maintenance.controller.health;
 
+import dev.ironcore.maintenance.controller.runtime.ApiFailure;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -238,7 +239,7 @@ public final class ApiServerReach implements AutoCloseable {
     try {
       sent = probe.get();
     } catch (RuntimeException e) {
-      lastProblem = "could not send it: " + e;
+      lastProblem = "could not send it: " + ApiFailure.rootCause(e);
       return fresh;
     }
     inFlight = sent;
@@ -255,7 +256,10 @@ public final class ApiServerReach implements AutoCloseable {
       synchronized (this) {
         if (!reportedFreshFailure) {
           reportedFreshFailure = true;
-          LOG.warn("API server {}: cannot probe it over a new connection: {}", what, e.toString());
+          LOG.warn(
+              "API server {}: cannot probe it over a new connection: {}",
+              what,
+              ApiFailure.rootCause(e));
         }
       }
       sent = CompletableFuture.failedFuture(e);
@@ -272,9 +276,7 @@ public final class ApiServerReach implements AutoCloseable {
             "API server {} does not answer a new connection either ({}): an outage, not a"
                 + " stalled connection",
             what,
-            e != null
-                ? "failed: " + (e.getCause() != null ? e.getCause() : e)
-                : "answered " + code);
+            e != null ? "failed: " + ApiFailure.rootCause(e) : "answered " + code);
       }
       return;
     }
@@ -314,7 +316,7 @@ public final class ApiServerReach implements AutoCloseable {
       }
     }
     if (e != null) {
-      lastProblem = "failed: " + (e.getCause() != null ? e.getCause() : e);
+      lastProblem = "failed: " + ApiFailure.rootCause(e);
       return;
     }
     if (code >= 500) {

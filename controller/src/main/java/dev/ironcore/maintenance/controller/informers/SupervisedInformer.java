@@ -187,12 +187,14 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         (started, t) -> {
           // fabric8 calls this for every failure it retries by listing again, never for 410 Gone
           watchFailedSinceList = true;
-          failureSinceList = (started ? "watch" : "list") + " failed: " + SyncFailure.describe(t);
+          String why = SyncFailure.describe(t);
+          failureSinceList = (started ? "watch" : "list") + " failed: " + why;
           LOG.warn(
               "informer {}: {} failed, retrying with back-off: {}",
               resource,
               started ? "watch" : "list",
-              t.toString());
+              why);
+          LOG.debug("informer {}: the failure", resource, t);
           return true;
         });
     informer.addEventHandler(

@@ -34,12 +34,34 @@ public final class ApiFailure {
           + message
           + (t == k ? "" : " (" + t.getMessage() + ")");
     }
-    Throwable root = k;
+    Throwable root = root(k);
+    String what =
+        request != null
+            ? request + " got no answer"
+            : k.getMessage() == null || k.getMessage().startsWith(FABRIC8_GENERIC)
+                ? "no answer"
+                : k.getMessage();
+    return what + (root == k ? "" : ": " + cause(root));
+  }
+
+  /** fabric8's message for a request that failed without an answer and without naming it. */
+  private static final String FABRIC8_GENERIC = "An error has occurred";
+
+  /**
+   * Why a request that got no answer failed, for the log: its innermost cause's message and simple
+   * class name, e.g. {@code Connection refused (ConnectException)} (the HTTP client's failures come
+   * wrapped in {@code CompletionException}s; their {@code toString()} is a Java class path).
+   */
+  public static String rootCause(Throwable t) {
+    return cause(root(t));
+  }
+
+  private static Throwable root(Throwable t) {
+    Throwable root = t;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return (request == null ? k.getMessage() : request + " got no answer")
-        + (root == k ? "" : ": " + cause(root));
+    return root;
   }
 
   /**

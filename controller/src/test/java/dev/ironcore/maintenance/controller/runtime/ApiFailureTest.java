@@ -102,6 +102,22 @@ class ApiFailureTest {
   }
 
   @Test
+  void fabric8sGenericMessageIsNoAnswer() {
+    var e =
+        new KubernetesClientException(
+            "An error has occurred.",
+            new java.util.concurrent.CompletionException(
+                new java.net.ConnectException("Connection refused")));
+    assertThat(ApiFailure.describe(e))
+        .isEqualTo("no answer: Connection refused (ConnectException)");
+    assertThat(
+            ApiFailure.rootCause(
+                new java.util.concurrent.CompletionException(
+                    new java.net.http.HttpConnectTimeoutException("HTTP connect timed out"))))
+        .isEqualTo("HTTP connect timed out (HttpConnectTimeoutException)");
+  }
+
+  @Test
   void anythingElseIsItsToString() {
     var e = new IllegalStateException("pool p cannot be decoded");
     assertThat(ApiFailure.describe(e)).isEqualTo(e.toString());
