@@ -89,7 +89,7 @@ public final class DrainCancellation {
             + c.getReason()
             + ": "
             + why(onNode, selector)
-            + (tainted ? TAINTS_STAY : "; the pool was not tainted");
+            + (tainted ? TAINTS_STAY + " in service" : "; the pool was not tainted");
     DrainEvent event =
         tainted
             ? DrainEvent.warning(
@@ -105,7 +105,11 @@ public final class DrainCancellation {
     return new Cancel(MaintenanceCondition.cancelled(message), event);
   }
 
-  /** The end of a cancelled drain's message while the pool keeps our taints. */
+  /**
+   * The end of a cancelled drain's message while the pool keeps our taints, but for its last words
+   * {@code " in service"} (messages written before they were added end here, and are found by it
+   * too).
+   */
   static final String TAINTS_STAY =
       "; the "
           + Names.MAINTENANCE_TAINT_KEY

@@ -144,7 +144,15 @@ class DrainCancellationTest {
         .as("still tainted: nothing to change")
         .isNull();
 
+    assertThat(cancel.condition().message()).endsWith("remove them if the node stays in service");
+
     cancelled.getSpec().setTaints(List.of());
+    // a message written before " in service" was added is recognised too
+    String older = cancel.condition().message().replace(" in service", "");
+    cancelled.getStatus().getConditions().get(0).setMessage(older);
+    assertThat(DrainCancellation.decide(cancelled, List.of(), ROLE).condition().message())
+        .endsWith("taints were removed since: nothing left to do");
+    cancelled.getStatus().getConditions().get(0).setMessage(cancel.condition().message());
     var removed = DrainCancellation.decide(cancelled, List.of(), ROLE);
     assertThat(removed).isNotNull();
     assertThat(removed.condition().reason()).isEqualTo("DrainCancelled");
