@@ -26,6 +26,21 @@ public final class Names {
    */
   public static final String INITIAL_EVENTS_END_ANNOTATION = "k8s.io/initial-events-end";
 
+  /**
+   * Prefix of Cluster API's pre-drain hook annotations ({@code <prefix><owner>}): while one is on a
+   * deleting CAPI Machine, CAPI does not drain its node.
+   */
+  public static final String PRE_DRAIN_HOOK_PREFIX =
+      "pre-drain.delete.hook.machine.cluster.x-k8s.io/";
+
+  /**
+   * Prefix of Cluster API's pre-terminate hook annotations ({@code <prefix><owner>}): while one is
+   * on a deleting CAPI Machine, CAPI drained the node but does not delete it (nor its
+   * infrastructure), and keeps its finalizer.
+   */
+  public static final String PRE_TERMINATE_HOOK_PREFIX =
+      "pre-terminate.delete.hook.machine.cluster.x-k8s.io/";
+
   /** Annotation key of our CAPI pre-drain hook; while present, CAPI does not drain the node. */
   public static final String PRE_DRAIN_HOOK_ANNOTATION =
       "pre-drain.delete.hook.machine.cluster.x-k8s.io/ironcore-maintenance";

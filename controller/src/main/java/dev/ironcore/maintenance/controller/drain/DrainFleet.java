@@ -107,18 +107,10 @@ public final class DrainFleet {
     return annotations.keySet().stream()
         .filter(
             k ->
-                (k.startsWith(PRE_DRAIN_HOOK_PREFIX) || k.startsWith(PRE_TERMINATE_HOOK_PREFIX))
+                (k.startsWith(Names.PRE_DRAIN_HOOK_PREFIX)
+                        || k.startsWith(Names.PRE_TERMINATE_HOOK_PREFIX))
                     && !k.equals(Names.PRE_DRAIN_HOOK_ANNOTATION))
         .sorted()
         .toList();
   }
-
-  /** Cluster API's pre-drain hook annotations: {@code <prefix><owner>}. */
-  static final String PRE_DRAIN_HOOK_PREFIX = "pre-drain.delete.hook.machine.cluster.x-k8s.io/";
-
-  /**
-   * Cluster API's pre-terminate hook annotations: they hold the node's deletion after its drain.
-   */
-  static final String PRE_TERMINATE_HOOK_PREFIX =
-      "pre-terminate.delete.hook.machine.cluster.x-k8s.io/";
 }

@@ -15,15 +15,14 @@ import org.slf4j.LoggerFactory;
 /**
  * LOCAL USE ONLY (off by default; {@code --simulate-capi}). Stands in for Cluster API's Machine
  * controller at deletion: once a deleting CAPI Machine carries no pre-drain hook annotation ({@code
- * pre-drain.delete.hook.machine.cluster.x-k8s.io/*}), it "drains and deletes the node" and removes
- * CAPI's own finalizer {@code machine.cluster.x-k8s.io} (only that one).
+ * pre-drain.delete.hook.machine.cluster.x-k8s.io/*}), it "drains the node"; once it carries no
+ * pre-terminate hook annotation either ({@code
+ * pre-terminate.delete.hook.machine.cluster.x-k8s.io/*}, which Cluster API waits for after the
+ * drain), it "deletes the node" and removes CAPI's own finalizer {@code machine.cluster.x-k8s.io}
+ * (only that one), as Cluster API does.
  */
 public final class CapiStandIn implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CapiStandIn.class);
-
-  /** Prefix of every CAPI pre-drain hook annotation key. */
-  public static final String PRE_DRAIN_HOOK_PREFIX =
-      "pre-drain.delete.hook.machine.cluster.x-k8s.io";
 
   private final KubeWriter writer;
   private final ScheduledExecutorService retry =
@@ -35,19 +34,43 @@ public final class CapiStandIn implements AutoCloseable {
           });
   private SharedIndexInformer<CapiMachine> informer;
 
+  /** Deleting CAPI Machines (namespace/name) whose wait for pre-terminate hooks was logged. */
+  private final java.util.Set<String> announced =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   public CapiStandIn(KubeWriter writer) {
     this.writer = writer;
   }
 
-  /** True when {@code m} is deleting, holds CAPI's finalizer and no pre-drain hook remains. */
+  /**
+   * True when {@code m} is deleting, holds CAPI's finalizer and no pre-drain or pre-terminate hook
+   * remains.
+   */
   static boolean readyToFinish(CapiMachine m) {
+    return drained(m) && preTerminateHooks(m).isEmpty();
+  }
+
+  /** True when {@code m} is deleting, holds CAPI's finalizer and no pre-drain hook remains. */
+  private static boolean drained(CapiMachine m) {
     var meta = m.getMetadata();
-    Map<String, String> annotations =
-        meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
     return meta.getDeletionTimestamp() != null
         && meta.getFinalizers() != null
         && meta.getFinalizers().contains(Names.CAPI_MACHINE_FINALIZER)
-        && annotations.keySet().stream().noneMatch(k -> k.startsWith(PRE_DRAIN_HOOK_PREFIX));
+        && annotations(m).keySet().stream()
+            .noneMatch(k -> k.startsWith(Names.PRE_DRAIN_HOOK_PREFIX));
+  }
+
+  /** The pre-terminate hook annotations on {@code m}, sorted. */
+  static java.util.List<String> preTerminateHooks(CapiMachine m) {
+    return annotations(m).keySet().stream()
+        .filter(k -> k.startsWith(Names.PRE_TERMINATE_HOOK_PREFIX))
+        .sorted()
+        .toList();
+  }
+
+  private static Map<String, String> annotations(CapiMachine m) {
+    Map<String, String> a = m.getMetadata().getAnnotations();
+    return a == null ? Map.of() : a;
   }
 
   public void start() {
@@ -60,10 +83,21 @@ public final class CapiStandIn implements AutoCloseable {
   }
 
   private void finish(CapiMachine m) {
+    var meta = m.getMetadata();
+    String key = meta.getNamespace() + "/" + meta.getName();
+    if (drained(m) && !preTerminateHooks(m).isEmpty()) {
+      if (announced.add(key)) {
+        LOG.info(
+            "CAPI stand-in: node of {} drained; waiting for pre-terminate hooks {} before deleting"
+                + " it",
+            key,
+            preTerminateHooks(m));
+      }
+      return;
+    }
     if (!readyToFinish(m)) {
       return;
     }
-    var meta = m.getMetadata();
     try {
       boolean sent =
           writer.patchMetadata(
@@ -75,6 +109,7 @@ public final class CapiStandIn implements AutoCloseable {
               CapiStandIn::readyToFinish,
               e -> e.removeFinalizer(Names.CAPI_MACHINE_FINALIZER));
       if (sent) {
+        announced.remove(key);
         LOG.info(
             "CAPI stand-in: node of {}/{} drained and deleted, removed {}",
             meta.getNamespace(),
