@@ -269,7 +269,12 @@ public final class DrainReconciler implements Reconciler {
           // that does not answer (fresh eyes, session 43: the Event came after two 70 s timeouts)
           writeFailed(cached, request[0], e);
           request[0] = null; // recorded
-          showWriteFailing(key, cached, pool, step);
+          if (FailingWrite.shown(
+              step, ApiFailure.unanswered(e), writer.capi() == writer.ironcore())) {
+            showWriteFailing(key, cached, pool, step);
+          } else {
+            LOG.debug("drain {}: the write got no answer; not writing the pool's condition", key);
+          }
         }
       }
       throw e;

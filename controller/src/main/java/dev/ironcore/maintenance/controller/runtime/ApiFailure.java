@@ -87,6 +87,15 @@ public final class ApiFailure {
   }
 
   /**
+   * @return true when the request got no answer at all (timed out, connection refused or cut), as
+   *     opposed to any HTTP status
+   */
+  public static boolean unanswered(Throwable t) {
+    KubernetesClientException k = apiException(t);
+    return k != null && k.getCode() <= 0;
+  }
+
+  /**
    * @return true when the API server refused the request itself: a 4xx other than 404 Not Found,
    *     409 Conflict and 429 Too Many Requests, and not a stale guarded write ({@link
    *     ObjectChanged}), e.g. 403 (RBAC, a namespace being deleted) or 422 from a schema, an

@@ -130,4 +130,22 @@ class FailingWriteTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not a drain write");
   }
+
+  /**
+   * A write that got no answer is not followed by the condition's write to the same API server,
+   * which would wait out a second timeout (70 s) on the drain worker.
+   */
+  @Test
+  void aWriteWithoutAnswerIsShownOnlyWhereTheConditionGoesToAnotherApiServer() {
+    DrainStep removeHook = new DrainStep.RemoveHook("pool-a", false);
+    assertThat(FailingWrite.shown(addTaints(), false, true)).as("answered 500").isTrue();
+    assertThat(FailingWrite.shown(removeHook, false, false)).isTrue();
+    assertThat(FailingWrite.shown(addTaints(), true, false))
+        .as("the taints go to the IronCore API server, as the condition")
+        .isFalse();
+    assertThat(FailingWrite.shown(removeHook, true, true)).as("one API server").isFalse();
+    assertThat(FailingWrite.shown(removeHook, true, false))
+        .as("the CAPI API server did not answer; the IronCore one may")
+        .isTrue();
+  }
 }

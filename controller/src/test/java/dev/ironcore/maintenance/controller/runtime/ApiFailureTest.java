@@ -87,6 +87,9 @@ class ApiFailureTest {
     assertThat(ApiFailure.describe(e))
         .isEqualTo("patch MachinePool p got no answer: request timed out (HttpTimeoutException)");
     assertThat(ApiFailure.isServerSide(e)).isTrue();
+    assertThat(ApiFailure.unanswered(e)).isTrue();
+    assertThat(ApiFailure.unanswered(answered(500, "Internal error occurred"))).isFalse();
+    assertThat(ApiFailure.unanswered(new IllegalStateException("no API request"))).isFalse();
   }
 
   @Test
