@@ -281,6 +281,7 @@ public final class ControllerApp implements AutoCloseable {
             "leases", "Lease.coordination.k8s.io");
     for (SupervisedInformer<?> i : cache.informers()) {
       metrics.informer(i.resource(), kinds.get(i.resource()), i::up, i::restarts);
+      metrics.informerWatchSilence(i.resource(), () -> i.watchSilence().toMillis() / 1000.0);
       for (SupervisedInformer.Relist r : SupervisedInformer.Relist.values()) {
         metrics.informerRelists(i.resource(), r.label(), () -> i.relists(r));
       }

@@ -314,6 +314,12 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     return downSince == null || now.isBefore(downSince.plus(BRIEF_LOSS));
   }
 
+  /** How long its watch has heard nothing (no event, no bookmark; since its submission). */
+  public Duration watchSilence() {
+    Duration d = Duration.between(heartbeat.lastHeard(), clock.instant());
+    return d.isNegative() ? Duration.ZERO : d;
+  }
+
   /** What its watches heard last, and whether the API server sends them bookmarks. */
   public WatchHeartbeat heartbeat() {
     return heartbeat;

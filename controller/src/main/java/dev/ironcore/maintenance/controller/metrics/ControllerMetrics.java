@@ -61,8 +61,11 @@ import java.util.function.ToDoubleBiFunction;
  *       be decoded (kept with their metadata, logged with their key);
  *   <li>{@code ironcore_maintenance_informer_relists_total{resource,reason}}: full lists after the
  *       first, {@code reason} {@code expired} (the watch's resourceVersion was gone: 410 Gone, e.g.
- *       after etcd compaction or an API server restart) or {@code error} (a failure the watch did
- *       not survive).
+ *       after etcd compaction or an API server restart), {@code error} (a failure the watch did not
+ *       survive) or {@code silent} (the watch heard nothing, not even a bookmark, for 150 s: its
+ *       connection was dropped without a reset);
+ *   <li>{@code ironcore_maintenance_informer_watch_silence_seconds{resource}}: seconds since the
+ *       informer's watch last heard an event or bookmark.
  * </ul>
  *
  * Counters exist at 0 from the start, not only after their first increase.
@@ -295,16 +298,34 @@ public final class ControllerMetrics {
    * Exposes how often an informer listed again, by cause.
    *
    * @param resource e.g. {@code machines}
-   * @param reason {@code expired} or {@code error}
+   * @param reason {@code expired}, {@code error} or {@code silent}
    * @param relists the running count (monotonic)
    */
   public void informerRelists(String resource, String reason, Supplier<Number> relists) {
     countedSuppliers.add(relists);
     io.micrometer.core.instrument.FunctionCounter.builder(
             "ironcore.maintenance.informer.relists", relists, r -> r.get().doubleValue())
-        .description("Full lists after the first: watch expired (410 Gone) or failed")
+        .description(
+            "Full lists after the first: watch expired (410 Gone), failed, or silent (heard nothing"
+                + " for 150 s)")
         .tag("resource", resource)
         .tag("reason", reason)
+        .register(registry);
+  }
+
+  /**
+   * Exposes how long an informer's watch has heard nothing (no event, no bookmark), as {@code
+   * ironcore_maintenance_informer_watch_silence_seconds{resource}}: up to about 61 s on a healthy
+   * watch of kube-apiserver (a bookmark about every 60 s), about 121 s around a reconnect; the
+   * informer lists again at 150 s.
+   *
+   * @param silence seconds since the watch last heard anything
+   */
+  public void informerWatchSilence(String resource, java.util.function.DoubleSupplier silence) {
+    Gauge.builder("ironcore.maintenance.informer.watch.silence", silence::getAsDouble)
+        .description("Seconds since the informer's watch last heard an event or bookmark")
+        .baseUnit("seconds")
+        .tag("resource", resource)
         .register(registry);
   }
 

@@ -44,6 +44,20 @@ class ControllerMetricsTest {
   }
 
   @Test
+  void anInformersWatchSilenceIsExportedInSeconds() {
+    java.util.concurrent.atomic.AtomicReference<Double> silence =
+        new java.util.concurrent.atomic.AtomicReference<>(12.5);
+    metrics.informerWatchSilence("machinepools", () -> silence.get());
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    silence.set(61.0);
+    assertThat(registry.scrape())
+        .contains(
+            "ironcore_maintenance_informer_watch_silence_seconds{resource=\"machinepools\"} 61.0");
+  }
+
+  @Test
   void informerCountersFollowTheirSuppliersAfterAGarbageCollection() {
     AtomicLong restarts = new AtomicLong();
     AtomicLong relists = new AtomicLong();
