@@ -94,6 +94,13 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   private boolean lostOnce;
 
   /**
+   * When {@link #check()} last saw the informer come up (list done, watch open): silence is counted
+   * from here at the earliest, so a watch that fabric8 reconnected after an outage is not judged by
+   * what it heard before (volatile: read by the metrics).
+   */
+  private volatile Instant watchingSince;
+
+  /**
    * @param resource name for logs and metrics, e.g. {@code machines}
    * @param factory creates a new, not started informer whose watches note what they hear in the
    *     given heartbeat (called again for each restart, with the same heartbeat)
@@ -316,7 +323,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
 
   /** How long its watch has heard nothing (no event, no bookmark; since its submission). */
   public Duration watchSilence() {
-    Duration d = Duration.between(heartbeat.lastHeard(), clock.instant());
+    Duration d =
+        Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), clock.instant());
     return d.isNegative() ? Duration.ZERO : d;
   }
 
@@ -347,17 +355,20 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
             Duration.between(downSince, now).toMillis());
         reportedDown = false;
       }
+      if (downSince != null) {
+        watchingSince = now; // came up since the last check
+      }
       downSince = null;
       lostOnce = true;
       backoff = FIRST_BACKOFF;
-      if (silent(heartbeat, now, silentWatch)) {
+      if (silent(heartbeat.bookmarks(), heartbeat.lastHeard(), watchingSince, now, silentWatch)) {
         relists.get(Relist.SILENT).incrementAndGet();
         LOG.warn(
             "informer {}: its watch heard nothing for {} s, not even the bookmark the API server"
                 + " sends about every 60 s (its connection was dropped without a reset, e.g. by a"
                 + " NAT, load balancer or firewall): listing again on a new connection",
             resource,
-            Duration.between(heartbeat.lastHeard(), now).toSeconds());
+            Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), now).toSeconds());
         replace(now);
       }
       return;
@@ -376,11 +387,20 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   }
 
   /**
-   * The rule for a lost watch: the API server sent bookmarks ({@link WatchHeartbeat#bookmarks()})
-   * and the watch has heard nothing for {@code limit} or longer.
+   * The rule for a lost watch: the API server sent bookmarks and the watch has heard nothing for
+   * {@code limit} or longer since it last heard something or came up, whichever was later.
+   *
+   * @param bookmarks a watch got a bookmark ({@link WatchHeartbeat#bookmarks()})
+   * @param lastHeard when a watch last heard an event or bookmark, or was submitted
+   * @param watchingSince when the informer was last seen coming up (null: not yet)
    */
-  static boolean silent(WatchHeartbeat heartbeat, Instant now, Duration limit) {
-    return heartbeat.bookmarks() && !now.isBefore(heartbeat.lastHeard().plus(limit));
+  static boolean silent(
+      boolean bookmarks, Instant lastHeard, Instant watchingSince, Instant now, Duration limit) {
+    return bookmarks && !now.isBefore(silentSince(lastHeard, watchingSince).plus(limit));
+  }
+
+  private static Instant silentSince(Instant lastHeard, Instant watchingSince) {
+    return watchingSince != null && watchingSince.isAfter(lastHeard) ? watchingSince : lastHeard;
   }
 
   private void restart(Instant now) {
