@@ -89,6 +89,42 @@ public final class StreamedList<T extends HasMetadata>
     this.type = type;
     this.giveUp = giveUp;
     this.heartbeat = heartbeat;
+    heartbeat.prober(this::probe);
+  }
+
+  /** How long a probe watch ({@link #probe}) stays open on the API server, in seconds. */
+  static final long PROBE_SECONDS = 2;
+
+  /**
+   * Whether anything changed after {@code resourceVersion}: a watch from it without bookmarks that
+   * the API server ends after {@value #PROBE_SECONDS} s, its answer read as a whole ({@link
+   * WatchProbe#read}). Over the client's HTTP connection (HTTP/2 with kube-apiserver), not a
+   * WebSocket of its own.
+   *
+   * @return completes with what it found; fails when no usable answer came within 30 s
+   */
+  CompletableFuture<WatchProbe.Found> probe(String resourceVersion) {
+    try {
+      URL url =
+          paged.appendListOptionParams(
+              paged.getNamespacedUrl(),
+              new ListOptionsBuilder()
+                  .withWatch(true)
+                  .withResourceVersion(resourceVersion)
+                  .withAllowWatchBookmarks(false)
+                  .withTimeoutSeconds(PROBE_SECONDS)
+                  .build());
+      HttpRequest request =
+          http.newHttpRequestBuilder()
+              .url(url)
+              .timeout(PROBE_SECONDS + 20, TimeUnit.SECONDS)
+              .build();
+      return http.sendAsync(request, String.class)
+          .thenApply(r -> WatchProbe.read(r.code(), r.body()))
+          .orTimeout(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**
@@ -350,7 +386,7 @@ public final class StreamedList<T extends HasMetadata>
   @Override
   public CompletableFuture<AbstractWatchManager<T>> submitWatch(
       ListOptions options, Watcher<T> watcher) {
-    heartbeat.heard(false);
+    heartbeat.heard();
     return paged.submitWatch(options, heartbeat.wrap(watcher));
   }
 

@@ -4,23 +4,28 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
- * When an informer's watch last heard from the API server: any event, a {@code BOOKMARK} included,
- * or the watch's submission ({@link StreamedList#submitWatch}). kube-apiserver sends every watch
- * that allows bookmarks (fabric8's informers always ask) a {@code BOOKMARK} about every 60 s from
- * its watch cache, also when nothing changed; so a watch that has had bookmarks and then hears
- * nothing for much longer lost its connection without being told (a NAT, load balancer or firewall
- * that dropped the connection's state; fabric8 sends nothing on a watch and would only notice when
- * it closes the watch itself, 5-10 min later, plus 2 min before it gives up on the close). An API
- * server without a watch cache sends no periodic bookmarks: {@link #bookmarks()} stays false there.
+ * What an informer's watch hears, and a way to ask the API server what it should have heard. The
+ * watch notes here every event it receives, {@code BOOKMARK}s included, and its submission ({@link
+ * StreamedList#submitWatch}). fabric8 sends nothing on a watch: a watch whose connection a NAT,
+ * load balancer or firewall dropped without a reset waits for ever while its informer looks up,
+ * until fabric8 closes the watch itself (every 5-10 min) and, a minute later, aborts the unanswered
+ * close. A watch that hears nothing may also just watch a quiet resource (kube-apiserver sends a
+ * watch bookmarks only once the resource's resourceVersion moves on); {@link #probe} tells the two
+ * apart.
  *
  * <p>One per informer, kept across the informers that replace it; thread-safe.
  */
 public final class WatchHeartbeat {
   private final Clock clock;
+  private final AtomicLong heard = new AtomicLong();
   private volatile Instant lastHeard;
-  private volatile boolean bookmarks;
+  private volatile Function<String, CompletableFuture<WatchProbe.Found>> prober =
+      rv -> CompletableFuture.failedFuture(new IllegalStateException("no watch to probe yet"));
 
   /**
    * @param clock stamps what is heard
@@ -35,16 +40,10 @@ public final class WatchHeartbeat {
     return new WatchHeartbeat(Clock.systemUTC());
   }
 
-  /**
-   * Notes that the watch heard something now (or was submitted: a new watch counts as heard).
-   *
-   * @param bookmark true for a {@code BOOKMARK} event
-   */
-  void heard(boolean bookmark) {
+  /** Notes that the watch heard something now (or was submitted: a new watch counts as heard). */
+  void heard() {
     lastHeard = clock.instant();
-    if (bookmark) {
-      bookmarks = true;
-    }
+    heard.incrementAndGet();
   }
 
   /** When a watch last heard an event or bookmark, or was submitted. */
@@ -52,9 +51,24 @@ public final class WatchHeartbeat {
     return lastHeard;
   }
 
-  /** True once a watch got a {@code BOOKMARK}: the API server sends them periodically. */
-  public boolean bookmarks() {
-    return bookmarks;
+  /** How many events and bookmarks the watches heard, and submissions, so far. */
+  public long heardCount() {
+    return heard.get();
+  }
+
+  /** Sets how {@link #probe} asks the API server (the informer's current lister). */
+  void prober(Function<String, CompletableFuture<WatchProbe.Found>> prober) {
+    this.prober = prober;
+  }
+
+  /**
+   * Asks the API server, with a short watch of its own, whether anything changed after {@code
+   * resourceVersion} (the informer's last).
+   *
+   * @return completes with what that watch found; fails when it got no usable answer
+   */
+  public CompletableFuture<WatchProbe.Found> probe(String resourceVersion) {
+    return prober.apply(resourceVersion);
   }
 
   /** {@code watcher}, noting every event it receives here first. */
@@ -62,7 +76,7 @@ public final class WatchHeartbeat {
     return new Watcher<>() {
       @Override
       public void eventReceived(Action action, T resource) {
-        heard(action == Action.BOOKMARK);
+        heard();
         watcher.eventReceived(action, resource);
       }
 

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.controller.informers;
 
 import dev.ironcore.maintenance.api.cache.WatchHeartbeat;
+import dev.ironcore.maintenance.api.cache.WatchProbe;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -32,13 +33,15 @@ import org.slf4j.LoggerFactory;
  * logged with its cause ({@link Relist}) and counted ({@link #relists(Relist)}); objects deleted
  * meanwhile reach {@code onDelete} with {@code deletedFinalStateUnknown}.
  *
- * <p>A watch that hears nothing, not even the {@code BOOKMARK} kube-apiserver sends each watch
- * about every 60 s, for {@link #SILENT_WATCH} lost its connection without being told (a NAT, load
- * balancer or firewall dropped the connection's state: the watch waits on it, its informer looks up
- * and its cache no longer changes). {@link #check()} then replaces the informer as a stopped one (a
- * list afresh on a new connection), logs it at WARN and counts it as a relist {@link
- * Relist#SILENT}. Only once a watch got a bookmark ({@link WatchHeartbeat#bookmarks()}): an API
- * server without a watch cache sends none, and its quiet watches are not lost.
+ * <p>A watch whose connection a NAT, load balancer or firewall dropped without a reset waits on it
+ * for good while its informer looks up and its cache no longer changes; it hears nothing, as a
+ * watch of a quiet resource does. Once a watch has heard nothing (no event, no bookmark) for {@link
+ * #SILENT_WATCH}, {@link #check()} asks the API server with a short watch of its own from the
+ * informer's last resourceVersion ({@link WatchHeartbeat#probe}), again every {@link #PROBE_EVERY}
+ * while the silence lasts: when that one gets changes (or 410 Gone) and the informer's watch has
+ * still heard nothing since, it missed them, and the informer is replaced as a stopped one (a list
+ * afresh on a new connection), logged at WARN and counted as a relist {@link Relist#SILENT}. A
+ * quiet resource's probe finds nothing, and nothing happens.
  *
  * <p>State, read by the probes and metrics: {@link #up()} (synced and watching), {@link
  * #downSince()}, {@link #restarts()}, {@link #relists(Relist)}.
@@ -57,14 +60,19 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   public static final Duration BRIEF_LOSS = Duration.ofSeconds(5);
 
   /**
-   * How long a watch may hear nothing (no event, no bookmark) before it counts as lost: 150 s.
-   * kube-apiserver sends a watch a {@code BOOKMARK} about every 60 s; when fabric8 reconnects a
-   * watch (it closes each after 5-10 min) up to 60 s after the last one, the new watch's first
-   * comes up to about 61 s later: at most about 121 s between two. client-go notices a dead HTTP/2
-   * connection after about 45 s (its pings); fabric8 sends nothing on a watch and notices after
-   * 7-12 min (when it closes the watch itself and the close is not answered for 2 min).
+   * How long a watch may hear nothing (no event, no bookmark) before {@link #check()} asks the API
+   * server whether it missed anything: 90 s. kube-apiserver sends a watch a bookmark about every 60
+   * s while the resource's resourceVersion moves on (etcd's progress notifications move it; kubeadm
+   * has etcd send one every 5 s, etcd's default is 10 min), so a healthy watch of a busy resource
+   * is seldom probed; one of a quiet resource is, once a minute (a watch of 2 s). client-go notices
+   * a dead HTTP/2 connection after about 45 s (its pings); fabric8 sends nothing on a watch and
+   * notices after 6-11 min (it closes the watch itself every 5-10 min and aborts the unanswered
+   * close a minute later).
    */
-  public static final Duration SILENT_WATCH = Duration.ofSeconds(150);
+  public static final Duration SILENT_WATCH = Duration.ofSeconds(90);
+
+  /** How often a watch that stays silent is probed again. */
+  public static final Duration PROBE_EVERY = Duration.ofSeconds(60);
 
   private final String resource;
   private final Function<WatchHeartbeat, SharedIndexInformer<T>> factory;
@@ -72,6 +80,14 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   private final Clock clock;
   private final WatchHeartbeat heartbeat;
   private final Duration silentWatch;
+
+  /** The probe under way (guarded by this), with what the watch had heard when it was sent. */
+  private CompletableFuture<WatchProbe.Found> probe;
+
+  private long heardBeforeProbe;
+  private Instant probedAt;
+  private final java.util.concurrent.atomic.AtomicLong probes =
+      new java.util.concurrent.atomic.AtomicLong();
   private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
   private volatile SharedIndexInformer<T> current;
   private volatile Instant downSince;
@@ -115,8 +131,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   }
 
   /**
-   * @param silentWatch how long a watch that had bookmarks may hear nothing before it counts as
-   *     lost ({@link #SILENT_WATCH}; shorter in tests)
+   * @param silentWatch how long a watch may hear nothing before it is probed ({@link
+   *     #SILENT_WATCH})
    */
   SupervisedInformer(
       String resource,
@@ -146,8 +162,9 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     /** A list or watch failure that fabric8 did not heal by reconnecting the watch. */
     ERROR("error"),
     /**
-     * The watch heard nothing, not even a bookmark, for {@link #SILENT_WATCH}: its connection was
-     * lost without a word; the informer was replaced.
+     * The watch heard nothing for {@link #SILENT_WATCH} or longer while a probe watch got changes
+     * after its last resourceVersion: its connection was lost without a word; the informer was
+     * replaced.
      */
     SILENT("silent");
 
@@ -157,7 +174,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       this.label = label;
     }
 
-    /** The metric label: {@code expired} or {@code error}. */
+    /** The metric label: {@code expired}, {@code error} or {@code silent}. */
     public String label() {
       return label;
     }
@@ -321,14 +338,16 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     return downSince == null || now.isBefore(downSince.plus(BRIEF_LOSS));
   }
 
-  /** How long its watch has heard nothing (no event, no bookmark; since its submission). */
+  /**
+   * How long its watch has heard nothing (no event, no bookmark) since it was submitted or came up.
+   */
   public Duration watchSilence() {
     Duration d =
         Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), clock.instant());
     return d.isNegative() ? Duration.ZERO : d;
   }
 
-  /** What its watches heard last, and whether the API server sends them bookmarks. */
+  /** What its watches heard, and how to probe the API server for what they should have. */
   public WatchHeartbeat heartbeat() {
     return heartbeat;
   }
@@ -361,18 +380,10 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       downSince = null;
       lostOnce = true;
       backoff = FIRST_BACKOFF;
-      if (silent(heartbeat.bookmarks(), heartbeat.lastHeard(), watchingSince, now, silentWatch)) {
-        relists.get(Relist.SILENT).incrementAndGet();
-        LOG.warn(
-            "informer {}: its watch heard nothing for {} s, not even the bookmark the API server"
-                + " sends about every 60 s (its connection was dropped without a reset, e.g. by a"
-                + " NAT, load balancer or firewall): listing again on a new connection",
-            resource,
-            Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), now).toSeconds());
-        replace(now);
-      }
+      checkSilence(now);
       return;
     }
+    probe = null;
     if (downSince == null) {
       downSince = now;
     }
@@ -387,16 +398,78 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   }
 
   /**
-   * The rule for a lost watch: the API server sent bookmarks and the watch has heard nothing for
-   * {@code limit} or longer since it last heard something or came up, whichever was later.
+   * Sends a probe once the watch has been silent for {@link #SILENT_WATCH} (and {@link
+   * #PROBE_EVERY} after the last one); acts on its answer: replaces the informer when the probe got
+   * changes the watch has not heard.
+   */
+  private void checkSilence(Instant now) {
+    if (probe != null) {
+      if (!probe.isDone()) {
+        return;
+      }
+      WatchProbe.Found found;
+      try {
+        found = probe.join();
+      } catch (RuntimeException e) {
+        found = null; // no usable answer: says nothing about the watch
+        LOG.debug("informer {}: probe watch failed: {}", resource, e.toString());
+      }
+      probe = null;
+      probes.incrementAndGet();
+      if (missed(found, heardBeforeProbe, heartbeat.heardCount())) {
+        relists.get(Relist.SILENT).incrementAndGet();
+        LOG.warn(
+            "informer {}: its watch heard nothing for {} s while a watch from its last"
+                + " resourceVersion {} {} (its connection was dropped without a reset, e.g. by a"
+                + " NAT, load balancer or firewall): listing again on a new connection",
+            resource,
+            Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), now).toSeconds(),
+            current.lastSyncResourceVersion(),
+            found == WatchProbe.Found.EXPIRED
+                ? "got 410 Gone (changes after it are compacted away)"
+                : "got changes it had missed");
+        replace(now);
+      }
+      return;
+    }
+    if (silent(heartbeat.lastHeard(), watchingSince, probedAt, now, silentWatch)) {
+      probedAt = now;
+      heardBeforeProbe = heartbeat.heardCount();
+      probe = heartbeat.probe(current.lastSyncResourceVersion());
+    }
+  }
+
+  /**
+   * Whether a silent watch is to be probed: it has heard nothing for {@code limit} since it last
+   * heard something or came up, whichever was later, and the last probe is {@link #PROBE_EVERY}
+   * old.
    *
-   * @param bookmarks a watch got a bookmark ({@link WatchHeartbeat#bookmarks()})
    * @param lastHeard when a watch last heard an event or bookmark, or was submitted
    * @param watchingSince when the informer was last seen coming up (null: not yet)
+   * @param probedAt when it was last probed (null: never)
    */
   static boolean silent(
-      boolean bookmarks, Instant lastHeard, Instant watchingSince, Instant now, Duration limit) {
-    return bookmarks && !now.isBefore(silentSince(lastHeard, watchingSince).plus(limit));
+      Instant lastHeard, Instant watchingSince, Instant probedAt, Instant now, Duration limit) {
+    return !now.isBefore(silentSince(lastHeard, watchingSince).plus(limit))
+        && (probedAt == null || !now.isBefore(probedAt.plus(PROBE_EVERY)));
+  }
+
+  /**
+   * Whether the probe shows the watch missed changes: it found changes after the watch's last
+   * resourceVersion (or 410 Gone) and the watch heard nothing while the probe ran (a live watch
+   * gets the same changes at the same time).
+   *
+   * @param found what the probe found; null when it got no usable answer
+   * @param heardBefore {@link WatchHeartbeat#heardCount()} when the probe was sent
+   * @param heardNow {@link WatchHeartbeat#heardCount()} now
+   */
+  static boolean missed(WatchProbe.Found found, long heardBefore, long heardNow) {
+    return found != null && found != WatchProbe.Found.NOTHING && heardNow == heardBefore;
+  }
+
+  /** Probes of silent watches answered so far (with or without a usable answer). */
+  public long probes() {
+    return probes.get();
   }
 
   private static Instant silentSince(Instant lastHeard, Instant watchingSince) {
@@ -415,6 +488,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
    */
   private void replace(Instant now) {
     SharedIndexInformer<T> old = current;
+    probe = null;
+    probedAt = null;
     nextRestart = now.plus(backoff);
     backoff =
         backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);

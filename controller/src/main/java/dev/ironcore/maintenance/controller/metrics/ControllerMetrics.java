@@ -62,7 +62,7 @@ import java.util.function.ToDoubleBiFunction;
  *   <li>{@code ironcore_maintenance_informer_relists_total{resource,reason}}: full lists after the
  *       first, {@code reason} {@code expired} (the watch's resourceVersion was gone: 410 Gone, e.g.
  *       after etcd compaction or an API server restart), {@code error} (a failure the watch did not
- *       survive) or {@code silent} (the watch heard nothing, not even a bookmark, for 150 s: its
+ *       survive) or {@code silent} (a watch silent for 90 s or more had missed changes: its
  *       connection was dropped without a reset);
  *   <li>{@code ironcore_maintenance_informer_watch_silence_seconds{resource}}: seconds since the
  *       informer's watch last heard an event or bookmark.
@@ -307,7 +307,7 @@ public final class ControllerMetrics {
             "ironcore.maintenance.informer.relists", relists, r -> r.get().doubleValue())
         .description(
             "Full lists after the first: watch expired (410 Gone), failed, or silent (heard nothing"
-                + " for 150 s)")
+                + " and missing changes)")
         .tag("resource", resource)
         .tag("reason", reason)
         .register(registry);
@@ -315,9 +315,9 @@ public final class ControllerMetrics {
 
   /**
    * Exposes how long an informer's watch has heard nothing (no event, no bookmark), as {@code
-   * ironcore_maintenance_informer_watch_silence_seconds{resource}}: up to about 61 s on a healthy
-   * watch of kube-apiserver (a bookmark about every 60 s), about 121 s around a reconnect; the
-   * informer lists again at 150 s.
+   * ironcore_maintenance_informer_watch_silence_seconds{resource}}: on a quiet resource it grows as
+   * long as nothing changes; from 90 s on the watch is probed once a minute ({@code
+   * SupervisedInformer}).
    *
    * @param silence seconds since the watch last heard anything
    */

@@ -5,7 +5,6 @@ import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.hasHook;
 import static dev.ironcore.maintenance.controller.e2e.ControllerWorld.toleratesMaintenance;
 import static dev.ironcore.maintenance.controller.informers.SupervisedInformer.BRIEF_LOSS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -132,11 +131,12 @@ class InformerRecoveryE2ETest extends InProcessController {
 
   /**
    * A watch whose connection a NAT or load balancer dropped without a reset (its idle timeout,
-   * while the client's HTTP/2 connection stays busy) hears nothing more, not even the API server's
-   * bookmarks, and its informer still looks up: the watchdog replaces it after {@link
-   * SupervisedInformer#SILENT_WATCH} and the new one lists what the silent one missed (fresh eyes,
-   * session 47: the cache never changed again, the drain loop logged "cache was behind" every
-   * second and no drain started; fabric8 alone notices after 7-12 min).
+   * while the client's HTTP/2 connection stays busy) hears nothing more and its informer still
+   * looks up: after {@link SupervisedInformer#SILENT_WATCH} of silence a probe watch from its last
+   * resourceVersion gets the change it missed, and the informer is replaced; the new one lists what
+   * the silent one missed (fresh eyes, session 47: the cache never changed again, the drain loop
+   * logged "cache was behind" every second and no drain started; fabric8 alone notices after 6-11
+   * min). A quiet watch is probed as well, and kept.
    */
   @Test
   void aWatchThatHearsNothingNotEvenABookmarkIsReplacedAndListsWhatItMissed() throws Exception {
@@ -172,11 +172,11 @@ class InformerRecoveryE2ETest extends InProcessController {
           TimeUnit.MILLISECONDS);
       leases.start().join();
       checkUntilUp(leases);
-      // kube-apiserver sends each watch a bookmark about every 60 s
-      await()
-          .atMost(Duration.ofSeconds(100))
-          .pollInterval(Duration.ofSeconds(1))
-          .until(() -> leases.heartbeat().bookmarks());
+      // a quiet watch is probed after SILENT_WATCH and kept: the probe finds no change
+      clock.advance(SupervisedInformer.SILENT_WATCH);
+      untilProbed(leases, 1);
+      assertThat(leases.relists(SupervisedInformer.Relist.SILENT)).isZero();
+
       proxy.silenceIdle(Duration.ofSeconds(2));
       Thread.sleep(3000); // the watch's connection is idle: its next bytes are dropped
       world.client.leases().inNamespace(world.ns).resource(lease("missed")).create();
@@ -187,18 +187,24 @@ class InformerRecoveryE2ETest extends InProcessController {
           .isNull();
       assertThat(leases.up()).as("the informer looks up").isTrue();
 
-      clock.advance(SupervisedInformer.SILENT_WATCH.minusSeconds(1));
+      clock.advance(SupervisedInformer.PROBE_EVERY.minusSeconds(1));
       leases.check();
-      assertThat(leases.relists(SupervisedInformer.Relist.SILENT)).isZero();
+      assertThat(leases.probes()).as("not probed again within PROBE_EVERY").isEqualTo(1);
       clock.advance(Duration.ofSeconds(1));
-      leases.check();
-      assertThat(leases.relists(SupervisedInformer.Relist.SILENT)).isEqualTo(1);
+      eventually()
+          .until(
+              () -> {
+                leases.check();
+                return leases.relists(SupervisedInformer.Relist.SILENT) == 1;
+              });
       assertThat(log.list.stream().map(ILoggingEvent::getFormattedMessage))
-          .contains(
-              "informer test-leases: its watch heard nothing for 150 s, not even the bookmark the"
-                  + " API server sends about every 60 s (its connection was dropped without a"
-                  + " reset, e.g. by a NAT, load balancer or firewall): listing again on a new"
-                  + " connection");
+          .anyMatch(
+              m ->
+                  m.startsWith("informer test-leases: its watch heard nothing for 150 s while a")
+                      && m.endsWith(
+                          "got changes it had missed (its connection was dropped without a"
+                              + " reset, e.g. by a NAT, load balancer or firewall): listing again"
+                              + " on a new connection"));
       checkUntilUp(leases);
       assertThat(leases.informer().getStore().getByKey(world.ns + "/missed")).isNotNull();
       assertThat(leases.restarts()).as("not counted as a stopped informer").isZero();
@@ -206,6 +212,16 @@ class InformerRecoveryE2ETest extends InProcessController {
       busy.shutdownNow();
       logger.detachAppender(log);
     }
+  }
+
+  /** Runs the watchdog's check until {@code n} probes of the informer's watch were answered. */
+  private static void untilProbed(SupervisedInformer<?> informer, long n) {
+    eventually()
+        .until(
+            () -> {
+              informer.check();
+              return informer.probes() >= n;
+            });
   }
 
   private static Lease lease(String name) {
