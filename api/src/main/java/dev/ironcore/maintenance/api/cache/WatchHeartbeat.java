@@ -76,8 +76,13 @@ public final class WatchHeartbeat {
     return new Watcher<>() {
       @Override
       public void eventReceived(Action action, T resource) {
-        heard();
-        watcher.eventReceived(action, resource);
+        try {
+          watcher.eventReceived(action, resource);
+        } finally {
+          // after the informer took the event's resourceVersion: a probe sent in between (count
+          // read, then the resourceVersion) sees the count move and does not blame the watch
+          heard();
+        }
       }
 
       @Override
