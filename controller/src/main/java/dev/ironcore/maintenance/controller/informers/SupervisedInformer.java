@@ -421,7 +421,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         LOG.warn(
             "informer {}: its watch heard nothing for {} s while a watch from its last"
                 + " resourceVersion {} {} (its connection was dropped without a reset, e.g. by a"
-                + " NAT, load balancer or firewall): listing again on a new connection",
+                + " NAT, load balancer or firewall): listing again and watching on a new"
+                + " connection",
             resource,
             Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), now).toSeconds(),
             current.lastSyncResourceVersion(),

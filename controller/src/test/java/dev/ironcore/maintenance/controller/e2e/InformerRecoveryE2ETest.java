@@ -204,7 +204,7 @@ class InformerRecoveryE2ETest extends InProcessController {
                       && m.endsWith(
                           "got changes it had missed (its connection was dropped without a"
                               + " reset, e.g. by a NAT, load balancer or firewall): listing again"
-                              + " on a new connection"));
+                              + " and watching on a new connection"));
       checkUntilUp(leases);
       assertThat(leases.informer().getStore().getByKey(world.ns + "/missed")).isNotNull();
       assertThat(leases.restarts()).as("not counted as a stopped informer").isZero();
