@@ -79,7 +79,6 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   private final Map<String, Function<T, List<String>>> indexers;
   private final Clock clock;
   private final WatchHeartbeat heartbeat;
-  private final Duration silentWatch;
 
   /** The probe under way (guarded by this), with what the watch had heard when it was sent. */
   private CompletableFuture<WatchProbe.Found> probe;
@@ -127,25 +126,11 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       Function<WatchHeartbeat, SharedIndexInformer<T>> factory,
       Map<String, Function<T, List<String>>> indexers,
       Clock clock) {
-    this(resource, factory, indexers, clock, SILENT_WATCH);
-  }
-
-  /**
-   * @param silentWatch how long a watch may hear nothing before it is probed ({@link
-   *     #SILENT_WATCH})
-   */
-  SupervisedInformer(
-      String resource,
-      Function<WatchHeartbeat, SharedIndexInformer<T>> factory,
-      Map<String, Function<T, List<String>>> indexers,
-      Clock clock,
-      Duration silentWatch) {
     this.resource = resource;
     this.factory = factory;
     this.indexers = indexers;
     this.clock = clock;
     this.heartbeat = new WatchHeartbeat(clock);
-    this.silentWatch = silentWatch;
     this.downSince = clock.instant();
     for (Relist r : Relist.values()) {
       relists.put(r, new java.util.concurrent.atomic.AtomicLong());
@@ -433,10 +418,14 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       }
       return;
     }
-    if (silent(heartbeat.lastHeard(), watchingSince, probedAt, now, silentWatch)) {
+    if (silent(heartbeat.lastHeard(), watchingSince, probedAt, now, SILENT_WATCH)) {
       probedAt = now;
-      heardBeforeProbe = heartbeat.heardCount();
-      probe = heartbeat.probe(current.lastSyncResourceVersion());
+      heardBeforeProbe = heartbeat.heardCount(); // before the resourceVersion: see WatchHeartbeat
+      String resourceVersion = current.lastSyncResourceVersion();
+      if (resourceVersion != null && !resourceVersion.isEmpty()) {
+        // (a watch without one would start with every object as ADDED)
+        probe = heartbeat.probe(resourceVersion);
+      }
     }
   }
 
