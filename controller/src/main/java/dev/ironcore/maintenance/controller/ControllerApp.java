@@ -100,13 +100,27 @@ public final class ControllerApp implements AutoCloseable {
 
   /**
    * Liveness: false once an informer stayed down longer than the threshold, or while the
-   * connections to the IronCore API server are stalled ({@link ApiServerReach#stalled()}).
+   * connections to the IronCore API server, or to the CAPI one in a two-cluster installation, are
+   * stalled ({@link ApiServerReach#stalled()}).
    */
   public boolean isHealthy() {
     InformerWatchdog w = watchdog;
     ApiServerReach r = reach;
-    return (w == null || w.healthy()) && (r == null || !r.stalled());
+    ApiServerReach c = capiReach;
+    return (w == null || w.healthy()) && (r == null || !r.stalled()) && (c == null || !c.stalled());
   }
+
+  /**
+   * The probe of the CAPI API server of a two-cluster installation ({@link ApiServerReach#ofCapi}),
+   * started and closed by the caller; its stall fails {@link #isHealthy()}. Call before {@link
+   * #start()}.
+   */
+  public ControllerApp withCapiReach(ApiServerReach capiReach) {
+    this.capiReach = capiReach;
+    return this;
+  }
+
+  private ApiServerReach capiReach;
 
   /**
    * How long an informer may stay down before {@link #isHealthy()} turns false ({@code

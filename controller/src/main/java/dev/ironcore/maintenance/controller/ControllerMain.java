@@ -344,9 +344,19 @@ public final class ControllerMain implements Callable<Integer> {
     // that cannot reach it exits at the renew deadline, and only the standbys can say why
     dev.ironcore.maintenance.controller.health.ApiServerReach reach =
         ControllerApp.startApiServerReach(clusters, java.time.Clock.systemUTC(), metrics);
+    // two clusters: the CAPI connection gets its probe too (with one replica and no Lease there,
+    // nothing else keeps it busy: a NAT dropped it as idle and the drains' writes and the
+    // informers' probe watches waited on it; fresh eyes, session 48)
+    dev.ironcore.maintenance.controller.health.ApiServerReach capiReach =
+        clusters.separate()
+            ? dev.ironcore.maintenance.controller.health.ApiServerReach.ofCapi(
+                    clusters.failFast().capi(), java.time.Clock.systemUTC())
+                .start()
+            : null;
     ControllerApp app =
         new ControllerApp(clusters, options, metrics)
             .withApiServerReach(reach)
+            .withCapiReach(capiReach)
             .withInformerDownThreshold(informerDownThreshold)
             .withOrphanedMachineGrace(orphanedMachineGrace);
     String identity = leaderElect ? Instance.name() : null;
@@ -481,6 +491,9 @@ public final class ControllerMain implements Callable<Integer> {
           START_END_WAIT.toSeconds());
     }
     reach.close();
+    if (capiReach != null) {
+      capiReach.close();
+    }
     if (elector != null) {
       releaseLease(elector);
     }

@@ -74,6 +74,13 @@ public final class ApiServerReach implements AutoCloseable {
   private boolean reportedFreshFailure;
   private final Clock clock;
   private final String what;
+
+  /** What an unreachable API server means for the controller, for the log. */
+  private final String unreachableMeans;
+
+  /** What its answering again means, for the log (may be empty). */
+  private final String backMeans;
+
   private ScheduledExecutorService ticker;
 
   private Instant since = Instant.EPOCH;
@@ -93,10 +100,44 @@ public final class ApiServerReach implements AutoCloseable {
       Supplier<CompletableFuture<Integer>> freshProbe,
       Clock clock,
       String what) {
+    this(probe, freshProbe, clock, what, IRONCORE_UNREACHABLE, IRONCORE_BACK);
+  }
+
+  private ApiServerReach(
+      Supplier<CompletableFuture<Integer>> probe,
+      Supplier<CompletableFuture<Integer>> freshProbe,
+      Clock clock,
+      String what,
+      String unreachableMeans,
+      String backMeans) {
     this.probe = probe;
     this.freshProbe = freshProbe;
     this.clock = clock;
     this.what = what;
+    this.unreachableMeans = unreachableMeans;
+    this.backMeans = backMeans;
+  }
+
+  private static final String IRONCORE_UNREACHABLE =
+      "no pool is set Ready=Unknown until its agent had the grace period after the API server"
+          + " answers again";
+  private static final String IRONCORE_BACK = ": every pool's grace period counts from now";
+
+  /**
+   * Probes the CAPI API server of a two-cluster installation, as {@link #of} the IronCore one: its
+   * connection is kept busy (a NAT or load balancer does not drop it as idle: the informers' probe
+   * watches and the drains' writes go over it) and a stall fails {@code /healthz}; its reachability
+   * feeds no pool's health.
+   */
+  public static ApiServerReach ofCapi(KubernetesClient client, Clock clock) {
+    ApiServerReach ironcoreWording = of(client, clock);
+    return new ApiServerReach(
+        ironcoreWording.probe,
+        ironcoreWording.freshProbe,
+        clock,
+        ironcoreWording.what + " (CAPI Machines)",
+        "drains can write no CAPI Machine (hooks, finalizers) until it answers again",
+        "");
   }
 
   /**
@@ -203,12 +244,12 @@ public final class ApiServerReach implements AutoCloseable {
       lostAt = clock.instant();
       LOG.warn(
           "API server {} unreachable (no answer, or 5xx only, to GET /readyz for {} probe intervals of {} s;"
-              + " last: {}): no pool is set Ready=Unknown until its agent had the grace period"
-              + " after the API server answers again",
+              + " last: {}): {}",
           what,
           PATIENCE_TICKS,
           INTERVAL.toSeconds(),
-          lastProblem);
+          lastProblem,
+          unreachableMeans);
     }
     if (inFlight != null || lastTimedOut) {
       silentTicks++;
@@ -327,10 +368,10 @@ public final class ApiServerReach implements AutoCloseable {
     if (lostAt != null) {
       since = clock.instant();
       LOG.info(
-          "API server {} answers again (unreachable since {} or earlier): every pool's grace period"
-              + " counts from now",
+          "API server {} answers again (unreachable since {} or earlier){}",
           what,
-          lostAt);
+          lostAt,
+          backMeans);
       lostAt = null;
     }
   }

@@ -61,8 +61,8 @@ public final class HealthServer implements AutoCloseable {
               ok
                   ? "ok\n"
                   // which of the two: the log's WARN (informer) or ERROR (stalled connections)
-                  : "an informer is down too long, or the connections to the IronCore API server"
-                      + " are stalled (see the log)\n",
+                  : "an informer is down too long, or the connections to an API server are"
+                      + " stalled (see the log)\n",
               "text/plain");
         });
     get(

@@ -62,4 +62,38 @@ class StalledConnectionE2ETest {
         .contains("answers on a new connection but not on this process's connections")
         .contains("/healthz fails from now");
   }
+
+  /**
+   * Two clusters, one replica without a Lease: the CAPI API server's connection is probed as well
+   * (fresh eyes, session 48: nothing kept it busy, a NAT dropped it as idle, and drains waited on
+   * it for minutes with {@code /healthz} 200); its stall fails {@code /healthz} too.
+   */
+  @Test
+  void theCapiApiServersConnectionsStalledFailTheLivenessProbeToo() throws Exception {
+    ControllerWorld world = new ControllerWorld();
+    proxy = world.proxy();
+    Path dir = Path.of("target", "stalled-capi");
+    Path proxied = world.kubeconfigVia(proxy, dir);
+    Path log = dir.resolve(world.ns + ".log");
+    // CAPI Machines through the proxy, the IronCore API direct (the same API server here)
+    controller =
+        ControllerProcess.start(proxied, log, "--ironcore-kubeconfig=" + world.cp.kubeconfig());
+    ControllerWorld.processStarts()
+        .until(() -> controller.probe("/readyz") == 200 && controller.probe("/healthz") == 200);
+
+    proxy.silence();
+    eventually()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                Files.readString(log)
+                    .contains(
+                        "(CAPI Machines) unreachable (no answer, or 5xx only, to GET /readyz"));
+    assertThat(Files.readString(log))
+        .contains("drains can write no CAPI Machine (hooks, finalizers) until it answers again");
+    proxy.heal();
+    eventually().atMost(Duration.ofSeconds(60)).until(() -> controller.probe("/healthz") == 503);
+    assertThat(Files.readString(log))
+        .contains("(CAPI Machines) answers on a new connection but not on this process's");
+  }
 }
