@@ -71,6 +71,11 @@ public final class ApiFailure {
    */
   static String cause(Throwable root) {
     String name = root.getClass().getSimpleName();
+    if (root instanceof java.nio.channels.ClosedChannelException
+        || root instanceof java.io.EOFException) {
+      // no message of their own (fresh eyes: "last: failed: ClosedChannelException")
+      return "connection closed (" + name + ")";
+    }
     return root.getMessage() == null || root.getMessage().isBlank()
         ? name
         : root.getMessage() + " (" + name + ")";

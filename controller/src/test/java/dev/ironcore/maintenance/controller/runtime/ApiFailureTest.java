@@ -118,6 +118,10 @@ class ApiFailureTest {
                 new java.util.concurrent.CompletionException(
                     new java.net.http.HttpConnectTimeoutException("HTTP connect timed out"))))
         .isEqualTo("HTTP connect timed out (HttpConnectTimeoutException)");
+    assertThat(
+            ApiFailure.rootCause(
+                new java.io.IOException(new java.nio.channels.ClosedChannelException())))
+        .isEqualTo("connection closed (ClosedChannelException)");
   }
 
   @Test
