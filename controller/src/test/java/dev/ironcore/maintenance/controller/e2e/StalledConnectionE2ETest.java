@@ -32,17 +32,33 @@ class StalledConnectionE2ETest {
     }
   }
 
-  @Test
-  void connectionsStalledWhileNewOnesAreAnsweredFailTheLivenessProbe() throws Exception {
+  /**
+   * Starts the controller with one of its two kubeconfigs through {@link #proxy} (the same API
+   * server either way) and waits until it is ready and healthy.
+   *
+   * @param capiThroughProxy the CAPI one ({@code --kubeconfig}), else the IronCore one
+   * @return its log
+   */
+  private Path startBehindProxy(String dirName, boolean capiThroughProxy) throws Exception {
     ControllerWorld world = new ControllerWorld();
     proxy = world.proxy();
-    Path dir = Path.of("target", "stalled");
+    Path dir = Path.of("target", dirName);
     Path proxied = world.kubeconfigVia(proxy, dir);
+    Path direct = world.cp.kubeconfig();
     Path log = dir.resolve(world.ns + ".log");
     controller =
-        ControllerProcess.start(world.cp.kubeconfig(), log, "--ironcore-kubeconfig=" + proxied);
+        ControllerProcess.start(
+            capiThroughProxy ? proxied : direct,
+            log,
+            "--ironcore-kubeconfig=" + (capiThroughProxy ? direct : proxied));
     ControllerWorld.processStarts()
         .until(() -> controller.probe("/readyz") == 200 && controller.probe("/healthz") == 200);
+    return log;
+  }
+
+  @Test
+  void connectionsStalledWhileNewOnesAreAnsweredFailTheLivenessProbe() throws Exception {
+    Path log = startBehindProxy("stalled", false);
 
     proxy.silence();
     eventually()
@@ -70,16 +86,7 @@ class StalledConnectionE2ETest {
    */
   @Test
   void theCapiApiServersConnectionsStalledFailTheLivenessProbeToo() throws Exception {
-    ControllerWorld world = new ControllerWorld();
-    proxy = world.proxy();
-    Path dir = Path.of("target", "stalled-capi");
-    Path proxied = world.kubeconfigVia(proxy, dir);
-    Path log = dir.resolve(world.ns + ".log");
-    // CAPI Machines through the proxy, the IronCore API direct (the same API server here)
-    controller =
-        ControllerProcess.start(proxied, log, "--ironcore-kubeconfig=" + world.cp.kubeconfig());
-    ControllerWorld.processStarts()
-        .until(() -> controller.probe("/readyz") == 200 && controller.probe("/healthz") == 200);
+    Path log = startBehindProxy("stalled-capi", true);
 
     proxy.silence();
     eventually()
