@@ -64,13 +64,15 @@ public final class StreamedList<T extends HasMetadata>
   private final AtomicBoolean pagedOnly = new AtomicBoolean();
   private final Duration giveUp;
   private final WatchHeartbeat heartbeat;
+  private final HttpClient probeHttp;
 
   StreamedList(
       BaseOperation<T, KubernetesResourceList<T>, ?> paged,
       HttpClient http,
+      HttpClient probeHttp,
       Class<T> type,
       WatchHeartbeat heartbeat) {
-    this(paged, http, type, Duration.ofSeconds(TIMEOUT_SECONDS + 10), heartbeat);
+    this(paged, http, probeHttp, type, Duration.ofSeconds(TIMEOUT_SECONDS + 10), heartbeat);
   }
 
   /**
@@ -81,11 +83,13 @@ public final class StreamedList<T extends HasMetadata>
   StreamedList(
       BaseOperation<T, KubernetesResourceList<T>, ?> paged,
       HttpClient http,
+      HttpClient probeHttp,
       Class<T> type,
       Duration giveUp,
       WatchHeartbeat heartbeat) {
     this.paged = paged;
     this.http = http;
+    this.probeHttp = probeHttp;
     this.type = type;
     this.giveUp = giveUp;
     this.heartbeat = heartbeat;
@@ -97,13 +101,15 @@ public final class StreamedList<T extends HasMetadata>
 
   /**
    * Whether anything changed after {@code resourceVersion}: a watch from it without bookmarks that
-   * the API server ends after {@value #PROBE_SECONDS} s, its answer read as a whole ({@link
-   * WatchProbe#read}). Over the client's HTTP connection (HTTP/2 with kube-apiserver), not a
-   * WebSocket of its own.
+   * the API server ends after {@value #PROBE_SECONDS} s, over the client's HTTP connection (HTTP/2
+   * with kube-apiserver), not a WebSocket of its own; sent once (no retries). Only its first line
+   * is read ({@link WatchProbe#read}): after a real drop on a busy resource the answer holds every
+   * change since, and one is enough.
    *
    * @return completes with what it found; fails when no usable answer came within 30 s
    */
   CompletableFuture<WatchProbe.Found> probe(String resourceVersion) {
+    CompletableFuture<WatchProbe.Found> found = new CompletableFuture<>();
     try {
       URL url =
           paged.appendListOptionParams(
@@ -115,15 +121,62 @@ public final class StreamedList<T extends HasMetadata>
                   .withTimeoutSeconds(PROBE_SECONDS)
                   .build());
       HttpRequest request =
-          http.newHttpRequestBuilder()
+          probeHttp
+              .newHttpRequestBuilder()
               .url(url)
+              .forStreaming()
               .timeout(PROBE_SECONDS + 20, TimeUnit.SECONDS)
               .build();
-      return http.sendAsync(request, String.class)
-          .thenApply(r -> WatchProbe.read(r.code(), r.body()))
-          .orTimeout(30, TimeUnit.SECONDS);
+      java.io.ByteArrayOutputStream firstLine = new java.io.ByteArrayOutputStream();
+      probeHttp
+          .consumeBytes(
+              request,
+              (buffers, body) -> {
+                for (ByteBuffer b : buffers) {
+                  while (b.hasRemaining()) {
+                    byte c = b.get();
+                    if (c == '\n') {
+                      body.cancel();
+                      complete(found, 200, firstLine);
+                      return;
+                    }
+                    firstLine.write(c);
+                  }
+                }
+                body.consume();
+              })
+          .whenComplete(
+              (response, failure) -> {
+                if (failure != null) {
+                  found.completeExceptionally(failure);
+                } else if (!response.isSuccessful()) {
+                  response.body().cancel();
+                  complete(found, response.code(), new java.io.ByteArrayOutputStream());
+                } else {
+                  response.body().consume();
+                  response
+                      .body()
+                      .done()
+                      .whenComplete((v, t) -> complete(found, 200, firstLine)); // ended: no line
+                }
+              });
     } catch (Exception e) {
-      return CompletableFuture.failedFuture(e);
+      found.completeExceptionally(e);
+    }
+    return found.orTimeout(30, TimeUnit.SECONDS);
+  }
+
+  private static void complete(
+      CompletableFuture<WatchProbe.Found> found, int code, java.io.ByteArrayOutputStream line) {
+    if (found.isDone()) {
+      return;
+    }
+    try {
+      found.complete(
+          WatchProbe.read(
+              code, new String(line.toByteArray(), java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (RuntimeException e) {
+      found.completeExceptionally(e);
     }
   }
 
@@ -183,9 +236,20 @@ public final class StreamedList<T extends HasMetadata>
       FilterWatchListDeletable<T, ?, ?> operation,
       long pageSize,
       WatchHeartbeat heartbeat) {
+    // the probe's requests are sent once: fabric8's 10 retries would outlive the probe by minutes
+    HttpClient once =
+        client
+            .adapt(io.fabric8.kubernetes.client.NamespacedKubernetesClient.class)
+            .withRequestConfig(
+                new io.fabric8.kubernetes.client.RequestConfigBuilder(
+                        client.getConfiguration().getRequestConfig())
+                    .withRequestRetryBackoffLimit(0)
+                    .build())
+            .call(KubernetesClient::getHttpClient);
     return new StreamedList<>(
         (BaseOperation<T, KubernetesResourceList<T>, ?>) operation.withLimit(pageSize),
         client.getHttpClient(),
+        once,
         type,
         heartbeat);
   }

@@ -15,8 +15,8 @@ import java.util.function.Function;
  * load balancer or firewall dropped without a reset waits for ever while its informer looks up,
  * until fabric8 closes the watch itself (every 5-10 min) and, a minute later, aborts the unanswered
  * close. A watch that hears nothing may also just watch a quiet resource (kube-apiserver sends a
- * watch bookmarks only once the resource's resourceVersion moves on); {@link #probe} tells the two
- * apart.
+ * watch bookmarks only once the resource's resourceVersion has passed the one it started from);
+ * {@link #probe} tells the two apart.
  *
  * <p>One per informer, kept across the informers that replace it; thread-safe.
  */

@@ -24,8 +24,8 @@ public final class WatchProbe {
     /** Changes after the resourceVersion ({@code ADDED}, {@code MODIFIED}, {@code DELETED}). */
     CHANGES,
     /**
-     * 410 Gone: the resourceVersion is older than the API server's watch history (changes after it
-     * were compacted away: there were changes).
+     * 410 Gone: the resourceVersion is older than this API server's watch history (it restarted, is
+     * another one, or compacted): whether anything changed is not known.
      */
     EXPIRED
   }

@@ -72,6 +72,7 @@ class StreamedListGiveUpTest {
               (BaseOperation<Machine, KubernetesResourceList<Machine>, ?>)
                   client.resources(cached).inAnyNamespace().withLimit(500L),
               client.getHttpClient(),
+              client.getHttpClient(),
               cached,
               Duration.ofSeconds(2),
               WatchHeartbeat.ignored());

@@ -38,10 +38,11 @@ import org.slf4j.LoggerFactory;
  * watch of a quiet resource does. Once a watch has heard nothing (no event, no bookmark) for {@link
  * #SILENT_WATCH}, {@link #check()} asks the API server with a short watch of its own from the
  * informer's last resourceVersion ({@link WatchHeartbeat#probe}), again every {@link #PROBE_EVERY}
- * while the silence lasts: when that one gets changes (or 410 Gone) and the informer's watch has
- * still heard nothing since, it missed them, and the informer is replaced as a stopped one (a list
- * afresh on a new connection), logged at WARN and counted as a relist {@link Relist#SILENT}. A
- * quiet resource's probe finds nothing, and nothing happens.
+ * while the silence lasts: when that one gets changes and the informer's watch has still heard
+ * nothing {@link #CONFIRM} later, it missed them, and the informer is replaced as a stopped one (a
+ * list afresh, a watch on a new connection), logged at WARN and counted as a relist {@link
+ * Relist#SILENT}. A quiet resource's probe finds nothing, and nothing happens; 410 Gone proves
+ * nothing (see {@link #missed}).
  *
  * <p>State, read by the probes and metrics: {@link #up()} (synced and watching), {@link
  * #downSince()}, {@link #restarts()}, {@link #relists(Relist)}.
@@ -62,17 +63,23 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   /**
    * How long a watch may hear nothing (no event, no bookmark) before {@link #check()} asks the API
    * server whether it missed anything: 90 s. kube-apiserver sends a watch a bookmark about every 60
-   * s while the resource's resourceVersion moves on (etcd's progress notifications move it; kubeadm
-   * has etcd send one every 5 s, etcd's default is 10 min), so a healthy watch of a busy resource
-   * is seldom probed; one of a quiet resource is, once a minute (a watch of 2 s). client-go notices
-   * a dead HTTP/2 connection after about 45 s (its pings); fabric8 sends nothing on a watch and
-   * notices after 6-11 min (it closes the watch itself every 5-10 min and aborts the unanswered
-   * close a minute later).
+   * s once the resource's resourceVersion has passed the one it started from (on a quiet resource,
+   * etcd's progress notifications move it; kubeadm has etcd send one every 5 s, etcd's default is
+   * 10 min), so a healthy watch of a busy resource is seldom probed; one of a quiet resource is,
+   * once a minute (a watch of 2 s). client-go notices a dead HTTP/2 connection after about 45 s
+   * (its pings); fabric8 sends nothing on a watch and notices after 6-11 min (it closes the watch
+   * itself every 5-10 min and aborts the unanswered close a minute later).
    */
   public static final Duration SILENT_WATCH = Duration.ofSeconds(90);
 
   /** How often a watch that stays silent is probed again. */
   public static final Duration PROBE_EVERY = Duration.ofSeconds(60);
+
+  /**
+   * How long the watch may still hear the changes a probe found before it counts as lost: 10 s (the
+   * probe's API server may be ahead of the watch's where several serve the cluster).
+   */
+  public static final Duration CONFIRM = Duration.ofSeconds(10);
 
   private final String resource;
   private final Function<WatchHeartbeat, SharedIndexInformer<T>> factory;
@@ -85,6 +92,11 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
 
   private long heardBeforeProbe;
   private Instant probedAt;
+  private String probedResourceVersion;
+
+  /** When a probe found changes the watch had not heard (guarded by this); null otherwise. */
+  private Instant changesFoundAt;
+
   private final java.util.concurrent.atomic.AtomicLong probes =
       new java.util.concurrent.atomic.AtomicLong();
   private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
@@ -148,8 +160,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     ERROR("error"),
     /**
      * The watch heard nothing for {@link #SILENT_WATCH} or longer while a probe watch got changes
-     * after its last resourceVersion: its connection was lost without a word; the informer was
-     * replaced.
+     * after its last resourceVersion that it had not heard {@link #CONFIRM} later: its connection
+     * was lost without a word; the informer was replaced.
      */
     SILENT("silent");
 
@@ -374,6 +386,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       return;
     }
     probe = null;
+    changesFoundAt = null;
     if (downSince == null) {
       downSince = now;
     }
@@ -396,6 +409,24 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
    * changes the watch has not heard.
    */
   private void checkSilence(Instant now) {
+    if (changesFoundAt != null) {
+      if (heartbeat.heardCount() != heardBeforeProbe) {
+        changesFoundAt = null; // it heard them: alive
+      } else if (!now.isBefore(changesFoundAt.plus(CONFIRM))) {
+        changesFoundAt = null;
+        relists.get(Relist.SILENT).incrementAndGet();
+        LOG.warn(
+            "informer {}: its watch heard nothing for {} s while a watch from its last"
+                + " resourceVersion {} got changes it has not heard since (its connection was"
+                + " dropped without a reset, e.g. by a NAT, load balancer or firewall): listing"
+                + " again and watching on a new connection",
+            resource,
+            Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), now).toSeconds(),
+            probedResourceVersion);
+        replace(now);
+      }
+      return;
+    }
     if (probe != null) {
       if (!probe.isDone()) {
         return;
@@ -410,19 +441,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       probe = null;
       probes.incrementAndGet();
       if (missed(found, heardBeforeProbe, heartbeat.heardCount())) {
-        relists.get(Relist.SILENT).incrementAndGet();
-        LOG.warn(
-            "informer {}: its watch heard nothing for {} s while a watch from its last"
-                + " resourceVersion {} {} (its connection was dropped without a reset, e.g. by a"
-                + " NAT, load balancer or firewall): listing again and watching on a new"
-                + " connection",
-            resource,
-            Duration.between(silentSince(heartbeat.lastHeard(), watchingSince), now).toSeconds(),
-            current.lastSyncResourceVersion(),
-            found == WatchProbe.Found.EXPIRED
-                ? "got 410 Gone (changes after it are compacted away)"
-                : "got changes it had missed");
-        replace(now);
+        changesFoundAt = now;
       }
       return;
     }
@@ -430,8 +449,9 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
       probedAt = now;
       heardBeforeProbe = heartbeat.heardCount(); // before the resourceVersion: see WatchHeartbeat
       String resourceVersion = current.lastSyncResourceVersion();
-      if (resourceVersion != null && !resourceVersion.isEmpty()) {
-        // (a watch without one would start with every object as ADDED)
+      // a watch without one, or from "0", would start with every object as ADDED
+      if (resourceVersion != null && !resourceVersion.isEmpty() && !resourceVersion.equals("0")) {
+        probedResourceVersion = resourceVersion;
         probe = heartbeat.probe(resourceVersion);
       }
     }
@@ -453,16 +473,18 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
   }
 
   /**
-   * Whether the probe shows the watch missed changes: it found changes after the watch's last
-   * resourceVersion (or 410 Gone) and the watch heard nothing while the probe ran (a live watch
-   * gets the same changes at the same time).
+   * Whether the probe suggests the watch missed changes: it found changes after the watch's last
+   * resourceVersion and the watch heard nothing while the probe ran (a live watch gets the same
+   * changes at about the same time; {@link #CONFIRM} more seconds decide). 410 Gone is no evidence:
+   * another API server, one restarted since, or one without a watch cache may no longer have the
+   * resourceVersion of a quiet, live watch.
    *
    * @param found what the probe found; null when it got no usable answer
    * @param heardBefore {@link WatchHeartbeat#heardCount()} when the probe was sent
    * @param heardNow {@link WatchHeartbeat#heardCount()} now
    */
   static boolean missed(WatchProbe.Found found, long heardBefore, long heardNow) {
-    return found != null && found != WatchProbe.Found.NOTHING && heardNow == heardBefore;
+    return found == WatchProbe.Found.CHANGES && heardNow == heardBefore;
   }
 
   /** Probes of silent watches answered so far (with or without a usable answer). */
@@ -488,6 +510,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     SharedIndexInformer<T> old = current;
     probe = null;
     probedAt = null;
+    changesFoundAt = null;
     nextRestart = now.plus(backoff);
     backoff =
         backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);

@@ -191,20 +191,22 @@ class InformerRecoveryE2ETest extends InProcessController {
       leases.check();
       assertThat(leases.probes()).as("not probed again within PROBE_EVERY").isEqualTo(1);
       clock.advance(Duration.ofSeconds(1));
-      eventually()
-          .until(
-              () -> {
-                leases.check();
-                return leases.relists(SupervisedInformer.Relist.SILENT) == 1;
-              });
+      untilProbed(leases, 2);
+      leases.check();
+      assertThat(leases.relists(SupervisedInformer.Relist.SILENT))
+          .as("confirmed only CONFIRM later")
+          .isZero();
+      clock.advance(SupervisedInformer.CONFIRM);
+      leases.check();
+      assertThat(leases.relists(SupervisedInformer.Relist.SILENT)).isEqualTo(1);
       assertThat(log.list.stream().map(ILoggingEvent::getFormattedMessage))
           .anyMatch(
               m ->
-                  m.startsWith("informer test-leases: its watch heard nothing for 150 s while a")
+                  m.startsWith("informer test-leases: its watch heard nothing for 160 s while a")
                       && m.endsWith(
-                          "got changes it had missed (its connection was dropped without a"
-                              + " reset, e.g. by a NAT, load balancer or firewall): listing again"
-                              + " and watching on a new connection"));
+                          "got changes it has not heard since (its connection was dropped"
+                              + " without a reset, e.g. by a NAT, load balancer or firewall):"
+                              + " listing again and watching on a new connection"));
       checkUntilUp(leases);
       assertThat(leases.informer().getStore().getByKey(world.ns + "/missed")).isNotNull();
       assertThat(leases.restarts()).as("not counted as a stopped informer").isZero();
