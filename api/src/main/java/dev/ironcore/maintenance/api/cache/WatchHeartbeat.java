@@ -71,7 +71,7 @@ public final class WatchHeartbeat {
     return prober.apply(resourceVersion);
   }
 
-  /** {@code watcher}, noting every event it receives here first. */
+  /** {@code watcher}, noting here every event it receives (after the watcher took it). */
   <T> Watcher<T> wrap(Watcher<T> watcher) {
     return new Watcher<>() {
       @Override
