@@ -376,7 +376,13 @@ public final class ControllerApp implements AutoCloseable {
       running.add(drainCancel);
       running.add(health);
       running.add(orphans);
-      loops.addAll(List.of(eviction, drain, drainCancel, health, orphans));
+      List<Loop> all = List.of(eviction, drain, drainCancel, health, orphans);
+      loops.addAll(all);
+      // failed passes back off up to 30 s: an API server back from an outage gets them at once
+      for (ApiServerReach r : Stream.of(reach, capiReach).filter(Objects::nonNull).toList()) {
+        String why = "API server " + r.apiServer() + " answers again";
+        running.add(r.onAnswerAgain(() -> all.forEach(l -> l.retryFailedNow(why))));
+      }
     }
 
     cache.onCapiMachine(

@@ -8,7 +8,9 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * API server shutting down behind a load balancer), or a refused connection (the JDK opens a new
  * one for the next request) is no stall, and an API server that is down answers neither, so an
  * outage does not restart the controller.
+ *
+ * <p>Whoever waits for the API server ({@link #onAnswerAgain}: the loops, whose failed passes back
+ * off up to 30 s) hears when it answers again after any probe failed, was answered 5xx or was still
+ * unanswered at the next tick: so work goes on within a probe interval of its return.
  */
 public final class ApiServerReach implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerReach.class);
@@ -88,6 +94,13 @@ public final class ApiServerReach implements AutoCloseable {
   private CompletableFuture<Integer> inFlight;
   private int ticksWithoutAnswer;
   private String lastProblem = "none";
+
+  /**
+   * A probe failed, was answered 5xx or was still in flight at a tick since the last good answer.
+   */
+  private boolean troubleSinceAnswer;
+
+  private final List<Runnable> answerAgainListeners = new CopyOnWriteArrayList<>();
 
   /**
    * @param probe sends one probe; completes with the HTTP status, or exceptionally when there was
@@ -181,6 +194,27 @@ public final class ApiServerReach implements AutoCloseable {
         master);
   }
 
+  /**
+   * Runs {@code listener} (on the thread that took the probe's answer; it must not block) each time
+   * the API server answers a probe (any status below 500) after a probe failed, was answered 5xx or
+   * stayed unanswered for a tick: an outage, a restart or a stalled connection is over, however
+   * short. Several listeners run in the order added; one that throws is logged and the rest run.
+   *
+   * @return closing it removes the listener
+   */
+  public AutoCloseable onAnswerAgain(Runnable listener) {
+    answerAgainListeners.add(listener);
+    return () -> answerAgainListeners.remove(listener);
+  }
+
+  /**
+   * The API server probed, for the log: its URL, e.g. {@code https://10.0.0.1:6443/}, followed by
+   * {@code (CAPI Machines)} for {@link #ofCapi}.
+   */
+  public String apiServer() {
+    return what;
+  }
+
   /** Starts probing on a daemon thread of its own. */
   public synchronized ApiServerReach start() {
     ticker =
@@ -253,6 +287,7 @@ public final class ApiServerReach implements AutoCloseable {
     }
     if (inFlight != null || lastTimedOut) {
       silentTicks++;
+      troubleSinceAnswer = true;
     }
     boolean fresh = false;
     if (stalledSince == null && freshAnsweredAt != null) {
@@ -281,11 +316,17 @@ public final class ApiServerReach implements AutoCloseable {
       sent = probe.get();
     } catch (RuntimeException e) {
       lastProblem = "could not send it: " + ApiFailure.rootCause(e);
+      troubleSinceAnswer = true;
       return fresh;
     }
     inFlight = sent;
     lastProblem = "sent at " + sentAt + ", no answer yet";
-    sent.whenComplete((code, failure) -> answered(sent, code, failure));
+    sent.whenComplete(
+        (code, failure) -> {
+          if (answered(sent, code, failure)) {
+            answerAgainListeners.forEach(ApiServerReach::runListener);
+          }
+        });
     return fresh;
   }
 
@@ -337,7 +378,21 @@ public final class ApiServerReach implements AutoCloseable {
     return false;
   }
 
-  private synchronized void answered(CompletableFuture<Integer> sent, Integer code, Throwable e) {
+  private static void runListener(Runnable listener) {
+    try {
+      listener.run();
+    } catch (RuntimeException e) {
+      LOG.warn("a listener for the API server's answering again failed", e);
+    }
+  }
+
+  /**
+   * Takes a probe's outcome.
+   *
+   * @return true when it is a good answer after trouble ({@link #onAnswerAgain})
+   */
+  private synchronized boolean answered(
+      CompletableFuture<Integer> sent, Integer code, Throwable e) {
     if (inFlight == sent) {
       inFlight = null;
     }
@@ -358,13 +413,17 @@ public final class ApiServerReach implements AutoCloseable {
     }
     if (e != null) {
       lastProblem = "failed: " + ApiFailure.rootCause(e);
-      return;
+      troubleSinceAnswer = true;
+      return false;
     }
     if (code >= 500) {
       lastProblem = "answered " + code;
-      return;
+      troubleSinceAnswer = true;
+      return false;
     }
     ticksWithoutAnswer = 0;
+    boolean again = troubleSinceAnswer;
+    troubleSinceAnswer = false;
     if (lostAt != null) {
       since = clock.instant();
       LOG.info(
@@ -374,6 +433,7 @@ public final class ApiServerReach implements AutoCloseable {
           backMeans);
       lostAt = null;
     }
+    return again;
   }
 
   @Override

@@ -14,12 +14,13 @@ public final class ApiFailure {
 
   /**
    * @param t what a pass threw
-   * @return one line for the log: the API request's outcome as above, else {@code t.toString()}
+   * @return one line for the log: the API request's outcome as above, else its message and simple
+   *     class name, e.g. {@code pool p cannot be decoded (IllegalStateException)}
    */
   public static String describe(Throwable t) {
     KubernetesClientException k = apiException(t);
     if (k == null) {
-      return t.toString();
+      return cause(t); // "... held: its Evicted event could not be written (IllegalStateException)"
     }
     String request = request(k.getMessage());
     if (k.getCode() > 0) {

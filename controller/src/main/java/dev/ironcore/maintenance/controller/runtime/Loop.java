@@ -53,6 +53,9 @@ public final class Loop implements AutoCloseable {
   /** Keys whose current run of failures has been logged with its stack trace (once per run). */
   private final Set<String> stackLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** Keys whose last pass failed without a {@code Retry-After}: they wait out their back-off. */
+  private final Set<String> backingOff = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   public Loop(String name, Reconciler reconciler) {
     this(name, reconciler, ControllerMetrics.inMemory());
   }
@@ -128,6 +131,11 @@ public final class Loop implements AutoCloseable {
       metrics.threw(t, Duration.ofNanos(System.nanoTime() - start));
       int n = queue.failures(key) + 1;
       Duration retryAfter = ApiFailure.retryAfter(t);
+      if (retryAfter == null) {
+        backingOff.add(key);
+      } else {
+        backingOff.remove(key);
+      }
       long delay =
           queue.addRateLimited(key, retryAfter == null ? Duration.ZERO : retryAfter).toMillis();
       if (!(t instanceof Exception)) {
@@ -166,6 +174,7 @@ public final class Loop implements AutoCloseable {
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     queue.forget(key);
+    backingOff.remove(key);
     stackLogged.remove(key);
     if (result.requeueAfter() == null) {
       metrics.returned("success", took);
@@ -173,6 +182,33 @@ public final class Loop implements AutoCloseable {
       metrics.returned(result.requeueAfter().isZero() ? "requeue" : "requeue_after", took);
       queue.addAfter(key, result.requeueAfter());
     }
+  }
+
+  /**
+   * Queues now, with their back-off reset, the keys whose last pass failed (without a 429's {@code
+   * Retry-After}) and that still wait out their back-off, which reaches 12.8 s after 8 failures in
+   * a row and 30 s after 10: for when the API server answers again after an outage or restart, so
+   * that drains and evictions go on within a probe interval of its return rather than up to 30 s
+   * later (controller-runtime's queues wait out their back-off, up to 1,000 s). Logged at INFO when
+   * any key waited.
+   *
+   * @param why what happened, for the log, e.g. {@code API server https://10.0.0.1:6443/ answers
+   *     again}
+   * @return how many keys were queued now
+   */
+  public int retryFailedNow(String why) {
+    List<String> queued = queue.retryNow(List.copyOf(backingOff));
+    if (!queued.isEmpty()) {
+      LOG.info(
+          "{}: {}: {} failed {} retried now instead of after {} back-off: {}",
+          name,
+          why,
+          queued.size(),
+          queued.size() == 1 ? "key" : "keys",
+          queued.size() == 1 ? "its" : "their",
+          queued.size() <= 5 ? queued : queued.subList(0, 5) + " ...");
+    }
+    return queued.size();
   }
 
   /**

@@ -146,6 +146,24 @@ public final class WorkQueue implements AutoCloseable {
     return delay;
   }
 
+  /**
+   * Queues each of {@code keys} that waits out a delay now, and resets the back-off of every one of
+   * them, as {@link #forget}: a key queued or being processed stays as it is.
+   *
+   * @return the keys queued now (they waited), in the order given
+   */
+  public synchronized java.util.List<String> retryNow(java.util.Collection<String> keys) {
+    java.util.List<String> queued = new java.util.ArrayList<>();
+    for (String key : keys) {
+      failures.remove(key);
+      if (waiting.remove(key) != null) { // its timer finds no deadline and does nothing
+        add(key);
+        queued.add(key);
+      }
+    }
+    return queued;
+  }
+
   /** Resets the back-off of {@code key} (after a successful pass). */
   public synchronized void forget(String key) {
     failures.remove(key);

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The kube-apiserver is stopped and started again (same etcd, port and certificates, so the
@@ -37,6 +39,7 @@ class ApiServerRestartE2ETest {
 
   private ControllerWorld world;
   private ControllerProcess controller;
+  private Path log;
   private String pool;
   private DrainFlowChecks checks;
   private final List<String> evicted = new ArrayList<>();
@@ -67,7 +70,7 @@ class ApiServerRestartE2ETest {
     tolerating.forEach(m -> world.createMachine(m, pool, toleratesMaintenance()));
     world.createCapiMachine("node", pool, Map.of());
     checks = new DrainFlowChecks(world, "node", pool);
-    Path log =
+    log =
         Files.createDirectories(Path.of("target", "apiserver-restart")).resolve(world.ns + ".log");
     controller =
         ControllerProcess.start(
@@ -78,6 +81,18 @@ class ApiServerRestartE2ETest {
     ControllerWorld.processStarts()
         .until(() -> controller.probe("/readyz") == 200 && hasHook(world.capiMachine("node")));
   }
+
+  /**
+   * A failure leaves what tells a stuck loop worker from a silent watch: the controller's threads
+   * (in its log) and metrics ({@code <log>.metrics}).
+   */
+  @RegisterExtension
+  final AfterTestExecutionCallback diagnoseFailure =
+      context -> {
+        if (context.getExecutionException().isPresent() && controller != null && log != null) {
+          controller.diagnose(Path.of(log + ".metrics"));
+        }
+      };
 
   @AfterEach
   void stop() throws Exception {

@@ -117,6 +117,60 @@ class ApiServerReachTest {
     assertThat(reach.observedSince()).isEqualTo(Instant.EPOCH);
   }
 
+  /**
+   * The loops' back-off waits for nothing once the API server answers again: listeners hear the
+   * first good answer after a failed probe, a 5xx or a probe still unanswered at the next tick,
+   * however short the trouble; never a good answer after a good one.
+   */
+  @Test
+  void listenersHearTheFirstGoodAnswerAfterAFailureA5xxOrASlowProbe() throws Exception {
+    List<Instant> heard = new ArrayList<>();
+    AutoCloseable first = reach.onAnswerAgain(() -> heard.add(now));
+    reach.onAnswerAgain(
+        () -> {
+          throw new IllegalStateException("a listener's bug");
+        });
+    reach.tick();
+    last().complete(200);
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().complete(401); // refuses the probe: it answers
+    assertThat(heard).as("answers only").isEmpty();
+
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().completeExceptionally(new IOException("Connection refused"));
+    now = now.plusSeconds(2);
+    reach.tick();
+    assertThat(heard).isEmpty();
+    last().complete(200);
+    assertThat(heard).as("after a failed probe, before any loss").containsExactly(now);
+
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().complete(503);
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().complete(200);
+    assertThat(heard).as("after a 5xx").hasSize(2);
+
+    now = now.plusSeconds(2);
+    reach.tick();
+    now = now.plusSeconds(2);
+    reach.tick(); // the probe is still in flight
+    last().complete(200);
+    assertThat(heard).as("after a slow probe").hasSize(3);
+
+    first.close();
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().completeExceptionally(new IOException("reset"));
+    now = now.plusSeconds(2);
+    reach.tick();
+    last().complete(200);
+    assertThat(heard).as("removed").hasSize(3);
+  }
+
   @Test
   void aSlowAnswerWithinThePatienceIsNoLoss() {
     reach.tick();

@@ -125,9 +125,11 @@ class ApiFailureTest {
   }
 
   @Test
-  void anythingElseIsItsToString() {
+  void anythingElseIsItsMessageAndSimpleName() {
     var e = new IllegalStateException("pool p cannot be decoded");
-    assertThat(ApiFailure.describe(e)).isEqualTo(e.toString());
+    assertThat(ApiFailure.describe(e))
+        .isEqualTo("pool p cannot be decoded (IllegalStateException)");
+    assertThat(ApiFailure.describe(new NullPointerException())).isEqualTo("NullPointerException");
     assertThat(ApiFailure.isServerSide(e)).isFalse();
   }
 }

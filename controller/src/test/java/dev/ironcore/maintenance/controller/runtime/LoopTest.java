@@ -106,6 +106,46 @@ class LoopTest {
     }
   }
 
+  /**
+   * An API server down for a few seconds: the failing key's back-off has grown to 3.2 s; when it
+   * answers again ({@link Loop#retryFailedNow}) the key runs at once, before that back-off ends (an
+   * order of events, not a speed check: without the call it could not run before). A key throttled
+   * with a 429 keeps waiting for its Retry-After.
+   */
+  @Test
+  void keysBackingOffAfterAFailureRunAtOnceWhenTheApiServerAnswersAgainThrottledOnesDoNot() {
+    AtomicBoolean up = new AtomicBoolean();
+    Map<String, List<Long>> calls = new ConcurrentHashMap<>();
+    Reconciler reconciler =
+        key -> {
+          calls.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(System.nanoTime());
+          if (!up.get()) {
+            throw answered(key.equals("throttled") ? 429 : 503);
+          }
+          return Result.done();
+        };
+    try (Loop loop = new Loop("eviction", reconciler, metrics)) {
+      loop.start(1);
+      loop.queue().add("throttled");
+      loop.queue().add("failing");
+      // 100 + 200 + 400 + 800 + 1,600 ms of back-off: the 6th failure waits 3.2 s
+      await().atMost(PATIENCE).until(() -> loop.queue().failures("failing") == 6);
+      long sixthFailure = calls.get("failing").get(5);
+      up.set(true);
+
+      assertThat(loop.retryFailedNow("API server https://api.example:6443/ answers again"))
+          .as("the throttled key is not among them")
+          .isEqualTo(1);
+
+      await().atMost(PATIENCE).until(() -> calls.get("failing").size() == 7);
+      assertThat(Duration.ofNanos(calls.get("failing").get(6) - sixthFailure))
+          .as("ran before its back-off of 3.2 s ended")
+          .isLessThan(Duration.ofMillis(3200));
+      assertThat(loop.queue().failures("failing")).as("reset by the success").isZero();
+      assertThat(loop.retryFailedNow("again")).as("nothing left backing off").isZero();
+    }
+  }
+
   private static io.fabric8.kubernetes.client.KubernetesClientException answered(int code) {
     return new io.fabric8.kubernetes.client.KubernetesClientException(
         "answered " + code, code, new io.fabric8.kubernetes.api.model.StatusBuilder().build());

@@ -64,6 +64,30 @@ class WorkQueueTest {
   }
 
   @Test
+  void retryNowQueuesAKeyWaitingOutItsBackOffAtOnceAndResetsItsBackOff() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(100), Duration.ofSeconds(30))) {
+      for (int i = 0; i < 9; i++) {
+        q.addRateLimited("failing"); // the 9th: 25.6 s
+      }
+      q.addAfter("requeued", Duration.ofSeconds(10)); // a result's requeue, not named below
+      q.add("queued");
+
+      assertThat(q.retryNow(java.util.List.of("failing", "queued", "unknown")))
+          .as("only a key that waited is queued anew")
+          .containsExactly("failing");
+      assertThat(q.failures("failing")).as("back-off reset").isZero();
+      assertThat(q.length()).isEqualTo(2);
+      assertThat(q.waitingCount()).as("the requeue named by no one still waits").isEqualTo(1);
+      assertThat(q.take()).isEqualTo("queued");
+      assertThat(q.take()).isEqualTo("failing");
+      q.done("failing");
+      assertThat(q.addRateLimited("failing"))
+          .as("back-off from the start")
+          .isEqualTo(Duration.ofMillis(100));
+    }
+  }
+
+  @Test
   void repeatedDelayedAddsOfOneKeyKeepOnlyTheEarliestDeadline() throws Exception {
     try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(10), Duration.ofSeconds(1))) {
       for (int i = 0; i < 20; i++) {
