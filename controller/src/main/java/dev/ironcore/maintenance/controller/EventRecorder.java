@@ -311,6 +311,9 @@ public final class EventRecorder implements AutoCloseable {
       boolean countRepeat) {
     synchronized (locks[Math.floorMod(key.hashCode(), LOCK_STRIPES)]) {
       var meta = object.getMetadata();
+      // an earlier attempt got no answer or a 5xx: said at WARN then, a repeat only at DEBUG (an
+      // outage of seconds logged each Event 8 times, 60 WARN lines in 7 s)
+      boolean failedBefore = uncertainName(key) != null;
       try {
         Written previous = remembered(key);
         if (previous != null && previous.last().plus(window).isAfter(now)) {
@@ -370,15 +373,18 @@ public final class EventRecorder implements AutoCloseable {
               dev.ironcore.maintenance.controller.runtime.ApiFailure.describe(e));
           return true;
         }
-        LOG.warn(
-            "could not record event {} on {}/{} ({}): {}",
-            reason,
-            ns,
-            meta.getName(),
-            countRepeat
-                ? "retried every " + EventRetries.INTERVAL.toSeconds() + " s"
-                : "its write waits and is retried with it",
-            dev.ironcore.maintenance.controller.runtime.ApiFailure.describe(e));
+        boolean again =
+            failedBefore && dev.ironcore.maintenance.controller.runtime.ApiFailure.isServerSide(e);
+        LOG.atLevel(again ? org.slf4j.event.Level.DEBUG : org.slf4j.event.Level.WARN)
+            .log(
+                "could not record event {} on {}/{} ({}): {}",
+                reason,
+                ns,
+                meta.getName(),
+                countRepeat
+                    ? "retried every " + EventRetries.INTERVAL.toSeconds() + " s"
+                    : "its write waits and is retried with it",
+                dev.ironcore.maintenance.controller.runtime.ApiFailure.describe(e));
         return false;
       }
     }
