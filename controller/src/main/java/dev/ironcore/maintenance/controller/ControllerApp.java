@@ -378,10 +378,19 @@ public final class ControllerApp implements AutoCloseable {
       running.add(orphans);
       List<Loop> all = List.of(eviction, drain, drainCancel, health, orphans);
       loops.addAll(all);
-      // failed passes back off up to 30 s: an API server back from an outage gets them at once
+      // failed passes back off up to 30 s: an API server back from an outage gets them at once,
+      // as soon as the caches watch again (decisions on what changed meanwhile)
       for (ApiServerReach r : Stream.of(reach, capiReach).filter(Objects::nonNull).toList()) {
-        String why = "API server " + r.apiServer() + " answers again";
-        running.add(r.onAnswerAgain(() -> all.forEach(l -> l.retryFailedNow(why))));
+        String why = "API server " + r.apiServer() + " answers again and every cache watches";
+        Runnable retry = () -> all.forEach(l -> l.retryFailedNow(why));
+        running.add(
+            r.onAnswerAgain(
+                () -> {
+                  InformerWatchdog dog = watchdog; // null until the caches synced: nothing failed
+                  if (dog != null) {
+                    dog.runOnceAllUp(retry);
+                  }
+                }));
       }
     }
 

@@ -447,7 +447,7 @@ public final class DrainReconciler implements Reconciler {
           if (DrainEvent.STARTED.equals(e.reason()) && start != null) {
             started.remove(start);
           }
-          throw new IllegalStateException(
+          throw new dev.ironcore.maintenance.controller.runtime.HeldForApiServer(
               "drain "
                   + (capi == null ? "" : DrainDecision.key(capi))
                   + ": its "

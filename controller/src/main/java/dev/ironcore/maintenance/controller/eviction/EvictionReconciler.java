@@ -121,7 +121,7 @@ public final class EvictionReconciler implements Reconciler {
                         ? " were tolerated for their tolerationSeconds only, which have passed"
                         : " are not tolerated")));
     if (!recorded) {
-      throw new IllegalStateException(
+      throw new dev.ironcore.maintenance.controller.runtime.HeldForApiServer(
           "eviction of Machine "
               + key
               + " from MachinePool "

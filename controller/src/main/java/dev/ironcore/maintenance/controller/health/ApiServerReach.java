@@ -95,10 +95,20 @@ public final class ApiServerReach implements AutoCloseable {
   private int ticksWithoutAnswer;
   private String lastProblem = "none";
 
-  /**
-   * A probe failed, was answered 5xx or was still in flight at a tick since the last good answer.
-   */
+  /** A probe failed or was answered 5xx since the last good answer. */
   private boolean troubleSinceAnswer;
+
+  /** When {@link #onAnswerAgain} listeners last ran; null before. */
+  private Instant listenersRanAt;
+
+  /** The probe sent by the current tick, its completion handler attached outside the lock. */
+  private CompletableFuture<Integer> sentThisTick;
+
+  /**
+   * The least time between two runs of the {@link #onAnswerAgain} listeners: an API server that
+   * flaps does not take the loops' back-off away at every answer.
+   */
+  public static final Duration LISTENERS_AT_MOST_EVERY = Duration.ofSeconds(10);
 
   private final List<Runnable> answerAgainListeners = new CopyOnWriteArrayList<>();
 
@@ -195,10 +205,11 @@ public final class ApiServerReach implements AutoCloseable {
   }
 
   /**
-   * Runs {@code listener} (on the thread that took the probe's answer; it must not block) each time
-   * the API server answers a probe (any status below 500) after a probe failed, was answered 5xx or
-   * stayed unanswered for a tick: an outage, a restart or a stalled connection is over, however
-   * short. Several listeners run in the order added; one that throws is logged and the rest run.
+   * Runs {@code listener} (on the thread that completed the probe, never under this object's lock;
+   * it must not block) when the API server answers a probe (any status below 500) after a probe
+   * failed or was answered 5xx, or after it counted as unreachable: an outage, a restart or a
+   * stalled connection is over, however short. At most once per {@link #LISTENERS_AT_MOST_EVERY}.
+   * Several listeners run in the order added; one that throws is logged and the rest run.
    *
    * @return closing it removes the listener
    */
@@ -264,8 +275,20 @@ public final class ApiServerReach implements AutoCloseable {
    */
   void tick() {
     boolean fresh;
+    CompletableFuture<Integer> sent;
     synchronized (this) {
       fresh = tickLocked();
+      sent = sentThisTick;
+      sentThisTick = null;
+    }
+    if (sent != null) {
+      // outside the lock: an answer already there runs the listeners on this thread
+      sent.whenComplete(
+          (code, failure) -> {
+            if (answered(sent, code, failure)) {
+              answerAgainListeners.forEach(ApiServerReach::runListener);
+            }
+          });
     }
     if (fresh) {
       probeFresh();
@@ -287,7 +310,6 @@ public final class ApiServerReach implements AutoCloseable {
     }
     if (inFlight != null || lastTimedOut) {
       silentTicks++;
-      troubleSinceAnswer = true;
     }
     boolean fresh = false;
     if (stalledSince == null && freshAnsweredAt != null) {
@@ -320,13 +342,8 @@ public final class ApiServerReach implements AutoCloseable {
       return fresh;
     }
     inFlight = sent;
+    sentThisTick = sent;
     lastProblem = "sent at " + sentAt + ", no answer yet";
-    sent.whenComplete(
-        (code, failure) -> {
-          if (answered(sent, code, failure)) {
-            answerAgainListeners.forEach(ApiServerReach::runListener);
-          }
-        });
     return fresh;
   }
 
@@ -422,8 +439,17 @@ public final class ApiServerReach implements AutoCloseable {
       return false;
     }
     ticksWithoutAnswer = 0;
-    boolean again = troubleSinceAnswer;
+    boolean again = troubleSinceAnswer || lostAt != null;
     troubleSinceAnswer = false;
+    Instant now = clock.instant();
+    if (again
+        && listenersRanAt != null
+        && now.isBefore(listenersRanAt.plus(LISTENERS_AT_MOST_EVERY))) {
+      again = false;
+    }
+    if (again) {
+      listenersRanAt = now;
+    }
     if (lostAt != null) {
       since = clock.instant();
       LOG.info(

@@ -40,6 +40,20 @@ public final class InformerWatchdog implements AutoCloseable {
     this.clock = clock;
   }
 
+  /** Run by the next check that finds every informer up; null when none waits. */
+  private final java.util.concurrent.atomic.AtomicReference<Runnable> whenAllUp =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /**
+   * Runs {@code action} once, on this watchdog's thread, at the first check (within a second) that
+   * finds every informer {@link SupervisedInformer#up() up}: listed and watching, so that what it
+   * decides reads caches that caught up after an outage. A later call before that replaces an
+   * action still waiting.
+   */
+  public void runOnceAllUp(Runnable action) {
+    whenAllUp.set(action);
+  }
+
   public void start() {
     timer.scheduleWithFixedDelay(this::checkAll, 1, 1, TimeUnit.SECONDS);
   }
@@ -50,6 +64,16 @@ public final class InformerWatchdog implements AutoCloseable {
         i.check();
       } catch (RuntimeException e) {
         LOG.warn("informer {}: check failed", i.resource(), e);
+      }
+    }
+    if (whenAllUp.get() != null && informers.stream().allMatch(SupervisedInformer::up)) {
+      Runnable action = whenAllUp.getAndSet(null);
+      if (action != null) {
+        try {
+          action.run();
+        } catch (RuntimeException e) {
+          LOG.warn("an action waiting for every informer to be up failed", e);
+        }
       }
     }
   }

@@ -53,7 +53,11 @@ public final class Loop implements AutoCloseable {
   /** Keys whose current run of failures has been logged with its stack trace (once per run). */
   private final Set<String> stackLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  /** Keys whose last pass failed without a {@code Retry-After}: they wait out their back-off. */
+  /**
+   * Keys whose last pass failed for the API server (no answer or 5xx, {@link
+   * ApiFailure#isServerSide}, or {@link HeldForApiServer}) without a {@code Retry-After}: they wait
+   * out their back-off, and {@link #retryFailedNow} runs them at once.
+   */
   private final Set<String> backingOff = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public Loop(String name, Reconciler reconciler) {
@@ -131,10 +135,11 @@ public final class Loop implements AutoCloseable {
       metrics.threw(t, Duration.ofNanos(System.nanoTime() - start));
       int n = queue.failures(key) + 1;
       Duration retryAfter = ApiFailure.retryAfter(t);
-      if (retryAfter == null) {
+      if (retryAfter == null && (ApiFailure.isServerSide(t) || t instanceof HeldForApiServer)) {
         backingOff.add(key);
       } else {
-        backingOff.remove(key);
+        backingOff.remove(
+            key); // a refusal, a stale read or a bug: the API server's return mends none
       }
       long delay =
           queue.addRateLimited(key, retryAfter == null ? Duration.ZERO : retryAfter).toMillis();
@@ -185,12 +190,13 @@ public final class Loop implements AutoCloseable {
   }
 
   /**
-   * Queues now, with their back-off reset, the keys whose last pass failed (without a 429's {@code
-   * Retry-After}) and that still wait out their back-off, which reaches 12.8 s after 8 failures in
-   * a row and 30 s after 10: for when the API server answers again after an outage or restart, so
-   * that drains and evictions go on within a probe interval of its return rather than up to 30 s
-   * later (controller-runtime's queues wait out their back-off, up to 1,000 s). Logged at INFO when
-   * any key waited.
+   * Queues now, with their back-off reset, the keys whose last pass failed for the API server (no
+   * answer, a 5xx, or {@link HeldForApiServer}; not a 429, whose {@code Retry-After} stands, nor a
+   * refusal or a stale read) and that still wait out their back-off, which reaches 12.8 s after 8
+   * failures in a row and 30 s after 10: for when the API server answers again after an outage or
+   * restart, so that drains and evictions go on as soon as it and the caches are back rather than
+   * up to 30 s later (controller-runtime's queues wait out their back-off, up to 1,000 s). Logged
+   * at INFO when any key waited.
    *
    * @param why what happened, for the log, e.g. {@code API server https://10.0.0.1:6443/ answers
    *     again}

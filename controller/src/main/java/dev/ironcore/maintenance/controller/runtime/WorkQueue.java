@@ -148,20 +148,32 @@ public final class WorkQueue implements AutoCloseable {
 
   /**
    * Queues each of {@code keys} that waits out a delay now, and resets the back-off of every one of
-   * them, as {@link #forget}: a key queued or being processed stays as it is.
+   * them, as {@link #forget}: a key queued or being processed stays as it is. Nothing after {@link
+   * #close()}.
    *
-   * @return the keys queued now (they waited), in the order given
+   * @return the keys that waited and are queued now (not those queued already), in the order given
    */
   public synchronized java.util.List<String> retryNow(java.util.Collection<String> keys) {
     java.util.List<String> queued = new java.util.ArrayList<>();
+    if (shutDown) {
+      return queued;
+    }
     for (String key : keys) {
       failures.remove(key);
       if (waiting.remove(key) != null) { // its timer finds no deadline and does nothing
+        boolean already = queue.contains(key) || dirty.contains(key);
         add(key);
-        queued.add(key);
+        if (!already) {
+          queued.add(key);
+        }
       }
     }
     return queued;
+  }
+
+  /** Whether {@code key} has a pending delayed add (a requeue or a failure's back-off). */
+  public synchronized boolean isWaiting(String key) {
+    return waiting.containsKey(key);
   }
 
   /** Resets the back-off of {@code key} (after a successful pass). */

@@ -119,22 +119,29 @@ class ApiServerReachTest {
 
   /**
    * The loops' back-off waits for nothing once the API server answers again: listeners hear the
-   * first good answer after a failed probe, a 5xx or a probe still unanswered at the next tick,
-   * however short the trouble; never a good answer after a good one.
+   * first good answer after a failed probe, a 5xx, or a silence long enough to count as
+   * unreachable, however short the trouble; never a good answer after a good or merely slow one,
+   * and at most once per {@link ApiServerReach#LISTENERS_AT_MOST_EVERY}. A listener that throws
+   * does not keep the next one from running.
    */
   @Test
-  void listenersHearTheFirstGoodAnswerAfterAFailureA5xxOrASlowProbe() throws Exception {
+  void listenersHearTheFirstGoodAnswerAfterAFailureA5xxOrALoss() throws Exception {
     List<Instant> heard = new ArrayList<>();
-    AutoCloseable first = reach.onAnswerAgain(() -> heard.add(now));
     reach.onAnswerAgain(
         () -> {
           throw new IllegalStateException("a listener's bug");
         });
+    AutoCloseable counting = reach.onAnswerAgain(() -> heard.add(now));
     reach.tick();
     last().complete(200);
     now = now.plusSeconds(2);
     reach.tick();
     last().complete(401); // refuses the probe: it answers
+    now = now.plusSeconds(2);
+    reach.tick();
+    now = now.plusSeconds(2);
+    reach.tick(); // the probe is still in flight: slow, not lost
+    last().complete(200);
     assertThat(heard).as("answers only").isEmpty();
 
     now = now.plusSeconds(2);
@@ -152,17 +159,28 @@ class ApiServerReachTest {
     now = now.plusSeconds(2);
     reach.tick();
     last().complete(200);
-    assertThat(heard).as("after a 5xx").hasSize(2);
+    assertThat(heard).as("within 10 s of the last run: not again").hasSize(1);
 
+    now = now.plusSeconds(10);
+    reach.tick();
+    last().complete(503);
     now = now.plusSeconds(2);
     reach.tick();
-    now = now.plusSeconds(2);
-    reach.tick(); // the probe is still in flight
     last().complete(200);
-    assertThat(heard).as("after a slow probe").hasSize(3);
+    assertThat(heard).as("after a 5xx").hasSize(2);
 
-    first.close();
-    now = now.plusSeconds(2);
+    now = now.plusSeconds(10);
+    reach.tick();
+    for (int i = 0; i < ApiServerReach.PATIENCE_TICKS; i++) {
+      now = now.plusSeconds(2);
+      reach.tick();
+    }
+    assertThat(reach.reachable()).isFalse();
+    last().complete(200); // a frozen API server answers at last
+    assertThat(heard).as("after a loss without a failed probe").hasSize(3);
+
+    counting.close();
+    now = now.plusSeconds(10);
     reach.tick();
     last().completeExceptionally(new IOException("reset"));
     now = now.plusSeconds(2);

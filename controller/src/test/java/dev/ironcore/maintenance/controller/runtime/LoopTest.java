@@ -109,32 +109,51 @@ class LoopTest {
   /**
    * An API server down for a few seconds: the failing key's back-off has grown to 3.2 s; when it
    * answers again ({@link Loop#retryFailedNow}) the key runs at once, before that back-off ends (an
-   * order of events, not a speed check: without the call it could not run before). A key throttled
-   * with a 429 keeps waiting for its Retry-After.
+   * order of events, not a speed check: without the call it could not run before). Keys that the
+   * API server's return does not mend keep their wait: one throttled (429, its Retry-After), one
+   * refused (403), and one that succeeded after failing and asked to be requeued later.
    */
   @Test
-  void keysBackingOffAfterAFailureRunAtOnceWhenTheApiServerAnswersAgainThrottledOnesDoNot() {
+  void keysBackingOffForTheApiServerRunAtOnceWhenItAnswersAgainOthersKeepTheirWait() {
     AtomicBoolean up = new AtomicBoolean();
     Map<String, List<Long>> calls = new ConcurrentHashMap<>();
     Reconciler reconciler =
         key -> {
-          calls.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(System.nanoTime());
+          List<Long> times = calls.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>());
+          times.add(System.nanoTime());
+          if (key.equals("requeued")) {
+            if (times.size() == 1) {
+              throw answered(503);
+            }
+            return Result.requeueAfter(Duration.ofMinutes(10), "deadline");
+          }
           if (!up.get()) {
-            throw answered(key.equals("throttled") ? 429 : 503);
+            throw answered(
+                switch (key) {
+                  case "throttled" -> 429;
+                  case "refused" -> 403;
+                  default -> 503;
+                });
           }
           return Result.done();
         };
     try (Loop loop = new Loop("eviction", reconciler, metrics)) {
       loop.start(1);
-      loop.queue().add("throttled");
-      loop.queue().add("failing");
+      List.of("throttled", "refused", "requeued", "failing").forEach(loop.queue()::add);
       // 100 + 200 + 400 + 800 + 1,600 ms of back-off: the 6th failure waits 3.2 s
-      await().atMost(PATIENCE).until(() -> loop.queue().failures("failing") == 6);
+      await()
+          .atMost(PATIENCE)
+          .until(
+              () ->
+                  loop.queue().failures("failing") == 6
+                      && loop.queue().isWaiting("failing")
+                      && loop.queue().isWaiting("requeued")
+                      && calls.get("requeued").size() == 2);
       long sixthFailure = calls.get("failing").get(5);
       up.set(true);
 
       assertThat(loop.retryFailedNow("API server https://api.example:6443/ answers again"))
-          .as("the throttled key is not among them")
+          .as("only the key that failed for the API server")
           .isEqualTo(1);
 
       await().atMost(PATIENCE).until(() -> calls.get("failing").size() == 7);
@@ -142,6 +161,7 @@ class LoopTest {
           .as("ran before its back-off of 3.2 s ended")
           .isLessThan(Duration.ofMillis(3200));
       assertThat(loop.queue().failures("failing")).as("reset by the success").isZero();
+      assertThat(loop.queue().isWaiting("requeued")).as("its 10 minutes stand").isTrue();
       assertThat(loop.retryFailedNow("again")).as("nothing left backing off").isZero();
     }
   }

@@ -65,25 +65,41 @@ class WorkQueueTest {
 
   @Test
   void retryNowQueuesAKeyWaitingOutItsBackOffAtOnceAndResetsItsBackOff() throws Exception {
-    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(100), Duration.ofSeconds(30))) {
-      for (int i = 0; i < 9; i++) {
-        q.addRateLimited("failing"); // the 9th: 25.6 s
-      }
+    try (WorkQueue q = new WorkQueue("t", Duration.ofSeconds(10), Duration.ofSeconds(30))) {
+      q.addRateLimited("failing"); // waits 10 s
+      q.addRateLimited("failing"); // a second failure: the back-off grows (the 10 s wait stays)
       q.addAfter("requeued", Duration.ofSeconds(10)); // a result's requeue, not named below
       q.add("queued");
+      q.addRateLimited("queued"); // queued, and waiting too
 
       assertThat(q.retryNow(java.util.List.of("failing", "queued", "unknown")))
-          .as("only a key that waited is queued anew")
+          .as("only a key that waited and was not queued already")
           .containsExactly("failing");
       assertThat(q.failures("failing")).as("back-off reset").isZero();
+      assertThat(q.failures("queued")).isZero();
       assertThat(q.length()).isEqualTo(2);
-      assertThat(q.waitingCount()).as("the requeue named by no one still waits").isEqualTo(1);
+      assertThat(q.isWaiting("requeued")).as("the requeue named by no one still waits").isTrue();
+      assertThat(q.isWaiting("failing")).isFalse();
       assertThat(q.take()).isEqualTo("queued");
       assertThat(q.take()).isEqualTo("failing");
       q.done("failing");
       assertThat(q.addRateLimited("failing"))
           .as("back-off from the start")
-          .isEqualTo(Duration.ofMillis(100));
+          .isEqualTo(Duration.ofSeconds(10));
+      q.close();
+      assertThat(q.retryNow(java.util.List.of("failing"))).as("closed: nothing").isEmpty();
+    }
+  }
+
+  @Test
+  void aKeyRetriedNowIsNotQueuedAgainByItsOldTimer() throws Exception {
+    try (WorkQueue q = new WorkQueue("t", Duration.ofMillis(200), Duration.ofSeconds(1))) {
+      q.addRateLimited("failing");
+      assertThat(q.retryNow(java.util.List.of("failing"))).containsExactly("failing");
+      assertThat(q.take()).isEqualTo("failing");
+      q.done("failing");
+      Thread.sleep(500); // past the dropped deadline
+      assertThat(q.length()).as("its timer found no deadline").isZero();
     }
   }
 
