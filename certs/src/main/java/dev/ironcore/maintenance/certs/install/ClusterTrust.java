@@ -220,7 +220,8 @@ public final class ClusterTrust implements TrustStore {
                 + name
                 + " not found"
                 + where
-                + "; install it, or leave it out with --crds (CRDS= in make)");
+                + "; install it (kubectl apply -k manifests/crds), or, where IronCore's own API"
+                + " server serves compute.ironcore.dev, leave it out with --crds (CRDS= in make)");
       }
     }
     return all;
