@@ -155,6 +155,18 @@ for port_var in "${PORT_VARS[@]}"; do
     exit 1
   fi
 done
+# free now, but inside the kernel's ephemeral range an outgoing connection (the build's, the
+# control plane's) may take it before it is bound, minutes later: say so now, not after the build
+read -r ephemeral_low ephemeral_high </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+if [[ "$ephemeral_low" =~ ^[0-9]+$ && "$ephemeral_high" =~ ^[0-9]+$ ]]; then
+  for port_var in "${PORT_VARS[@]}"; do
+    if ((${!port_var} >= ephemeral_low && ${!port_var} <= ephemeral_high)); then
+      log "warning: $port_var=${!port_var} lies in the kernel's ephemeral port range" \
+        "($ephemeral_low-$ephemeral_high): an outgoing connection may take it before it is bound" \
+        "(Address already in use after the build); ports below $ephemeral_low are safe"
+    fi
+  done
+fi
 # check_address WHAT FLAG ADDRESS OTHER...: its port is none of the OTHER "NAME=PORT" and free
 check_address() {
   local what="$1" flag="$2" address="$3" port host other
