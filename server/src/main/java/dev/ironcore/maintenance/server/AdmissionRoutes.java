@@ -14,6 +14,7 @@ import dev.ironcore.maintenance.server.validation.ReadableDepth;
 import dev.ironcore.maintenance.server.validation.V1alpha1AnnotationsFit;
 import dev.ironcore.maintenance.server.validation.V1alpha2FieldsReadable;
 import dev.ironcore.maintenance.server.validation.ValidatingHandler;
+import dev.ironcore.maintenance.server.warning.BindingWarningHandler;
 import dev.ironcore.maintenance.server.warning.BoundMachines;
 import dev.ironcore.maintenance.server.warning.EvictionWarningHandler;
 import java.time.Clock;
@@ -79,8 +80,9 @@ public final class AdmissionRoutes {
 
   /**
    * @param capiMachineSelector which CAPI Machines (by labels) to mutate
-   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines for its
-   *     eviction warnings ({@link BoundMachines#NONE}: no warnings)
+   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines, and {@link
+   *     #VALIDATE_MACHINE} the pool a Machine is bound to, for their eviction warnings ({@link
+   *     BoundMachines#NONE}: no warnings)
    * @return path → handler, in a stable order
    */
   public static Map<String, AdmissionHandler> create(
@@ -90,8 +92,9 @@ public final class AdmissionRoutes {
 
   /**
    * @param capiMachineSelector which CAPI Machines (by labels) to mutate
-   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines for its
-   *     eviction warnings ({@link BoundMachines#NONE}: no warnings)
+   * @param boundMachines where {@link #VALIDATE_MACHINEPOOL} looks up bound Machines, and {@link
+   *     #VALIDATE_MACHINE} the pool a Machine is bound to, for their eviction warnings ({@link
+   *     BoundMachines#NONE}: no warnings)
    * @param clock the time new NoExecute taints are stamped with
    * @return path → handler, in a stable order
    */
@@ -118,15 +121,18 @@ public final class AdmissionRoutes {
             VALIDATE_MACHINE,
             Names.COMPUTE_GROUP,
             MACHINE,
-            DroppedFieldsWarning.tolerations(
-                new ValidatingHandler(
-                    List.of(
-                        new MachinePoolRefImmutable(),
-                        new MachinePoolRefName(),
-                        ListFieldValidator.tolerations(),
-                        V1alpha1AnnotationsFit.tolerations(),
-                        V1alpha2FieldsReadable.tolerations(),
-                        new ReadableDepth())))));
+            new BindingWarningHandler(
+                DroppedFieldsWarning.tolerations(
+                    new ValidatingHandler(
+                        List.of(
+                            new MachinePoolRefImmutable(),
+                            new MachinePoolRefName(),
+                            ListFieldValidator.tolerations(),
+                            V1alpha1AnnotationsFit.tolerations(),
+                            V1alpha2FieldsReadable.tolerations(),
+                            new ReadableDepth()))),
+                boundMachines,
+                clock)));
     routes.put(
         VALIDATE_MACHINEPOOL,
         guard(

@@ -85,9 +85,10 @@ public final class WebhookServerMain implements Callable<Integer> {
       fallbackValue = "true",
       description =
           "Warn (kubectl prints it) when a NoExecute taint added to a MachinePool will evict bound Machines,"
-              + " counted by one LIST of the pool's Machines per such write, at most 2 s (needs list on"
-              + " machines.compute.ironcore.dev; without API access or an answer in time, no warning)."
-              + " Default ${DEFAULT-VALUE}.")
+              + " counted by one LIST of the pool's Machines per such write, and when a Machine is bound"
+              + " to a pool whose NoExecute taints will evict it (one GET of the pool, reused for 5 s);"
+              + " at most 2 s each (needs list on machines and get on machinepools.compute.ironcore.dev;"
+              + " without API access or an answer in time, no warning). Default ${DEFAULT-VALUE}.")
   boolean evictionWarnings;
 
   @Option(
@@ -206,7 +207,7 @@ public final class WebhookServerMain implements Callable<Integer> {
     // The server starts first: ready to serve without waiting for the Kubernetes client, which
     // only feeds the eviction warnings (no warning until its cache has listed Machines anyway).
     AtomicReference<BoundMachines> bound = new AtomicReference<>(BoundMachines.NONE);
-    WebhookServer server = new WebhookServer(config, pool -> bound.get().boundTo(pool));
+    WebhookServer server = new WebhookServer(config, BoundMachines.delegatingTo(bound::get));
     CountDownLatch stopped = new CountDownLatch(1);
     try {
       server.start(port);

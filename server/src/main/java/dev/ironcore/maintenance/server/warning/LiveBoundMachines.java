@@ -3,6 +3,7 @@ package dev.ironcore.maintenance.server.warning;
 import dev.ironcore.maintenance.api.client.RefusedRequest;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.Machine;
+import dev.ironcore.maintenance.api.compute.MachinePool;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -38,7 +39,21 @@ public final class LiveBoundMachines implements BoundMachines {
   public static final int TIMEOUT_MILLIS = 2_000;
 
   private final KubernetesClient client;
-  private volatile Class<? extends Machine> type;
+  private volatile ComputeApi api;
+
+  /**
+   * How long a pool read for a Machine's binding ({@link #pool}) is reused: 5 s, so that a burst of
+   * Machines bound to one pool costs one GET, and a taint is seen at most that late.
+   */
+  public static final java.time.Duration POOL_TTL = java.time.Duration.ofSeconds(5);
+
+  private static final int MAX_POOLS_REMEMBERED = 10_000;
+
+  /** A pool as read at {@code readAt} ({@link System#nanoTime()}); empty: none or no answer. */
+  private record PoolRead(Optional<MachinePool> pool, long readAt) {}
+
+  private final java.util.concurrent.ConcurrentHashMap<String, PoolRead> pools =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean selectorRefused;
 
   /**
@@ -124,17 +139,53 @@ public final class LiveBoundMachines implements BoundMachines {
     return root.getClass().getSimpleName() + ": " + root.getMessage();
   }
 
-  /** The version to read Machines in, asked for while not known; null when not answered. */
-  private Class<? extends Machine> discover() {
-    Class<? extends Machine> known = type;
+  /**
+   * The version to read Machines and pools in, asked for while not known; null when not answered.
+   */
+  private ComputeApi discover() {
+    ComputeApi known = api;
     if (known == null) {
-      Optional<ComputeApi> api = servedApi(client);
-      if (api.isPresent()) {
-        known = api.get().machineClass();
-        type = known;
+      Optional<ComputeApi> served = servedApi(client);
+      if (served.isPresent()) {
+        known = served.get();
+        api = known;
       }
     }
     return known;
+  }
+
+  /**
+   * One GET of the pool (cluster-scoped), reused for {@link #POOL_TTL}, failures too (logged at
+   * WARN once per read): a Machine's admission waits for it at most {@link #TIMEOUT_MILLIS}.
+   */
+  @Override
+  public Optional<MachinePool> pool(String name) {
+    long now = System.nanoTime();
+    PoolRead read = pools.get(name);
+    if (read != null && now - read.readAt() < POOL_TTL.toNanos()) {
+      return read.pool();
+    }
+    ComputeApi version = discover();
+    if (version == null) {
+      return Optional.empty();
+    }
+    Optional<MachinePool> pool;
+    try {
+      pool =
+          Optional.ofNullable(client.resources(version.poolClass()).withName(name).get())
+              .map(MachinePool.class::cast);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "no eviction warning for a Machine bound to pool {}: reading it failed: {}",
+          name,
+          describe(e));
+      pool = Optional.empty();
+    }
+    if (pools.size() >= MAX_POOLS_REMEMBERED) {
+      pools.clear(); // bounded: at worst one GET more per pool
+    }
+    pools.put(name, new PoolRead(pool, now));
+    return pool;
   }
 
   @Override
@@ -142,14 +193,14 @@ public final class LiveBoundMachines implements BoundMachines {
     if (selectorRefused) {
       return Optional.empty();
     }
-    Class<? extends Machine> version = discover();
+    ComputeApi version = discover();
     if (version == null) {
       return Optional.empty();
     }
     try {
       List<Machine> bound =
           client
-              .resources(version)
+              .resources(version.machineClass())
               .inAnyNamespace()
               .withField(POOL_FIELD, escapeFieldValue(pool))
               .list()

@@ -140,6 +140,62 @@ class EvictionWarningE2ETest {
       }
     }
 
+    // a Machine bound to the pool now: the warning on its own write (fresh eyes, twice: a Machine
+    // bound by hand to a pool it does not tolerate was admitted silently and gone 3 s later)
+    KubectlResult bound =
+        env.apply(
+            """
+            apiVersion: compute.ironcore.dev/v1alpha1
+            kind: Machine
+            metadata: {name: vm-late, namespace: %s}
+            spec:
+              machineClassRef: {name: x3-small}
+              machinePoolRef: {name: %s}
+            """
+                .formatted(ns, pool));
+    assertThat(bound.stdout()).contains("created");
+    assertThat(bound.stderr())
+        .contains(
+            "Warning: MachinePool "
+                + pool
+                + ": 1 bound Machine does not tolerate example.com/drain=v:NoExecute and will be"
+                + " evicted");
+    // bound by an UPDATE (IronCore's scheduler binds so), tolerating for 30 s (the v1alpha1
+    // annotation)
+    env.apply(
+            """
+            apiVersion: compute.ironcore.dev/v1alpha2
+            kind: Machine
+            metadata: {name: vm-unbound, namespace: %s}
+            spec:
+              machineClassRef: {name: x3-small}
+              tolerations: [{key: example.com/drain, operator: Exists, effect: NoExecute, tolerationSeconds: 30}]
+            """
+                .formatted(ns))
+        .orThrow();
+    KubectlResult scheduled =
+        env.kubectl(
+            "-n",
+            ns,
+            "patch",
+            "machines.v1alpha1.compute.ironcore.dev",
+            "vm-unbound",
+            "--type=merge",
+            "-p",
+            "{\"spec\":{\"machinePoolRef\":{\"name\":\"" + pool + "\"}}}");
+    assertThat(scheduled.stderr())
+        .contains(
+            "Warning: MachinePool "
+                + pool
+                + ": 1 bound Machine tolerates example.com/drain=v:NoExecute for 30 s only"
+                + " (tolerationSeconds) and will be evicted then");
+    KubectlResult relabelled =
+        env.kubectl(
+            "-n", ns, "label", "machines.compute.ironcore.dev", "vm-unbound", "touched=yes");
+    assertThat(relabelled.stderr())
+        .as("bound before this write: no warning")
+        .doesNotContain("Warning");
+
     env.kubectl("delete", "clusterrolebinding", "ironcore-maintenance-webhook");
     asWebhook.close();
     live = asWebhook();

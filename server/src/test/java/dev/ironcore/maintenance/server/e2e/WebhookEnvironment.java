@@ -68,7 +68,7 @@ final class WebhookEnvironment {
     WebhookServer server =
         new WebhookServer(
             WebhookServerConfig.of(certs.certFile(), certs.keyFile()).withBindAddress("127.0.0.1"),
-            pool -> MACHINES.get().boundTo(pool));
+            BoundMachines.delegatingTo(MACHINES::get));
     int port = server.start(cp.webhookPort());
     Runtime.getRuntime()
         .addShutdownHook(
