@@ -13,8 +13,6 @@ import dev.ironcore.maintenance.server.admission.KubeObjects;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Adds {@link EvictionWarnings} to what another Machine handler allowed when the write binds the
@@ -28,7 +26,6 @@ import org.slf4j.LoggerFactory;
  * NoExecute} taint.
  */
 public final class BindingWarningHandler implements AdmissionHandler {
-  private static final Logger LOG = LoggerFactory.getLogger(BindingWarningHandler.class);
   private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   private final AdmissionHandler inner;
@@ -48,33 +45,23 @@ public final class BindingWarningHandler implements AdmissionHandler {
 
   @Override
   public AdmissionResponse handle(AdmissionRequest request) {
-    AdmissionResponse response = inner.handle(request);
-    if (!response.isAllowed() || !request.createsOrUpdatesLiveObject()) {
-      return response;
+    return WarningsAdded.to(inner.handle(request), request, () -> warnings(request));
+  }
+
+  private List<String> warnings(AdmissionRequest request) {
+    String pool = poolName(request.object());
+    if (pool.isEmpty() || pool.equals(poolName(request.oldObject()))) {
+      return List.of(); // not bound, or bound before this write (the binding cannot change)
     }
-    List<String> warnings;
-    try {
-      String pool = poolName(request.object());
-      if (pool.isEmpty() || pool.equals(poolName(request.oldObject()))) {
-        return response; // not bound, or bound before this write (the binding cannot change)
-      }
-      Optional<MachinePool> found = cluster.pool(pool);
-      if (found.isEmpty() || !EvictionWarnings.addsNoExecute(null, found.get())) {
-        return response;
-      }
-      warnings =
-          EvictionWarnings.of(
-                  null, found.get(), List.of(machine(request.object())), clock.instant())
-              .stream()
-              .map(w -> "MachinePool " + pool + ": " + w)
-              .toList();
-    } catch (RuntimeException e) {
-      return response;
-    } catch (LinkageError e) {
-      LOG.error("no eviction warning for this Machine: {}", e.toString(), e);
-      return response;
+    Optional<MachinePool> found = cluster.pool(pool);
+    if (found.isEmpty() || !EvictionWarnings.addsNoExecute(null, found.get())) {
+      return List.of();
     }
-    return warnings.isEmpty() ? response : response.withWarnings(warnings.toArray(String[]::new));
+    return EvictionWarnings.of(
+            null, found.get(), List.of(machine(request.object())), clock.instant())
+        .stream()
+        .map(w -> "MachinePool " + pool + ": " + w)
+        .toList();
   }
 
   private static String poolName(JsonNode machine) {

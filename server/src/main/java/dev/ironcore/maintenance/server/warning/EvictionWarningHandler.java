@@ -9,8 +9,6 @@ import dev.ironcore.maintenance.server.admission.AdmissionResponse;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Adds {@link EvictionWarnings} to what another MachinePool handler allowed (kubectl prints them as
@@ -21,7 +19,6 @@ import org.slf4j.LoggerFactory;
  * returned unchanged.
  */
 public final class EvictionWarningHandler implements AdmissionHandler {
-  private static final Logger LOG = LoggerFactory.getLogger(EvictionWarningHandler.class);
   private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
 
   private final AdmissionHandler inner;
@@ -48,33 +45,21 @@ public final class EvictionWarningHandler implements AdmissionHandler {
 
   @Override
   public AdmissionResponse handle(AdmissionRequest request) {
-    AdmissionResponse response = inner.handle(request);
-    if (!response.isAllowed() || !request.createsOrUpdatesLiveObject()) {
-      return response;
+    return WarningsAdded.to(inner.handle(request), request, () -> warnings(request));
+  }
+
+  private List<String> warnings(AdmissionRequest request) {
+    MachinePool updated = pool(request.object());
+    String name = updated.getMetadata() == null ? null : updated.getMetadata().getName();
+    MachinePool old = pool(request.oldObject());
+    if (name == null || name.isEmpty() || !EvictionWarnings.addsNoExecute(old, updated)) {
+      return List.of();
     }
-    List<String> warnings;
-    try {
-      MachinePool updated = pool(request.object());
-      String name = updated.getMetadata() == null ? null : updated.getMetadata().getName();
-      MachinePool old = pool(request.oldObject());
-      if (name == null || name.isEmpty() || !EvictionWarnings.addsNoExecute(old, updated)) {
-        return response;
-      }
-      Optional<List<dev.ironcore.maintenance.api.compute.Machine>> bound =
-          boundMachines.boundTo(name);
-      if (bound.isEmpty()) {
-        return response;
-      }
-      warnings = EvictionWarnings.of(old, updated, bound.get(), clock.instant());
-    } catch (RuntimeException e) {
-      return response;
-    } catch (LinkageError e) {
-      // a class the Kubernetes client needs is missing from the class path: a packaging defect,
-      // not a reason to leave the write unanswered or denied
-      LOG.error("no eviction warning for this write: {}", e.toString(), e);
-      return response;
-    }
-    return warnings.isEmpty() ? response : response.withWarnings(warnings.toArray(String[]::new));
+    Optional<List<dev.ironcore.maintenance.api.compute.Machine>> bound =
+        boundMachines.boundTo(name);
+    return bound.isEmpty()
+        ? List.of()
+        : EvictionWarnings.of(old, updated, bound.get(), clock.instant());
   }
 
   private static MachinePool pool(JsonNode json) {
