@@ -18,12 +18,12 @@ import java.util.Optional;
  * Adds {@link EvictionWarnings} to what another Machine handler allowed when the write binds the
  * Machine to a pool (a CREATE with {@code spec.machinePoolRef}, or an UPDATE that sets it) whose
  * {@code NoExecute} taints it does not tolerate, or tolerates for its {@code tolerationSeconds}
- * only: IronCore's eviction (IEP-21) deletes it right after, e.g. {@code MachinePool pool-c: 1
- * bound Machine does not tolerate upgrade:NoExecute and will be evicted}. kubectl prints it as
- * {@code Warning: ...}. Never denies: the pool comes from {@link BoundMachines#pool} (read from the
- * API server, reused for a few seconds), and when it is not known, or anything goes wrong, the
- * inner response is returned unchanged. The Machine is read only when the pool carries a {@code
- * NoExecute} taint.
+ * only: IronCore's eviction (IEP-21) deletes it right after, e.g. {@code MachinePool pool-c: this
+ * Machine does not tolerate upgrade:NoExecute and will be evicted}. kubectl prints it as {@code
+ * Warning: ...}. Never denies: the pool comes from {@link BoundMachines#pool} (read from the API
+ * server, reused for a few seconds, {@link PoolLookups}), and when it is not known, or anything
+ * goes wrong, the inner response is returned unchanged. The Machine is read only when the pool
+ * carries a {@code NoExecute} taint.
  */
 public final class BindingWarningHandler implements AdmissionHandler {
   private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();
@@ -57,10 +57,19 @@ public final class BindingWarningHandler implements AdmissionHandler {
     if (found.isEmpty() || !EvictionWarnings.addsNoExecute(null, found.get())) {
       return List.of();
     }
-    return EvictionWarnings.of(
-            null, found.get(), List.of(machine(request.object())), clock.instant())
-        .stream()
-        .map(w -> "MachinePool " + pool + ": " + w)
+    Machine machine = machine(request.object());
+    if (!cluster.tolerationSecondsCount() && machine.getSpec() != null) {
+      // v1alpha1 only (a real IronCore): its eviction tolerates any matching toleration for good
+      List<dev.ironcore.maintenance.api.compute.Toleration> tolerations =
+          machine.getSpec().getTolerations();
+      if (tolerations != null) {
+        tolerations.forEach(t -> t.setTolerationSeconds(null));
+      }
+    }
+    return EvictionWarnings.of(null, found.get(), List.of(machine), clock.instant()).stream()
+        .map(
+            w ->
+                "MachinePool " + pool + ": " + w.replaceFirst("^1 bound Machine ", "this Machine "))
         .toList();
   }
 

@@ -33,6 +33,15 @@ public interface BoundMachines {
   }
 
   /**
+   * Whether the eviction honours {@code tolerationSeconds} (IronCore's v1alpha2, our CRDs): false
+   * where the API server serves v1alpha1 only, whose eviction counts any matching toleration as
+   * tolerated for good.
+   */
+  default boolean tolerationSecondsCount() {
+    return true;
+  }
+
+  /**
    * Asks whatever {@code current} gives at each call (e.g. {@link #NONE} until the API access has
    * started).
    */
@@ -46,6 +55,11 @@ public interface BoundMachines {
       @Override
       public Optional<MachinePool> pool(String name) {
         return current.get().pool(name);
+      }
+
+      @Override
+      public boolean tolerationSecondsCount() {
+        return current.get().tolerationSecondsCount();
       }
     };
   }

@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * namespace with the field selector {@value #POOL_FIELD} (IronCore's selector for the pool binding;
  * our CRDs declare it a selectable field of both versions), answering only that pool's Machines.
  * Asked only for a MachinePool write that adds a {@code NoExecute} taint ({@link
- * EvictionWarningHandler}), so its cost does not grow with the cluster: the informer cache of every
- * Machine it replaces held about 3 KB of heap per Machine, and the shipped 64 MiB heap ran out at
- * 20,000 Machines ({@code OutOfMemoryError}, the server exited; 10,000 Machines: 160 MiB peak RSS).
+ * EvictionWarningHandler}; a Machine's binding reads its pool instead, {@link PoolLookups}), so its
+ * cost does not grow with the cluster: the informer cache of every Machine it replaces held about 3
+ * KB of heap per Machine, and the shipped 64 MiB heap ran out at 20,000 Machines ({@code
+ * OutOfMemoryError}, the server exited; 10,000 Machines: 160 MiB peak RSS).
  *
  * <p>The LIST runs on a client with a {@link #TIMEOUT_MILLIS} request timeout and no retries, well
  * inside the webhook's 5 s {@code timeoutSeconds}; a failure (no answer, 403, anything) means no
@@ -41,19 +42,7 @@ public final class LiveBoundMachines implements BoundMachines {
   private final KubernetesClient client;
   private volatile ComputeApi api;
 
-  /**
-   * How long a pool read for a Machine's binding ({@link #pool}) is reused: 5 s, so that a burst of
-   * Machines bound to one pool costs one GET, and a taint is seen at most that late.
-   */
-  public static final java.time.Duration POOL_TTL = java.time.Duration.ofSeconds(5);
-
-  private static final int MAX_POOLS_REMEMBERED = 10_000;
-
-  /** A pool as read at {@code readAt} ({@link System#nanoTime()}); empty: none or no answer. */
-  private record PoolRead(Optional<MachinePool> pool, long readAt) {}
-
-  private final java.util.concurrent.ConcurrentHashMap<String, PoolRead> pools =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final PoolLookups pools;
   private volatile boolean selectorRefused;
 
   /**
@@ -66,6 +55,7 @@ public final class LiveBoundMachines implements BoundMachines {
    */
   public LiveBoundMachines(KubernetesClient client) {
     this.client = client;
+    this.pools = new PoolLookups(client, this::discover);
     discover();
   }
 
@@ -104,7 +94,8 @@ public final class LiveBoundMachines implements BoundMachines {
     } catch (RuntimeException e) {
       LOG.warn(
           "no eviction warnings yet: API discovery failed ({}); asked again at the next MachinePool"
-              + " write that adds a NoExecute taint",
+              + " write that adds a NoExecute taint or Machine binding (bindings: at most once a"
+              + " minute)",
           describe(e));
       return Optional.empty();
     }
@@ -154,38 +145,19 @@ public final class LiveBoundMachines implements BoundMachines {
     return known;
   }
 
-  /**
-   * One GET of the pool (cluster-scoped), reused for {@link #POOL_TTL}, failures too (logged at
-   * WARN once per read): a Machine's admission waits for it at most {@link #TIMEOUT_MILLIS}.
-   */
+  /** One GET of the pool, kept a few seconds, never many waiting at once ({@link PoolLookups}). */
   @Override
   public Optional<MachinePool> pool(String name) {
-    long now = System.nanoTime();
-    PoolRead read = pools.get(name);
-    if (read != null && now - read.readAt() < POOL_TTL.toNanos()) {
-      return read.pool();
-    }
-    ComputeApi version = discover();
-    if (version == null) {
-      return Optional.empty();
-    }
-    Optional<MachinePool> pool;
-    try {
-      pool =
-          Optional.ofNullable(client.resources(version.poolClass()).withName(name).get())
-              .map(MachinePool.class::cast);
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "no eviction warning for a Machine bound to pool {}: reading it failed: {}",
-          name,
-          describe(e));
-      pool = Optional.empty();
-    }
-    if (pools.size() >= MAX_POOLS_REMEMBERED) {
-      pools.clear(); // bounded: at worst one GET more per pool
-    }
-    pools.put(name, new PoolRead(pool, now));
-    return pool;
+    return pools.pool(name);
+  }
+
+  /**
+   * False on an API server without v1alpha2 (a real IronCore): the eviction ignores the seconds.
+   */
+  @Override
+  public boolean tolerationSecondsCount() {
+    ComputeApi known = api;
+    return known == null || known.delayedEviction();
   }
 
   @Override

@@ -73,7 +73,7 @@ class BindingWarningHandlerTest {
   void aMachineBoundToAPoolWhoseNoExecuteTaintItDoesNotTolerateIsWarned() {
     assertThat(write(NO_EXECUTE, vm("v1alpha2", "pool-c", "[]", null), null).warnings())
         .containsExactly(
-            "MachinePool pool-c: 1 bound Machine does not tolerate upgrade:NoExecute and will be"
+            "MachinePool pool-c: this Machine does not tolerate upgrade:NoExecute and will be"
                 + " evicted");
     String unbound = vm("v1alpha2", null, "[]", null);
     assertThat(write(NO_EXECUTE, vm("v1alpha2", "pool-c", "[]", null), unbound).warnings())
@@ -87,7 +87,7 @@ class BindingWarningHandlerTest {
         "[{\"key\":\"upgrade\",\"operator\":\"Exists\",\"effect\":\"NoExecute\","
             + "\"tolerationSeconds\":30}]";
     String expected =
-        "MachinePool pool-c: 1 bound Machine tolerates upgrade:NoExecute for 30 s only"
+        "MachinePool pool-c: this Machine tolerates upgrade:NoExecute for 30 s only"
             + " (tolerationSeconds) and will be evicted then";
     assertThat(write(NO_EXECUTE, vm("v1alpha2", "pool-c", forThirty, null), null).warnings())
         .containsExactly(expected);
@@ -98,6 +98,31 @@ class BindingWarningHandlerTest {
             .toString();
     assertThat(v1alpha1).doesNotContain("\"tolerationSeconds\":30}]}");
     assertThat(write(NO_EXECUTE, v1alpha1, null).warnings()).containsExactly(expected);
+    // an API server that serves v1alpha1 only: the eviction tolerates it for good, so no warning
+    BoundMachines v1alpha1Only =
+        new BoundMachines() {
+          private final BoundMachines pools = pools(NO_EXECUTE);
+
+          @Override
+          public Optional<List<dev.ironcore.maintenance.api.compute.Machine>> boundTo(String p) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<MachinePool> pool(String name) {
+            return pools.pool(name);
+          }
+
+          @Override
+          public boolean tolerationSecondsCount() {
+            return false;
+          }
+        };
+    assertThat(
+            new BindingWarningHandler(ALLOW, v1alpha1Only, CLOCK)
+                .handle(machine(Operation.CREATE, json(v1alpha1), null))
+                .warnings())
+        .isEmpty();
   }
 
   @Test
