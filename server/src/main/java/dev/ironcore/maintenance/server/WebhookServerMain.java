@@ -86,7 +86,7 @@ public final class WebhookServerMain implements Callable<Integer> {
       description =
           "Warn (kubectl prints it) when a NoExecute taint added to a MachinePool will evict bound Machines,"
               + " counted by one LIST of the pool's Machines per such write, and when a Machine is bound"
-              + " to a pool whose NoExecute taints will evict it (one GET of the pool, reused for 5 s);"
+              + " to a pool whose NoExecute taints will evict it (one GET of the pool, reused for 1 s);"
               + " at most 2 s each (needs list on machines and get on machinepools.compute.ironcore.dev;"
               + " without API access or an answer in time, no warning). Default ${DEFAULT-VALUE}.")
   boolean evictionWarnings;

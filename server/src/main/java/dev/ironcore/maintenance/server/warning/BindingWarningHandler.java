@@ -21,9 +21,9 @@ import java.util.Optional;
  * only: IronCore's eviction (IEP-21) deletes it right after, e.g. {@code MachinePool pool-c: this
  * Machine does not tolerate upgrade:NoExecute and will be evicted}. kubectl prints it as {@code
  * Warning: ...}. Never denies: the pool comes from {@link BoundMachines#pool} (read from the API
- * server, reused for a few seconds, {@link PoolLookups}), and when it is not known, or anything
- * goes wrong, the inner response is returned unchanged. The Machine is read only when the pool
- * carries a {@code NoExecute} taint.
+ * server, reused for a second, {@link PoolLookups}), and when it is not known, or anything goes
+ * wrong, the inner response is returned unchanged. The Machine is read only when the pool carries a
+ * {@code NoExecute} taint.
  */
 public final class BindingWarningHandler implements AdmissionHandler {
   private static final ObjectMapper MAPPER = dev.ironcore.maintenance.api.json.JsonMappers.shared();

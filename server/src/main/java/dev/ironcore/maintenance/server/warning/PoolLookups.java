@@ -30,8 +30,13 @@ import org.slf4j.LoggerFactory;
 final class PoolLookups {
   private static final Logger LOG = LoggerFactory.getLogger(PoolLookups.class);
 
-  /** How long a pool read (or a failure to read it) is used: a taint is seen at most that late. */
-  static final Duration TTL = Duration.ofSeconds(5);
+  /**
+   * How long a pool read (or a failure to read it) is used: 1 s, a taint is seen at most that late
+   * (with 5 s, a Machine bound 4 s after the drain tainted its pool got no warning: the pool had
+   * been read for the Machine before it; make run), and a scheduler binding many Machines to one
+   * pool costs a GET a second.
+   */
+  static final Duration TTL = Duration.ofSeconds(1);
 
   /** Lookups that may wait for the API server at once. */
   static final int AT_ONCE = 2;
