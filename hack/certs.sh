@@ -31,8 +31,16 @@ ARGS=()
 case "${1:-}" in
   ensure) ;;
   rotate) ARGS+=(--rotate) ;;
-  *) echo "usage: $0 ensure|rotate" >&2; exit 2 ;;
+  *) echo "usage: $0 ensure|rotate (flags: CERTS_ARGS=..., e.g. CERTS_ARGS=--help)" >&2; exit 2 ;;
 esac
+# anything after the action is refused, not dropped (fresh eyes: "hack/certs.sh rotate --help"
+# began a real rotation): flags go in CERTS_ARGS, as make passes them
+if [ "$#" -gt 1 ]; then
+  action="$1"
+  shift
+  echo "certs: unexpected argument(s) after $0 $action: $*; pass flags in CERTS_ARGS, e.g. CERTS_ARGS='--help' $0 $action" >&2
+  exit 2
+fi
 
 # kubectl (PATH, else the one make controlplane built) reads kubeconfigs as the user's tools do:
 # JSON or YAML, several files in KUBECONFIG merged

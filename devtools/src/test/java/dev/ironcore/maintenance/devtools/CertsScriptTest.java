@@ -50,11 +50,37 @@ class CertsScriptTest {
                 + ": no current-context is set in any of its files\n");
   }
 
+  /**
+   * Fresh eyes (session 49): {@code hack/certs.sh rotate --help} dropped {@code --help} and began a
+   * real rotation. Anything after the action is refused before anything is built or asked.
+   */
+  @Test
+  void anArgumentAfterTheActionIsRefusedNotDropped() throws Exception {
+    Path repo = ManifestPaths.overlay("local").getParent().getParent();
+    Files.createDirectories(checkout.resolve("hack"));
+    Files.copy(repo.resolve("hack/certs.sh"), checkout.resolve("hack/certs.sh"));
+    String script = checkout.resolve("hack/certs.sh").toString();
+    assertThat(run("/nonexistent", "rotate", "--help"))
+        .isEqualTo(
+            "certs: unexpected argument(s) after "
+                + script
+                + " rotate: --help; pass flags in CERTS_ARGS, e.g. CERTS_ARGS='--help' "
+                + script
+                + " rotate\n");
+    assertThat(run("/nonexistent", "ensure", "--bogus", "x")).contains("ensure: --bogus x;");
+  }
+
   private String run(String kubeconfig) throws Exception {
+    return run(kubeconfig, "ensure");
+  }
+
+  private String run(String kubeconfig, String... args) throws Exception {
     String bin = System.getProperty(SharedControlPlane.BIN_DIR_PROPERTY);
-    ProcessBuilder pb =
-        new ProcessBuilder("bash", checkout.resolve("hack/certs.sh").toString(), "ensure")
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add("bash");
+    command.add(checkout.resolve("hack/certs.sh").toString());
+    command.addAll(java.util.List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
     pb.environment().put("KUBECONFIG", kubeconfig);
     pb.environment().put("DRY_RUN", "true");
     pb.environment().put("MVN", "false"); // never build, should the script get that far
