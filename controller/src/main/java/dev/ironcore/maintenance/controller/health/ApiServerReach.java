@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * outage does not restart the controller.
  *
  * <p>Whoever waits for the API server ({@link #onAnswerAgain}: the loops, whose failed passes back
- * off up to 30 s) hears when it answers again after any probe failed, was answered 5xx or was still
- * unanswered at the next tick: so work goes on within a probe interval of its return.
+ * off up to 30 s) hears when it answers again after a probe failed or was answered 5xx, or after it
+ * counted as unreachable: so work goes on soon after its return, not after the back-off.
  */
 public final class ApiServerReach implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ApiServerReach.class);

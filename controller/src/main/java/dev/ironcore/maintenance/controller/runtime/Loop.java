@@ -138,8 +138,8 @@ public final class Loop implements AutoCloseable {
       if (retryAfter == null && (ApiFailure.isServerSide(t) || t instanceof HeldForApiServer)) {
         backingOff.add(key);
       } else {
-        backingOff.remove(
-            key); // a refusal, a stale read or a bug: the API server's return mends none
+        // a refusal, a stale read or a bug: the API server's return mends none
+        backingOff.remove(key);
       }
       long delay =
           queue.addRateLimited(key, retryAfter == null ? Duration.ZERO : retryAfter).toMillis();
