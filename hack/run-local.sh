@@ -157,6 +157,7 @@ for port_var in "${PORT_VARS[@]}"; do
 done
 # free now, but inside the kernel's ephemeral range an outgoing connection (the build's, the
 # control plane's) may take it before it is bound, minutes later: say so now, not after the build
+ephemeral_low= ephemeral_high=
 read -r ephemeral_low ephemeral_high </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
 if [[ "$ephemeral_low" =~ ^[0-9]+$ && "$ephemeral_high" =~ ^[0-9]+$ ]]; then
   for port_var in "${PORT_VARS[@]}"; do

@@ -3,7 +3,6 @@ package dev.ironcore.maintenance.server.warning;
 import dev.ironcore.maintenance.api.compute.ComputeApi;
 import dev.ironcore.maintenance.api.compute.MachinePool;
 import dev.ironcore.maintenance.api.compute.MachinePoolSpec;
-import dev.ironcore.maintenance.api.compute.Taint;
 import dev.ironcore.maintenance.api.compute.TaintEffect;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -152,7 +151,6 @@ final class PoolLookups {
             ? java.util.List.of()
             : pool.getSpec().getTaints().stream()
                 .filter(t -> t != null && TaintEffect.NO_EXECUTE.equals(t.getEffect()))
-                .map(Taint.class::cast)
                 .toList());
     kept.setSpec(spec);
     return kept;
