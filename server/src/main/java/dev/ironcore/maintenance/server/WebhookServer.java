@@ -190,6 +190,7 @@ public final class WebhookServer implements AutoCloseable {
         config.capiMachineSelector(),
         config.maxConnections(),
         config.tlsProvider().describe());
+    LOG.info("serving certificate {}", served.describe());
     if (probes != null) {
       LOG.info(
           "health probes /healthz and /readyz also on http://{}:{} (--health-probe-bind-address)",

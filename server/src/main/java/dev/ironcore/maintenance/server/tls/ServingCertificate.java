@@ -124,6 +124,26 @@ public final class ServingCertificate {
   }
 
   /**
+   * Names the served certificate for the start log, so that an operator sees its expiry on every
+   * start, not only inside the warning window.
+   *
+   * @return e.g. {@code "certs/tls.crt (CN=webhook, serial 1a2b, valid until 2027-01-06T10:00:00Z,
+   *     29 days left)"}; {@code "0s left"} once expired
+   */
+  public synchronized String describe() {
+    return certFile
+        + " ("
+        + current.getSubjectX500Principal().getName()
+        + ", serial "
+        + Serials.hex(current)
+        + ", valid until "
+        + current.getNotAfter().toInstant()
+        + ", "
+        + timeLeft(Duration.between(clock.instant(), current.getNotAfter().toInstant()))
+        + " left)";
+  }
+
+  /**
    * @return the warning window: {@link #expiresSoon()} when the certificate expires within it
    */
   public Duration expiryWarning() {
@@ -291,10 +311,14 @@ public final class ServingCertificate {
   }
 
   /**
-   * The time left in whole seconds, written as the flags are ({@link DurationFlag#format}, Go's
-   * form: {@code 719h59m0s}, {@code 58s}); a negative time counts as zero.
+   * The time left: whole days from two days on ({@code 29 days}); below that in whole seconds,
+   * written as the flags are ({@link DurationFlag#format}, Go's form: {@code 47h59m0s}, {@code
+   * 58s}); a negative time counts as zero.
    */
   static String timeLeft(Duration d) {
+    if (d.toDays() >= 2) {
+      return d.toDays() + " days";
+    }
     return DurationFlag.format(Duration.ofSeconds(Math.max(0, d.toSeconds())));
   }
 

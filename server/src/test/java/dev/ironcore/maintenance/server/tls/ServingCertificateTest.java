@@ -152,6 +152,24 @@ class ServingCertificateTest {
   }
 
   @Test
+  void describeNamesTheFileSubjectSerialExpiryAndTimeLeft() {
+    TestCertificates certs = TestCertificates.create(dir); // valid for one hour
+    Instant notAfter =
+        ServingCertificate.load(certs.certFile(), certs.keyFile())
+            .current()
+            .getNotAfter()
+            .toInstant();
+    Clock tenMinutesBefore = Clock.fixed(notAfter.minus(Duration.ofMinutes(10)), ZoneOffset.UTC);
+    ServingCertificate serving =
+        ServingCertificate.load(
+            certs.certFile(), certs.keyFile(), tenMinutesBefore, Duration.ofDays(30));
+    assertThat(serving.describe())
+        .startsWith(certs.certFile() + " (CN=webhook-test")
+        .contains(", serial ")
+        .endsWith(", valid until " + notAfter + ", 10m0s left)");
+  }
+
+  @Test
   void anExpiredOrNotYetValidCertificateIsAServingProblem() {
     TestCertificates certs = TestCertificates.create(dir);
     Clock later = Clock.fixed(Instant.now().plus(Duration.ofDays(2)), ZoneOffset.UTC);
@@ -245,9 +263,12 @@ class ServingCertificateTest {
   }
 
   @Test
-  void theTimeLeftIsWrittenInWholeSecondsAsTheFlagsAre() {
+  void theTimeLeftIsWrittenInDaysFromTwoDaysOnOtherwiseInWholeSecondsAsTheFlagsAre() {
     assertThat(ServingCertificate.timeLeft(Duration.ofHours(719).plusMinutes(59)))
-        .isEqualTo("719h59m0s");
+        .isEqualTo("29 days");
+    assertThat(ServingCertificate.timeLeft(Duration.ofDays(2))).isEqualTo("2 days");
+    assertThat(ServingCertificate.timeLeft(Duration.ofHours(47).plusMinutes(59)))
+        .isEqualTo("47h59m0s");
     assertThat(ServingCertificate.timeLeft(Duration.ofMinutes(12).plusSeconds(5)))
         .isEqualTo("12m5s");
     assertThat(ServingCertificate.timeLeft(Duration.ofSeconds(58).plusMillis(700)))
