@@ -254,6 +254,26 @@ public final class CertificateInstall {
               }));
     }
     long lacking = slots.stream().filter(s -> !s.bundle().contains(caCert)).count();
+    // the CAs (still valid) the cluster trusts besides the target: named where they are dropped
+    Set<X509Certificate> others = new LinkedHashSet<>();
+    slots.forEach(
+        s ->
+            s.bundle().withoutExpired(now).certificates().stream()
+                .filter(c -> !CaBundle.sameCertificate(c, caCert))
+                .forEach(others::add));
+    if (!newCa && !pending && !slots.isEmpty() && lacking == slots.size() && !others.isEmpty()) {
+      // fresh eyes: make certs with another CERTS_DIR moved the cluster's trust without a word
+      out.println(
+          "note: no caBundle trusts the CA of "
+              + caFiles.dir()
+              + " ("
+              + describe(caCert)
+              + ") yet; they trust "
+              + describeAll(others)
+              + ": this run moves the cluster's trust to the CA of "
+              + caFiles.dir()
+              + " (was another CERTS_DIR used before? DRY_RUN=1 shows the plan only)");
+    }
     if (lacking > 0) {
       // an expired CA verifies nothing: the update drops it, and the plan says so
       Set<X509Certificate> expired = new LinkedHashSet<>();
@@ -272,11 +292,7 @@ public final class CertificateInstall {
                   + " caBundles, keeping the CAs they trust now"
                   + (expired.isEmpty()
                       ? ""
-                      : " except the expired "
-                          + expired.stream()
-                              .map(CertificateInstall::describe)
-                              .collect(java.util.stream.Collectors.joining(", "))
-                          + " (removed)"),
+                      : " except the expired " + describeAll(expired) + " (removed)"),
               () -> print(trust.update(b -> b.withoutExpired(clock.instant()).plus(caCert)))));
     }
     boolean issue =
@@ -391,7 +407,10 @@ public final class CertificateInstall {
     if (othersTrusted) {
       steps.add(
           new Step(
-              "drop every other CA from the caBundles (trust only " + describe(caCert) + ")",
+              "drop every other CA from the caBundles (trust only "
+                  + describe(caCert)
+                  + (others.isEmpty() ? "" : "; dropped: " + describeAll(others))
+                  + ")",
               () -> print(trust.update(b -> CaBundle.of(caCert)))));
     }
     if (pending) {
@@ -561,6 +580,13 @@ public final class CertificateInstall {
     }
     X509Certificate leaf = pair.get().leaf();
     return "serial " + Serials.hex(leaf) + ", expires " + leaf.getNotAfter().toInstant();
+  }
+
+  /** {@code CN (serial …, expires …), CN (serial …, expires …)}. */
+  private static String describeAll(Set<X509Certificate> cas) {
+    return cas.stream()
+        .map(CertificateInstall::describe)
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   /** {@code CN (serial …, expires …)}. */

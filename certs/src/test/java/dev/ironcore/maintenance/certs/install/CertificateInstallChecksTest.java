@@ -475,6 +475,49 @@ class CertificateInstallChecksTest {
   }
 
   @Test
+  void aCaDirectoryWhoseCaTheClusterDoesNotTrustSaysItMovesTheTrustAndNamesTheDroppedCa() {
+    installed();
+    CaFiles firstDir = caFiles;
+    X509Certificate first =
+        caFiles.read(Instant.now(), false).current().orElseThrow().certificate();
+    // a run with another CERTS_DIR: its own CA, which no caBundle trusts (DRY_RUN: the move
+    // waits for a running server to present the new certificate, and none runs here)
+    caFiles = new CaFiles(dir.resolve("other-ca"));
+    CertificateAuthority.generate("other-ca", Duration.ofDays(3650))
+        .writeTo(
+            dir.resolve("other-ca").resolve("ca.crt"), dir.resolve("other-ca").resolve("ca.key"));
+    out.reset();
+    CertificateInstall.Settings s =
+        settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null);
+    CertificateInstall.Settings dryRun =
+        new CertificateInstall.Settings(
+            s.mode(),
+            true,
+            s.commonName(),
+            s.dnsNames(),
+            s.ipAddresses(),
+            s.keys(),
+            s.validity(),
+            s.caValidity(),
+            s.waitTimeout());
+    run(dryRun);
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains(
+            "note: no caBundle trusts the CA of "
+                + dir.resolve("other-ca")
+                + " (CN=other-ca (serial ")
+        .contains(") yet; they trust " + CertificateInstall.describe(first))
+        .contains("this run moves the cluster's trust to the CA of ")
+        .contains("dropped: " + CertificateInstall.describe(first) + ")");
+    assertThat(trust.bundles()).allMatch(b -> b.isExactly(first));
+    // the CA directory the cluster trusts: nothing to move, no note
+    caFiles = firstDir;
+    out.reset();
+    run(dryRun);
+    assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("note:").contains("up to date");
+  }
+
+  @Test
   void aGoodInstallPasses() {
     installed();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("valid 365 days").contains("done:");
