@@ -418,7 +418,7 @@ public final class DrainDecision {
     // any time before the deletion (fresh eyes: a taint added by hand 10 s before it had no
     // DrainStarted); under a clock skew this drain's own taint can read so too, but then its own
     // DrainStarted is on the reconciler's record
-    boolean earlier = added != null && added.isBefore(deletedAt);
+    boolean earlier = added != null && takenBefore(added, deletedAt);
     boolean future = added != null && isFuture(added, now);
     boolean leftover = MaintenanceCondition.CANCELLED_REASON.equals(reason) || olderCondition;
     if (!earlier && !future && !leftover && !whileQueued) {
@@ -489,6 +489,14 @@ public final class DrainDecision {
    * before the drain.
    */
   static final Duration TAINTED_BEFORE_SLACK = Duration.ofMinutes(1);
+
+  /**
+   * How much earlier than the CAPI Machine's deletion a {@code maintenance.ironcore.dev:NoExecute}
+   * taint's {@code timeAdded} may be and still be this drain's taint ({@link #taintedAt}): the skew
+   * between the webhook server's and the API server's clocks, plus their whole seconds. A taint
+   * added by hand more than this before the deletion is an operator's.
+   */
+  static final Duration TAINT_CLOCK_SKEW = Duration.ofSeconds(5);
 
   /** Message of the {@code Drained} condition. */
   static final String DRAINED_MESSAGE =
@@ -691,14 +699,29 @@ public final class DrainDecision {
    * maintenance.ironcore.dev:NoExecute} taint (set by our mutating webhook, v1alpha2) when it is
    * not before {@code deletedAt}, so that time spent waiting for a drain slot ({@code
    * --max-concurrent-drains}) does not count toward {@code --drain-timeout}; null otherwise (no
-   * such taint, no {@code timeAdded} as on a v1alpha1-only API server, or one older than the
-   * deletion, or one in the future): the timeout then counts from the deletion. Kept in the pool,
-   * so a restart keeps counting.
+   * such taint, no {@code timeAdded} as on a v1alpha1-only API server, or one more than {@link
+   * #TAINT_CLOCK_SKEW} older than the deletion, or one in the future): the timeout then counts from
+   * the deletion. A {@code timeAdded} within {@link #TAINT_CLOCK_SKEW} before the deletion is this
+   * drain's, read as the deletion's time. Kept in the pool, so a restart keeps counting.
    */
   static Instant taintedAt(MachinePool pool, Instant deletedAt, Instant now) {
     Instant added = pool == null ? null : maintenanceTaintAdded(pool);
-    // both in whole seconds: a drain that started in the deletion's second is this one
-    return added == null || added.isBefore(deletedAt) || isFuture(added, now) ? null : added;
+    if (added == null || takenBefore(added, deletedAt) || isFuture(added, now)) {
+      return null;
+    }
+    return added.isBefore(deletedAt) ? deletedAt : added;
+  }
+
+  /**
+   * Whether a maintenance taint's {@code timeAdded} lies before {@code deletedAt} by more than the
+   * clocks' skew ({@link #TAINT_CLOCK_SKEW}): the webhook server stamps {@code timeAdded} with its
+   * clock, the API server the {@code deletionTimestamp} with its own, both in whole seconds; a
+   * drain that taints its pool within milliseconds of the deletion reads a second earlier whenever
+   * the webhook server's clock is a little behind (code review, session 50: its slot then counted
+   * as free and a second drain started past {@code --max-concurrent-drains}).
+   */
+  private static boolean takenBefore(Instant added, Instant deletedAt) {
+    return added.isBefore(deletedAt.minus(TAINT_CLOCK_SKEW));
   }
 
   /**
@@ -722,12 +745,6 @@ public final class DrainDecision {
   }
 
   /**
-   * A {@code timeAdded} later than {@code now} by more than {@link #TAINTED_BEFORE_SLACK} (the
-   * clocks' skew): no write of this drain stamped it (the webhook stamps the time of the write), so
-   * it was written by hand; counting {@code --drain-timeout} from it would keep the drain from ever
-   * being stuck (fresh eyes: {@code 2030-01-01T00:00:00Z}).
-   */
-  /**
    * {@code " (tainted since <timeAdded>)"}: the {@code timeAdded} of the pool's {@code
    * maintenance.ironcore.dev:NoExecute} taint, the same for every drain of the pool; empty without
    * one, or for one in the future.
@@ -737,6 +754,12 @@ public final class DrainDecision {
     return added == null || isFuture(added, now) ? "" : " (tainted since " + added + ")";
   }
 
+  /**
+   * A {@code timeAdded} later than {@code now} by more than {@link #TAINTED_BEFORE_SLACK} (the
+   * clocks' skew): no write of this drain stamped it (the webhook stamps the time of the write), so
+   * it was written by hand; counting {@code --drain-timeout} from it would keep the drain from ever
+   * being stuck (fresh eyes: {@code 2030-01-01T00:00:00Z}).
+   */
   private static boolean isFuture(Instant added, Instant now) {
     return added.isAfter(now.plus(TAINTED_BEFORE_SLACK));
   }

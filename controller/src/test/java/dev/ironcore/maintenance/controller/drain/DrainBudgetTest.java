@@ -204,7 +204,8 @@ class DrainBudgetTest {
 
   /**
    * Which maintenance taints take a slot: this drain's NoExecute taint (added at or after the
-   * deletion at 08:00:00, or without timeAdded as on a v1alpha1-only API server) does; one added
+   * deletion at 08:00:00, or up to 5 s before it by a webhook server whose clock is behind the API
+   * server's, or without timeAdded as on a v1alpha1-only API server) does; one added more than 5 s
    * before the deletion or in the future (by hand) neither takes nor waits for one, as its Machines
    * are evicted whatever the drain does; a pool cordoned with :NoSchedule alone waits. Fresh eyes
    * (session 35): with --max-concurrent-drains=1 a pool tainted by hand and then deleted started at
@@ -232,9 +233,15 @@ class DrainBudgetTest {
                 new dev.ironcore.maintenance.api.compute.Taint[] {maintenance("NoExecute", null)},
                 "in progress"),
             new Case(
-                "by hand, a second before the deletion",
+                "this drain's, stamped by a webhook server whose clock is 2 s behind",
                 new dev.ironcore.maintenance.api.compute.Taint[] {
-                  maintenance("NoExecute", "2026-11-29T07:59:59Z")
+                  maintenance("NoExecute", "2026-11-29T07:59:58Z"), maintenance("NoSchedule", null)
+                },
+                "in progress"),
+            new Case(
+                "by hand, 6 s before the deletion",
+                new dev.ironcore.maintenance.api.compute.Taint[] {
+                  maintenance("NoExecute", "2026-11-29T07:59:54Z")
                 },
                 "neither"),
             new Case(

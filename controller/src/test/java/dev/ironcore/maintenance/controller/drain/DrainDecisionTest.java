@@ -25,6 +25,38 @@ class DrainDecisionTest {
   private static final MachinePool TAINTED =
       pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
 
+  private static MachinePool taintedAt(String timeAdded) {
+    Taint noExecute = new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoExecute");
+    noExecute.setTimeAdded(timeAdded);
+    return pool("pool-a", new Taint(Names.MAINTENANCE_TAINT_KEY, null, "NoSchedule"), noExecute);
+  }
+
+  /**
+   * The deletion is stamped by the API server's clock, the taint's timeAdded by the webhook
+   * server's, both in whole seconds: a drain's own taint written right after the deletion reads up
+   * to a few seconds earlier when the webhook server's clock is behind (code review, session 50:
+   * the drain then counted as not holding a slot, and --drain-timeout counted from the deletion).
+   */
+  @Test
+  void aTaintStampedUpToFiveSecondsBeforeTheDeletionIsThisDrainsCountedFromTheDeletion() {
+    var capi = marked("pool-a", true); // deleted at 08:00:00
+    java.time.Instant deleted = java.time.Instant.parse("2026-11-29T08:00:00Z");
+    java.time.Instant now = deleted.plusSeconds(30);
+    for (String added : List.of("2026-11-29T07:59:59Z", "2026-11-29T07:59:55Z")) {
+      MachinePool pool = taintedAt(added);
+      assertThat(DrainDecision.taintedBeforeDrain(pool, deleted, now)).as(added).isFalse();
+      var hold = DrainDecision.Hold.of(capi, pool, now);
+      assertThat(hold.tainted()).as(added).isEqualTo(deleted);
+      assertThat(hold.held()).as(added).isEqualTo(java.time.Duration.ofSeconds(30));
+    }
+    MachinePool byHand = taintedAt("2026-11-29T07:59:54Z");
+    assertThat(DrainDecision.taintedBeforeDrain(byHand, deleted, now)).isTrue();
+    assertThat(DrainDecision.Hold.of(capi, byHand, now).tainted()).isNull();
+    MachinePool queued = taintedAt("2026-11-29T08:00:20Z");
+    assertThat(DrainDecision.Hold.of(capi, queued, now).held())
+        .isEqualTo(java.time.Duration.ofSeconds(10));
+  }
+
   @Test
   void aliveMachineGetsWhatIsMissingOfFinalizerAndHook() {
     assertThat(
