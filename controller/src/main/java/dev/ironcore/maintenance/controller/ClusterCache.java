@@ -48,6 +48,7 @@ public final class ClusterCache implements AutoCloseable {
   private final SupervisedInformer<MachinePool> pools;
   private final SupervisedInformer<Lease> leases;
   private final Class<? extends Machine> machineClass;
+  private final Class<? extends MachinePool> poolClass;
 
   /**
    * Creates the (not yet started) informers.
@@ -74,6 +75,7 @@ public final class ClusterCache implements AutoCloseable {
    */
   public ClusterCache(Clusters clusters, Duration resync, ComputeApi api, Clock clock) {
     this.machineClass = api.machineClass();
+    this.poolClass = api.poolClass();
     long resyncMillis = resync.toMillis();
     KubernetesClient capi = clusters.capi();
     KubernetesClient ironcore = clusters.ironcore();
@@ -128,6 +130,11 @@ public final class ClusterCache implements AutoCloseable {
   /** The class (API version) Machines are read in: {@code MachineV1alpha2} where served. */
   public Class<? extends Machine> machineClass() {
     return machineClass;
+  }
+
+  /** The class (API version) MachinePools are read in: {@code MachinePoolV1alpha2} where served. */
+  public Class<? extends MachinePool> poolClass() {
+    return poolClass;
   }
 
   /** The four informers, for the watchdog and metrics. */

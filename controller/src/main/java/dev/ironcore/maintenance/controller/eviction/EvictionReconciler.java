@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>The DELETE is conditional on the resourceVersion the decision was made on ({@link
  * EvictionDelete}): a cache that lags behind the API server (a watch reconnecting or relisting)
  * cannot evict, count and announce the same Machine twice; the pass fails and the queue retries it
- * on a fresher read.
+ * on a fresher read. The pool's taints are confirmed against the API server before the DELETE
+ * ({@link LivePoolCheck}): a lagging pool cache cannot evict on a taint already removed.
  */
 public final class EvictionReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(EvictionReconciler.class);
@@ -46,6 +47,7 @@ public final class EvictionReconciler implements Reconciler {
   private final Clock clock;
   private final boolean delayed;
   private final TaintSightings sightings = new TaintSightings();
+  private final LivePoolCheck livePools;
 
   /** Without delayed eviction (v1alpha1-only API servers), on the system clock. */
   public EvictionReconciler(
@@ -73,6 +75,8 @@ public final class EvictionReconciler implements Reconciler {
     this.metrics = metrics;
     this.clock = clock;
     this.delayed = delayed;
+    this.livePools =
+        new LivePoolCheck(name -> client.resources(cache.poolClass()).withName(name).get());
   }
 
   @Override
@@ -91,6 +95,23 @@ public final class EvictionReconciler implements Reconciler {
     EvictionDecision.Outcome outcome =
         EvictionDecision.decide(
             machine, pool, now, t -> sightings.firstSeen(poolName, t, now), delayed);
+    if (outcome.evict()) {
+      // the DELETE cannot be undone: decide on the pool as the API server has it (LivePoolCheck)
+      MachinePool live = livePools.confirm(poolName, pool, now);
+      if (live != pool) {
+        outcome =
+            EvictionDecision.decide(
+                machine, live, now, t -> sightings.firstSeen(poolName, t, now), delayed);
+        if (!outcome.evict()) {
+          LOG.info(
+              "machine {} not evicted: MachinePool {} as the API server has it now ({}) differs"
+                  + " from the cache, which lags",
+              key,
+              poolName,
+              live == null ? "gone" : "resourceVersion " + live.getMetadata().getResourceVersion());
+        }
+      }
+    }
     if (!outcome.evict()) {
       return outcome.deadline() == null
           ? Result.done()
