@@ -823,7 +823,7 @@ public final class DrainDecision {
       }
       return recreatedAfter(pool, deletedAt(capi))
           ? new DrainStep.SparePool(node)
-          : new DrainStep.DeletePool(node);
+          : new DrainStep.DeletePool(node, pool.getMetadata().getUid());
     }
     return new DrainStep.RemoveFinalizer(node);
   }

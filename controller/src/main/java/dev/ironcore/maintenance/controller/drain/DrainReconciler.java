@@ -566,9 +566,8 @@ public final class DrainReconciler implements Reconciler {
     } else if (step instanceof DrainStep.WaitForCapi) {
       LOG.debug("drain {}: waiting for CAPI to remove {}", key, Names.CAPI_MACHINE_FINALIZER);
     } else if (step instanceof DrainStep.DeletePool s) {
-      announce.run();
-      var deleted = writer.pool(s.pool()).delete();
-      return log(!deleted.isEmpty(), key, "deleted pool " + s.pool());
+      return log(
+          PoolDelete.ifSame(writer, s.pool(), s.uid(), announce), key, "deleted pool " + s.pool());
     } else if (step instanceof DrainStep.SparePool s) {
       boolean sent =
           writer.patchMetadata(

@@ -53,8 +53,19 @@ public sealed interface DrainStep {
   /** Hook gone; CAPI's own finalizer is still there: wait for CAPI to finish with the node. */
   record WaitForCapi(String pool) implements DrainStep {}
 
-  /** CAPI is done with the node: delete the (empty) pool. */
-  record DeletePool(String pool) implements DrainStep {}
+  /**
+   * CAPI is done with the node: delete the (empty) pool.
+   *
+   * @param pool the pool's name
+   * @param uid the uid of the pool the step was decided on: only that object is deleted (a pool
+   *     deleted by hand and re-created meanwhile is another object, which a cache that lags still
+   *     shows as the drained one); null: any (an object without one)
+   */
+  record DeletePool(String pool, String uid) implements DrainStep {
+    DeletePool(String pool) {
+      this(pool, null);
+    }
+  }
 
   /**
    * CAPI is done with the node, but the pool is not this drain's to delete, so it is kept and our
