@@ -125,14 +125,17 @@ public final class TolerationValidation {
     String operator = JsonFields.string(toleration, "operator", item + ".operator", errors);
     boolean exists = Toleration.EXISTS.equals(operator);
     boolean equal = Toleration.EQUAL.equals(operator) || "".equals(operator);
-    if (operator != null && !exists && !equal) {
-      errors.add(FieldError.notSupported(item + ".operator", operator, OPERATORS));
-    } else if ("".equals(key) && equal) {
+    // both errors for an empty key with an unknown operator, in this order, as Kubernetes'
+    // ValidateTolerations reports them
+    if ("".equals(key) && operator != null && !exists) {
       errors.add(
           FieldError.invalid(
               item + ".operator",
               operator,
               "must be Exists when key is empty (an empty key matches all keys and all values)"));
+    }
+    if (operator != null && !exists && !equal) {
+      errors.add(FieldError.notSupported(item + ".operator", operator, OPERATORS));
     }
     String value = JsonFields.string(toleration, "value", item + ".value", errors);
     if (value != null && exists && !value.isEmpty()) {

@@ -34,7 +34,7 @@ class TolerationValidationTest {
         // operator
         "{'key':'k','operator':'In'}              | spec.tolerations[0].operator: Unsupported value: \"In\": supported values: \"Equal\", \"Exists\"",
         "{'key':'k','operator':'exists'}          | spec.tolerations[0].operator: Unsupported value: \"exists\"",
-        "{'operator':'Gt','value':'x y'}          | spec.tolerations[0].operator: Unsupported value: \"Gt\"",
+        "{'operator':'Gt','value':'x y'}          | spec.tolerations[0].operator: Invalid value: \"Gt\": must be Exists when key is empty ;; spec.tolerations[0].operator: Unsupported value: \"Gt\"",
         // value
         "{'key':'k','operator':'Exists','value':'v'} | spec.tolerations[0].value: Invalid value: \"v\": must be empty when operator is Exists",
         "{'key':'k','operator':'Equal','value':'a b'} | spec.tolerations[0].value: Invalid value: \"a b\": a label value must be empty or",
