@@ -32,6 +32,15 @@ FORCE="${FORCE:-false}"
 say() { echo "[uninstall] $*"; }
 joined() { local IFS=,; local all="$*"; echo "${all//,/, }"; } # a, b, c
 fail() { echo "uninstall: $1" >&2; exit "${2:-1}"; }
+# true or false in any letter case, as make certs takes them; anything else (yes, 1) is refused
+# before anything is read or changed (fresh eyes: DRY_RUN=yes uninstalled for real)
+for bool_var in DRY_RUN FORCE; do
+  case "$(tr '[:upper:]' '[:lower:]' <<<"${!bool_var}")" in
+    true) printf -v "$bool_var" true ;;
+    false | "") printf -v "$bool_var" false ;;
+    *) fail "$bool_var='${!bool_var}': use true or false (or leave $bool_var empty); nothing changed" 2 ;;
+  esac
+done
 
 # names as in manifests/ (docs/names.md)
 NAMESPACE=ironcore-maintenance-system

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -416,6 +417,47 @@ class UninstallScriptTest {
                 + reason
                 + "\",\"message\":\"m\",\"lastTransitionTime\":\"2026-12-07T00:00:00Z\"}]}}")
         .orThrow();
+  }
+
+  /**
+   * Fresh eyes (session 50): DRY_RUN=yes (or 1), which make certs refuses, uninstalled for real; a
+   * value other than true or false (any letter case) is refused before anything is read.
+   */
+  @Test
+  void aDryRunOrForceOtherThanTrueOrFalseIsRefusedBeforeAnythingChanges() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      installedWithMachine(cp, "bool-vars", "[" + FINALIZER + "]");
+      java.util.function.Supplier<String> installed =
+          () ->
+              cp.kubectl("get", "deployment,clusterrole,serviceaccount", "-A", "-o", "name")
+                      .orThrow()
+                      .stdout()
+                  + marks(cp, "bool-vars");
+      String before = installed.get();
+      assertThat(before).contains("deployment.apps/ironcore-maintenance-controller");
+      for (Map.Entry<String, String> e :
+          List.of(
+              Map.entry("DRY_RUN", "yes"), Map.entry("DRY_RUN", "1"), Map.entry("FORCE", "y"))) {
+        assertThat(run(cp, Map.of(e.getKey(), e.getValue())))
+            .isEqualTo(
+                new Run(
+                    2,
+                    "",
+                    "uninstall: "
+                        + e.getKey()
+                        + "='"
+                        + e.getValue()
+                        + "': use true or false (or leave "
+                        + e.getKey()
+                        + " empty); nothing changed\n"));
+      }
+      assertThat(installed.get()).isEqualTo(before);
+      Run plan = run(cp, Map.of("DRY_RUN", "TRUE"));
+      assertThat(plan.exit).as(plan.stderr).isZero();
+      assertThat(plan.stdout).contains("DRY_RUN: nothing is changed").contains("would delete");
+      assertThat(installed.get()).isEqualTo(before);
+    }
   }
 
   @Test
