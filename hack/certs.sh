@@ -92,6 +92,20 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$make_run_kubeconfig" = false ]; then
     echo "certs: KUBECONFIG $KUBECONFIG: no such file" >&2
     exit 2
   fi
+  # a copy of make run's kubeconfig (or one naming its API server) means make run too, whose pair
+  # is in files: the cluster-install path would write a Secret nothing reads and then wait in vain
+  # for the server to present it (fresh eyes)
+  if [ -n "$KUBECTL" ]; then
+    server="$("$KUBECTL" config view --minify -o 'jsonpath={.clusters[0].cluster.server}' 2>/dev/null || true)"
+    for local_kubeconfig in "$LOCAL/kubeconfig" "$LOCAL/ironcore/kubeconfig"; do
+      [ -n "$server" ] && [ -f "$local_kubeconfig" ] || continue
+      local_server="$("$KUBECTL" --kubeconfig "$local_kubeconfig" config view --minify -o 'jsonpath={.clusters[0].cluster.server}' 2>/dev/null || true)"
+      if [ "$server" = "$local_server" ]; then
+        echo "certs: KUBECONFIG $KUBECONFIG talks to make run's API server ($server, as ${local_kubeconfig#"$ROOT"/} does), whose serving pair is in files, not a Secret: run without KUBECONFIG (or with KUBECONFIG=${local_kubeconfig#"$ROOT"/}); nothing changed" >&2
+        exit 2
+      fi
+    done
+  fi
   if [ -n "$KUBECTL" ]; then
     context="$("$KUBECTL" config current-context 2>/dev/null || true)"
   else

@@ -70,11 +70,48 @@ class CertsScriptTest {
     assertThat(run("/nonexistent", "ensure", "--bogus", "x")).contains("ensure: --bogus x;");
   }
 
+  /**
+   * Fresh eyes (session 50): a copy of make run's kubeconfig took the cluster-install path, wrote a
+   * Secret no server reads and then waited in vain for the server to present it. A kubeconfig that
+   * names make run's API server is refused, saying which kubeconfig to use.
+   */
+  @Test
+  void aCopyOfMakeRunsKubeconfigIsRefusedNamingTheOneToUse() throws Exception {
+    Path repo = ManifestPaths.overlay("local").getParent().getParent();
+    Files.createDirectories(checkout.resolve("hack"));
+    Files.copy(repo.resolve("hack/certs.sh"), checkout.resolve("hack/certs.sh"));
+    String kubeconfig =
+        "apiVersion: v1\nkind: Config\n"
+            + "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+            + "contexts: [{name: x, context: {cluster: c}}]\ncurrent-context: x\n";
+    Files.createDirectories(checkout.resolve(".local"));
+    Files.writeString(checkout.resolve(".local/kubeconfig"), kubeconfig);
+    Path copy = Files.writeString(checkout.resolve("cluster.kubeconfig"), kubeconfig);
+    assertThat(run(copy.toString()))
+        .isEqualTo(
+            "certs: KUBECONFIG "
+                + copy
+                + " talks to make run's API server (https://127.0.0.1:1, as .local/kubeconfig"
+                + " does), whose serving pair is in files, not a Secret: run without KUBECONFIG"
+                + " (or with KUBECONFIG=.local/kubeconfig); nothing changed\n");
+    // another API server is a cluster install (which then fails at the build, MVN=false)
+    Path other =
+        Files.writeString(
+            checkout.resolve("other.kubeconfig"), kubeconfig.replace("127.0.0.1:1", "127.0.0.1:2"));
+    assertThat(run(1, other.toString(), "ensure"))
+        .doesNotContain("make run's API server")
+        .contains("certs: the Maven build failed");
+  }
+
   private String run(String kubeconfig) throws Exception {
     return run(kubeconfig, "ensure");
   }
 
   private String run(String kubeconfig, String... args) throws Exception {
+    return run(2, kubeconfig, args);
+  }
+
+  private String run(int exit, String kubeconfig, String... args) throws Exception {
     String bin = System.getProperty(SharedControlPlane.BIN_DIR_PROPERTY);
     java.util.List<String> command = new java.util.ArrayList<>();
     command.add("bash");
@@ -87,7 +124,7 @@ class CertsScriptTest {
     pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     Process p = pb.start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).isEqualTo(2);
+    assertThat(p.exitValue()).isEqualTo(exit);
     return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
   }
 }
