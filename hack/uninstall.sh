@@ -114,6 +114,18 @@ if ! err="$(k get --raw /version 2>&1 >/dev/null)"; then
   fail "KUBECONFIG $KUBECONFIG: the cluster does not answer: $(head -1 <<<"$err" | sed 's/^error: //')" 2
 fi
 say "cluster: context $context, server $server (KUBECONFIG=$KUBECONFIG)$([ "$DRY_RUN" = true ] && echo ", DRY_RUN: nothing is changed")"
+# make run's controller and webhook server are its processes, not Deployments this deletes: one
+# still running against this cluster would put back what this removes (fresh eyes: with no CAPI
+# Machine of ours to notice it by, the uninstall went through beside a running make run)
+run_pid="$(cat .local/run.pid 2>/dev/null || true)"
+if [[ "$run_pid" =~ ^[0-9]+$ ]] && kill -0 "$run_pid" 2>/dev/null; then
+  for local_kubeconfig in .local/kubeconfig .local/ironcore/kubeconfig; do
+    [ -f "$local_kubeconfig" ] || continue
+    if [ "$(KUBECONFIG="$local_kubeconfig" k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>/dev/null || true)" = "$server" ]; then
+      fail "refused, nothing changed: make run (pid $run_pid) runs its controller and webhook server against this cluster ($server, as $local_kubeconfig); stop it first (kill $run_pid), then run make uninstall again"
+    fi
+  done
+fi
 
 # one line per CAPI Machine: namespace name deleting(true|false) finalizer-index(-1 none) hook(yes|no)
 machine_template='{{range .items}}{{template "m" .}}{{end}}'

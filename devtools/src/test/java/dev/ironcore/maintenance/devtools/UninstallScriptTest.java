@@ -460,6 +460,48 @@ class UninstallScriptTest {
     }
   }
 
+  /**
+   * Fresh eyes (session 50): with make run running against the cluster and no CAPI Machine of ours
+   * to notice its controller by, the uninstall went through beside it. A live make run (its
+   * .local/run.pid) whose kubeconfig names this API server refuses it before anything changes.
+   */
+  @Test
+  void aMakeRunRunningAgainstTheClusterRefusesIt() throws Exception {
+    LocalControlPlane cp = SharedControlPlane.get();
+    Path checkout = dir.resolve("checkout");
+    Files.createDirectories(checkout.resolve("hack"));
+    Files.createDirectories(checkout.resolve(".local"));
+    Files.copy(repo.resolve("hack/uninstall.sh"), checkout.resolve("hack/uninstall.sh"));
+    Files.copy(cp.kubeconfig(), checkout.resolve(".local/kubeconfig"));
+    Process makeRun = new ProcessBuilder("sleep", "120").start();
+    try {
+      Files.writeString(checkout.resolve(".local/run.pid"), makeRun.pid() + "\n");
+      Run refused = run(checkout, cp, Map.of());
+      assertThat(refused.exit).isEqualTo(1);
+      assertThat(refused.stderr)
+          .isEqualTo(
+              "uninstall: refused, nothing changed: make run (pid "
+                  + makeRun.pid()
+                  + ") runs its controller and webhook server against this cluster ("
+                  + server(cp)
+                  + ", as .local/kubeconfig); stop it first (kill "
+                  + makeRun.pid()
+                  + "), then run make uninstall again\n");
+    } finally {
+      makeRun.destroy();
+      makeRun.waitFor();
+    }
+    // make run stopped (its pid file may stay behind after a kill -9): no refusal
+    Run plan = run(checkout, cp, Map.of("DRY_RUN", "true"));
+    assertThat(plan.exit).as(plan.stderr).isZero();
+  }
+
+  private static String server(LocalControlPlane cp) {
+    return cp.kubectl("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}")
+        .orThrow()
+        .stdout();
+  }
+
   @Test
   void withoutKubeconfigItRefusesWithOneLine() throws Exception {
     ProcessBuilder pb = new ProcessBuilder("bash", repo.resolve("hack/uninstall.sh").toString());
@@ -580,7 +622,12 @@ class UninstallScriptTest {
   private record Run(int exit, String stdout, String stderr) {}
 
   private Run run(LocalControlPlane cp, Map<String, String> env) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder("bash", repo.resolve("hack/uninstall.sh").toString());
+    return run(repo, cp, env);
+  }
+
+  private Run run(Path checkout, LocalControlPlane cp, Map<String, String> env) throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", checkout.resolve("hack/uninstall.sh").toString());
     pb.environment().put("KUBECONFIG", cp.kubeconfig().toString());
     pb.environment().put("PATH", cp.binDir() + ":" + System.getenv("PATH"));
     pb.environment().remove("DRY_RUN");
