@@ -92,10 +92,10 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$make_run_kubeconfig" = false ]; then
     echo "certs: KUBECONFIG $KUBECONFIG: no such file" >&2
     exit 2
   fi
-  # a copy of make run's kubeconfig (or one naming its API server) means make run too, whose pair
-  # is in files: the cluster-install path would write a Secret nothing reads and then wait in vain
-  # for the server to present it (fresh eyes)
-  if [ -n "$KUBECTL" ]; then
+  # a copy of make run's kubeconfig (or one naming its API server) while make run runs (it holds
+  # .local/run.lock) means make run too, whose pair is in files: the cluster-install path would
+  # write a Secret nothing reads and then wait in vain for the server to present it (fresh eyes)
+  if [ -n "$KUBECTL" ] && [ -e "$LOCAL/run.lock" ] && ! flock -n "$LOCAL/run.lock" true; then
     server="$("$KUBECTL" config view --minify -o 'jsonpath={.clusters[0].cluster.server}' 2>/dev/null || true)"
     for local_kubeconfig in "$LOCAL/kubeconfig" "$LOCAL/ironcore/kubeconfig"; do
       [ -n "$server" ] && [ -f "$local_kubeconfig" ] || continue

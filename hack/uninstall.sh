@@ -117,12 +117,14 @@ say "cluster: context $context, server $server (KUBECONFIG=$KUBECONFIG)$([ "$DRY
 # make run's controller and webhook server are its processes, not Deployments this deletes: one
 # still running against this cluster would put back what this removes (fresh eyes: with no CAPI
 # Machine of ours to notice it by, the uninstall went through beside a running make run)
-run_pid="$(cat .local/run.pid 2>/dev/null || true)"
-if [[ "$run_pid" =~ ^[0-9]+$ ]] && kill -0 "$run_pid" 2>/dev/null; then
+# make run holds .local/run.lock with every process it starts (as make clean asks it), not only
+# while its pid lives
+if [ -e .local/run.lock ] && ! flock -n .local/run.lock true; then
+  run_pid="$(cat .local/run.pid 2>/dev/null || echo unknown)"
   for local_kubeconfig in .local/kubeconfig .local/ironcore/kubeconfig; do
     [ -f "$local_kubeconfig" ] || continue
     if [ "$(KUBECONFIG="$local_kubeconfig" k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>/dev/null || true)" = "$server" ]; then
-      fail "refused, nothing changed: make run (pid $run_pid) runs its controller and webhook server against this cluster ($server, as $local_kubeconfig); stop it first (kill $run_pid), then run make uninstall again"
+      fail "refused, nothing changed: make run (pid $run_pid) runs its controller and webhook server against this cluster ($server, as $local_kubeconfig); stop it first (Ctrl-C, or kill \$(cat .local/run.pid)), then run make uninstall again"
     fi
   done
 fi

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.devtools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.ironcore.maintenance.testkit.ManifestPaths;
 import dev.ironcore.maintenance.testkit.SharedControlPlane;
@@ -87,13 +88,25 @@ class CertsScriptTest {
     Files.createDirectories(checkout.resolve(".local"));
     Files.writeString(checkout.resolve(".local/kubeconfig"), kubeconfig);
     Path copy = Files.writeString(checkout.resolve("cluster.kubeconfig"), kubeconfig);
-    assertThat(run(copy.toString()))
-        .isEqualTo(
-            "certs: KUBECONFIG "
-                + copy
-                + " talks to make run's API server (https://127.0.0.1:1, as .local/kubeconfig"
-                + " does), whose serving pair is in files, not a Secret: run without KUBECONFIG"
-                + " (or with KUBECONFIG=.local/kubeconfig); nothing changed\n");
+    // make run holds .local/run.lock while it runs
+    Process makeRun = holdingTheLock(checkout, 60).start();
+    try {
+      await().atMost(java.time.Duration.ofSeconds(10)).until(() -> locked(checkout));
+      assertThat(run(copy.toString()))
+          .isEqualTo(
+              "certs: KUBECONFIG "
+                  + copy
+                  + " talks to make run's API server (https://127.0.0.1:1, as .local/kubeconfig"
+                  + " does), whose serving pair is in files, not a Secret: run without KUBECONFIG"
+                  + " (or with KUBECONFIG=.local/kubeconfig); nothing changed\n");
+    } finally {
+      makeRun.destroy();
+      makeRun.waitFor();
+    }
+    // make run stopped (its kubeconfig stays): a cluster install, which fails at the build here
+    assertThat(run(1, copy.toString(), "ensure"))
+        .doesNotContain("make run's API server")
+        .contains("certs: the Maven build failed");
     // another API server is a cluster install (which then fails at the build, MVN=false)
     Path other =
         Files.writeString(
@@ -101,6 +114,29 @@ class CertsScriptTest {
     assertThat(run(1, other.toString(), "ensure"))
         .doesNotContain("make run's API server")
         .contains("certs: the Maven build failed");
+  }
+
+  /**
+   * A process that holds {@code .local/run.lock} as make run does, for {@code seconds}: one process
+   * (the lock's descriptor passed on by exec), so that destroying it frees the lock.
+   */
+  static ProcessBuilder holdingTheLock(Path checkout, int seconds) {
+    return new ProcessBuilder(
+        "bash",
+        "-c",
+        "exec 9>>\"$1\" && flock 9 && exec sleep " + seconds,
+        "hold",
+        checkout.resolve(".local/run.lock").toString());
+  }
+
+  /** Whether something holds {@code .local/run.lock}, as make run does. */
+  static boolean locked(Path checkout) throws Exception {
+    Path lock = checkout.resolve(".local/run.lock");
+    if (!Files.exists(lock)) {
+      return false;
+    }
+    Process p = new ProcessBuilder("flock", "-n", lock.toString(), "true").start();
+    return p.waitFor() != 0;
   }
 
   private String run(String kubeconfig) throws Exception {

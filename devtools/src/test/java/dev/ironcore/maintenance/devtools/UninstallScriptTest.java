@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.devtools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.ironcore.maintenance.testkit.LocalControlPlane;
 import dev.ironcore.maintenance.testkit.ManifestPaths;
@@ -473,9 +474,13 @@ class UninstallScriptTest {
     Files.createDirectories(checkout.resolve(".local"));
     Files.copy(repo.resolve("hack/uninstall.sh"), checkout.resolve("hack/uninstall.sh"));
     Files.copy(cp.kubeconfig(), checkout.resolve(".local/kubeconfig"));
-    Process makeRun = new ProcessBuilder("sleep", "120").start();
+    // make run holds .local/run.lock while it runs (and writes its pid to .local/run.pid)
+    Process makeRun = CertsScriptTest.holdingTheLock(checkout, 120).start();
     try {
       Files.writeString(checkout.resolve(".local/run.pid"), makeRun.pid() + "\n");
+      await()
+          .atMost(java.time.Duration.ofSeconds(10))
+          .until(() -> CertsScriptTest.locked(checkout));
       Run refused = run(checkout, cp, Map.of());
       assertThat(refused.exit).isEqualTo(1);
       assertThat(refused.stderr)
@@ -484,14 +489,13 @@ class UninstallScriptTest {
                   + makeRun.pid()
                   + ") runs its controller and webhook server against this cluster ("
                   + server(cp)
-                  + ", as .local/kubeconfig); stop it first (kill "
-                  + makeRun.pid()
-                  + "), then run make uninstall again\n");
+                  + ", as .local/kubeconfig); stop it first (Ctrl-C, or kill $(cat"
+                  + " .local/run.pid)), then run make uninstall again\n");
     } finally {
       makeRun.destroy();
       makeRun.waitFor();
     }
-    // make run stopped (its pid file may stay behind after a kill -9): no refusal
+    // make run stopped (its pid file stays behind after a kill -9): no refusal
     Run plan = run(checkout, cp, Map.of("DRY_RUN", "true"));
     assertThat(plan.exit).as(plan.stderr).isZero();
   }

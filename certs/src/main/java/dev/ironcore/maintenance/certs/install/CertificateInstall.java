@@ -272,7 +272,7 @@ public final class CertificateInstall {
               + describeAll(others)
               + ": this run moves the cluster's trust to the CA of "
               + caFiles.dir()
-              + " (was another CERTS_DIR used before? DRY_RUN=1 shows the plan only)");
+              + " (was another CERTS_DIR used before? DRY_RUN=true shows the plan only)");
     }
     if (lacking > 0) {
       // an expired CA verifies nothing: the update drops it, and the plan says so

@@ -400,11 +400,19 @@ public final class DrainDecision {
             MaintenanceCondition.TYPE);
     Instant since = deletedAt.minus(TAINTED_BEFORE_SLACK);
     String reason = condition == null ? null : condition.getReason();
+    Instant added = maintenanceTaintAdded(pool);
+    // before the deletion as the two clocks read (fresh eyes: a taint added by hand 10 s before it
+    // had no DrainStarted): by an operator, also within TAINT_CLOCK_SKEW
+    // (taken as this drain's for its slot and --drain-timeout, yet without a taint write of this
+    // drain, so without its DrainStarted: code review, session 50), or this drain's own under a
+    // clock skew, whose DrainStarted, recorded with its write, the reconciler has on record (so
+    // this one is not recorded again)
+    boolean earlier = added != null && added.isBefore(deletedAt);
     // tainted after the deletion while this drain waited for a slot: by an operator, or by this
-    // drain once admitted (whose own DrainStarted the reconciler has on record, so this one is not
-    // recorded again)
-    boolean whileQueued = tainted != null && MaintenanceCondition.QUEUED_REASON.equals(reason);
-    if (tainted != null && !whileQueued) {
+    // drain once admitted (whose own DrainStarted the reconciler has on record, as above)
+    boolean whileQueued =
+        tainted != null && !earlier && MaintenanceCondition.QUEUED_REASON.equals(reason);
+    if (tainted != null && !whileQueued && !earlier) {
       return null;
     }
     boolean olderCondition = condition != null && before(condition.getLastTransitionTime(), since);
@@ -414,11 +422,6 @@ public final class DrainDecision {
         && !olderCondition) {
       return null; // this drain's own condition (one left by an earlier drain is older)
     }
-    Instant added = maintenanceTaintAdded(pool);
-    // any time before the deletion (fresh eyes: a taint added by hand 10 s before it had no
-    // DrainStarted); under a clock skew this drain's own taint can read so too, but then its own
-    // DrainStarted is on the reconciler's record
-    boolean earlier = added != null && takenBefore(added, deletedAt);
     boolean future = added != null && isFuture(added, now);
     boolean leftover = MaintenanceCondition.CANCELLED_REASON.equals(reason) || olderCondition;
     if (!earlier && !future && !leftover && !whileQueued) {

@@ -11,7 +11,8 @@ import java.util.Objects;
  * the meantime is a new, never drained object under the same name (code review, session 50: an
  * unconditional DELETE by name would have deleted it). So the pool is read from the API server
  * first; its uid must be the one decided on, and the DELETE carries the read's resourceVersion as
- * precondition (the API server answers 409 Conflict if it changed in between).
+ * precondition (the API server answers 409 Conflict if it changed in between; fabric8 offers no uid
+ * precondition): a status write in between costs one more pass.
  */
 public final class PoolDelete {
   private PoolDelete() {}
@@ -22,8 +23,9 @@ public final class PoolDelete {
    * @param beforeDelete run right before the DELETE, once the pool is known to be the one decided
    *     on (records the {@code PoolDeleted} event)
    * @return true when this call deleted it; false when it was already gone
-   * @throws IllegalStateException when the pool is another object than decided on, or changed
-   *     between the read and the DELETE (the queue decides again on a fresh read)
+   * @throws IllegalStateException when the pool is another object than decided on; {@link
+   *     dev.ironcore.maintenance.controller.runtime.ObjectChanged} when it changed between the read
+   *     and the DELETE (either way the queue decides again on a fresh read)
    * @throws KubernetesClientException any other failure of the calls
    */
   public static boolean ifSame(KubeWriter writer, String pool, String uid, Runnable beforeDelete) {
@@ -51,11 +53,8 @@ public final class PoolDelete {
           .isEmpty();
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
-        throw new IllegalStateException(
-            "MachinePool "
-                + pool
-                + " changed while being deleted (409 Conflict): not deleted, deciding again",
-            e);
+        // written since the GET (a status update): decided again, logged as a stale read
+        throw new dev.ironcore.maintenance.controller.runtime.ObjectChanged(409, e);
       }
       throw e;
     }

@@ -99,6 +99,9 @@ public final class EvictionReconciler implements Reconciler {
       // the DELETE cannot be undone: decide on the pool as the API server has it (LivePoolCheck)
       MachinePool live = livePools.confirm(poolName, pool, now);
       if (live != pool) {
+        // the first sightings of taints without timeAdded follow the pool the API server has
+        sightings.retain(
+            poolName, live == null || live.getSpec() == null ? null : live.getSpec().getTaints());
         outcome =
             EvictionDecision.decide(
                 machine, live, now, t -> sightings.firstSeen(poolName, t, now), delayed);

@@ -61,7 +61,11 @@ final class LivePoolCheck {
     if (reads.size() > PRUNE_ABOVE) {
       reads.values().removeIf(r -> now.isAfter(r.at().plus(FRESH_FOR)));
     }
-    reads.put(name, new Read(resourceVersion(pool), now));
+    // two workers' reads may end in either order: the later read stays
+    reads.merge(
+        name,
+        new Read(resourceVersion(pool), now),
+        (kept, fresh) -> fresh.at().isBefore(kept.at()) ? kept : fresh);
     return Objects.equals(resourceVersion(pool), version) ? cached : pool;
   }
 

@@ -223,6 +223,11 @@ class DrainDecisionTest {
     // without another live CAPI Machine, the same pool is deleted
     assertThat(DrainDecision.next(in(done, TAINTED, List.of())))
         .isEqualTo(new DrainStep.DeletePool("pool-a"));
+    // that pool object only: the step carries its uid (PoolDelete checks it against the API server)
+    MachinePool withUid = pool("pool-a", DrainDecision.MAINTENANCE_TAINTS.toArray(new Taint[0]));
+    withUid.getMetadata().setUid("0a1b2c3d-0000-4000-8000-000000000001");
+    assertThat(DrainDecision.next(in(done, withUid, List.of())))
+        .isEqualTo(new DrainStep.DeletePool("pool-a", "0a1b2c3d-0000-4000-8000-000000000001"));
   }
 
   @Test

@@ -607,6 +607,19 @@ class DrainOutcomeTest {
     assertThat(reasons(justBefore)).containsExactly("DrainStarted", "DrainBlocked");
     assertThat(started(justBefore).message())
         .contains("(NoExecute added at 2026-11-29T07:59:50Z, before this drain)");
+    // 3 s before: within the clock skew the slot and --drain-timeout take as this drain's, yet
+    // with no taint write of this drain an operator's taint must still have its DrainStarted
+    // (code review, session 50)
+    var withinSkew =
+        decide(
+            marked("pool-a", true),
+            taintedAfter(Duration.ofSeconds(-3)),
+            blocking,
+            DrainPolicy.defaults(),
+            at(Duration.ofSeconds(5)));
+    assertThat(reasons(withinSkew)).containsExactly("DrainStarted", "DrainBlocked");
+    assertThat(started(withinSkew).message())
+        .contains("(NoExecute added at 2026-11-29T07:59:57Z, before this drain)");
     // no timeAdded (a v1alpha1-only API server): only after a cancelled drain
     assertThat(
             reasons(
