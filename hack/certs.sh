@@ -97,10 +97,13 @@ if [ -n "${KUBECONFIG:-}" ] && [ "$make_run_kubeconfig" = false ]; then
   # write a Secret nothing reads and then wait in vain for the server to present it (fresh eyes)
   if [ -n "$KUBECTL" ] && [ -e "$LOCAL/run.lock" ] && ! flock -n "$LOCAL/run.lock" true; then
     server="$("$KUBECTL" config view --minify -o 'jsonpath={.clusters[0].cluster.server}' 2>/dev/null || true)"
+    # one cluster under two names (localhost, 127.0.0.1): told by the uid of kube-system
+    uid="$("$KUBECTL" --request-timeout=10s get namespace kube-system -o 'jsonpath={.metadata.uid}' 2>/dev/null </dev/null || true)"
     for local_kubeconfig in "$LOCAL/kubeconfig" "$LOCAL/ironcore/kubeconfig"; do
       [ -n "$server" ] && [ -f "$local_kubeconfig" ] || continue
       local_server="$("$KUBECTL" --kubeconfig "$local_kubeconfig" config view --minify -o 'jsonpath={.clusters[0].cluster.server}' 2>/dev/null || true)"
-      if [ "$server" = "$local_server" ]; then
+      local_uid="$("$KUBECTL" --kubeconfig "$local_kubeconfig" --request-timeout=10s get namespace kube-system -o 'jsonpath={.metadata.uid}' 2>/dev/null </dev/null || true)"
+      if [ "$server" = "$local_server" ] || { [ -n "$uid" ] && [ "$uid" = "$local_uid" ]; }; then
         echo "certs: KUBECONFIG $KUBECONFIG talks to make run's API server ($server, as ${local_kubeconfig#"$ROOT"/} does), whose serving pair is in files, not a Secret: run without KUBECONFIG (or with KUBECONFIG=${local_kubeconfig#"$ROOT"/}); nothing changed" >&2
         exit 2
       fi

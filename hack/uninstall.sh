@@ -121,9 +121,14 @@ say "cluster: context $context, server $server (KUBECONFIG=$KUBECONFIG)$([ "$DRY
 # while its pid lives
 if [ -e .local/run.lock ] && ! flock -n .local/run.lock true; then
   run_pid="$(cat .local/run.pid 2>/dev/null || echo unknown)"
+  # one cluster under two names (localhost, 127.0.0.1) is told by the uid of kube-system, as make
+  # certs tells it (fresh eyes: a kubeconfig naming localhost went past the server URL's match)
+  uid="$(k get namespace kube-system -o 'jsonpath={.metadata.uid}' 2>/dev/null || true)"
   for local_kubeconfig in .local/kubeconfig .local/ironcore/kubeconfig; do
     [ -f "$local_kubeconfig" ] || continue
-    if [ "$(KUBECONFIG="$local_kubeconfig" k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>/dev/null || true)" = "$server" ]; then
+    local_server="$(KUBECONFIG="$local_kubeconfig" k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>/dev/null || true)"
+    local_uid="$(KUBECONFIG="$local_kubeconfig" k get namespace kube-system -o 'jsonpath={.metadata.uid}' 2>/dev/null || true)"
+    if [ "$local_server" = "$server" ] || { [ -n "$uid" ] && [ "$uid" = "$local_uid" ]; }; then
       fail "refused, nothing changed: make run (pid $run_pid) runs its controller and webhook server against this cluster ($server, as $local_kubeconfig); stop it first (Ctrl-C, or kill \$(cat .local/run.pid)), then run make uninstall again"
     fi
   done

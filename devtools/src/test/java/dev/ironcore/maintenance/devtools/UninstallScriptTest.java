@@ -491,6 +491,17 @@ class UninstallScriptTest {
                   + server(cp)
                   + ", as .local/kubeconfig); stop it first (Ctrl-C, or kill $(cat"
                   + " .local/run.pid)), then run make uninstall again\n");
+      // the same API server under another name (fresh eyes: localhost went past the URL match)
+      Path byName =
+          Files.writeString(
+              dir.resolve("localhost.kubeconfig"),
+              Files.readString(cp.kubeconfig())
+                  .replace("https://127.0.0.1:", "https://localhost:"));
+      assertThat(byName).content().contains("https://localhost:");
+      Run viaLocalhost = run(checkout, cp, Map.of("KUBECONFIG", byName.toString()));
+      assertThat(viaLocalhost.exit).as(viaLocalhost.stderr).isEqualTo(1);
+      assertThat(viaLocalhost.stderr)
+          .startsWith("uninstall: refused, nothing changed: make run (pid ");
     } finally {
       makeRun.destroy();
       makeRun.waitFor();

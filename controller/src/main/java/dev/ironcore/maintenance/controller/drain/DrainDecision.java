@@ -156,7 +156,14 @@ public final class DrainDecision {
             DrainEvent.normal(
                 DrainEvent.Subject.CAPI_MACHINE,
                 DrainEvent.QUEUED,
-                "pool " + s.pool() + ": " + message,
+                // written once: the position as the wait began; drains deleted in the same
+                // second may still come in ahead (fresh eyes: "position 1" beside a condition
+                // saying 2)
+                "pool "
+                    + s.pool()
+                    + ": "
+                    + message
+                    + " as the wait began (the pool's Maintenance condition keeps it current)",
                 DrainEvent.When.REASON_CHANGED));
         return new DrainOutcome(
             new DrainStep.Queue(s.pool(), v.position(), v.inProgress()),
@@ -178,7 +185,7 @@ public final class DrainDecision {
                           + s.missing().get(0).getEffect()
                           + " (it already carries :"
                           + (TaintEffect.NO_SCHEDULE.equals(s.missing().get(0).getEffect())
-                              ? TaintEffect.NO_EXECUTE
+                              ? TaintEffect.NO_EXECUTE + carriedSince(in.pool())
                               : TaintEffect.NO_SCHEDULE)
                           + ")")
                   + "; Machines that do not tolerate it are evicted",
@@ -745,6 +752,16 @@ public final class DrainDecision {
     return pool != null
         && maintenanceTaintAdded(pool) != null
         && taintedAt(pool, deletedAt, now) == null;
+  }
+
+  /**
+   * {@code ", added at <timeAdded>"} for the {@code maintenance.ironcore.dev:NoExecute} taint a
+   * pool carries before its drain adds {@code :NoSchedule} (fresh eyes: a pool an operator had
+   * tainted by hand read like one the drain tainted); empty without {@code timeAdded}.
+   */
+  private static String carriedSince(MachinePool pool) {
+    Instant added = pool == null ? null : maintenanceTaintAdded(pool);
+    return added == null ? "" : ", added at " + added;
   }
 
   /**

@@ -472,7 +472,9 @@ class DrainOutcomeTest {
                 DrainEvent.Subject.CAPI_MACHINE,
                 "Normal",
                 "DrainQueued",
-                "pool pool-a: " + o.condition().message(),
+                "pool pool-a: "
+                    + o.condition().message()
+                    + " as the wait began (the pool's Maintenance condition keeps it current)",
                 DrainEvent.When.REASON_CHANGED));
     assertThat(o.requeueAfter()).isEqualTo(DrainDecision.QUEUE_RECHECK);
   }
@@ -607,6 +609,26 @@ class DrainOutcomeTest {
     assertThat(reasons(justBefore)).containsExactly("DrainStarted", "DrainBlocked");
     assertThat(started(justBefore).message())
         .contains("(NoExecute added at 2026-11-29T07:59:50Z, before this drain)");
+    // :NoExecute alone, added by hand a minute before: the drain adds :NoSchedule, and its
+    // DrainStarted says when the other was added (fresh eyes: it read like this drain's own)
+    Taint byHand =
+        new Taint(
+            Names.MAINTENANCE_TAINT_KEY,
+            null,
+            dev.ironcore.maintenance.api.compute.TaintEffect.NO_EXECUTE);
+    byHand.setTimeAdded("2026-11-29T07:59:00Z");
+    assertThat(
+            started(
+                    decide(
+                        marked("pool-a", true),
+                        pool("pool-a", byHand),
+                        blocking,
+                        DrainPolicy.defaults(),
+                        at(Duration.ofSeconds(5))))
+                .message())
+        .startsWith(
+            "tainting pool pool-a with maintenance.ironcore.dev:NoSchedule (it already carries"
+                + " :NoExecute, added at 2026-11-29T07:59:00Z); ");
     // 3 s before: within the clock skew the slot and --drain-timeout take as this drain's, yet
     // with no taint write of this drain an operator's taint must still have its DrainStarted
     // (code review, session 50)

@@ -232,7 +232,8 @@ class DrainBudgetE2ETest extends InProcessController {
                 + next
                 + ": waiting for a free drain slot (--max-concurrent-drains=1): draining "
                 + busy
-                + "; position 1 in the queue");
+                + "; position 1 in the queue as the wait began (the pool's Maintenance condition"
+                + " keeps it current)");
     assertThat(scrape()).contains("ironcore_maintenance_drains_in_progress 1.0");
     assertThat(world.eventsJsonpath("node-hand", "DrainQueued", "{.items[*].message}")).isEmpty();
 

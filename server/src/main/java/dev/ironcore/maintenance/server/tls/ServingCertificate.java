@@ -210,12 +210,7 @@ public final class ServingCertificate {
       }
       sslContextFactory.reload(f -> f.setKeyStore(keyStore));
       remember(files, keyStore);
-      LOG.info(
-          "reloaded serving certificate from {} (subject {}, serial {}, valid until {})",
-          certFile,
-          current.getSubjectX500Principal().getName(),
-          Serials.hex(current),
-          current.getNotAfter().toInstant());
+      LOG.info("reloaded serving certificate {}", describe());
       warnIfExpiringSoon();
       return true;
     } catch (Exception e) {
