@@ -408,12 +408,12 @@ public final class DrainDecision {
     Instant since = deletedAt.minus(TAINTED_BEFORE_SLACK);
     String reason = condition == null ? null : condition.getReason();
     Instant added = maintenanceTaintAdded(pool);
-    // before the deletion as the two clocks read (fresh eyes: a taint added by hand 10 s before it
-    // had no DrainStarted): by an operator, also within TAINT_CLOCK_SKEW
-    // (taken as this drain's for its slot and --drain-timeout, yet without a taint write of this
-    // drain, so without its DrainStarted: code review, session 50), or this drain's own under a
-    // clock skew, whose DrainStarted, recorded with its write, the reconciler has on record (so
-    // this one is not recorded again)
+    // before the deletion as the two clocks read. Either an operator's taint (fresh eyes: one added
+    // by hand 10 s before had no DrainStarted), also one within TAINT_CLOCK_SKEW, which counts as
+    // this drain's for its slot and --drain-timeout but came with no write of this drain, so with
+    // no DrainStarted of its own (code review, session 50); or this drain's own taint read under a
+    // clock skew, whose DrainStarted came with its write and is on the reconciler's record, so
+    // this one is not recorded again
     boolean earlier = added != null && added.isBefore(deletedAt);
     // tainted after the deletion while this drain waited for a slot: by an operator, or by this
     // drain once admitted (whose own DrainStarted the reconciler has on record, as above)
