@@ -56,7 +56,8 @@ class ListFieldValidatorTest {
     assertThat(
             fields(
                 TOLERATIONS.validate(machine(Operation.CREATE, vm("[{'operator':'In'}]"), null))))
-        .containsExactly("spec.tolerations[0].operator");
+        .as("an empty key needs Exists, and In is no operator: both, as Kubernetes says them")
+        .containsExactly("spec.tolerations[0].operator", "spec.tolerations[0].operator");
   }
 
   @Test
