@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link WebhookServerMain} as its own process, stopped with SIGTERM (as the kubelet does) while
- * reviews keep arriving: every answered review is a full 200 reply, and the process exits 0 within
- * the grace period.
+ * reviews keep arriving: every review answered before the stop is a full 200 reply (a request after
+ * it is refused: no connection, or 503 on a kept-alive one), and the process exits 0 within the
+ * grace period.
  */
 class WebhookServerStopTest {
   @TempDir Path dir;
@@ -97,9 +98,23 @@ class WebhookServerStopTest {
       sender.join(30_000);
 
       assertThat(process.exitValue()).isZero();
-      assertThat(answers)
-          .isNotEmpty()
+      // every review answered before the stop began is a full 200; a request that reached a
+      // kept-alive connection after it began is refused with 503, as a new connection is refused
+      // (docs/reliability.md; seen once in a fresh-clone run): 200s, then at most 503s
+      List<String> answered = List.copyOf(answers);
+      int firstRefusal = answered.size();
+      for (int i = 0; i < answered.size(); i++) {
+        if (answered.get(i).startsWith("503 ")) {
+          firstRefusal = i;
+          break;
+        }
+      }
+      assertThat(answered.subList(0, firstRefusal))
+          .hasSizeGreaterThanOrEqualTo(5)
           .allSatisfy(a -> assertThat(a).startsWith("200 ").contains("\"uid\":\"u-1\""));
+      assertThat(answered.subList(firstRefusal, answered.size()))
+          .as("after the first refusal only refusals")
+          .allSatisfy(a -> assertThat(a).startsWith("503 "));
       List<String> lines = Files.readAllLines(log);
       assertThat(lines).anySatisfy(l -> assertThat(l).contains("stopped"));
     } finally {
