@@ -66,6 +66,20 @@ class CertificateInstallChecksTest {
         Duration.ofSeconds(5));
   }
 
+  /** The same settings with DRY_RUN on. */
+  private static CertificateInstall.Settings dryRun(CertificateInstall.Settings s) {
+    return new CertificateInstall.Settings(
+        s.mode(),
+        true,
+        s.commonName(),
+        s.dnsNames(),
+        s.ipAddresses(),
+        s.keys(),
+        s.validity(),
+        s.caValidity(),
+        s.waitTimeout());
+  }
+
   private void run(CertificateInstall.Settings s) {
     run(s, Clock.systemUTC());
   }
@@ -330,16 +344,7 @@ class CertificateInstallChecksTest {
     Files.writeString(dir.resolve("file"), "a file, not a directory");
     store = new FilePairStore(dir.resolve("file").resolve("serving"));
     var dryRun =
-        new CertificateInstall.Settings(
-            CertificateInstall.Mode.ENSURE,
-            true,
-            "ironcore-maintenance-webhook",
-            DNS,
-            List.of("127.0.0.1"),
-            null,
-            null,
-            Duration.ofDays(3650),
-            Duration.ofSeconds(5));
+        dryRun(settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null));
     refusedUnchanged(dryRun, "the serving pair's directory ");
     assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("plan");
   }
@@ -455,17 +460,7 @@ class CertificateInstallChecksTest {
     out.reset();
     CertificateInstall.Settings s =
         settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null);
-    run(
-        new CertificateInstall.Settings(
-            s.mode(),
-            true,
-            s.commonName(),
-            s.dnsNames(),
-            s.ipAddresses(),
-            s.keys(),
-            s.validity(),
-            s.caValidity(),
-            s.waitTimeout()));
+    run(dryRun(s));
     // fresh eyes: the plan waited for "the new serving certificate" where none was issued
     assertThat(out.toString(StandardCharsets.UTF_8))
         .doesNotContain("issue a serving certificate")
@@ -489,17 +484,7 @@ class CertificateInstallChecksTest {
     out.reset();
     CertificateInstall.Settings s =
         settings(CertificateInstall.Mode.ENSURE, DNS, List.of("127.0.0.1"), null, null);
-    CertificateInstall.Settings dryRun =
-        new CertificateInstall.Settings(
-            s.mode(),
-            true,
-            s.commonName(),
-            s.dnsNames(),
-            s.ipAddresses(),
-            s.keys(),
-            s.validity(),
-            s.caValidity(),
-            s.waitTimeout());
+    CertificateInstall.Settings dryRun = dryRun(s);
     run(dryRun);
     assertThat(out.toString(StandardCharsets.UTF_8))
         .contains(
