@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * the pool) and records the outcome's events. The events of a step's write are recorded right
  * before the write is sent, so a crash (SIGKILL) between the two never loses one. Before releasing
  * the pre-drain hook it confirms against the API server (not the cache) that no bound Machine still
- * blocks (or, for "pool missing", that the pool really does not exist). Key: the CAPI Machine's
- * {@code namespace/name}.
+ * blocks (or, for "pool missing", that the pool really does not exist), and before removing our
+ * finalizer that the pool is gone or being deleted. Key: the CAPI Machine's {@code namespace/name}.
  */
 public final class DrainReconciler implements Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(DrainReconciler.class);
@@ -583,6 +583,13 @@ public final class DrainReconciler implements Reconciler {
               + ": kept it, removed finalizer "
               + Names.CLEANUP_FINALIZER);
     } else if (step instanceof DrainStep.RemoveFinalizer s) {
+      // the last write: the CAPI Machine goes, and no later pass deletes the pool; a pool the cache
+      // misses (an informer listing anew, a silent watch) would stay, tainted and Drained (code
+      // review, session 51): the API server confirms it is gone or being deleted
+      MachinePool livePool = writer.livePool(s.pool());
+      if (livePool != null && !DrainDecision.isDeleting(livePool)) {
+        return cacheBehind(key, "pool " + s.pool() + " exists");
+      }
       boolean sent = writer.patchMetadata(capi, e -> e.removeFinalizer(Names.CLEANUP_FINALIZER));
       return log(
           sent,

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.ironcore.maintenance.api.Names;
 import dev.ironcore.maintenance.api.capi.CapiMachine;
 import dev.ironcore.maintenance.api.json.JsonMappers;
 import dev.ironcore.maintenance.controller.drain.DrainReconciler;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * server, finds it, and leaves the pre-drain hook in place; the pass is retried every second until
  * the cache catches up (the informer is replaced after {@code SupervisedInformer.SILENT_WATCH}:
  * {@code InformerRecoveryE2ETest}), and the same "cache was behind" line is logged once at INFO,
- * then at debug (fresh eyes: it was logged every second for minutes).
+ * then at debug (fresh eyes: it was logged every second for minutes). The same holds for our
+ * finalizer once CAPI is done: it stays while the cache misses the pool.
  */
 class CacheBehindE2ETest extends InProcessController {
   private SilentTcpProxy proxy;
@@ -64,14 +66,75 @@ class CacheBehindE2ETest extends InProcessController {
     }
   }
 
+  private Runnable restore = () -> {};
+
   @AfterEach
   void stopProxy() throws IOException {
+    restore.run();
     busy.shutdownNow();
     proxy.close();
   }
 
   @Test
   void aDrainOnAPoolTheCacheMissesKeepsItsHookAndLogsTheLagOnceAtInfo() throws Exception {
+    ListAppender<ILoggingEvent> log = drainLog();
+    String pool = poolTheCacheMisses();
+    world.createCapiMachine("node", pool, Map.of());
+    eventually().until(() -> hasHook(world.capiMachine("node")));
+    world.deleteCapiMachine("node");
+    String line = "drain " + world.ns + "/node: cache was behind, pool " + pool + " exists";
+    // the pass is retried every second
+    eventually().until(() -> lines(log, line, Level.DEBUG) >= 3);
+    assertThat(lines(log, line, Level.INFO)).as("logged once at INFO").isEqualTo(1);
+    assertThat(hasHook(world.capiMachine("node"))).as("the hook stays").isTrue();
+    assertThat(world.pool(pool)).isNotNull();
+    assertThat(proxy.silenced()).as("a watch was silenced").isPositive();
+  }
+
+  /**
+   * Code review (session 51): once the hook is gone and CAPI is done, a pool the cache missed read
+   * as "gone": our finalizer went, the CAPI Machine with it, and the pool stayed for good (tainted,
+   * {@code Drained}, later {@code Ready=Unknown}). The API server's pool keeps the finalizer until
+   * the cache catches up and the pool is deleted.
+   */
+  @Test
+  void aPoolTheCacheMissesKeepsOurFinalizerAfterCapiIsDone() throws Exception {
+    ListAppender<ILoggingEvent> log = drainLog();
+    String pool = poolTheCacheMisses();
+    world.createCapiMachine("node", pool, Map.of());
+    eventually()
+        .until(
+            () ->
+                hasHook(world.capiMachine("node"))
+                    && world
+                        .capiMachine("node")
+                        .getMetadata()
+                        .getFinalizers()
+                        .contains(Names.CLEANUP_FINALIZER));
+    world.deleteCapiMachine("node");
+    String line = "drain " + world.ns + "/node: cache was behind, pool " + pool + " exists";
+    eventually().until(() -> lines(log, line, Level.INFO) == 1);
+    // the state a drain that ended leaves (the hook released), then CAPI is done with the node
+    world.removeAnnotation(
+        world.client.resources(CapiMachine.class).inNamespace(world.ns).withName("node"),
+        Names.PRE_DRAIN_HOOK_ANNOTATION);
+    world.capiFinishes("node");
+    eventually().until(() -> lines(log, line, Level.DEBUG) >= 3);
+    assertThat(controller.cache().pool(pool)).as("the cache still misses the pool").isNull();
+    CapiMachine node = world.capiMachine("node");
+    assertThat(node).as("our finalizer keeps the CAPI Machine").isNotNull();
+    assertThat(node.getMetadata().getFinalizers()).containsExactly(Names.CLEANUP_FINALIZER);
+    assertThat(world.pool(pool)).isNotNull();
+  }
+
+  /**
+   * Keeps the CAPI Machines' watch and the client's HTTP/2 connection busy, silences every idle
+   * connection (the MachinePools' watch among them) and creates pools until one is missing from the
+   * cache.
+   *
+   * @return the name of a pool the API server has and the cache does not
+   */
+  private String poolTheCacheMisses() throws InterruptedException {
     world.createCapiMachine("busy", world.poolName("none"), Map.of());
     eventually().until(() -> controller.isReady() && hasHook(world.capiMachine("busy")));
     int[] tick = {0};
@@ -91,38 +154,34 @@ class CacheBehindE2ETest extends InProcessController {
         0,
         500,
         TimeUnit.MILLISECONDS);
+    proxy.silenceIdle(Duration.ofSeconds(3));
+    for (int attempt = 0; ; attempt++) {
+      assertThat(attempt).as("the MachinePools' watch was never silenced").isLessThan(5);
+      Thread.sleep(4000); // the MachinePools' watch is idle: its next bytes are dropped
+      String candidate = world.poolName("behind-" + attempt);
+      world.createPool(candidate, List.of());
+      Thread.sleep(2000);
+      // a bookmark within the last 3 s kept that connection alive: try again
+      if (controller.cache().pool(candidate) == null) {
+        return candidate;
+      }
+    }
+  }
+
+  /** DrainReconciler's log, from DEBUG on, until the test ends. */
+  private ListAppender<ILoggingEvent> drainLog() {
     Logger logger = (Logger) LoggerFactory.getLogger(DrainReconciler.class);
     Level level = logger.getLevel();
     ListAppender<ILoggingEvent> log = new ListAppender<>();
     log.start();
     logger.addAppender(log);
     logger.setLevel(Level.DEBUG);
-    try {
-      proxy.silenceIdle(Duration.ofSeconds(3));
-      String pool = null;
-      for (int attempt = 0; pool == null; attempt++) {
-        assertThat(attempt).as("the MachinePools' watch was never silenced").isLessThan(5);
-        Thread.sleep(4000); // the MachinePools' watch is idle: its next bytes are dropped
-        String candidate = world.poolName("behind-" + attempt);
-        world.createPool(candidate, List.of());
-        Thread.sleep(2000);
-        // a bookmark within the last 3 s kept that connection alive: try again
-        pool = controller.cache().pool(candidate) == null ? candidate : null;
-      }
-      world.createCapiMachine("node", pool, Map.of());
-      eventually().until(() -> hasHook(world.capiMachine("node")));
-      world.deleteCapiMachine("node");
-      String line = "drain " + world.ns + "/node: cache was behind, pool " + pool + " exists";
-      // the pass is retried every second
-      eventually().until(() -> lines(log, line, Level.DEBUG) >= 3);
-      assertThat(lines(log, line, Level.INFO)).as("logged once at INFO").isEqualTo(1);
-      assertThat(hasHook(world.capiMachine("node"))).as("the hook stays").isTrue();
-      assertThat(world.pool(pool)).isNotNull();
-      assertThat(proxy.silenced()).as("a watch was silenced").isPositive();
-    } finally {
-      logger.detachAppender(log);
-      logger.setLevel(level);
-    }
+    restore =
+        () -> {
+          logger.detachAppender(log);
+          logger.setLevel(level);
+        };
+    return log;
   }
 
   private static long lines(ListAppender<ILoggingEvent> log, String line, Level level) {

@@ -353,6 +353,13 @@ final class ControllerWorld {
     writer.patchMetadata(r, edit);
   }
 
+  /** Removes annotation {@code key} by hand (a JSON Patch guarded by the resourceVersion). */
+  <T extends io.fabric8.kubernetes.api.model.HasMetadata> void removeAnnotation(
+      io.fabric8.kubernetes.client.dsl.Resource<T> r, String key) {
+    Function<MetadataPatches.Editor, MetadataPatches.Editor> edit = e -> e.removeAnnotation(key);
+    writer.patchMetadata(r, edit);
+  }
+
   static boolean hasHook(CapiMachine m) {
     var a = m.getMetadata().getAnnotations();
     return a != null && a.containsKey(Names.PRE_DRAIN_HOOK_ANNOTATION);
