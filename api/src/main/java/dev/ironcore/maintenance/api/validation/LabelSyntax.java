@@ -17,6 +17,9 @@ public final class LabelSyntax {
   /** Longest DNS-1123 subdomain, e.g. the prefix of a qualified name. */
   public static final int MAX_SUBDOMAIN_LENGTH = 253;
 
+  /** Longest RFC 1123 or RFC 1035 label Kubernetes accepts: 63 characters. */
+  public static final int MAX_LABEL_LENGTH = 63;
+
   private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final String NAME_CHARACTERS =
       "must consist of alphanumeric characters, '-', '_' or '.',"
@@ -92,6 +95,50 @@ public final class LabelSyntax {
       errors.add(
           "must be a lowercase RFC 1123 subdomain: lowercase alphanumeric characters, '-' or '.',"
               + " starting and ending with an alphanumeric character (e.g. 'example.com')");
+    }
+    return errors;
+  }
+
+  /**
+   * Kubernetes' {@code IsDNS1123Label} (the rule of a namespace's name, {@code
+   * ValidateNamespaceName}).
+   *
+   * @param value e.g. {@code ironcore-maintenance-system}
+   * @return why it is not a lowercase RFC 1123 label of at most 63 characters; empty when it is
+   */
+  public static List<String> dns1123LabelErrors(String value) {
+    List<String> errors = new ArrayList<>();
+    if (value.length() > MAX_LABEL_LENGTH) {
+      errors.add("must be no more than " + MAX_LABEL_LENGTH + " characters");
+    }
+    if (value.indexOf('.') >= 0 || !isDns1123Subdomain(value)) {
+      errors.add(
+          "must be a lowercase RFC 1123 label: lowercase alphanumeric characters or '-',"
+              + " starting and ending with an alphanumeric character (e.g. 'my-name')");
+    }
+    return errors;
+  }
+
+  /**
+   * Kubernetes' {@code IsDNS1035Label} (the rule of a Service's name, {@code ValidateServiceName}).
+   *
+   * @param value e.g. {@code ironcore-maintenance-webhook}
+   * @return why it is not a lowercase RFC 1035 label of at most 63 characters; empty when it is
+   */
+  public static List<String> dns1035LabelErrors(String value) {
+    List<String> errors = new ArrayList<>();
+    if (value.length() > MAX_LABEL_LENGTH) {
+      errors.add("must be no more than " + MAX_LABEL_LENGTH + " characters");
+    }
+    if (value.isEmpty()
+        || value.charAt(0) < 'a'
+        || value.charAt(0) > 'z'
+        || value.indexOf('.') >= 0
+        || !isDns1123Subdomain(value)) {
+      errors.add(
+          "must be a lowercase RFC 1035 label: lowercase alphanumeric characters or '-',"
+              + " starting with a letter and ending with an alphanumeric character (e.g."
+              + " 'my-name')");
     }
     return errors;
   }

@@ -75,4 +75,30 @@ class LabelSyntaxTest {
   void labelValues(String value, boolean valid) {
     assertThat(LabelSyntax.isLabelValue(value.equals("''") ? "" : value)).isEqualTo(valid);
   }
+
+  /** Kubernetes' IsDNS1123Label (namespaces) and IsDNS1035Label (Services). */
+  @Test
+  void labels() {
+    assertThat(LabelSyntax.dns1123LabelErrors("ironcore-maintenance-system")).isEmpty();
+    assertThat(LabelSyntax.dns1123LabelErrors("1abc")).isEmpty();
+    assertThat(LabelSyntax.dns1123LabelErrors(N63)).isEmpty();
+    assertThat(LabelSyntax.dns1123LabelErrors(N63 + "n"))
+        .containsExactly("must be no more than 63 characters");
+    for (String bad : new String[] {"", "a.b", "A", "a_b", "-a", "a-"}) {
+      assertThat(LabelSyntax.dns1123LabelErrors(bad))
+          .as(bad)
+          .singleElement()
+          .asString()
+          .startsWith("must be a lowercase RFC 1123 label");
+    }
+    assertThat(LabelSyntax.dns1035LabelErrors("webhook-1")).isEmpty();
+    assertThat(LabelSyntax.dns1035LabelErrors(N63)).isEmpty();
+    for (String bad : new String[] {"", "1abc", "a.b", "My_Svc", "a-"}) {
+      assertThat(LabelSyntax.dns1035LabelErrors(bad))
+          .as(bad)
+          .singleElement()
+          .asString()
+          .startsWith("must be a lowercase RFC 1035 label");
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.certs.install;
 
 import dev.ironcore.maintenance.api.client.KubeconfigContext;
+import dev.ironcore.maintenance.api.validation.LabelSyntax;
 import dev.ironcore.maintenance.certs.GenerateCerts;
 import dev.ironcore.maintenance.certs.KeyAlgorithm;
 import dev.ironcore.maintenance.process.Cli;
@@ -201,6 +202,7 @@ public final class CertsMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    checkNames();
     SanList names = sanList();
     boolean dry = checkFlags() || dryRun;
     List<String> crdNames =
@@ -459,6 +461,40 @@ public final class CertsMain implements Callable<Integer> {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The names of the objects this run reads and writes, each by Kubernetes' rule for its kind
+   * ({@code ValidateNamespaceName}: an RFC 1123 label; {@code ValidateServiceName}: an RFC 1035
+   * label; a Secret's, a webhook configuration's and a CRD's name: an RFC 1123 subdomain), before
+   * anything changes (fresh eyes, session 51: a Secret name the API server refuses was found at
+   * step 3 of 4, after the CA was saved and every caBundle trusted it; a bad Service or namespace
+   * name was blamed on {@code --san}, which builds its default names from them).
+   *
+   * @throws CommandLine.ParameterException naming the flag, its make variable, the value and why
+   */
+  private void checkNames() {
+    name("--namespace (CERTS_NAMESPACE)", namespace, LabelSyntax.dns1123LabelErrors(namespace));
+    name("--service (CERTS_SERVICE)", service, LabelSyntax.dns1035LabelErrors(service));
+    name("--secret (CERTS_SECRET)", secret, LabelSyntax.dns1123SubdomainErrors(secret));
+    name(
+        "--webhook-configuration (WEBHOOK_CONFIGURATION)",
+        webhookConfiguration,
+        LabelSyntax.dns1123SubdomainErrors(webhookConfiguration));
+    for (String crd : crds == null ? List.<String>of() : crds) {
+      String trimmed = crd.trim();
+      if (!trimmed.isEmpty()) {
+        name("--crds (CRDS)", trimmed, LabelSyntax.dns1123SubdomainErrors(trimmed));
+      }
+    }
+  }
+
+  private void name(String flag, String value, List<String> errors) {
+    if (!errors.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          flag + ": '" + value + "' is not a valid name: " + String.join("; ", errors));
+    }
   }
 
   /** The checked {@code --san} values, or the defaults when none is given. */

@@ -58,6 +58,43 @@ class CertsMainFlagsTest {
     assertThat(dir.resolve("ca")).doesNotExist();
   }
 
+  /**
+   * Fresh eyes (session 51): {@code --secret=Bad_Secret} was refused by the API server at step 3 of
+   * 4, after the CA was saved and every caBundle changed; a bad Service or namespace name was
+   * reported as a bad {@code --san} entry. Each is refused by its own flag before anything changes.
+   */
+  @Test
+  void badObjectNamesAreRefusedByTheirFlagBeforeAnythingChanges() {
+    Path ca = dir.resolve("ca");
+    assertThat(run("--secret=Bad_Secret", "--ca-dir=" + ca))
+        .isEqualTo(
+            new Run(
+                2,
+                "certs: --secret (CERTS_SECRET): 'Bad_Secret' is not a valid name: must be a"
+                    + " lowercase RFC 1123 subdomain: lowercase alphanumeric characters, '-' or"
+                    + " '.', starting and ending with an alphanumeric character (e.g."
+                    + " 'example.com')\n"));
+    assertThat(run("--service=My_Svc", "--ca-dir=" + ca).err())
+        .startsWith("certs: --service (CERTS_SERVICE): 'My_Svc' is not a valid name: must be a")
+        .doesNotContain("--san");
+    assertThat(run("--service=1svc", "--ca-dir=" + ca).err())
+        .contains("'1svc' is not a valid name: must be a lowercase RFC 1035 label");
+    assertThat(run("--namespace=Bad_NS", "--ca-dir=" + ca).err())
+        .startsWith(
+            "certs: --namespace (CERTS_NAMESPACE): 'Bad_NS' is not a valid name: must be a"
+                + " lowercase RFC 1123 label")
+        .doesNotContain("--san");
+    assertThat(run("--namespace=a.b", "--ca-dir=" + ca).err()).contains("RFC 1123 label");
+    assertThat(run("--namespace=" + "n".repeat(64), "--ca-dir=" + ca).err())
+        .contains("must be no more than 63 characters");
+    assertThat(run("--webhook-configuration=x y", "--ca-dir=" + ca).err())
+        .startsWith(
+            "certs: --webhook-configuration (WEBHOOK_CONFIGURATION): 'x y' is not a valid name");
+    assertThat(run("--crds=machines.compute.ironcore.dev, Bad_CRD", "--ca-dir=" + ca).err())
+        .startsWith("certs: --crds (CRDS): 'Bad_CRD' is not a valid name");
+    assertThat(ca).doesNotExist();
+  }
+
   @Test
   void aMissingKubeconfigFileIsNamed() {
     Path missing = dir.resolve("nonexistent");
