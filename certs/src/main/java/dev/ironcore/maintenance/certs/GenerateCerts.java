@@ -127,8 +127,8 @@ public final class GenerateCerts {
             + " expires at "
             + end
             + " (in "
-            + Duration.between(now, end).toHours()
-            + " h), and with it every serving certificate it issues: delete it and its ca.key"
+            + dev.ironcore.maintenance.process.DurationFlag.days(Duration.between(now, end))
+            + "), and with it every serving certificate it issues: delete it and its ca.key"
             + " for a new CA (make run then installs the new ca.crt itself; a cluster's caBundles"
             + " need it), or rotate a cluster's with make rotate-certs");
   }

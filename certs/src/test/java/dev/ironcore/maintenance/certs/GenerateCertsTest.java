@@ -73,6 +73,13 @@ class GenerateCertsTest {
                 assertThat(w)
                     .startsWith("GenerateCerts: warning: the CA " + dir.resolve("ca.crt"))
                     .contains("expires at " + ca.getNotAfter().toInstant()));
+    // review (session 51): the time left was whole hours, "in 0 h" for a CA 40 minutes from its end
+    assertThat(
+            GenerateCerts.expiringCa(
+                CertificateAuthority.generate("short-ca", Duration.ofMinutes(40)),
+                dir.resolve("ca.crt"),
+                now))
+        .hasValueSatisfying(w -> assertThat(w).containsPattern("\\(in (39m[0-9]+s|40m0s)\\)"));
     assertThat(
             GenerateCerts.expiringCa(
                 CertificateAuthority.generate("long-ca", Duration.ofDays(31)),

@@ -99,6 +99,18 @@ public final class DurationFlag {
   }
 
   /**
+   * A long span for operators' messages (a certificate's time left, a warning window): whole days
+   * from two days on ({@code 29 days}); below that in whole seconds as {@link #format} writes them
+   * ({@code 47h59m0s}, {@code 58s}); a negative span counts as zero.
+   */
+  public static String days(Duration d) {
+    if (d.toDays() >= 2) {
+      return d.toDays() + " days";
+    }
+    return format(Duration.ofSeconds(Math.max(0, d.toSeconds())));
+  }
+
+  /**
    * As Go prints a duration: {@code 0s}, {@code 500ms}, {@code 50s}, {@code 1m30s}, {@code 2h0m0s}.
    */
   public static String format(Duration d) {

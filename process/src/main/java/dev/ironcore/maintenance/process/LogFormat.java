@@ -3,7 +3,7 @@ package dev.ironcore.maintenance.process;
 import java.util.Locale;
 import picocli.CommandLine;
 
-/** How a process writes its log lines ({@code --log-format}). */
+/** How a process writes its log lines ({@code --log-format}, or {@code --zap-encoder}). */
 public enum LogFormat {
   /** One human-readable line per event: time, thread, level, logger, message. */
   TEXT,
@@ -14,15 +14,22 @@ public enum LogFormat {
    */
   JSON;
 
-  /** Picocli converter: {@code text} or {@code json} (any case); anything else is a usage error. */
+  /**
+   * Picocli converter: {@code text} or {@code json}, or controller-runtime's {@code console} for
+   * {@code text} ({@code --zap-encoder}), any case; anything else is a usage error.
+   */
   public static final class Converter implements CommandLine.ITypeConverter<LogFormat> {
     @Override
     public LogFormat convert(String value) {
+      String word = value.trim().toUpperCase(Locale.ROOT);
+      if (word.equals("CONSOLE")) {
+        return TEXT;
+      }
       try {
-        return LogFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        return LogFormat.valueOf(word);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(
-            "invalid log format \"" + value + "\": use text or json");
+            "invalid log format \"" + value + "\": use text (or console) or json");
       }
     }
   }

@@ -10,11 +10,13 @@ import picocli.CommandLine.Option;
 public final class ProcessOptions {
 
   @Option(
-      names = "--log-format",
+      names = {"--log-format", "--zap-encoder"},
       paramLabel = "FORMAT",
       defaultValue = "text",
       converter = LogFormat.Converter.class,
-      description = "Log line format on stderr: text or json (default: ${DEFAULT-VALUE}).")
+      description =
+          "Log line format on stderr: text (or console) or json (default: ${DEFAULT-VALUE});"
+              + " --zap-encoder is controller-runtime's name for it.")
   LogFormat logFormat = LogFormat.TEXT;
 
   @Option(
@@ -26,7 +28,7 @@ public final class ProcessOptions {
               + " info).")
   LogLevel logLevel;
 
-  /** The chosen {@code --log-format}. */
+  /** The chosen {@code --log-format} (or {@code --zap-encoder}). */
   public LogFormat logFormat() {
     return logFormat;
   }

@@ -83,4 +83,19 @@ class DurationFlagTest {
     assertThat(DurationFlag.format(Duration.ofMinutes(30))).isEqualTo("30m0s");
     assertThat(DurationFlag.format(Duration.ofHours(2))).isEqualTo("2h0m0s");
   }
+
+  /**
+   * A certificate's time left and its warning window (review, session 51: a 12h window was logged
+   * as "0 days", a CA 40 minutes from its end as "in 0 h").
+   */
+  @Test
+  void daysFromTwoDaysOnOtherwiseWholeSecondsAsTheFlagsAre() {
+    assertThat(DurationFlag.days(Duration.ofHours(719).plusMinutes(59))).isEqualTo("29 days");
+    assertThat(DurationFlag.days(Duration.ofDays(2))).isEqualTo("2 days");
+    assertThat(DurationFlag.days(Duration.ofHours(47).plusMinutes(59))).isEqualTo("47h59m0s");
+    assertThat(DurationFlag.days(Duration.ofHours(12))).isEqualTo("12h0m0s");
+    assertThat(DurationFlag.days(Duration.ofMinutes(12).plusSeconds(5))).isEqualTo("12m5s");
+    assertThat(DurationFlag.days(Duration.ofSeconds(58).plusMillis(700))).isEqualTo("58s");
+    assertThat(DurationFlag.days(Duration.ofSeconds(-3))).isEqualTo("0s");
+  }
 }

@@ -36,7 +36,19 @@ class ProcessOptionsTest {
     new CommandLine(e).parseArgs();
     assertThat(e.process.logFormat()).isEqualTo(LogFormat.TEXT);
     assertThatThrownBy(() -> new CommandLine(new Example()).parseArgs("--log-format=xml"))
-        .hasMessageContaining("invalid log format \"xml\": use text or json");
+        .hasMessageContaining("invalid log format \"xml\": use text (or console) or json");
+  }
+
+  /** Review (session 51): controller-runtime's name of the flag, with its words, was refused. */
+  @Test
+  void zapEncoderIsControllerRuntimesNameOfTheLogFormat() {
+    Example e = new Example();
+    new CommandLine(e).parseArgs("--zap-encoder=json");
+    assertThat(e.process.logFormat()).isEqualTo(LogFormat.JSON);
+    new CommandLine(e).parseArgs("--zap-encoder", "console");
+    assertThat(e.process.logFormat()).isEqualTo(LogFormat.TEXT);
+    new CommandLine(e).parseArgs("--log-format=console");
+    assertThat(e.process.logFormat()).isEqualTo(LogFormat.TEXT);
   }
 
   @Test

@@ -26,9 +26,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Command line entry point: starts a {@link WebhookServer} and serves until the JVM is stopped; on
- * SIGTERM/SIGINT a shutdown hook stops the server first (the JVM then exits with the usual
- * 143/130). Exit code 2 for bad flags, 1 when the server cannot start (e.g. unreadable PEM files).
+ * Command line entry point: starts a {@link WebhookServer} and serves until SIGTERM or SIGINT,
+ * which stop it (no new connections, the reviews in flight finished within the drain time) and end
+ * the process with exit code 0. Exit code 2 for bad flags, 1 when the server cannot start (e.g.
+ * unreadable PEM files).
  */
 @Command(
     name = "webhook-server",

@@ -139,7 +139,7 @@ public final class ServingCertificate {
         + ", valid until "
         + current.getNotAfter().toInstant()
         + ", "
-        + timeLeft(Duration.between(clock.instant(), current.getNotAfter().toInstant()))
+        + DurationFlag.days(Duration.between(clock.instant(), current.getNotAfter().toInstant()))
         + " left)";
   }
 
@@ -295,26 +295,14 @@ public final class ServingCertificate {
     }
     Duration left = Duration.between(now, current.getNotAfter().toInstant());
     LOG.warn(
-        "serving certificate {} (serial {}) expires at {}, in {} (warning window {} days);"
+        "serving certificate {} (serial {}) expires at {}, in {} (warning window {});"
             + " renew it (make certs re-issues it while its CA outlives the new one; make"
             + " rotate-certs rotates CA and certificate, also when the CA itself ends then)",
         current.getSubjectX500Principal().getName(),
         Serials.hex(current),
         current.getNotAfter().toInstant(),
-        timeLeft(left),
-        expiryWarning.toDays());
-  }
-
-  /**
-   * The time left: whole days from two days on ({@code 29 days}); below that in whole seconds,
-   * written as the flags are ({@link DurationFlag#format}, Go's form: {@code 47h59m0s}, {@code
-   * 58s}); a negative time counts as zero.
-   */
-  static String timeLeft(Duration d) {
-    if (d.toDays() >= 2) {
-      return d.toDays() + " days";
-    }
-    return DurationFlag.format(Duration.ofSeconds(Math.max(0, d.toSeconds())));
+        DurationFlag.days(left),
+        DurationFlag.days(expiryWarning));
   }
 
   private KeyStore keyStore(byte[][] files) {

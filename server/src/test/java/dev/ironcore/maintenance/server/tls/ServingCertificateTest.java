@@ -225,6 +225,32 @@ class ServingCertificateTest {
     assertThat(serving.reloadProblem()).isEmpty();
   }
 
+  /** Review (session 51): a window under a day was logged as "warning window 0 days". */
+  @Test
+  void aWarningWindowUnderTwoDaysIsWrittenAsTheFlagIs() {
+    TestCertificates certs = TestCertificates.create(dir); // valid for one hour from now
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+        new ch.qos.logback.core.read.ListAppender<>();
+    events.start();
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ServingCertificate.class);
+    logger.addAppender(events);
+    try {
+      ServingCertificate.load(
+          certs.certFile(),
+          certs.keyFile(),
+          new SettableClock(Instant.now()),
+          Duration.ofHours(12));
+      assertThat(events.list)
+          .singleElement()
+          .extracting(e -> e.getFormattedMessage())
+          .asString()
+          .contains("(warning window 12h0m0s)");
+    } finally {
+      logger.detachAppender(events);
+    }
+  }
+
   @Test
   void theServedCertificateExpiringWhileRunningIsLoggedAsAnErrorOnce() {
     TestCertificates certs = TestCertificates.create(dir); // valid for one hour from now
@@ -243,6 +269,7 @@ class ServingCertificateTest {
       assertThat(events.list.get(0).getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
       assertThat(events.list.get(0).getFormattedMessage())
           .containsPattern(", in (59m[0-9]+s|1h0m0s) ")
+          .contains("(warning window 30 days)")
           .doesNotContain("in 0 h");
 
       clock.set(start.plus(Duration.ofMinutes(59)).plusSeconds(30));
@@ -260,19 +287,5 @@ class ServingCertificateTest {
     } finally {
       logger.detachAppender(events);
     }
-  }
-
-  @Test
-  void theTimeLeftIsWrittenInDaysFromTwoDaysOnOtherwiseInWholeSecondsAsTheFlagsAre() {
-    assertThat(ServingCertificate.timeLeft(Duration.ofHours(719).plusMinutes(59)))
-        .isEqualTo("29 days");
-    assertThat(ServingCertificate.timeLeft(Duration.ofDays(2))).isEqualTo("2 days");
-    assertThat(ServingCertificate.timeLeft(Duration.ofHours(47).plusMinutes(59)))
-        .isEqualTo("47h59m0s");
-    assertThat(ServingCertificate.timeLeft(Duration.ofMinutes(12).plusSeconds(5)))
-        .isEqualTo("12m5s");
-    assertThat(ServingCertificate.timeLeft(Duration.ofSeconds(58).plusMillis(700)))
-        .isEqualTo("58s");
-    assertThat(ServingCertificate.timeLeft(Duration.ofSeconds(-3))).isEqualTo("0s");
   }
 }
