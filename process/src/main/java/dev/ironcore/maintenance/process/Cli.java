@@ -52,9 +52,18 @@ public final class Cli {
                     if ("=".equals(info.get("separator"))
                         && !args.isEmpty()
                         && args.peek().isEmpty()) {
+                      // named as picocli names the flag of any other bad value (fresh eyes,
+                      // session 51: the line did not say which flag, in a long argument list)
+                      String name = ((CommandLine.Model.OptionSpec) arg).longestName();
+                      if (Boolean.TRUE.equals(info.get("negated"))) {
+                        name = command.negatableOptionTransformer().makeNegative(name, command);
+                      }
                       throw new CommandLine.ParameterException(
                           command.commandLine(),
-                          "'' is not true or false: give the flag alone, or =true or =false");
+                          "Invalid value for option '"
+                              + name
+                              + "': '' is not true or false: give the flag alone, or =true or"
+                              + " =false");
                     }
                     return false;
                   })

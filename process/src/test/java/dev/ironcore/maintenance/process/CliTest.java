@@ -134,6 +134,10 @@ class CliTest {
       assertThat(run(new Demo(), err, "--tls-cert-file=a.crt", bad)).as(bad).isEqualTo(2);
       assertThat(err.toString().lines()).as(bad).hasSize(1);
       assertThat(err.toString()).as(bad).contains("is not true or false");
+      // the flag is named, the empty value's too (fresh eyes, session 51)
+      assertThat(err.toString())
+          .as(bad)
+          .contains("Invalid value for option '" + bad.substring(0, bad.indexOf('=')) + "': '");
     }
   }
 

@@ -266,8 +266,9 @@ public final class WebhookServerMain implements Callable<Integer> {
    * bind address that does not resolve to an address of this machine, a health-probe port equal to
    * the webhook's, too few threads, an empty certificate or key file name, a {@code KUBECONFIG}
    * naming a missing file or a kubeconfig whose current context cannot be used ({@link
-   * KubeconfigContext}; both when the eviction warnings need the cluster; not with {@code
-   * --validate-flags}, which make run calls before its control plane writes the file).
+   * KubeconfigContext}), or one fabric8's parser refuses; all when the eviction warnings need the
+   * cluster; not with {@code --validate-flags}, which make run calls before its control plane
+   * writes the file).
    */
   private void checkFlags() {
     FlagRange.between(spec, "--port", port, 0, 65535);
@@ -310,6 +311,11 @@ public final class WebhookServerMain implements Callable<Integer> {
       try {
         KubeconfigEnv.check(System.getenv());
         KubeconfigContext.checkEnv(System.getenv());
+        if (KubeconfigContext.noCluster(System.getenv()).isEmpty()) {
+          // a file fabric8's parser refuses (a token given as a list) is refused as the
+          // controller refuses it, not only warned of once serving (fresh eyes, session 51)
+          KubeconfigContext.autoConfigure(System.getenv());
+        }
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
