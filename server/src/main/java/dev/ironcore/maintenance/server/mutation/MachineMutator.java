@@ -1,6 +1,7 @@
 package dev.ironcore.maintenance.server.mutation;
 
 import dev.ironcore.maintenance.api.Names;
+import dev.ironcore.maintenance.api.patch.JsonPatch;
 import dev.ironcore.maintenance.api.patch.MetadataPatches;
 import dev.ironcore.maintenance.api.validation.LabelSyntax;
 import dev.ironcore.maintenance.server.admission.AdmissionHandler;
@@ -21,15 +22,19 @@ import dev.ironcore.maintenance.server.admission.ObjectFields;
  *       covers the UPDATE that binds a Machine later. Chosen consequence: if someone removes the
  *       finalizer from a bound, live Machine, the same request gets it back; only a deleting
  *       Machine may lose it for good (then the poollet or an operator is releasing it).
+ *   <li>A v1alpha1 {@code kubectl apply} whose manifest no longer gives a toleration the {@code
+ *       tolerationSeconds} the previous one gave: removed from the annotation that keeps them
+ *       ({@link AppliedSecondsRemoval}), bound or not.
  *   <li>Never on an unbound Machine or one bound to a name that is not a valid MachinePool name
  *       (DNS subdomain; nothing would ever remove the finalizer) and never while deleting (it would
  *       block the deletion). DELETE, CONNECT, subresources: no patch.
  * </ul>
  */
 public final class MachineMutator implements AdmissionHandler {
-  private static final ObjectFields FIELDS = ObjectFields.only("spec.machinePoolRef");
+  private static final ObjectFields FIELDS =
+      ObjectFields.only("spec.machinePoolRef", "spec.tolerations");
 
-  /** Reads {@code metadata} and {@code spec.machinePoolRef}. */
+  /** Reads {@code metadata}, {@code spec.machinePoolRef} and {@code spec.tolerations}. */
   @Override
   public ObjectFields objectFields() {
     return FIELDS;
@@ -37,11 +42,14 @@ public final class MachineMutator implements AdmissionHandler {
 
   @Override
   public AdmissionResponse handle(AdmissionRequest request) {
-    if (!request.createsOrUpdatesLiveObject() || !isBound(request)) {
+    if (!request.createsOrUpdatesLiveObject()) {
       return AdmissionResponse.allowed();
     }
-    return AdmissionResponse.patched(
-        MetadataPatches.ensureFinalizer(request.object(), Names.POOLLET_FINALIZER));
+    JsonPatch finalizer =
+        isBound(request)
+            ? MetadataPatches.ensureFinalizer(request.object(), Names.POOLLET_FINALIZER)
+            : JsonPatch.empty();
+    return AdmissionResponse.patched(finalizer.and(AppliedSecondsRemoval.patch(request)));
   }
 
   /**

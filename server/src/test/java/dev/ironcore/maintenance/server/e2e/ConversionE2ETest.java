@@ -154,6 +154,50 @@ class ConversionE2ETest {
   }
 
   /**
+   * Fresh eyes (session 51): a v1alpha1 manifest that gave a toleration {@code tolerationSeconds}
+   * and then no longer did was applied as {@code configured}, read in v1alpha1 and diffed as a
+   * toleration for good, while the annotation kept the seconds and the Machine was evicted once
+   * they had passed. The apply now removes them, as in v1alpha2; a manifest that keeps them, or
+   * changes something else, keeps them; the other toleration's seconds stay.
+   */
+  @Test
+  void aV1alpha1ApplyWhoseManifestDropsTolerationSecondsRemovesThem() {
+    String other = "{key: other, operator: Exists, effect: NoExecute, tolerationSeconds: 60}";
+    String upWith = "{key: upgrade, operator: Exists, effect: NoExecute, tolerationSeconds: 5}";
+    String upWithout = "{key: upgrade, operator: Exists, effect: NoExecute}";
+    env.apply(machine("v1alpha1", "vm-applied", upWith + "\n  - " + other)).orThrow();
+    // applied again, unchanged, and with another change: the seconds stay
+    env.apply(machine("v1alpha1", "vm-applied", upWith + "\n  - " + other)).orThrow();
+    env.apply(machine("v1alpha1", "vm-applied", upWith + "\n  - " + other).replace("small", "big"))
+        .orThrow();
+    JsonNode kept = get(V2_MACHINES, "vm-applied").at("/spec/tolerations");
+    assertThat(kept.get(0).get("tolerationSeconds").asLong()).isEqualTo(5);
+    assertThat(kept.get(1).get("tolerationSeconds").asLong()).isEqualTo(60);
+
+    KubectlResult applied =
+        env.apply(machine("v1alpha1", "vm-applied", upWithout + "\n  - " + other)).orThrow();
+    assertThat(applied.stdout()).contains("configured");
+    assertThat(applied.stderr()).contains("1 entry loses its tolerationSeconds");
+    JsonNode tolerations = get(V2_MACHINES, "vm-applied").at("/spec/tolerations");
+    assertThat(tolerations.get(0).has("tolerationSeconds")).as(tolerations.toString()).isFalse();
+    assertThat(tolerations.get(1).get("tolerationSeconds").asLong()).isEqualTo(60);
+    KubectlResult diff =
+        env.cp
+            .kubectlTool()
+            .runWithInput(
+                machine("v1alpha1", "vm-applied", upWithout + "\n  - " + other), "diff", "-f", "-");
+    // nothing but the generation, which the other toleration's seconds on its v1alpha1 entry move
+    // on every apply (documented in docs/api-versions.md)
+    assertThat(
+            diff.stdout()
+                .lines()
+                .filter(l -> l.matches("^[-+] .*"))
+                .filter(l -> !l.contains("generation:")))
+        .as(diff.stdout())
+        .isEmpty();
+  }
+
+  /**
    * A v1alpha1 update that drops the annotation (a {@code kubectl replace} or a tool owning the
    * annotation map) drops every {@code tolerationSeconds} with it: allowed, with a warning kubectl
    * prints (fresh eyes: the 30 s toleration silently became one that tolerates for good).
