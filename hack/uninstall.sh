@@ -19,8 +19,9 @@
 #   waits for the controller's pods to stop and reads the Machines again: one deleted since 1. is
 #   a drain no controller finishes now, refused as in 1.; after 4. it re-reads the Machines: a
 #   controller of ours still running elsewhere, e.g. make run's, would put finalizer and hook back)
-# Environment: KUBECONFIG (required), DRY_RUN=true (plan only), FORCE=true (see 1.), WAIT_TIMEOUT
-# (120s: how long to wait for the controller's pods).
+# Environment: KUBECONFIG (required), DRY_RUN=true (plan only; where 1. refuses, the plan and then
+# the refusal, exit 1), FORCE=true (see 1.), WAIT_TIMEOUT (120s: how long to wait for the
+# controller's pods).
 set -euo pipefail
 # relative paths in KUBECONFIG (a :-list) mean the caller's working directory, as for kubectl
 absolute() { local p out=() IFS=:; for p in $1; do [ -n "$p" ] && out+=("$(realpath -m -- "$p")"); done; echo "${out[*]}"; }
@@ -32,6 +33,14 @@ FORCE="${FORCE:-false}"
 say() { echo "[uninstall] $*"; }
 joined() { local IFS=,; local all="$*"; echo "${all//,/, }"; } # a, b, c
 fail() { echo "uninstall: $1" >&2; exit "${2:-1}"; }
+# a drain in progress (step 1): a run is refused before it changes anything; a dry run goes on with
+# its plan (what FORCE=true would do) and says after it why a run would be refused, exiting 1 as the
+# run would (fresh eyes: DRY_RUN=true during a drain showed no plan, only the refusal)
+refusals=()
+refuse() {
+  [ "$DRY_RUN" = true ] || fail "refused, nothing changed: $1"
+  refusals+=("$1")
+}
 # true or false in any letter case, as make certs takes them; anything else (yes, 1) is refused
 # before anything is read or changed (fresh eyes: DRY_RUN=yes uninstalled for real)
 for bool_var in DRY_RUN FORCE; do
@@ -110,8 +119,26 @@ fi
 if ! server="$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}' 2>"$errfile")"; then
   fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: $(first_error)" 2
 fi
-if ! err="$(k get --raw /version 2>&1 >/dev/null)"; then
-  fail "KUBECONFIG $KUBECONFIG: the cluster does not answer: $(head -1 <<<"$err" | sed 's/^error: //')" 2
+# a context whose cluster names no server: kubectl talks to localhost:8080 (as without a context)
+[ -n "$server" ] || fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: its cluster names no server" 2
+# kubectl failing before it sends a request (a file the kubeconfig names is missing, a CA or key
+# that does not parse, a server URL that does not, a credential plugin that does not run) is the
+# kubeconfig's fault, not the cluster's (fresh eyes: a missing certificate-authority file read "the
+# cluster does not answer"); kubectl's words for those, several of them ("Error in configuration:"
+# then "* ..." lines) joined into one line; anything else is the cluster's answer, or none
+if ! k get --raw /version >/dev/null 2>"$errfile"; then
+  line="$(grep -v -m1 '^Warning: ' "$errfile" || head -1 "$errfile")"
+  case "$line" in
+    "Error in configuration"*)
+      fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used, kubectl sent no request: $(sed -n 's/^\* //p' "$errfile" | paste -sd ';' | sed 's/;/; /g')" 2 ;;
+    "error: unable to read "* | "error: unable to load "* | "error: open "* | "error: read /"* | \
+      "error: host must be a URL"* | "Unable to connect to the server: getting credentials: "*)
+      fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used, kubectl sent no request: $(sed 's/^error: //; s/^Unable to connect to the server: //' <<<"$line")" 2 ;;
+    # a client certificate and key that do not load: kubectl logs it and goes on without them
+    *'"Loading client cert failed" err="'*)
+      fail "KUBECONFIG $KUBECONFIG: current-context $context cannot be used: its client-certificate and client-key do not load: $(sed 's/.*"Loading client cert failed" err="\([^"]*\)".*/\1/' <<<"$line")" 2 ;;
+    *) fail "KUBECONFIG $KUBECONFIG: the cluster does not answer: $(sed 's/^error: //' <<<"$line")" 2 ;;
+  esac
 fi
 say "cluster: context $context, server $server (KUBECONFIG=$KUBECONFIG)$([ "$DRY_RUN" = true ] && echo ", DRY_RUN: nothing is changed")"
 # make run's controller and webhook server are its processes, not Deployments this deletes: one
@@ -245,9 +272,10 @@ if [ "${#draining[@]}" -gt 0 ]; then
     else
       advice="no controller Deployment of ours is here to finish it: unless one of ours runs elsewhere (make run's), install again to let the drain finish, or FORCE=true"
     fi
-    fail "refused, nothing changed: ${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; $advice (CAPI then deletes their nodes without our drain)"
+    refuse "${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; $advice (CAPI then deletes their nodes without our drain)"
+  else
+    say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
   fi
-  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
 fi
 # our CRDs (manifests/crds) convert through our Service: once it is gone every read of the version
 # not stored fails (IronCore's v1alpha1 clients), so their conversion is set to None (fresh eyes)
@@ -266,9 +294,10 @@ if [ "$leftover" -eq 0 ]; then
 fi
 if [ "${#pools_in_drain[@]}" -gt 0 ]; then
   if [ "$FORCE" != true ]; then
-    fail "refused, nothing changed: ${#pools_in_drain[@]} MachinePool(s) are in a drain (condition Maintenance): $(joined "${pools_in_drain[@]}"); the CAPI cluster's controller runs it through what this removes here: uninstall the CAPI cluster first (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the CAPI cluster is uninstalled already, these conditions are left from it)"
+    refuse "${#pools_in_drain[@]} MachinePool(s) are in a drain (condition Maintenance): $(joined "${pools_in_drain[@]}"); the CAPI cluster's controller runs it through what this removes here: uninstall the CAPI cluster first (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the CAPI cluster is uninstalled already, these conditions are left from it)"
+  else
+    say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would go" || echo "going") on although ${#pools_in_drain[@]} MachinePool(s) are in a drain ($(joined "${pools_in_drain[@]}")): the drain stops there, a tainted pool keeps its maintenance taints"
   fi
-  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would go" || echo "going") on although ${#pools_in_drain[@]} MachinePool(s) are in a drain ($(joined "${pools_in_drain[@]}")): the drain stops there, a tainted pool keeps its maintenance taints"
 fi
 
 delete_all "webhooks" "${webhooks[@]}"
@@ -383,6 +412,10 @@ case "${#kept[@]}" in
 esac
 if [ "$DRY_RUN" = true ]; then
   say "DRY_RUN: nothing changed (${#webhooks[@]} webhook configuration(s), ${#conversions[@]} CRD conversion(s), ${#workloads[@]} workload object(s), ${#ours[@]} CAPI Machine(s), ${#rbac[@]} RBAC object(s), ${#namespace[@]} namespace)"
+  for reason in "${refusals[@]}"; do
+    echo "uninstall: DRY_RUN: a real run would be refused (nothing changed): $reason; with FORCE=true it would go ahead as planned above" >&2
+  done
+  [ "${#refusals[@]}" -eq 0 ] || exit 1
 else
   say "done: ironcore-maintenance is uninstalled from this cluster"
 fi

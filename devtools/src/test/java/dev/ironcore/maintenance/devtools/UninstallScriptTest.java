@@ -334,6 +334,26 @@ class UninstallScriptTest {
       assertThat(cp.kubectl("get", "validatingwebhookconfiguration", "ironcore-maintenance").ok())
           .as("nothing changed")
           .isTrue();
+      // a dry run shows its plan, then why a run would be refused (exit 1)
+      Run plan = run(cp, Map.of("DRY_RUN", "true"));
+      assertThat(plan.exit).isEqualTo(1);
+      assertThat(plan.stdout)
+          .contains(
+              "[uninstall] webhooks: would delete"
+                  + " validatingwebhookconfiguration/ironcore-maintenance\n")
+          .contains("[uninstall] DRY_RUN: nothing changed (");
+      assertThat(plan.stderr)
+          .isEqualTo(
+              refused
+                      .stderr
+                      .replace(
+                          "uninstall: refused, nothing changed: ",
+                          "uninstall: DRY_RUN: a real run would be refused (nothing changed): ")
+                      .replace("\n", "")
+                  + "; with FORCE=true it would go ahead as planned above\n");
+      assertThat(cp.kubectl("get", "validatingwebhookconfiguration", "ironcore-maintenance").ok())
+          .as("nothing changed")
+          .isTrue();
       Run run = run(cp, Map.of("FORCE", "true"));
       assertThat(run.stdout)
           .contains(
@@ -401,6 +421,144 @@ class UninstallScriptTest {
     assertThat(run(cp, Map.of("KUBECONFIG", directory.toString())))
         .isEqualTo(
             new Run(2, "", "uninstall: KUBECONFIG " + directory + ": not a file (a directory?)\n"));
+  }
+
+  /**
+   * Fresh eyes (session 51): a kubeconfig naming a certificate-authority file that is not there
+   * read "the cluster does not answer"; kubectl failing before it sends a request is the
+   * kubeconfig's, said as such, while a server that does not answer still says so.
+   */
+  @Test
+  void aKubeconfigNamingAMissingFileIsNotBlamedOnTheCluster() throws Exception {
+    LocalControlPlane cp = SharedControlPlane.get();
+    String context = "contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n";
+    Path badCa =
+        Files.writeString(
+            dir.resolve("bad-ca"),
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server:"
+                + " 'https://127.0.0.1:1', certificate-authority: /nonexistent/ca.crt}\n"
+                + "users:\n- name: u\n  user: {token: t}\n"
+                + context);
+    Path badCert =
+        Files.writeString(
+            dir.resolve("bad-cert"),
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server:"
+                + " 'https://127.0.0.1:1'}\nusers:\n- name: u\n  user: {client-certificate:"
+                + " /nonexistent/u.crt, client-key: /nonexistent/u.key}\n"
+                + context);
+    Path noServer =
+        Files.writeString(
+            dir.resolve("no-server"),
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:"
+                + " {insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\n"
+                + context);
+    Path noAnswer =
+        Files.writeString(
+            dir.resolve("no-answer"),
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server:"
+                + " 'https://127.0.0.1:1'}\nusers:\n- name: u\n  user: {token: t}\n"
+                + context);
+    assertThat(run(cp, Map.of("KUBECONFIG", badCa.toString(), "DRY_RUN", "true")))
+        .isEqualTo(
+            new Run(
+                2,
+                "",
+                "uninstall: KUBECONFIG "
+                    + badCa
+                    + ": current-context x cannot be used, kubectl sent no request: unable to read"
+                    + " certificate-authority /nonexistent/ca.crt for c due to open"
+                    + " /nonexistent/ca.crt: no such file or directory\n"));
+    // kubectl's "Error in configuration:" with one "* ..." line per error: one line
+    assertThat(run(cp, Map.of("KUBECONFIG", badCert.toString())))
+        .isEqualTo(
+            new Run(
+                2,
+                "",
+                "uninstall: KUBECONFIG "
+                    + badCert
+                    + ": current-context x cannot be used, kubectl sent no request: unable to read"
+                    + " client-cert /nonexistent/u.crt for u due to open /nonexistent/u.crt: no"
+                    + " such file or directory; unable to read client-key /nonexistent/u.key for u"
+                    + " due to open /nonexistent/u.key: no such file or directory\n"));
+    assertThat(run(cp, Map.of("KUBECONFIG", noServer.toString())))
+        .isEqualTo(
+            new Run(
+                2,
+                "",
+                "uninstall: KUBECONFIG "
+                    + noServer
+                    + ": current-context x cannot be used: its cluster names no server\n"));
+    Run noAnswerRun = run(cp, Map.of("KUBECONFIG", noAnswer.toString()));
+    assertThat(noAnswerRun.exit).isEqualTo(2);
+    assertThat(noAnswerRun.stderr)
+        .isEqualTo(
+            "uninstall: KUBECONFIG "
+                + noAnswer
+                + ": the cluster does not answer: The connection to the server 127.0.0.1:1 was"
+                + " refused - did you specify the right host or port?\n");
+  }
+
+  /**
+   * Fresh eyes (session 51): DRY_RUN=true during a drain showed the refusal only, no plan. It shows
+   * the plan (what FORCE=true would do), then why a run would be refused, and exits 1 as the run
+   * does; the run itself is refused before anything changes, as before.
+   */
+  @Test
+  void aDryRunDuringADrainShowsThePlanThenWhyARunWouldBeRefused() throws Exception {
+    try (LocalControlPlane cp =
+        LocalControlPlane.start(SharedControlPlane.binDir(), dir.resolve("cp"))) {
+      installedWithMachine(cp, "draining", "[" + FINALIZER + ", example.com/foreign]");
+      cp.kubectl("delete", MACHINES, "-n", "capi", "draining", "--wait=false").orThrow();
+      String marked =
+          "[\"" + FINALIZER + "\",\"example.com/foreign\"] keep= hook=ironcore-maintenance";
+      assertThat(marks(cp, "draining")).isEqualTo(marked);
+      String reason =
+          "1 CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress:"
+              + " capi/draining; wait for it, or FORCE=true (CAPI then deletes their nodes without"
+              + " our drain)";
+
+      Run plan = run(cp, Map.of("DRY_RUN", "true"));
+      assertThat(plan.exit).as(plan.stderr).isEqualTo(1);
+      assertThat(plan.stdout)
+          .contains(
+              "[uninstall] workloads: would delete deployment/ironcore-maintenance-controller"
+                  + " (namespace ironcore-maintenance-system)\n")
+          .contains(
+              "[uninstall] machines: would remove our finalizer and pre-drain hook from CAPI"
+                  + " Machine capi/draining\n")
+          .contains("[uninstall] namespace: would delete namespace/ironcore-maintenance-system\n")
+          .endsWith(
+              "[uninstall] DRY_RUN: nothing changed (0 webhook configuration(s), 0 CRD"
+                  + " conversion(s), 7 workload object(s), 1 CAPI Machine(s), 0 RBAC object(s), 1"
+                  + " namespace)\n")
+          .doesNotContain("FORCE=true:")
+          .doesNotContain(": deleted ");
+      assertThat(plan.stderr)
+          .isEqualTo(
+              "uninstall: DRY_RUN: a real run would be refused (nothing changed): "
+                  + reason
+                  + "; with FORCE=true it would go ahead as planned above\n");
+      assertThat(marks(cp, "draining")).isEqualTo(marked);
+
+      Run refused = run(cp, Map.of());
+      assertThat(refused)
+          .isEqualTo(
+              new Run(1, refused.stdout, "uninstall: refused, nothing changed: " + reason + "\n"));
+      assertThat(refused.stdout).doesNotContain("would ").doesNotContain(": deleted ");
+      assertThat(marks(cp, "draining")).isEqualTo(marked);
+      assertThat(
+              cp.kubectl(
+                      "get",
+                      "deployment",
+                      "-n",
+                      "ironcore-maintenance-system",
+                      "ironcore-maintenance-controller",
+                      "-o",
+                      "name")
+                  .ok())
+          .as("nothing changed")
+          .isTrue();
+    }
   }
 
   /** Pool {@code name}'s condition Maintenance, written to its status as the controller does. */
