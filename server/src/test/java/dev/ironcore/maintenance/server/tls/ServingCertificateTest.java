@@ -18,6 +18,28 @@ import org.junit.jupiter.api.io.TempDir;
 class ServingCertificateTest {
   @TempDir Path dir;
 
+  private ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events;
+
+  /** ServingCertificate's log lines from now until the test ends. */
+  private ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log() {
+    events = new ch.qos.logback.core.read.ListAppender<>();
+    events.start();
+    logger().addAppender(events);
+    return events;
+  }
+
+  private static ch.qos.logback.classic.Logger logger() {
+    return (ch.qos.logback.classic.Logger)
+        org.slf4j.LoggerFactory.getLogger(ServingCertificate.class);
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void detachLog() {
+    if (events != null) {
+      logger().detachAppender(events);
+    }
+  }
+
   @Test
   void loadsAndReloadsOnlyWhenTheFilesChange() {
     TestCertificates certs = TestCertificates.create(dir);
@@ -229,26 +251,14 @@ class ServingCertificateTest {
   @Test
   void aWarningWindowUnderTwoDaysIsWrittenAsTheFlagIs() {
     TestCertificates certs = TestCertificates.create(dir); // valid for one hour from now
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
-        new ch.qos.logback.core.read.ListAppender<>();
-    events.start();
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ServingCertificate.class);
-    logger.addAppender(events);
-    try {
-      ServingCertificate.load(
-          certs.certFile(),
-          certs.keyFile(),
-          new SettableClock(Instant.now()),
-          Duration.ofHours(12));
-      assertThat(events.list)
-          .singleElement()
-          .extracting(e -> e.getFormattedMessage())
-          .asString()
-          .contains("(warning window 12h0m0s)");
-    } finally {
-      logger.detachAppender(events);
-    }
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events = log();
+    ServingCertificate.load(
+        certs.certFile(), certs.keyFile(), new SettableClock(Instant.now()), Duration.ofHours(12));
+    assertThat(events.list)
+        .singleElement()
+        .extracting(e -> e.getFormattedMessage())
+        .asString()
+        .contains("(warning window 12h0m0s)");
   }
 
   @Test
@@ -256,36 +266,27 @@ class ServingCertificateTest {
     TestCertificates certs = TestCertificates.create(dir); // valid for one hour from now
     Instant start = Instant.now();
     SettableClock clock = new SettableClock(start);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
-        new ch.qos.logback.core.read.ListAppender<>();
-    events.start();
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ServingCertificate.class);
-    logger.addAppender(events);
-    try {
-      ServingCertificate serving =
-          ServingCertificate.load(certs.certFile(), certs.keyFile(), clock, Duration.ofDays(30));
-      assertThat(events.list).hasSize(1);
-      assertThat(events.list.get(0).getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
-      assertThat(events.list.get(0).getFormattedMessage())
-          .containsPattern(", in (59m[0-9]+s|1h0m0s) ")
-          .contains("(warning window 30 days)")
-          .doesNotContain("in 0 h");
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events = log();
+    ServingCertificate serving =
+        ServingCertificate.load(certs.certFile(), certs.keyFile(), clock, Duration.ofDays(30));
+    assertThat(events.list).hasSize(1);
+    assertThat(events.list.get(0).getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+    assertThat(events.list.get(0).getFormattedMessage())
+        .containsPattern(", in (59m[0-9]+s|1h0m0s) ")
+        .contains("(warning window 30 days)")
+        .doesNotContain("in 0 h");
 
-      clock.set(start.plus(Duration.ofMinutes(59)).plusSeconds(30));
-      serving.reloadIfChanged();
-      assertThat(events.list).hasSize(1); // already warned about this certificate today
+    clock.set(start.plus(Duration.ofMinutes(59)).plusSeconds(30));
+    serving.reloadIfChanged();
+    assertThat(events.list).hasSize(1); // already warned about this certificate today
 
-      clock.set(start.plus(Duration.ofHours(2)));
-      serving.reloadIfChanged();
-      serving.reloadIfChanged();
-      assertThat(events.list).hasSize(2);
-      assertThat(events.list.get(1).getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
-      assertThat(events.list.get(1).getFormattedMessage())
-          .startsWith("serving certificate expired at ")
-          .contains("/readyz fails until");
-    } finally {
-      logger.detachAppender(events);
-    }
+    clock.set(start.plus(Duration.ofHours(2)));
+    serving.reloadIfChanged();
+    serving.reloadIfChanged();
+    assertThat(events.list).hasSize(2);
+    assertThat(events.list.get(1).getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
+    assertThat(events.list.get(1).getFormattedMessage())
+        .startsWith("serving certificate expired at ")
+        .contains("/readyz fails until");
   }
 }
