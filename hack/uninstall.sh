@@ -273,9 +273,9 @@ if [ "${#draining[@]}" -gt 0 ]; then
       advice="no controller Deployment of ours is here to finish it: unless one of ours runs elsewhere (make run's), install again to let the drain finish, or FORCE=true"
     fi
     refuse "${#draining[@]} CAPI Machine(s) being deleted still carry our pre-drain hook, a drain is in progress: ${draining[*]}; $advice (CAPI then deletes their nodes without our drain)"
-  else
-    say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
   fi
+  # (a dry run refused above shows it too: what FORCE=true would do is its plan)
+  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would remove" || echo removing) our pre-drain hook from ${#draining[@]} CAPI Machine(s) being deleted (${draining[*]}): CAPI deletes their nodes without our drain"
 fi
 # our CRDs (manifests/crds) convert through our Service: once it is gone every read of the version
 # not stored fails (IronCore's v1alpha1 clients), so their conversion is set to None (fresh eyes)
@@ -295,9 +295,8 @@ fi
 if [ "${#pools_in_drain[@]}" -gt 0 ]; then
   if [ "$FORCE" != true ]; then
     refuse "${#pools_in_drain[@]} MachinePool(s) are in a drain (condition Maintenance): $(joined "${pools_in_drain[@]}"); the CAPI cluster's controller runs it through what this removes here: uninstall the CAPI cluster first (docs/two-clusters.md) or wait for the drain; FORCE=true goes on (where the CAPI cluster is uninstalled already, these conditions are left from it)"
-  else
-    say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would go" || echo "going") on although ${#pools_in_drain[@]} MachinePool(s) are in a drain ($(joined "${pools_in_drain[@]}")): the drain stops there, a tainted pool keeps its maintenance taints"
   fi
+  say "FORCE=true: $([ "$DRY_RUN" = true ] && echo "would go" || echo "going") on although ${#pools_in_drain[@]} MachinePool(s) are in a drain ($(joined "${pools_in_drain[@]}")): the drain stops there, a tainted pool keeps its maintenance taints"
 fi
 
 delete_all "webhooks" "${webhooks[@]}"

@@ -21,6 +21,13 @@ public final class Names {
       "maintenance.ironcore.dev/v1alpha2-fields";
 
   /**
+   * kubectl's record of the manifest it applied last (client-side apply; the API server keeps it
+   * current for kubectl's server-side apply where one is there).
+   */
+  public static final String LAST_APPLIED_ANNOTATION =
+      "kubectl.kubernetes.io/last-applied-configuration";
+
+  /**
    * Annotation {@code "true"} on the {@code BOOKMARK} that ends a streaming list's initial events
    * (Kubernetes watch list, KEP-3157: a watch with {@code sendInitialEvents=true}).
    */

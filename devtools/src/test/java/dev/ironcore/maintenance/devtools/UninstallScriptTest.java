@@ -531,7 +531,10 @@ class UninstallScriptTest {
               "[uninstall] DRY_RUN: nothing changed (0 webhook configuration(s), 0 CRD"
                   + " conversion(s), 7 workload object(s), 1 CAPI Machine(s), 0 RBAC object(s), 1"
                   + " namespace)\n")
-          .doesNotContain("FORCE=true:")
+          // what FORCE=true would do is the plan, its line on the drain too (review, session 51)
+          .contains(
+              "[uninstall] FORCE=true: would remove our pre-drain hook from 1 CAPI Machine(s) being"
+                  + " deleted (capi/draining): CAPI deletes their nodes without our drain\n")
           .doesNotContain(": deleted ");
       assertThat(plan.stderr)
           .isEqualTo(

@@ -71,6 +71,20 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
     if (dropped == 0) {
       return response;
     }
+    if (applied(request)) {
+      // kubectl apply: the entries are stored as its manifest gives them (the mutating webhook
+      // removes seconds the manifest stopped giving), so sending the annotation back is no advice
+      return response.withWarnings(
+          "this v1alpha1 apply stores "
+              + path
+              + " as its manifest gives them: "
+              + dropped
+              + (dropped == 1 ? " entry loses its " : " entries lose their ")
+              + member
+              + " ("
+              + (dropped == 1 ? consequence.singular() : consequence.plural())
+              + "); give them in the manifest to keep them");
+    }
     return response.withWarnings(
         "this v1alpha1 update "
             + (annotated(request.object())
@@ -91,6 +105,15 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
             + "); send the annotation back as it was read to keep them, or write "
             + member
             + " in v1alpha2");
+  }
+
+  /** Whether kubectl's record of the applied manifest changed: a {@code kubectl apply}. */
+  private static boolean applied(AdmissionRequest request) {
+    JsonNode now = request.object().path("metadata").path("annotations");
+    JsonNode before = request.oldObject().path("metadata").path("annotations");
+    return now.has(Names.LAST_APPLIED_ANNOTATION)
+        && !now.get(Names.LAST_APPLIED_ANNOTATION)
+            .equals(before.get(Names.LAST_APPLIED_ANNOTATION));
   }
 
   private static boolean annotated(JsonNode object) {

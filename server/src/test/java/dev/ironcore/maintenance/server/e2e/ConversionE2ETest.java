@@ -177,7 +177,10 @@ class ConversionE2ETest {
     KubectlResult applied =
         env.apply(machine("v1alpha1", "vm-applied", upWithout + "\n  - " + other)).orThrow();
     assertThat(applied.stdout()).contains("configured");
-    assertThat(applied.stderr()).contains("1 entry loses its tolerationSeconds");
+    assertThat(applied.stderr())
+        .contains(
+            "Warning: this v1alpha1 apply stores spec.tolerations as its manifest gives them: 1"
+                + " entry loses its tolerationSeconds");
     JsonNode tolerations = get(V2_MACHINES, "vm-applied").at("/spec/tolerations");
     assertThat(tolerations.get(0).has("tolerationSeconds")).as(tolerations.toString()).isFalse();
     assertThat(tolerations.get(1).get("tolerationSeconds").asLong()).isEqualTo(60);

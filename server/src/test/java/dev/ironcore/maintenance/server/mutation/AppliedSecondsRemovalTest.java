@@ -30,7 +30,8 @@ class AppliedSecondsRemovalTest {
           ComputeConverter.convert(
               json(
                   "{'apiVersion':'compute.ironcore.dev/v1alpha2','kind':'Machine','metadata':{"
-                      + "'name':'m','namespace':'ns','annotations':{'note':'kept'}},'spec':{"
+                      + "'name':'m','namespace':'ns','labels':{'app':'x'},'annotations':{'note':'kept'}},"
+                      + "'spec':{"
                       + "'tolerations':["
                       + tolerations
                       + "]}}"),
@@ -131,11 +132,10 @@ class AppliedSecondsRemovalTest {
   }
 
   @Test
-  void numbersCompareByValueAndTwinsKeepTheirOwn() throws Exception {
-    // the manifest's 5 as a long (Jackson reads 5.0 as a decimal): the same value
+  void twinsKeepTheirOwn() throws Exception {
     String with = UP + ",'tolerationSeconds':5}";
     ObjectNode object = v1alpha1(with + "," + UP + "}", UP + "}," + UP + "}");
-    ObjectNode old = v1alpha1(with + "," + UP + "}", UP + ",'tolerationSeconds':5.0}," + UP + "}");
+    ObjectNode old = v1alpha1(with + "," + UP + "}", with + "," + UP + "}");
     JsonNode stored = stored(object, old);
     assertThat(stored.at("/spec/tolerations")).isEqualTo(json("[" + UP + "}," + UP + "}]"));
     // the twin the manifest still gives seconds to keeps them
@@ -149,6 +149,52 @@ class AppliedSecondsRemovalTest {
                         v1alpha1(with + "," + UP + "}", with + "," + UP + "},{'key':'x'}")))
                 .patch()
                 .isEmpty())
+        .isTrue();
+  }
+
+  /**
+   * Review (session 51): a v1alpha1 read saved and applied again (or replaced: kubectl keeps the
+   * record current) carries the annotation, which gives the seconds: they stay.
+   */
+  @Test
+  void aReadAppliedAgainKeepsTheSecondsItsAnnotationGives() throws Exception {
+    String with = UP + ",'tolerationSeconds':5}";
+    ObjectNode read = v1alpha1(with, null);
+    ObjectNode manifest = read.deepCopy();
+    ((ObjectNode) manifest.at("/metadata/annotations")).remove("note");
+    ObjectNode object = v1alpha1(with, null);
+    ((ObjectNode) object.at("/metadata/annotations"))
+        .put(AppliedSecondsRemoval.LAST_APPLIED, manifest.toString());
+    ((ObjectNode) object.at("/metadata/labels")).put("changed", "yes");
+    assertThat(
+            MUTATOR
+                .handle(machine(Operation.UPDATE, object, v1alpha1(with, with)))
+                .patch()
+                .isEmpty())
+        .isTrue();
+  }
+
+  /** A manifest the API server would refuse, or one of very many tokens, is not read. */
+  @Test
+  void oversizedManifestsAreLeftAsTheyAre() {
+    String with = UP + ",'tolerationSeconds':5}";
+    String many = "{},".repeat(40_000); // 80,000 tokens in 120 KB
+    assertThat(
+            MUTATOR
+                .handle(
+                    machine(
+                        Operation.UPDATE, v1alpha1(with, many + UP + "}"), v1alpha1(with, with)))
+                .patch()
+                .isEmpty())
+        .isTrue();
+    ObjectNode huge = v1alpha1(with, UP + "}");
+    ((ObjectNode) huge.at("/metadata/annotations"))
+        .put(
+            AppliedSecondsRemoval.LAST_APPLIED,
+            huge.at("/metadata/annotations").path(AppliedSecondsRemoval.LAST_APPLIED).asText()
+                + " ".repeat(256 * 1024));
+    assertThat(
+            MUTATOR.handle(machine(Operation.UPDATE, huge, v1alpha1(with, with))).patch().isEmpty())
         .isTrue();
   }
 }
