@@ -78,12 +78,8 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
           "this v1alpha1 apply stores "
               + path
               + " as its manifest gives them: "
-              + dropped
-              + (dropped == 1 ? " entry loses its " : " entries lose their ")
-              + member
-              + " ("
-              + (dropped == 1 ? consequence.singular() : consequence.plural())
-              + "); give them in the manifest to keep them");
+              + loss(dropped)
+              + "; give them in the manifest to keep them");
     }
     return response.withWarnings(
         "this v1alpha1 update "
@@ -97,14 +93,20 @@ public final class DroppedFieldsWarning implements AdmissionHandler {
             + " of "
             + path
             + " in v1alpha1: "
-            + dropped
-            + (dropped == 1 ? " entry loses its " : " entries lose their ")
-            + member
-            + " ("
-            + (dropped == 1 ? consequence.singular() : consequence.plural())
-            + "); send the annotation back as it was read to keep them, or write "
+            + loss(dropped)
+            + "; send the annotation back as it was read to keep them, or write "
             + member
             + " in v1alpha2");
+  }
+
+  /** E.g. {@code 1 entry loses its tolerationSeconds (a toleration without them ...)}. */
+  private String loss(int dropped) {
+    return dropped
+        + (dropped == 1 ? " entry loses its " : " entries lose their ")
+        + member
+        + " ("
+        + (dropped == 1 ? consequence.singular() : consequence.plural())
+        + ")";
   }
 
   /** Whether kubectl's record of the applied manifest changed: a {@code kubectl apply}. */
